@@ -1,0 +1,26 @@
+// Bundles the CLI and the extension with esbuild and puts the files they load next to them.
+import * as esbuild from 'esbuild';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const dist = path.join(root, 'dist');
+fs.rmSync(dist, { recursive: true, force: true });
+fs.mkdirSync(path.join(dist, 'data'), { recursive: true });
+
+// web-tree-sitter's ESM build breaks in a CJS bundle (import.meta.url becomes {}): use its CJS build.
+const alias = { 'web-tree-sitter': require.resolve('web-tree-sitter') };
+const common = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', sourcemap: true, alias, logLevel: 'warning' };
+await esbuild.build({ ...common, entryPoints: [path.join(root, 'src/cli/main.ts')], outfile: path.join(dist, 'cli.js') });
+await esbuild.build({
+  ...common,
+  entryPoints: [path.join(root, 'src/extension/extension.ts')],
+  outfile: path.join(dist, 'extension.js'),
+  external: ['vscode'],
+});
+
+fs.copyFileSync(require.resolve('web-tree-sitter/tree-sitter.wasm'), path.join(dist, 'tree-sitter.wasm'));
+fs.copyFileSync(require.resolve('tree-sitter-wasms/out/tree-sitter-python.wasm'), path.join(dist, 'tree-sitter-python.wasm'));
+for (const name of ['external-names.json', 'lexicon.json']) fs.copyFileSync(path.join(root, 'data', name), path.join(dist, 'data', name));

@@ -1,0 +1,199 @@
+import * as fs from 'node:fs';
+import { Command, CommanderError, Option } from 'commander';
+import { requireEmptyOutput, writeFileAtomic } from '../core/atomic';
+import {
+  buildBundle,
+  buildBundleFor,
+  GRANULARITIES,
+  parseGranularity,
+  parseSeed,
+  readBundleFile,
+  serializeBundle,
+  translatorFor,
+  type Bundle,
+} from '../core/bundle';
+import { UsageError } from '../core/errors';
+import { scanLeaks } from '../core/leaks';
+import { materialize } from '../core/materialize';
+import { readRepository, type Repository } from '../core/repository';
+import { roundTrip } from '../core/roundtrip';
+import { PRODUCT_VERSION } from '../core/version';
+import { Progress } from './progress';
+
+interface Io {
+  stdout: (text: string | Uint8Array) => void;
+  stderr: (text: string) => void;
+  readStdin: () => Buffer;
+}
+
+const defaultIo: Io = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  readStdin: () => fs.readFileSync(0),
+};
+
+function printJson(io: Io, value: unknown): void {
+  io.stdout(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+function seedOrBundle(opts: { seed?: string; bundle?: string }): void {
+  if (opts.seed !== undefined && opts.bundle !== undefined) throw new UsageError('give either --seed or --bundle, not both');
+  if (opts.seed === undefined && opts.bundle === undefined) throw new UsageError('give --seed N or --bundle FILE');
+}
+
+async function bundleForRepository(repository: Repository, opts: { seed?: string; bundle?: string; granularity: string }, io: Io): Promise<Bundle> {
+  if (opts.bundle !== undefined) {
+    const bundle = readBundleFile(opts.bundle);
+    if (bundle.repository.contentHash !== repository.contentHash) {
+      io.stderr(`schrodinger: warning: the repository changed since ${opts.bundle} was built; new names are not disguised\n`);
+    }
+    return bundle;
+  }
+  const progress = new Progress('parsing', io.stderr);
+  const bundle = await buildBundleFor(repository, {
+    seed: parseSeed(opts.seed!),
+    granularity: parseGranularity(opts.granularity),
+    onProgress: (done, total) => progress.update(done, total),
+  });
+  progress.finish();
+  return bundle;
+}
+
+export interface RunState {
+  exitCode: number;
+}
+
+export function createProgram(io: Io = defaultIo, state: RunState = { exitCode: 0 }): Command {
+  const program = new Command('schrodinger')
+    .description('Seeded, exactly invertible disguised views of Python repositories.')
+    .version(PRODUCT_VERSION)
+    .showHelpAfterError(false)
+    .configureOutput({ writeOut: (t) => io.stdout(t), writeErr: (t) => io.stderr(t) })
+    .exitOverride();
+
+  const granularity = () =>
+    new Option('--granularity <level>', 'definitions (packages, modules, classes, functions, module variables) or full (every name)')
+      .choices(GRANULARITIES as string[])
+      .default('full');
+
+  program
+    .command('build')
+    .description('Build the mapping bundle of a repository for a seed.')
+    .argument('<repo>', 'folder holding a Python repository')
+    .requiredOption('--seed <n>', 'seed: a whole number')
+    .addOption(granularity())
+    .requiredOption('--out <file>', 'where to write the bundle (JSON)')
+    .action(async (repo: string, opts: { seed: string; granularity: string; out: string }) => {
+      const seed = parseSeed(opts.seed);
+      const progress = new Progress('parsing', io.stderr);
+      const { bundle } = await buildBundle(repo, {
+        seed,
+        granularity: parseGranularity(opts.granularity),
+        onProgress: (done, total) => progress.update(done, total),
+      });
+      progress.finish();
+      writeFileAtomic(opts.out, serializeBundle(bundle));
+      printJson(io, { bundle: opts.out, statistics: bundle.statistics });
+    });
+
+  program
+    .command('materialize')
+    .description('Write the whole disguised repository to a folder.')
+    .argument('<repo>', 'folder holding a Python repository')
+    .option('--seed <n>', 'seed: a whole number (builds the bundle)')
+    .option('--bundle <file>', 'a bundle built before')
+    .addOption(granularity())
+    .requiredOption('--out <dir>', 'output folder (absent or empty)')
+    .action(async (repo: string, opts: { seed?: string; bundle?: string; granularity: string; out: string }) => {
+      seedOrBundle(opts);
+      if (opts.seed !== undefined) parseSeed(opts.seed);
+      requireEmptyOutput(opts.out);
+      const repository = readRepository(repo);
+      const bundle = await bundleForRepository(repository, opts, io);
+      const progress = new Progress('writing', io.stderr);
+      const result = materialize(repository, translatorFor(bundle), opts.out, (d, t) => progress.update(d, t));
+      progress.finish();
+      printJson(io, { ...result, seed: bundle.seed, granularity: bundle.granularity });
+    });
+
+  program
+    .command('roundtrip')
+    .description('Check that reverse(forward(x)) is x, byte for byte, for every file and path.')
+    .argument('<repo>', 'folder holding a Python repository')
+    .option('--seed <n>', 'seed: a whole number')
+    .option('--bundle <file>', 'a bundle built before')
+    .addOption(granularity())
+    .action(async (repo: string, opts: { seed?: string; bundle?: string; granularity: string }) => {
+      seedOrBundle(opts);
+      if (opts.seed !== undefined) parseSeed(opts.seed);
+      const repository = readRepository(repo);
+      const bundle = await bundleForRepository(repository, opts, io);
+      const report = roundTrip(repository, translatorFor(bundle));
+      io.stdout(`${JSON.stringify(report)}\n`);
+      if (report.mismatched.length > 0) state.exitCode = 1;
+    });
+
+  program
+    .command('leaks')
+    .description('Report every original name the bundle renames that still appears in a view folder.')
+    .argument('<viewDir>', 'a materialized view')
+    .requiredOption('--bundle <file>', 'the bundle the view was made with')
+    .action((viewDir: string, opts: { bundle: string }) => {
+      const bundle = readBundleFile(opts.bundle);
+      const report = scanLeaks(viewDir, bundle);
+      printJson(io, report);
+      if (report.leaks > 0) state.exitCode = 1;
+    });
+
+  program
+    .command('translate')
+    .description('Translate standard input to standard output: free text, diffs, tracebacks, test ids, paths.')
+    .requiredOption('--bundle <file>', 'the bundle')
+    .addOption(new Option('--to <side>', 'view (real -> disguise) or real (disguise -> real)').choices(['view', 'real']).makeOptionMandatory())
+    .action((opts: { bundle: string; to: 'view' | 'real' }) => {
+      const translator = translatorFor(readBundleFile(opts.bundle));
+      const input = io.readStdin();
+      // latin1 maps every byte to one character, so any input comes back byte for byte.
+      const text = input.toString('latin1');
+      const out = opts.to === 'view' ? translator.toView(text) : translator.toReal(text);
+      io.stdout(Buffer.from(out, 'latin1'));
+    });
+
+  return program;
+}
+
+export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
+  const state: RunState = { exitCode: 0 };
+  const program = createProgram(io, state);
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return state.exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
+      return 2;
+    }
+    if (error instanceof UsageError) {
+      io.stderr(`schrodinger: error: ${error.message}\n`);
+      return 2;
+    }
+    const err = error as NodeJS.ErrnoException;
+    if (err?.code && err.path) {
+      io.stderr(`schrodinger: error: ${err.code === 'ENOENT' ? 'no such file or folder' : err.code}: ${err.path}\n`);
+      return 2;
+    }
+    io.stderr(`schrodinger: internal error: ${err?.message ?? String(error)}\n`);
+    return 3;
+  }
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    () => {
+      process.exitCode = 3;
+    },
+  );
+}

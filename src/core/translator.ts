@@ -1,0 +1,179 @@
+/**
+ * Translates text and paths between the real repository and its disguised view.
+ *
+ * Forward (real -> view), word by word: a word is rewritten when it is not protected and at
+ * least one of its tokens has a replacement; each such token becomes its replacement with the
+ * token's casing (`QuerySet` -> `LedgerSuite`, `QUERY_SET` -> `LEDGER_SUITE`); separators,
+ * digits and tokens without a replacement stay as they are.
+ *
+ * Reverse (view -> real), word by word: every token that is a replacement word goes back to
+ * its original token, with the casing it has in the view; everything else stays as typed.
+ * Replacement words never occur in the repository, so the reverse of a forward translation is
+ * the original, byte for byte. Text written in the view follows the same rule: a new
+ * identifier made of replacement words and new words (`LedgerCache`) becomes `QueryCache`.
+ */
+import type { Bundle } from './bundle';
+import { CONVENTION_PREFIXES, CONVENTION_WORDS, PYTEST_FIXTURES } from './conventions';
+import type { ExternalNames } from './external-names';
+import { applyCasing, isDunder, splitWord, startsWithDigit } from './words';
+
+const WORD = /[A-Za-z0-9_]+/g;
+
+export class Translator {
+  private readonly tokens: ReadonlyMap<string, string>;
+  private readonly reverseTokens: ReadonlyMap<string, string>;
+  private readonly protectedWords: ReadonlySet<string>;
+  private readonly identifiers: ReadonlyMap<string, string>;
+  /** Tokens of protected one-token words (`node` kept as an XML tag): kept in other words too. */
+  private readonly protectedTokens: ReadonlySet<string>;
+  private readonly forwardCache = new Map<string, string>();
+  private readonly reverseCache = new Map<string, string>();
+
+  constructor(
+    bundle: Pick<Bundle, 'tokens' | 'identifiers' | 'protectedWords'>,
+    private readonly external: ExternalNames,
+  ) {
+    this.tokens = new Map(Object.entries(bundle.tokens));
+    this.reverseTokens = new Map(Object.entries(bundle.tokens).map(([k, v]) => [v, k]));
+    this.protectedWords = new Set(Object.keys(bundle.protectedWords));
+    this.identifiers = new Map(Object.entries(bundle.identifiers));
+    this.protectedTokens = protectedTokens(bundle.protectedWords);
+  }
+
+  /** Whether a word is never rewritten, whatever its tokens. */
+  isProtected(word: string): boolean {
+    return this.protectedWords.has(word) || isStaticallyProtected(word, this.external);
+  }
+
+  forwardWord(word: string): string {
+    let out = this.forwardCache.get(word);
+    if (out === undefined) {
+      if (startsWithDigit(word) || this.isProtected(word)) out = word;
+      else out = this.identifiers.get(word) ?? this.mapTokens(word, this.tokens, isFragment(word) ? undefined : this.protectedTokens);
+      this.forwardCache.set(word, out);
+    }
+    return out;
+  }
+
+  reverseWord(word: string): string {
+    let out = this.reverseCache.get(word);
+    if (out === undefined) {
+      out = startsWithDigit(word) ? word : this.mapTokens(word, this.reverseTokens, undefined);
+      this.reverseCache.set(word, out);
+    }
+    return out;
+  }
+
+  /** Whether the word would be rewritten by the forward direction. */
+  isRenamed(word: string): boolean {
+    return this.forwardWord(word) !== word;
+  }
+
+  toView(text: string): string {
+    return this.rewrite(text, (w) => this.forwardWord(w));
+  }
+
+  toReal(text: string): string {
+    return this.rewrite(text, (w) => this.reverseWord(w));
+  }
+
+  /** A relative POSIX path of the repository -> the same path in the view. */
+  pathToView(relativePath: string): string {
+    return relativePath.split('/').map((segment) => this.toView(segment)).join('/');
+  }
+
+  pathToReal(relativePath: string): string {
+    return relativePath.split('/').map((segment) => this.toReal(segment)).join('/');
+  }
+
+  /** Dotted module names (`pkg.sub.mod`) translate like any other text. */
+  moduleToView(dotted: string): string {
+    return this.toView(dotted);
+  }
+
+  private mapTokens(word: string, map: ReadonlyMap<string, string>, keep: ReadonlySet<string> | undefined): string {
+    const parts = splitWord(word);
+    let changed = false;
+    let out = '';
+    for (const part of parts) {
+      if (part.separator || part.casing === 'other') {
+        out += part.text;
+        continue;
+      }
+      const replacement = keep?.has(part.key) ? undefined : map.get(part.key);
+      if (replacement === undefined) {
+        out += part.text;
+        continue;
+      }
+      changed = true;
+      out += applyCasing(replacement, part.casing);
+    }
+    return changed ? out : word;
+  }
+
+  private rewrite(text: string, translateWord: (word: string) => string): string {
+    const re = new RegExp(WORD.source, 'g');
+    let chunks: string[] | undefined;
+    let last = 0;
+    let m: RegExpExecArray | null;
+    while ((m = re.exec(text)) !== null) {
+      let start = m.index;
+      const end = start + m[0].length;
+      // After a backslash the first character is an escape (see words.ts).
+      if (start > 0 && end - start > 1 && text.charCodeAt(start - 1) === 92) start += 1;
+      const word = start === m.index ? m[0] : text.slice(start, end);
+      const next = translateWord(word);
+      if (next === word) continue;
+      chunks ??= [];
+      chunks.push(text.slice(last, start), next);
+      last = end;
+    }
+    if (!chunks) return text;
+    chunks.push(text.slice(last));
+    return chunks.join('');
+  }
+}
+
+/** `get_` and `_display` in `"get_%s_display"`: pieces of names built at run time. */
+function isFragment(word: string): boolean {
+  return word.length > 1 && (word.charCodeAt(0) === 95 || word.charCodeAt(word.length - 1) === 95);
+}
+
+/** Tokens of protected one-token words (not dunders): undefined words keep them too. */
+export function protectedTokens(protectedWords: Record<string, string>): Set<string> {
+  const kept = new Set<string>();
+  for (const word of Object.keys(protectedWords)) {
+    if (isDunder(word)) continue;
+    const parts = splitWord(word).filter((p) => !p.separator);
+    if (parts.length === 1) kept.add(parts[0].key);
+  }
+  return kept;
+}
+
+/** Protection that needs no knowledge of the repository: the language, stdlib modules, tools. */
+export function isStaticallyProtected(word: string, external: ExternalNames): boolean {
+  if (
+    external.keywords.has(word) ||
+    external.builtins.has(word) ||
+    external.builtinTypeAttributes.has(word) ||
+    external.stdlibTopModules.has(word) ||
+    CONVENTION_WORDS.has(word) ||
+    PYTEST_FIXTURES.has(word) ||
+    isDunder(word)
+  ) {
+    return true;
+  }
+  for (const prefix of CONVENTION_PREFIXES) if (word.startsWith(prefix)) return true;
+  return false;
+}
+
+export function staticProtectionReason(word: string, external: ExternalNames): string | undefined {
+  if (isDunder(word)) return 'dunder';
+  if (external.keywords.has(word)) return 'keyword';
+  if (external.builtins.has(word)) return 'builtin';
+  if (external.builtinTypeAttributes.has(word)) return 'builtin-attribute';
+  if (external.stdlibTopModules.has(word)) return 'stdlib-module';
+  if (CONVENTION_WORDS.has(word) || PYTEST_FIXTURES.has(word)) return 'convention';
+  for (const prefix of CONVENTION_PREFIXES) if (word.startsWith(prefix)) return 'convention';
+  return undefined;
+}

@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { buildBundle, translatorFor } from '../../src/core/bundle';
+import { scanLeaks } from '../../src/core/leaks';
+import { materialize } from '../../src/core/materialize';
+import { roundTrip } from '../../src/core/roundtrip';
+import { runPytest, tempDir, type Outcome } from '../helpers';
+
+/**
+ * Materializes the disguise of `repo`, runs the same pytest selection in both, and checks that
+ * every test has the same outcome under the mapping, that the view leaks nothing and that the
+ * round trip is byte-exact.
+ */
+export async function checkDisguisedSuite(repo: string, seed: number, selection: string[]): Promise<Map<string, Outcome>> {
+  const { bundle, repository } = await buildBundle(repo, { seed, granularity: 'full' });
+  const translator = translatorFor(bundle);
+  const round = roundTrip(repository, translator);
+  assert.deepEqual(round.mismatched, [], 'round trip');
+
+  const view = path.join(tempDir('view'), 'view');
+  materialize(repository, translator, view);
+  assert.equal(scanLeaks(view, bundle).leaks, 0, 'leaks');
+
+  const original = runPytest(repo, selection);
+  const disguised = runPytest(view, selection.map((s) => translator.toView(s)));
+  const mappedBack = new Map([...disguised].map(([id, outcome]) => [translator.toReal(id), outcome]));
+  const differences: string[] = [];
+  for (const [id, outcome] of original) {
+    if (mappedBack.get(id) !== outcome) differences.push(`${id}: ${outcome} -> ${mappedBack.get(id) ?? 'missing'}`);
+  }
+  for (const id of mappedBack.keys()) if (!original.has(id)) differences.push(`${id}: only in the view`);
+  assert.deepEqual(differences, [], `outcomes differ for seed ${seed}`);
+  for (const id of disguised.keys()) assert.equal(translator.toView(translator.toReal(id)), id);
+  return original;
+}

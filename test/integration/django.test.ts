@@ -1,0 +1,36 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { buildBundle, translatorFor } from '../../src/core/bundle';
+import { scanLeaks } from '../../src/core/leaks';
+import { materialize } from '../../src/core/materialize';
+import { readRepository } from '../../src/core/repository';
+import { roundTrip } from '../../src/core/roundtrip';
+import { DJANGO, requirePath, tempDir } from '../helpers';
+
+test("Debian's Django: byte-exact round trip for several seeds, no leak, under 10% of its names visible", async () => {
+  requirePath(DJANGO, 'python3-django');
+  const repository = readRepository(DJANGO);
+  assert.ok(repository.files.filter((f) => f.path.endsWith('.py')).length >= 850);
+  for (const seed of [1, 2, 3]) {
+    const { bundle } = await buildBundle(DJANGO, { seed, granularity: 'full' });
+    const translator = translatorFor(bundle);
+    const report = roundTrip(repository, translator);
+    assert.deepEqual(report.mismatched, [], `seed ${seed}`);
+    assert.equal(report.identical, repository.files.length);
+    assert.ok(bundle.statistics.visiblePercent < 10, `seed ${seed}: ${bundle.statistics.visiblePercent}% visible`);
+    assert.notEqual(bundle.identifiers.django, undefined, 'the package name is renamed');
+    for (const cue of ['QuerySet', 'Manager', 'Field', 'Model', 'HttpRequest']) assert.ok(bundle.identifiers[cue], cue);
+    if (seed === 1) {
+      const view = `${tempDir('django')}/view`;
+      materialize(repository, translator, view);
+      assert.equal(scanLeaks(view, bundle).leaks, 0);
+    }
+  }
+});
+
+test("Debian's Django: the definitions granularity leaves more names visible than full", async () => {
+  requirePath(DJANGO, 'python3-django');
+  const { bundle } = await buildBundle(DJANGO, { seed: 4, granularity: 'definitions' });
+  assert.ok(bundle.statistics.visiblePercent > 10);
+  assert.ok(bundle.statistics.visiblePercent < 60);
+});

@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { FIXTURE, runCli, tempDir } from '../helpers';
+
+function assertUsageError(result: ReturnType<typeof runCli>, pattern: RegExp): void {
+  assert.equal(result.status, 2, result.stderr);
+  const lines = result.stderr.trimEnd().split('\n');
+  assert.equal(lines.length, 1, `expected one line, got: ${result.stderr}`);
+  assert.match(lines[0], pattern);
+  assert.equal(result.stdout, '');
+}
+
+function listTree(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    for (const entry of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const p = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) walk(p);
+      else out.push(p);
+    }
+  };
+  walk('');
+  return out.sort();
+}
+
+test('--help works for the program and every command', () => {
+  const main = runCli(['--help']);
+  assert.equal(main.status, 0);
+  for (const command of ['build', 'materialize', 'roundtrip', 'leaks', 'translate']) {
+    assert.match(main.stdout, new RegExp(`\\b${command}\\b`));
+    const help = runCli([command, '--help']);
+    assert.equal(help.status, 0, command);
+    assert.match(help.stdout, new RegExp(`Usage: schrodinger ${command}`));
+  }
+});
+
+test('build writes a deterministic bundle and prints its statistics', () => {
+  const dir = tempDir('build');
+  const a = runCli(['build', FIXTURE, '--seed', '5', '--out', path.join(dir, 'a.json')]);
+  const b = runCli(['build', FIXTURE, '--seed', '5', '--out', path.join(dir, 'b.json')]);
+  assert.equal(a.status, 0, a.stderr);
+  assert.equal(b.status, 0, b.stderr);
+  assert.ok(fs.readFileSync(path.join(dir, 'a.json')).equals(fs.readFileSync(path.join(dir, 'b.json'))));
+  const printed = JSON.parse(a.stdout);
+  assert.equal(typeof printed.statistics.visiblePercent, 'number');
+  assert.ok(printed.statistics.renamedNames > 50);
+  assert.match(a.stderr, /parsing: \d+\/\d+ files/);
+  assert.deepEqual(fs.readdirSync(dir).sort(), ['a.json', 'b.json']);
+});
+
+test('bad input: one line naming the problem, exit 2, nothing written', () => {
+  const dir = tempDir('errors');
+  const out = path.join(dir, 'bundle.json');
+  assertUsageError(runCli(['build', path.join(dir, 'missing'), '--seed', '1', '--out', out]), /no such folder: .*missing/);
+  fs.mkdirSync(path.join(dir, 'empty-repo'));
+  fs.writeFileSync(path.join(dir, 'empty-repo', 'README.txt'), 'no python here\n');
+  assertUsageError(runCli(['build', path.join(dir, 'empty-repo'), '--seed', '1', '--out', out]), /no Python files/);
+  assertUsageError(runCli(['build', FIXTURE, '--seed', 'abc', '--out', out]), /bad seed "abc"/);
+  assertUsageError(runCli(['build', FIXTURE, '--seed', '-3', '--out', out]), /bad seed "-3"/);
+  fs.writeFileSync(path.join(dir, 'foreign.json'), '{"hello": "world"}');
+  fs.writeFileSync(path.join(dir, 'broken.json'), '{"schema": ');
+  assertUsageError(runCli(['materialize', FIXTURE, '--bundle', path.join(dir, 'foreign.json'), '--out', path.join(dir, 'v1')]), /not a Schrödinger Views bundle/);
+  assertUsageError(runCli(['materialize', FIXTURE, '--bundle', path.join(dir, 'broken.json'), '--out', path.join(dir, 'v2')]), /unreadable bundle .*not valid JSON/);
+  assertUsageError(runCli(['leaks', FIXTURE, '--bundle', path.join(dir, 'nope.json')]), /cannot read bundle/);
+  fs.mkdirSync(path.join(dir, 'full'));
+  fs.writeFileSync(path.join(dir, 'full', 'keep.txt'), 'mine\n');
+  assertUsageError(runCli(['materialize', FIXTURE, '--seed', '1', '--out', path.join(dir, 'full')]), /output folder not empty/);
+  assert.deepEqual(fs.readdirSync(path.join(dir, 'full')), ['keep.txt']);
+  assertUsageError(runCli(['materialize', FIXTURE, '--out', path.join(dir, 'v3')]), /give --seed N or --bundle FILE/);
+  const unknown = runCli(['build', FIXTURE, '--seed', '1', '--out', out, '--frobnicate']);
+  assert.equal(unknown.status, 2);
+  assert.match(unknown.stderr, /unknown option '--frobnicate'/);
+  assert.deepEqual(fs.readdirSync(dir).sort(), ['broken.json', 'empty-repo', 'foreign.json', 'full']);
+});
+
+test('materialize with --seed and with the built --bundle write the same tree; roundtrip and leaks agree', () => {
+  const dir = tempDir('materialize');
+  const bundle = path.join(dir, 'bundle.json');
+  assert.equal(runCli(['build', FIXTURE, '--seed', '8', '--out', bundle]).status, 0);
+  const a = runCli(['materialize', FIXTURE, '--seed', '8', '--out', path.join(dir, 'a')]);
+  const b = runCli(['materialize', FIXTURE, '--bundle', bundle, '--out', path.join(dir, 'b')]);
+  assert.equal(a.status, 0, a.stderr);
+  assert.equal(b.status, 0, b.stderr);
+  const files = listTree(path.join(dir, 'a'));
+  assert.deepEqual(files, listTree(path.join(dir, 'b')));
+  for (const f of files) assert.ok(fs.readFileSync(path.join(dir, 'a', f)).equals(fs.readFileSync(path.join(dir, 'b', f))), f);
+  assert.ok(!files.some((f) => /shopcart|registry\.py|cart\.py/.test(f)), files.join(' '));
+  assert.equal(JSON.parse(a.stdout).files, files.length);
+
+  const round = runCli(['roundtrip', FIXTURE, '--seed', '8']);
+  assert.equal(round.status, 0, round.stderr);
+  assert.deepEqual(JSON.parse(round.stdout), { files: files.length, identical: files.length, mismatched: [] });
+
+  const clean = runCli(['leaks', path.join(dir, 'a'), '--bundle', bundle]);
+  assert.equal(clean.status, 0, clean.stderr);
+  assert.equal(JSON.parse(clean.stdout).leaks, 0);
+
+  const victim = files.find((f) => f.endsWith('.py') && f.startsWith('tests/test_'))!;
+  fs.appendFileSync(path.join(dir, 'a', victim), '\n# ShoppingCart was here\n');
+  const dirty = runCli(['leaks', path.join(dir, 'a'), '--bundle', bundle]);
+  assert.equal(dirty.status, 1);
+  const report = JSON.parse(dirty.stdout);
+  assert.equal(report.leaks, 1);
+  assert.deepEqual(report.examples[0], { file: victim, line: fs.readFileSync(path.join(dir, 'a', victim), 'utf8').split('\n').length - 1, name: 'ShoppingCart', where: 'content' });
+});
+
+test('translate maps free text both ways, byte for byte, including non-UTF-8 bytes', () => {
+  const dir = tempDir('translate');
+  const bundle = path.join(dir, 'bundle.json');
+  assert.equal(runCli(['build', FIXTURE, '--seed', '2', '--out', bundle]).status, 0);
+  const input = Buffer.concat([
+    Buffer.from('Traceback (most recent call last):\n  File "shopcart/models/cart.py", line 58, in add_item\n    raise OverflowError("cart is full")\nFAILED tests/test_cart.py::TestCartLimits::test_overflow\n'),
+    Buffer.from([0xe9, 0x0a]),
+  ]);
+  const view = runCli(['translate', '--bundle', bundle, '--to', 'view'], input);
+  assert.equal(view.status, 0, view.stderr);
+  assert.doesNotMatch(view.stdout, /shopcart|add_item|TestCartLimits/);
+  assert.match(view.stdout, /OverflowError/);
+  const real = runCli(['translate', '--bundle', bundle, '--to', 'real'], Buffer.from(view.stdout, 'latin1'));
+  assert.ok(Buffer.from(real.stdout, 'latin1').equals(input));
+});
