@@ -4,12 +4,12 @@
  */
 import * as fs from 'node:fs';
 import seedrandom from 'seedrandom';
-import { collectFile, type DefinitionKind, type FileFacts } from './collect';
+import { type DefinitionKind, type FileFacts } from './collect';
+import { collectAll } from './collect-all';
 import { FIXED_TOKENS, isFixedToken } from './conventions';
 import { UsageError } from './errors';
 import { loadExternalNames, type ExternalNames } from './external-names';
 import { loadLexicon } from './lexicon';
-import { loadPythonParser } from './parse';
 import { readRepository, type Repository } from './repository';
 import { protectedTokens, staticProtectionReason, Translator } from './translator';
 import { applyCasing, casingOf, forEachWord, splitWord, startsWithDigit, tokenKeys } from './words';
@@ -96,14 +96,6 @@ export async function buildBundle(root: string, options: BuildOptions): Promise<
 export async function buildBundleFor(repository: Repository, options: BuildOptions): Promise<Bundle> {
   const external = loadExternalNames();
   const lexicon = loadLexicon();
-  const parser = await loadPythonParser();
-  const topLevel = repository.topLevelNames;
-  const resolver = {
-    isInternal(dotted: string): boolean {
-      const top = dotted.split('.')[0];
-      return topLevel.has(top) && !external.stdlibTopModules.has(top);
-    },
-  };
 
   const definitions = new Map<string, Set<string>>();
   const define = (name: string, kind: string) => {
@@ -123,14 +115,18 @@ export async function buildBundleFor(repository: Repository, options: BuildOptio
   };
 
   const pythonFiles = repository.files.filter((f) => f.path.endsWith('.py') && f.text !== undefined);
-  const facts: FileFacts[] = [];
-  let done = 0;
-  for (const file of pythonFiles) {
-    const fileFacts = collectFile(parser, file.text!, resolver, external);
-    facts.push(fileFacts);
+  const collected = await collectAll(
+    {
+      pythonTexts: pythonFiles.map((f) => f.text!),
+      texts: repository.files.filter((f) => f.text !== undefined).map((f) => f.text!),
+      topLevelNames: [...repository.topLevelNames],
+    },
+    options.onProgress,
+  );
+  const facts = collected.facts;
+  for (const fileFacts of facts) {
     for (const [name, kind] of fileFacts.definitions) define(name, kind);
     for (const [word, reason] of fileFacts.protect) protect(word, reason);
-    options.onProgress?.(++done, pythonFiles.length);
   }
   for (const dotted of repository.modules.values()) {
     const parts = dotted.split('.');
@@ -141,11 +137,8 @@ export async function buildBundleFor(repository: Repository, options: BuildOptio
   applyRepositoryWideRules(facts, definitions, external, protect);
 
   // Every word and token anywhere in the repository: replacements must avoid all of them.
-  const vocabulary = new Set<string>();
-  for (const file of repository.files) {
-    for (const segment of file.path.split('/')) addWords(segment, vocabulary);
-    if (file.text !== undefined) addWords(file.text, vocabulary);
-  }
+  const vocabulary = collected.words;
+  for (const file of repository.files) addWords(file.path, vocabulary);
   const forbidden = new Set<string>(FIXED_TOKENS);
   for (const word of vocabulary) for (const key of tokenKeys(word)) forbidden.add(key);
   for (const key of externalTokens(external)) forbidden.add(key);

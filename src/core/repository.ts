@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { isUtf8 } from 'node:buffer';
 import ignore, { type Ignore } from 'ignore';
 import { UsageError } from './errors';
 
@@ -33,7 +34,7 @@ export interface RepoFile {
   /** Relative POSIX path. */
   readonly path: string;
   readonly bytes: Buffer;
-  /** Permission bits. */
+  /** Permission bits (read from the file system when first asked). */
   readonly mode: number;
   /** The decoded text, when the file is valid UTF-8 without NUL bytes. */
   readonly text: string | undefined;
@@ -55,15 +56,9 @@ export interface Repository {
   readonly skippedLinks: string[];
 }
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
-
 export function decodeText(bytes: Buffer): string | undefined {
-  if (bytes.includes(0)) return undefined;
-  try {
-    return strictUtf8.decode(bytes);
-  } catch {
-    return undefined;
-  }
+  if (bytes.includes(0) || !isUtf8(bytes)) return undefined;
+  return bytes.toString('utf8');
 }
 
 export function makeIgnore(root: string, extraHidden: readonly string[] = []): Ignore {
@@ -99,7 +94,7 @@ export function readRepository(root: string, options: { hidden?: readonly string
       } else if (entry.isFile() && !rules.ignores(rel)) {
         const full = path.join(absolute, rel);
         const bytes = fs.readFileSync(full);
-        files.push({ path: rel, bytes, mode: fs.statSync(full).mode & 0o777, text: decodeText(bytes) });
+        files.push(lazyModeFile(rel, full, bytes));
       }
     }
   };
@@ -109,6 +104,19 @@ export function readRepository(root: string, options: { hidden?: readonly string
   const name = path.basename(absolute);
   const { modules, topLevelNames } = moduleNames(files, isPackage ? name : undefined);
   return { root: absolute, name, isPackage, files, modules, topLevelNames, contentHash: contentHash(files), skippedLinks };
+}
+
+function lazyModeFile(rel: string, full: string, bytes: Buffer): RepoFile {
+  let mode: number | undefined;
+  return {
+    path: rel,
+    bytes,
+    text: decodeText(bytes),
+    get mode(): number {
+      mode ??= fs.statSync(full).mode & 0o777;
+      return mode;
+    },
+  };
 }
 
 function moduleNames(files: RepoFile[], packageName: string | undefined) {

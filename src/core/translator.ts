@@ -15,9 +15,12 @@
 import type { Bundle } from './bundle';
 import { CONVENTION_PREFIXES, CONVENTION_WORDS, PYTEST_FIXTURES } from './conventions';
 import type { ExternalNames } from './external-names';
-import { applyCasing, isDunder, splitWord, startsWithDigit } from './words';
+import { WordRewriter } from './word-rewriter';
+import { applyCasing, casingOf, isDunder, splitWord, startsWithDigit } from './words';
 
-const WORD = /[A-Za-z0-9_]+/g;
+/** The tokens of a word (separators and digits never have replacements); see words.ts. */
+const TOKEN = /[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+/g;
+
 
 export class Translator {
   private readonly tokens: ReadonlyMap<string, string>;
@@ -26,8 +29,11 @@ export class Translator {
   private readonly identifiers: ReadonlyMap<string, string>;
   /** Tokens of protected one-token words (`node` kept as an XML tag): kept in other words too. */
   private readonly protectedTokens: ReadonlySet<string>;
+  private readonly staticallyProtected: ReadonlySet<string>;
   private readonly forwardCache = new Map<string, string>();
   private readonly reverseCache = new Map<string, string>();
+  private readonly forwardRewriter = new WordRewriter((word) => this.forwardWord(word));
+  private readonly reverseRewriter = new WordRewriter((word) => this.reverseWord(word));
 
   constructor(
     bundle: Pick<Bundle, 'tokens' | 'identifiers' | 'protectedWords'>,
@@ -38,11 +44,14 @@ export class Translator {
     this.protectedWords = new Set(Object.keys(bundle.protectedWords));
     this.identifiers = new Map(Object.entries(bundle.identifiers));
     this.protectedTokens = protectedTokens(bundle.protectedWords);
+    this.staticallyProtected = new Set([...external.keywords, ...external.builtins, ...external.builtinTypeAttributes, ...external.stdlibTopModules, ...CONVENTION_WORDS, ...PYTEST_FIXTURES]);
   }
 
   /** Whether a word is never rewritten, whatever its tokens. */
   isProtected(word: string): boolean {
-    return this.protectedWords.has(word) || isStaticallyProtected(word, this.external);
+    if (this.protectedWords.has(word) || this.staticallyProtected.has(word) || isDunder(word)) return true;
+    for (const prefix of CONVENTION_PREFIXES) if (word.startsWith(prefix)) return true;
+    return false;
   }
 
   forwardWord(word: string): string {
@@ -70,11 +79,11 @@ export class Translator {
   }
 
   toView(text: string): string {
-    return this.rewrite(text, (w) => this.forwardWord(w));
+    return this.forwardRewriter.rewrite(text);
   }
 
   toReal(text: string): string {
-    return this.rewrite(text, (w) => this.reverseWord(w));
+    return this.reverseRewriter.rewrite(text);
   }
 
   /** A relative POSIX path of the repository -> the same path in the view. */
@@ -92,46 +101,23 @@ export class Translator {
   }
 
   private mapTokens(word: string, map: ReadonlyMap<string, string>, keep: ReadonlySet<string> | undefined): string {
-    const parts = splitWord(word);
-    let changed = false;
-    let out = '';
-    for (const part of parts) {
-      if (part.separator || part.casing === 'other') {
-        out += part.text;
-        continue;
-      }
-      const replacement = keep?.has(part.key) ? undefined : map.get(part.key);
-      if (replacement === undefined) {
-        out += part.text;
-        continue;
-      }
-      changed = true;
-      out += applyCasing(replacement, part.casing);
+    let out: string | undefined;
+    let last = 0;
+    TOKEN.lastIndex = 0;
+    for (let m = TOKEN.exec(word); m !== null; m = TOKEN.exec(word)) {
+      const token = m[0];
+      const key = token.toLowerCase();
+      if (keep?.has(key)) continue;
+      const replacement = map.get(key);
+      if (replacement === undefined) continue;
+      const casing = casingOf(token);
+      if (casing === 'other') continue;
+      out = (out ?? '') + word.slice(last, m.index) + applyCasing(replacement, casing);
+      last = m.index + token.length;
     }
-    return changed ? out : word;
+    return out === undefined ? word : out + word.slice(last);
   }
 
-  private rewrite(text: string, translateWord: (word: string) => string): string {
-    const re = new RegExp(WORD.source, 'g');
-    let chunks: string[] | undefined;
-    let last = 0;
-    let m: RegExpExecArray | null;
-    while ((m = re.exec(text)) !== null) {
-      let start = m.index;
-      const end = start + m[0].length;
-      // After a backslash the first character is an escape (see words.ts).
-      if (start > 0 && end - start > 1 && text.charCodeAt(start - 1) === 92) start += 1;
-      const word = start === m.index ? m[0] : text.slice(start, end);
-      const next = translateWord(word);
-      if (next === word) continue;
-      chunks ??= [];
-      chunks.push(text.slice(last, start), next);
-      last = end;
-    }
-    if (!chunks) return text;
-    chunks.push(text.slice(last));
-    return chunks.join('');
-  }
 }
 
 /** `get_` and `_display` in `"get_%s_display"`: pieces of names built at run time. */

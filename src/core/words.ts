@@ -27,10 +27,20 @@ export interface Token {
 const PART_PATTERN = /_+|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+/g;
 
 export function casingOf(token: string): Casing {
-  if (/^[a-z]+$/.test(token)) return 'lower';
-  if (/^[A-Z][a-z]+$/.test(token)) return 'title';
-  if (/^[A-Z]{2,}$/.test(token)) return 'upper';
-  return 'other';
+  const n = token.length;
+  const first = token.charCodeAt(0);
+  const firstUpper = first >= 65 && first <= 90;
+  if (!firstUpper && !(first >= 97 && first <= 122)) return 'other';
+  let lower = 0;
+  for (let i = 1; i < n; i++) {
+    const c = token.charCodeAt(i);
+    if (c >= 97 && c <= 122) lower++;
+    else if (!(c >= 65 && c <= 90)) return 'other';
+  }
+  if (!firstUpper) return lower === n - 1 ? 'lower' : 'other';
+  if (n === 1) return 'other';
+  if (lower === n - 1) return 'title';
+  return lower === 0 ? 'upper' : 'other';
 }
 
 export function splitWord(word: string): Token[] {
