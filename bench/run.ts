@@ -2,36 +2,73 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { buildBundle, translatorFor } from '../src/core/bundle';
+import { buildBundle, translatorFor, type Bundle } from '../src/core/bundle';
+import { DisguisedFileSystem } from '../src/core/view-fs';
+import { benchFindInView } from './find-in-view';
+import { median, row, timeIt, timeProcess } from './measure';
 import { readRepository } from '../src/core/repository';
 
 const DJANGO = process.env.BENCH_REPO ?? '/usr/lib/python3/dist-packages/django';
 const PYTHON = fs.existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
-
-function timeProcess(command: string, args: string[]): number {
-  const start = process.hrtime.bigint();
-  const done = spawnSync(command, args, { encoding: 'utf8' });
-  const ms = Number(process.hrtime.bigint() - start) / 1e6;
-  if (done.status !== 0) throw new Error(`${command} ${args.join(' ')} failed:\n${done.stderr}`);
-  return ms;
-}
-
-function timeIt(run: () => void): number {
-  const start = process.hrtime.bigint();
-  run();
-  return Number(process.hrtime.bigint() - start) / 1e6;
-}
-
-function row(name: string, ours: number, baseline: number, goal: number, unit = 'ms'): string {
-  const ratio = ours / baseline;
-  const verdict = ratio <= goal ? 'meets' : 'MISSES';
-  return `${name.padEnd(44)} ${ours.toFixed(0).padStart(7)} ${unit} vs ${baseline.toFixed(0).padStart(7)} ${unit}  ratio ${ratio.toFixed(2)}  (goal <= ${goal}: ${verdict})`;
+/** The live view: reads and listings through the view against plain reads and listings. */
+async function benchView(bundle: Bundle): Promise<string[]> {
+  const files: Array<{ rel: string; size: number }> = [];
+  const dirs: string[] = [''];
+  const walk = (rel: string) => {
+    for (const entry of fs.readdirSync(path.join(DJANGO, rel), { withFileTypes: true })) {
+      const child = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory() && entry.name !== '__pycache__') {
+        dirs.push(child);
+        walk(child);
+      } else if (entry.isFile() && entry.name.endsWith('.py')) files.push({ rel: child, size: fs.statSync(path.join(DJANGO, child)).size });
+    }
+  };
+  walk('');
+  const largest = files.sort((a, b) => b.size - a.size).slice(0, 20).map((f) => f.rel);
+  const readView: number[] = [];
+  const readPlain: number[] = [];
+  const listView: number[] = [];
+  const listPlain: number[] = [];
+  let sink = 0;
+  for (let i = 0; i < ROUNDS; i++) {
+    // A fresh view each round: nothing cached, as when a person first opens the files.
+    const translator = translatorFor(bundle);
+    const view = new DisguisedFileSystem({ root: DJANGO, translator });
+    readView.push(timeIt(() => {
+      for (const rel of largest) sink += view.readFile(translator.pathToView(rel)).byteLength;
+    }));
+    readPlain.push(timeIt(() => {
+      for (const rel of largest) sink += fs.readFileSync(path.join(DJANGO, rel)).byteLength;
+    }));
+    listView.push(timeIt(() => {
+      for (const dir of dirs) sink += view.readDirectory(translator.pathToView(dir)).length;
+    }));
+    listPlain.push(timeIt(() => {
+      for (const dir of dirs) sink += fs.readdirSync(path.join(DJANGO, dir), { withFileTypes: true }).length;
+    }));
+  }
+  const warmView: number[] = [];
+  const warmed = new DisguisedFileSystem({ root: DJANGO, translator: translatorFor(bundle) });
+  const warmStart = process.hrtime.bigint();
+  await warmed.warm();
+  const warmTime = Number(process.hrtime.bigint() - warmStart) / 1e6;
+  for (let i = 0; i < ROUNDS; i++) {
+    warmView.push(timeIt(() => {
+      for (const rel of largest) sink += warmed.readFile(warmed.viewPathOf(rel)).byteLength;
+    }));
+  }
+  const rows = [
+    row('view readFile, 20 largest files, first read', median(readView), median(readPlain), 3),
+    row('view readFile, 20 largest, after warm-up', median(warmView), median(readPlain), 3),
+    `${'  (warm-up: every file translated once)'.padEnd(44)} ${warmTime.toFixed(0).padStart(7)} ms`,
+    row(`view readDirectory, ${dirs.length} folders vs plain readdir`, median(listView), median(listPlain), 3),
+  ];
+  const translator = translatorFor(bundle);
+  const view = new DisguisedFileSystem({ root: DJANGO, translator });
+  rows.push(...(await benchFindInView(view, DJANGO, ROUNDS)), `(view checksum ${sink % 997})`);
+  return rows;
 }
 
 async function main(): Promise<void> {
@@ -74,9 +111,12 @@ async function main(): Promise<void> {
     }));
   }
 
+  const viewRows = await benchView(bundle);
+
   console.log(`Benchmarks on ${DJANGO}: ${repository.files.filter((f) => f.path.endsWith('.py')).length} Python files, ${texts.length} text files, ${(bytes / 1e6).toFixed(2)} MB; median of ${ROUNDS} (checksum ${sink % 997})`);
   console.log(row('bundle build (process) vs python ast.parse', median(buildTimes), median(astTimes), 2));
   console.log(row('forward+reverse translation vs 2 regex scans', median(translateTimes), median(scanTimes), 3));
+  for (const line of viewRows) console.log(line);
   console.log(`${'peak memory of a build'.padEnd(44)} ${String(maxRssMb).padStart(7)} MB (goal <= 300 MB: ${maxRssMb <= 300 ? 'meets' : 'MISSES'})`);
 }
 

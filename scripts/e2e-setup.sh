@@ -54,7 +54,11 @@ NODE24_DIR="$(node_dir)"
 
 # 3. code-server, built against Node 24's headers (node-gyp would otherwise try to download them).
 CS_ENTRY="$CACHE/code-server/node_modules/code-server/out/node/entry.js"
-cs_version() { PATH="$NODE24_DIR/bin:$PATH" "$NODE24_DIR/bin/node" "$CS_ENTRY" --version 2>/dev/null | head -n 1; }
+# Its first run writes a default config.yaml (and says so before the version): keep that in the cache.
+cs_version() {
+  XDG_CONFIG_HOME="$CACHE/xdg-config" PATH="$NODE24_DIR/bin:$PATH" "$NODE24_DIR/bin/node" "$CS_ENTRY" --version 2>/dev/null \
+    | grep -m 1 -E '^[0-9]+\.[0-9]+\.[0-9]+ ' || true
+}
 if [ -f "$CS_ENTRY" ] && [[ "$(cs_version)" == "$CODE_SERVER_VERSION"* ]]; then
   say "code-server: $CODE_SERVER_VERSION already in $CACHE/code-server"
 else
@@ -66,6 +70,8 @@ else
     cd "$CACHE/code-server"
     export PATH="$NODE24_DIR/bin:$PATH" npm_config_nodedir="$NODE24_DIR"
     npm init -y >/dev/null
+    # code-server's postinstall installs and builds VS Code's native modules; argon2 is its own.
+    npm pkg set allowScripts.code-server=true allowScripts.argon2=true
     npm install --no-audit --no-fund --foreground-scripts "code-server@$CODE_SERVER_VERSION" >"$CACHE/code-server-install.log" 2>&1
   ) || { say "code-server: npm install failed; last lines of $CACHE/code-server-install.log:"; tail -n 30 "$CACHE/code-server-install.log"; exit 1; }
   [[ "$(cs_version)" == "$CODE_SERVER_VERSION"* ]] || { say "code-server: installed but '--version' does not answer $CODE_SERVER_VERSION"; exit 1; }

@@ -3,12 +3,16 @@ import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { UsageError } from './errors';
 
+/** Temporary files end with this; views hide them. */
+export const TEMP_SUFFIX = '.schrodinger-tmp';
+
 /** Writes a file so that readers see the old content or the new, never a part. */
 export function writeFileAtomic(file: string, data: string | Uint8Array, mode?: number): void {
   const dir = path.dirname(path.resolve(file));
-  const temp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const temp = path.join(dir, `.${randomBytes(8).toString('hex')}${TEMP_SUFFIX}`);
   try {
     fs.writeFileSync(temp, data, mode === undefined ? undefined : { mode });
+    if (mode !== undefined) fs.chmodSync(temp, mode);
     fs.renameSync(temp, file);
   } catch (error) {
     fs.rmSync(temp, { force: true });

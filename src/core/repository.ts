@@ -28,6 +28,7 @@ export const DEFAULT_HIDDEN = [
   '.idea/',
   '.vscode/',
   '.DS_Store',
+  '*.schrodinger-tmp',
 ];
 
 export interface RepoFile {

@@ -1,0 +1,101 @@
+/** "Schrödinger: Open Disguised View...": pick a folder, a seed and a granularity; open its view. */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { parseSeed, translatorFor, type Granularity } from '../core/bundle';
+import { loadOrBuildBundle } from '../core/bundle-cache';
+import { UsageError } from '../core/errors';
+import { readRepository } from '../core/repository';
+import type { Log } from './log';
+import { viewId, type Mode, type ViewRecord, type ViewRegistry } from './views';
+
+export interface OpenViewArguments {
+  repository?: string;
+  seed?: number | string;
+  granularity?: Granularity;
+  newWindow?: boolean;
+}
+
+export async function openDisguisedView(
+  context: vscode.ExtensionContext,
+  views: ViewRegistry,
+  log: Log,
+  args: OpenViewArguments = {},
+): Promise<vscode.Uri | undefined> {
+  const config = vscode.workspace.getConfiguration('schrodinger');
+  const repository = args.repository ?? (await pickFolder());
+  if (!repository) return undefined;
+  const seedText =
+    args.seed !== undefined
+      ? String(args.seed)
+      : await vscode.window.showInputBox({
+          title: 'Schrödinger: Open Disguised View (seed)',
+          prompt: 'The seed draws the disguise: the same seed gives the same view.',
+          value: String(Math.floor(Math.random() * 1_000_000)),
+          validateInput: (text) => {
+            try {
+              parseSeed(text);
+              return undefined;
+            } catch (error) {
+              return (error as Error).message;
+            }
+          },
+        });
+  if (seedText === undefined) return undefined;
+  const granularity =
+    args.granularity ??
+    ((await vscode.window.showQuickPick(
+      [
+        { label: 'full', description: 'every name the repository defines' },
+        { label: 'definitions', description: 'packages, modules, classes, functions, module variables' },
+      ].sort((a) => (a.label === config.get('defaultGranularity', 'full') ? -1 : 1)),
+      { title: 'Schrödinger: Open Disguised View (granularity)' },
+    ))?.label as Granularity | undefined);
+  if (!granularity) return undefined;
+
+  try {
+    const seed = parseSeed(seedText);
+    const record = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: 'Schrödinger: preparing the disguised view', cancellable: false },
+      async (progress) => {
+        progress.report({ message: 'reading the repository' });
+        const repo = readRepository(repository, { hidden: config.get<string[]>('hidden', []) });
+        let last = 0;
+        const { bundle, file, cached } = await loadOrBuildBundle(path.join(context.globalStorageUri.fsPath, 'bundles'), repo, seed, granularity, (done, total) => {
+          const percent = Math.floor((done / total) * 100);
+          if (percent > last) {
+            progress.report({ message: `parsing ${done}/${total} files`, increment: percent - last });
+            last = percent;
+          }
+        });
+        const translator = translatorFor(bundle);
+        const rootName = translator.toView(path.basename(repo.root));
+        log.info(`${cached ? 'loaded' : 'built'} the bundle of ${rootName}: seed ${seed}, ${granularity}`);
+        const mode = config.get<Mode>('defaultMode', 'solver');
+        const entry: ViewRecord = { id: viewId(repo.root, seed, granularity), repository: repo.root, seed, granularity, bundleFile: file, mode, rootName };
+        await views.remember(entry);
+        return entry;
+      },
+    );
+    const uri = vscode.Uri.from({ scheme: 'schrodinger', authority: record.id, path: `/${record.rootName}` });
+    log.info(`opening the disguised view ${record.rootName} in ${record.mode} mode`);
+    await vscode.commands.executeCommand('vscode.openFolder', uri, { forceNewWindow: args.newWindow ?? false });
+    return uri;
+  } catch (error) {
+    // Only the user's own input is named: the folder they picked, the seed they typed.
+    const message = error instanceof UsageError ? error.message : `could not open the view: ${(error as Error).message}`;
+    log.error(message);
+    void vscode.window.showErrorMessage(`Schrödinger: ${message}`);
+    return undefined;
+  }
+}
+
+async function pickFolder(): Promise<string | undefined> {
+  const picked = await vscode.window.showOpenDialog({
+    title: 'Schrödinger: Open Disguised View (repository folder)',
+    canSelectFiles: false,
+    canSelectFolders: true,
+    canSelectMany: false,
+    openLabel: 'Disguise this repository',
+  });
+  return picked?.[0]?.fsPath;
+}

@@ -1,0 +1,159 @@
+/**
+ * Reviewer mode: the mapping made visible. Hover (view <-> original), the Mapping tree,
+ * decorations of renamed identifiers, the original side by side, the mapping table. Every
+ * feature here checks the view's mode: in solver mode none of them shows anything.
+ */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Bundle } from '../core/bundle';
+import type { OpenView, ViewRegistry } from './views';
+
+const WORD = /[A-Za-z0-9_]+/;
+
+export class ReviewerHover implements vscode.HoverProvider {
+  constructor(private readonly views: ViewRegistry) {}
+
+  provideHover(document: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
+    const resolved = this.views.resolve(document.uri);
+    if (!resolved || resolved.view.record.mode !== 'reviewer') return undefined;
+    const range = document.getWordRangeAtPosition(position, WORD);
+    if (!range) return undefined;
+    const word = document.getText(range);
+    const original = resolved.view.translator.toReal(word);
+    if (original === word) return undefined;
+    const text = new vscode.MarkdownString();
+    text.appendMarkdown('**Schrödinger** — disguised ↔ original\n\n');
+    text.appendCodeblock(`${word}  ↔  ${original}`, 'text');
+    return new vscode.Hover(text, range);
+  }
+}
+
+type MappingNode = { section: string; entries: Array<[string, string]> } | { entry: [string, string]; section: string };
+
+const SECTIONS: Array<[string, (b: Bundle) => Record<string, string>]> = [
+  ['Tokens', (b) => b.tokens],
+  ['Identifiers', (b) => b.identifiers],
+  ['Path segments', (b) => b.paths],
+  ['Excluded names', (b) => b.excluded],
+];
+
+export class MappingTree implements vscode.TreeDataProvider<MappingNode> {
+  private readonly changed = new vscode.EventEmitter<undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private filter = '';
+
+  constructor(private readonly views: ViewRegistry) {}
+
+  refresh(): void {
+    this.changed.fire(undefined);
+  }
+
+  async promptFilter(): Promise<void> {
+    const value = await vscode.window.showInputBox({ title: 'Filter the mapping', prompt: 'Text to find on either side (empty: show all)', value: this.filter });
+    if (value === undefined) return;
+    this.filter = value.trim().toLowerCase();
+    this.refresh();
+  }
+
+  private reviewed(): OpenView | undefined {
+    return this.views.inWorkspace().find((v) => v.record.mode === 'reviewer');
+  }
+
+  getTreeItem(node: MappingNode): vscode.TreeItem {
+    if ('entries' in node) {
+      const item = new vscode.TreeItem(node.section, vscode.TreeItemCollapsibleState.Collapsed);
+      item.description = String(node.entries.length);
+      return item;
+    }
+    const [original, other] = node.entry;
+    const item = new vscode.TreeItem(node.section === 'Excluded names' ? original : `${original} → ${other}`);
+    if (node.section === 'Excluded names') item.description = other;
+    return item;
+  }
+
+  getChildren(node?: MappingNode): MappingNode[] {
+    const view = this.reviewed();
+    if (!view) return [];
+    if (!node) {
+      return SECTIONS.map(([section, pick]) => ({
+        section,
+        entries: Object.entries(pick(view.bundle)).filter(([a, b]) => !this.filter || a.toLowerCase().includes(this.filter) || b.toLowerCase().includes(this.filter)),
+      }));
+    }
+    return 'entries' in node ? node.entries.slice(0, 5000).map((entry) => ({ entry, section: node.section })) : [];
+  }
+}
+
+/** Underlines renamed identifiers in reviewer mode when `schrodinger.reviewer.decorateRenamed` is on. */
+export class RenamedDecorations {
+  private readonly type = vscode.window.createTextEditorDecorationType({
+    textDecoration: 'underline dotted',
+    overviewRulerColor: new vscode.ThemeColor('editorInfo.foreground'),
+  });
+
+  constructor(private readonly views: ViewRegistry) {}
+
+  update(editor: vscode.TextEditor | undefined): void {
+    if (!editor) return;
+    const resolved = this.views.resolve(editor.document.uri);
+    const enabled = vscode.workspace.getConfiguration('schrodinger').get<boolean>('reviewer.decorateRenamed', false);
+    if (!resolved || resolved.view.record.mode !== 'reviewer' || !enabled) {
+      editor.setDecorations(this.type, []);
+      return;
+    }
+    const text = editor.document.getText();
+    const ranges: vscode.Range[] = [];
+    for (const m of text.matchAll(/[A-Za-z0-9_]+/g)) {
+      if (resolved.view.translator.toReal(m[0]) === m[0]) continue;
+      const start = editor.document.positionAt(m.index!);
+      ranges.push(new vscode.Range(start, start.translate(0, m[0].length)));
+    }
+    editor.setDecorations(this.type, ranges);
+  }
+
+  dispose(): void {
+    this.type.dispose();
+  }
+}
+
+export async function openOriginalSideBySide(views: ViewRegistry, uri: vscode.Uri | undefined): Promise<void> {
+  const target = uri ?? vscode.window.activeTextEditor?.document.uri;
+  const resolved = target && views.resolve(target);
+  if (!resolved) {
+    void vscode.window.showWarningMessage('Schrödinger: open a file of a disguised view first.');
+    return;
+  }
+  if (resolved.view.record.mode !== 'reviewer') {
+    void vscode.window.showWarningMessage('Schrödinger: the original is shown in reviewer mode only.');
+    return;
+  }
+  const real = resolved.view.fs.realRelative(resolved.viewPath);
+  const original = vscode.Uri.file(path.join(resolved.view.fs.root, real));
+  await vscode.commands.executeCommand('vscode.diff', original, target, `${real} (original) ↔ ${resolved.viewPath} (disguised)`);
+}
+
+export const MAPPING_SCHEME = 'schrodinger-mapping';
+
+/** The read-only mapping table document, highlighted by syntaxes/schrodinger-mapping.tmLanguage.json. */
+export class MappingTableProvider implements vscode.TextDocumentContentProvider {
+  constructor(private readonly views: ViewRegistry) {}
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    const view = this.views.get(uri.authority);
+    if (!view || view.record.mode !== 'reviewer') return '# The mapping table is shown in reviewer mode only.\n';
+    return mappingTable(view.bundle);
+  }
+}
+
+export function mappingTable(bundle: Bundle): string {
+  const lines = [`# Schrödinger Views mapping — seed ${bundle.seed}, ${bundle.granularity}, lexicon ${bundle.lexiconVersion}`, ''];
+  const width = (record: Record<string, string>) => Math.min(40, Math.max(8, ...Object.keys(record).map((k) => k.length)));
+  for (const [title, pick] of SECTIONS) {
+    const record = pick(bundle);
+    lines.push(`[${title.toLowerCase()}] ${Object.keys(record).length}`);
+    const w = width(record);
+    for (const [a, b] of Object.entries(record)) lines.push(title === 'Excluded names' ? `${a.padEnd(w)}  ! ${b}` : `${a.padEnd(w)}  -> ${b}`);
+    lines.push('');
+  }
+  return lines.join('\n');
+}

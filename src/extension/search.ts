@@ -1,0 +1,155 @@
+/** Go to File and Find in View: VS Code's own Quick Open and search do not see custom schemes. */
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { searchView, type SearchMatch, type SearchQuery } from '../core/view-search';
+import type { Log } from './log';
+import type { OpenView, ViewRegistry } from './views';
+
+export async function goToFile(views: ViewRegistry): Promise<void> {
+  const open = views.inWorkspace();
+  const items: Array<vscode.QuickPickItem & { uri: vscode.Uri }> = [];
+  for (const view of open) {
+    for (const viewPath of view.fs.listFiles()) {
+      const dir = path.posix.dirname(viewPath);
+      items.push({ label: path.posix.basename(viewPath), description: dir === '.' ? view.record.rootName : `${view.record.rootName}/${dir}`, uri: views.uriOf(view, viewPath) });
+    }
+  }
+  const picked = await vscode.window.showQuickPick(items, { title: 'Go to File in View', placeHolder: 'Type a file name of the view', matchOnDescription: true });
+  if (picked) await vscode.window.showTextDocument(picked.uri, { preview: true });
+}
+
+type Node = { kind: 'file'; uri: vscode.Uri; viewPath: string; matches: SearchMatch[] } | { kind: 'match'; uri: vscode.Uri; match: SearchMatch };
+
+/** The "Find in View" results tree. */
+export class FindInViewResults implements vscode.TreeDataProvider<Node> {
+  private readonly changed = new vscode.EventEmitter<Node | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private files: Node[] = [];
+  private treeView: vscode.TreeView<Node> | undefined;
+  private query: SearchQuery = { pattern: '', isRegex: false, matchCase: false, wholeWord: false, include: [], exclude: [] };
+
+  constructor(
+    private readonly views: ViewRegistry,
+    private readonly log: Log,
+  ) {}
+
+  attach(treeView: vscode.TreeView<Node>): void {
+    this.treeView = treeView;
+  }
+
+  getTreeItem(node: Node): vscode.TreeItem {
+    if (node.kind === 'file') {
+      const item = new vscode.TreeItem(path.posix.basename(node.viewPath), vscode.TreeItemCollapsibleState.Expanded);
+      item.description = `${path.posix.dirname(node.viewPath)} · ${node.matches.length}`;
+      item.resourceUri = node.uri;
+      item.iconPath = vscode.ThemeIcon.File;
+      return item;
+    }
+    const { match } = node;
+    const item = new vscode.TreeItem({ label: match.preview, highlights: [[match.previewColumn, match.previewColumn + match.length]] });
+    item.description = `${match.line + 1}:${match.column + 1}`;
+    const range = new vscode.Range(match.line, match.column, match.line, match.column + match.length);
+    item.command = { command: 'vscode.open', title: 'Open match', arguments: [node.uri, { selection: range, preview: true }] };
+    return item;
+  }
+
+  getParent(node: Node): Node | undefined {
+    if (node.kind === 'file') return undefined;
+    return this.files.find((f) => f.kind === 'file' && f.uri.toString() === node.uri.toString());
+  }
+
+  getChildren(node?: Node): Node[] {
+    if (!node) return this.files;
+    return node.kind === 'file' ? node.matches.map((match) => ({ kind: 'match', uri: node.uri, match })) : [];
+  }
+
+  async prompt(): Promise<void> {
+    const input = vscode.window.createInputBox();
+    const toggles = [
+      { key: 'isRegex' as const, icon: 'regex', name: 'Use Regular Expression' },
+      { key: 'matchCase' as const, icon: 'case-sensitive', name: 'Match Case' },
+      { key: 'wholeWord' as const, icon: 'whole-word', name: 'Match Whole Word' },
+    ];
+    const render = () => {
+      input.buttons = toggles.map((t) => ({ iconPath: new vscode.ThemeIcon(t.icon), tooltip: `${t.name}: ${this.query[t.key] ? 'on' : 'off'}` }));
+      const flags = toggles.filter((t) => this.query[t.key]).map((t) => t.name.toLowerCase());
+      input.prompt = `Search every file of the disguised view${flags.length ? ` (${flags.join(', ')})` : ''}. Files: ${this.globSummary()}`;
+    };
+    input.title = 'Find in View';
+    input.placeholder = 'Text to find';
+    input.value = this.query.pattern;
+    render();
+    input.onDidTriggerButton((button) => {
+      const toggle = toggles.find((t) => (button.iconPath as vscode.ThemeIcon).id === t.icon);
+      if (toggle) this.query = { ...this.query, [toggle.key]: !this.query[toggle.key] };
+      render();
+    });
+    const accepted = await new Promise<string | undefined>((resolve) => {
+      input.onDidAccept(() => resolve(input.value));
+      input.onDidHide(() => resolve(undefined));
+      input.show();
+    });
+    input.dispose();
+    if (accepted === undefined || accepted === '') return;
+    this.query = { ...this.query, pattern: accepted };
+    await this.run();
+  }
+
+  async setGlobs(which: 'include' | 'exclude'): Promise<void> {
+    const value = await vscode.window.showInputBox({
+      title: `Find in View: files to ${which}`,
+      prompt: 'Comma-separated globs over view paths, e.g. **/*.py, tests/**',
+      value: (this.query[which] ?? []).join(', '),
+    });
+    if (value === undefined) return;
+    this.query = { ...this.query, [which]: value.split(',').map((g) => g.trim()).filter(Boolean) };
+    if (this.query.pattern) await this.run();
+  }
+
+  private globSummary(): string {
+    const include = this.query.include?.length ? this.query.include.join(', ') : 'all';
+    const exclude = this.query.exclude?.length ? ` except ${this.query.exclude.join(', ')}` : '';
+    return `${include}${exclude}`;
+  }
+
+  async run(): Promise<void> {
+    const started = Date.now();
+    const maxResults = vscode.workspace.getConfiguration('schrodinger').get<number>('search.maxResults', 10000);
+    const files: Node[] = [];
+    let total = 0;
+    let truncated = false;
+    try {
+      for (const view of this.views.inWorkspace()) {
+        const result = searchView(sourceOf(view), { ...this.query, maxResults });
+        truncated ||= result.truncated;
+        const byFile = new Map<string, SearchMatch[]>();
+        for (const match of result.matches) {
+          const list = byFile.get(match.path) ?? [];
+          list.push(match);
+          byFile.set(match.path, list);
+        }
+        for (const [viewPath, matches] of byFile) {
+          files.push({ kind: 'file', uri: this.views.uriOf(view, viewPath), viewPath, matches });
+          total += matches.length;
+        }
+      }
+    } catch (error) {
+      void vscode.window.showErrorMessage(`Find in View: ${(error as Error).message}`);
+      return;
+    }
+    this.files = files;
+    this.changed.fire(undefined);
+    const summary = `${total} result${total === 1 ? '' : 's'} in ${files.length} file${files.length === 1 ? '' : 's'}${truncated ? ' (more not shown)' : ''} for "${this.query.pattern}"`;
+    if (this.treeView) {
+      this.treeView.message = summary;
+      if (files[0]) void this.treeView.reveal(files[0], { focus: false, select: false });
+    }
+    this.log.info(`find in view: ${summary} in ${Date.now() - started} ms`);
+    await vscode.commands.executeCommand('schrodinger.findResults.focus');
+  }
+}
+
+function sourceOf(view: OpenView) {
+  return { listFiles: () => view.fs.listFiles(), readText: (viewPath: string) => view.fs.readText(viewPath) };
+}
+

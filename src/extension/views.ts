@@ -1,0 +1,108 @@
+/**
+ * The disguised views this installation knows: which real folder, seed, granularity, mode and
+ * bundle each `schrodinger://<id>/<name>` workspace stands for. Kept in global state so a
+ * window reload finds its view again.
+ */
+import { createHash } from 'node:crypto';
+import * as vscode from 'vscode';
+import { readBundleFile, translatorFor, type Bundle, type Granularity } from '../core/bundle';
+import type { Translator } from '../core/translator';
+import { DisguisedFileSystem } from '../core/view-fs';
+
+export const SCHEME = 'schrodinger';
+export type Mode = 'solver' | 'reviewer';
+
+export interface ViewRecord {
+  id: string;
+  repository: string;
+  seed: number;
+  granularity: Granularity;
+  bundleFile: string;
+  mode: Mode;
+  /** The view's name for the repository folder: the first path segment of its URIs. */
+  rootName: string;
+}
+
+export interface OpenView {
+  record: ViewRecord;
+  bundle: Bundle;
+  translator: Translator;
+  fs: DisguisedFileSystem;
+}
+
+const STATE_KEY = 'schrodinger.views';
+
+export function viewId(repository: string, seed: number, granularity: Granularity): string {
+  return createHash('sha256').update(`${repository}\0${seed}\0${granularity}`).digest('hex').slice(0, 12);
+}
+
+export class ViewRegistry {
+  private readonly open = new Map<string, OpenView>();
+  private readonly modeChanged = new vscode.EventEmitter<OpenView>();
+  readonly onDidChangeMode = this.modeChanged.event;
+
+  constructor(
+    private readonly state: vscode.Memento,
+    private readonly hidden: () => string[],
+  ) {}
+
+  private records(): Record<string, ViewRecord> {
+    return this.state.get<Record<string, ViewRecord>>(STATE_KEY, {});
+  }
+
+  async remember(record: ViewRecord): Promise<void> {
+    await this.state.update(STATE_KEY, { ...this.records(), [record.id]: record });
+    this.open.delete(record.id);
+  }
+
+  /** The view behind a `schrodinger:` URI, loaded on first use; undefined when unknown. */
+  get(id: string): OpenView | undefined {
+    let view = this.open.get(id);
+    if (view) return view;
+    const record = this.records()[id];
+    if (!record) return undefined;
+    const bundle = readBundleFile(record.bundleFile);
+    const translator = translatorFor(bundle);
+    view = { record, bundle, translator, fs: new DisguisedFileSystem({ root: record.repository, translator, hidden: this.hidden() }) };
+    this.open.set(id, view);
+    return view;
+  }
+
+  /** Views of the current window's workspace folders. */
+  inWorkspace(): OpenView[] {
+    const out: OpenView[] = [];
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      if (folder.uri.scheme !== SCHEME) continue;
+      const view = this.get(folder.uri.authority);
+      if (view) out.push(view);
+    }
+    return out;
+  }
+
+  /** The view a URI belongs to, and the view path inside it. */
+  resolve(uri: vscode.Uri): { view: OpenView; viewPath: string } | undefined {
+    if (uri.scheme !== SCHEME) return undefined;
+    const view = this.get(uri.authority);
+    if (!view) return undefined;
+    const segments = uri.path.split('/').filter(Boolean);
+    if (segments[0] !== view.record.rootName) return undefined;
+    return { view, viewPath: segments.slice(1).join('/') };
+  }
+
+  uriOf(view: OpenView, viewPath: string): vscode.Uri {
+    const tail = viewPath ? `/${viewPath}` : '';
+    return vscode.Uri.from({ scheme: SCHEME, authority: view.record.id, path: `/${view.record.rootName}${tail}` });
+  }
+
+  async setMode(view: OpenView, mode: Mode): Promise<void> {
+    view.record = { ...view.record, mode };
+    await this.state.update(STATE_KEY, { ...this.records(), [view.record.id]: view.record });
+    this.modeChanged.fire(view);
+  }
+
+  dispose(): void {
+    this.modeChanged.dispose();
+  }
+}
+
+export type { Bundle };

@@ -1,0 +1,145 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { buildBundle, translatorFor, type Bundle } from '../../src/core/bundle';
+import { DisguisedFileSystem, type ViewChange } from '../../src/core/view-fs';
+import { FIXTURE, copyTree, tempDir } from '../helpers';
+
+async function setUp(seed = 6) {
+  const repo = path.join(tempDir('viewfs'), 'shopcart');
+  copyTree(FIXTURE, repo);
+  fs.mkdirSync(path.join(repo, '.git'));
+  fs.writeFileSync(path.join(repo, '.git', 'HEAD'), 'ref: refs/heads/main\n');
+  fs.mkdirSync(path.join(repo, 'shopcart', '__pycache__'));
+  fs.writeFileSync(path.join(repo, 'shopcart', '__pycache__', 'cart.cpython-311.pyc'), 'x');
+  const { bundle } = await buildBundle(repo, { seed, granularity: 'full' });
+  const translator = translatorFor(bundle);
+  const view = new DisguisedFileSystem({ root: repo, translator });
+  return { repo, bundle, translator, view };
+}
+
+const originalNames = (bundle: Bundle) => [...Object.keys(bundle.identifiers), ...Object.keys(bundle.paths)].filter((n) => n.length >= 3);
+
+test('serves translated names and contents; hides .git and caches', async () => {
+  const { bundle, translator, view } = await setUp();
+  const top = view.readDirectory('').map(([name]) => name);
+  assert.ok(top.includes(translator.toView('shopcart')));
+  assert.ok(!top.includes('.git'));
+  const pkg = translator.toView('shopcart');
+  assert.ok(!view.readDirectory(pkg).some(([name]) => name === '__pycache__'));
+  const cartPath = translator.pathToView('shopcart/models/cart.py');
+  const text = Buffer.from(view.readFile(cartPath)).toString('utf8');
+  assert.match(text, new RegExp(`class ${bundle.identifiers.ShoppingCart}\\(`));
+  assert.equal(view.stat(cartPath).type, 'file');
+  assert.equal(view.stat(cartPath).size, Buffer.byteLength(text));
+  assert.throws(() => view.readFile('.git/HEAD'), { code: 'FileNotFound' });
+  assert.throws(() => view.readFile('shopcart/models/cart.py'), { code: 'FileNotFound' });
+});
+
+test('writes reverse-translate exactly, atomically, and keep file modes', async () => {
+  const { repo, bundle, translator, view } = await setUp();
+  const viewPath = translator.pathToView('shopcart/registry.py');
+  const realFile = path.join(repo, 'shopcart/registry.py');
+  fs.chmodSync(realFile, 0o755);
+  const original = fs.readFileSync(realFile, 'utf8');
+  const edited = Buffer.from(view.readFile(viewPath)).toString('utf8') + `\n\ndef ${bundle.identifiers.plugin_names}_zqx():\n    return len(${bundle.identifiers.plugin_names}())\n`;
+  view.writeFile(viewPath, Buffer.from(edited), { create: false, overwrite: true });
+  assert.equal(fs.readFileSync(realFile, 'utf8'), `${original}\n\ndef plugin_names_zqx():\n    return len(plugin_names())\n`);
+  assert.equal(fs.statSync(realFile).mode & 0o777, 0o755);
+  assert.deepEqual(fs.readdirSync(path.dirname(realFile)).filter((f) => f.includes('schrodinger-tmp')), []);
+  assert.equal(Buffer.from(view.readFile(viewPath)).toString('utf8'), edited);
+});
+
+test('a write after the real file changed on disk fails with a conflict', async () => {
+  const { repo, translator, view } = await setUp();
+  const viewPath = translator.pathToView('shopcart/cli.py');
+  const before = view.readFile(viewPath);
+  fs.appendFileSync(path.join(repo, 'shopcart/cli.py'), '# edited elsewhere\n');
+  assert.throws(() => view.writeFile(viewPath, before, { create: false, overwrite: true }), (error: Error & { code?: string }) => {
+    assert.equal(error.code, 'Conflict');
+    assert.match(error.message, /changed on disk since it was opened/);
+    return true;
+  });
+  assert.match(fs.readFileSync(path.join(repo, 'shopcart/cli.py'), 'utf8'), /edited elsewhere/);
+});
+
+test('creates, renames and deletes through the view in real coordinates', async () => {
+  const { repo, bundle, translator, view } = await setUp();
+  const pkg = translator.toView('shopcart');
+  const newName = `${pkg}/${bundle.tokens.plugin}_extra.py`;
+  view.writeFile(newName, Buffer.from(`import ${pkg}\n`), { create: true, overwrite: false });
+  assert.equal(fs.readFileSync(path.join(repo, 'shopcart/plugin_extra.py'), 'utf8'), 'import shopcart\n');
+  view.createDirectory(`${pkg}/brandnew`);
+  assert.ok(fs.statSync(path.join(repo, 'shopcart/brandnew')).isDirectory());
+  view.rename(newName, `${pkg}/brandnew/moved.py`, { overwrite: false });
+  assert.ok(fs.existsSync(path.join(repo, 'shopcart/brandnew/moved.py')));
+  view.delete(`${pkg}/brandnew`, { recursive: true });
+  assert.ok(!fs.existsSync(path.join(repo, 'shopcart/brandnew')));
+  assert.throws(() => view.writeFile(`${pkg}/cart_helpers.py`, Buffer.from(''), { create: true, overwrite: false }), { code: 'InvalidPath' });
+  assert.throws(() => view.writeFile(`${pkg}/x.py`, Buffer.from(''), { create: false, overwrite: true }), { code: 'FileNotFound' });
+});
+
+test('rejects paths that escape the working copy', async () => {
+  const { repo, view } = await setUp();
+  const outside = tempDir('outside');
+  fs.writeFileSync(path.join(outside, 'secret.txt'), 'secret\n');
+  fs.symlinkSync(outside, path.join(repo, 'escape'));
+  fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(repo, 'escape_file.txt'));
+  assert.throws(() => view.readFile('../outside/secret.txt'), { code: 'InvalidPath' });
+  assert.throws(() => view.readFile('escape/secret.txt'), { code: 'FileNotFound' });
+  assert.throws(() => view.readFile('escape_file.txt'), { code: 'FileNotFound' });
+  assert.ok(!view.readDirectory('').some(([name]) => name.startsWith('escape')));
+  assert.throws(() => view.writeFile('escape/new.txt', Buffer.from('x'), { create: true, overwrite: true }), { code: 'FileNotFound' });
+  assert.ok(!fs.existsSync(path.join(outside, 'new.txt')));
+});
+
+test('changes made to the real files by anything else arrive as view paths', async () => {
+  const { repo, translator, view } = await setUp();
+  const received: ViewChange[] = [];
+  const watcher = view.watch((changes) => received.push(...changes), 30);
+  try {
+    fs.writeFileSync(path.join(repo, 'shopcart/registry.py'), 'changed = 1\n');
+    fs.writeFileSync(path.join(repo, 'shopcart/__pycache__/ignored.pyc'), 'x');
+    const deadline = Date.now() + 5000;
+    while (!received.some((c) => c.viewPath === translator.pathToView('shopcart/registry.py')) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  } finally {
+    watcher.close();
+  }
+  assert.ok(received.some((c) => c.viewPath === translator.pathToView('shopcart/registry.py')), JSON.stringify(received));
+  assert.ok(!received.some((c) => c.viewPath.includes('__pycache__')));
+  assert.equal(Buffer.from(view.readFile(translator.pathToView('shopcart/registry.py'))).toString('utf8'), translator.toView('changed = 1\n'));
+});
+
+test('solver mode leaks nothing: every path, content and error message the view serves is disguised', async () => {
+  const { bundle, view } = await setUp(13);
+  const originals = originalNames(bundle);
+  const served: string[] = [];
+  const walk = (dir: string) => {
+    for (const [name, type] of view.readDirectory(dir)) {
+      const child = dir ? `${dir}/${name}` : name;
+      served.push(child);
+      if (type === 'directory') walk(child);
+      else {
+        served.push(view.readText(child) ?? '');
+        served.push(JSON.stringify(view.stat(child)));
+      }
+    }
+  };
+  walk('');
+  for (const attempt of [() => view.readFile('nothing/here.py'), () => view.readDirectory(view.listFiles()[0]), () => view.readFile('../x')]) {
+    try {
+      attempt();
+    } catch (error) {
+      served.push((error as Error).message);
+    }
+  }
+  served.push(...view.listFiles());
+  const text = served.join('\n');
+  const words = new Set(text.match(/[A-Za-z0-9_]+/g));
+  const leaked = originals.filter((name) => words.has(name) || words.has(name.replace(/\.[^.]*$/, '')));
+  assert.deepEqual(leaked, []);
+  assert.ok(!text.includes(view.root), 'the real root path is never served');
+});
