@@ -168,10 +168,16 @@ export class DisguisedFileSystem {
   readDirectory(viewPath: string): Array<[name: string, type: EntryType]> {
     const real = this.realRelative(viewPath);
     const full = this.absolute(real, viewPath);
-    const info = statOrNotFound(full, viewPath);
-    if (!info.isDirectory()) throw new ViewFsError('FileNotADirectory', this.normalize(viewPath), `not a folder: ${this.normalize(viewPath)}`);
+    let dirents: fs.Dirent[];
+    try {
+      dirents = fs.readdirSync(full, { withFileTypes: true });
+    } catch (error) {
+      const rel = this.normalize(viewPath);
+      if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') throw new ViewFsError('FileNotADirectory', rel, `not a folder: ${rel}`);
+      throw notFound(rel);
+    }
     const entries: Array<[string, EntryType]> = [];
-    for (const entry of fs.readdirSync(full, { withFileTypes: true })) {
+    for (const entry of dirents) {
       const childReal = real ? `${real}/${entry.name}` : entry.name;
       let type: EntryType | undefined;
       if (entry.isDirectory()) type = 'directory';
@@ -180,7 +186,6 @@ export class DisguisedFileSystem {
       if (!type || this.isHidden(childReal, type === 'directory')) continue;
       entries.push([this.translator.toView(entry.name), type]);
     }
-    entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     return entries;
   }
 

@@ -96,6 +96,13 @@ export function activate(context: vscode.ExtensionContext): { views: ViewRegistr
   results.attach(resultsView);
   context.subscriptions.push(resultsView, vscode.window.createTreeView('schrodinger.mapping', { treeDataProvider: mapping }));
   refresh();
+  // Translate every file once in the background: reads and searches then cost a plain read.
+  let disposed = false;
+  context.subscriptions.push({ dispose: () => (disposed = true) });
+  for (const view of views.inWorkspace()) {
+    const started = Date.now();
+    void view.fs.warm(() => disposed).then(() => log.info(`${view.record.rootName}: every file translated in ${Date.now() - started} ms`));
+  }
   if (views.inWorkspace().length > 0) log.info(`disguised view ${views.inWorkspace()[0].record.rootName} ready in ${views.inWorkspace()[0].record.mode} mode`);
   return { views };
 }

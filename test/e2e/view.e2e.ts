@@ -1,0 +1,173 @@
+// The disguised workspace in a real VS Code (code-server): open a view through the command and
+// its dialogs, browse, edit and save, see changes made on disk, Go to File, Find in View, prove
+// that solver mode leaks nothing, then switch to reviewer mode and hover.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import { buildBundle, translatorFor, type Bundle } from '../../src/core/bundle';
+import type { Translator } from '../../src/core/translator';
+import { FIXTURE, copyTree, tempDir } from '../helpers';
+import {
+  answerQuickInput,
+  editorText,
+  explorerLabels,
+  extensionLogText,
+  notifications,
+  openWorkspace,
+  packageExtension,
+  pressKeys,
+  runCommand,
+  sleep,
+  startCodeServer,
+  waitFor,
+  type CodeServer,
+  type Workbench,
+} from './harness';
+
+const SEED = 42;
+let server: CodeServer;
+let bench: Workbench;
+let repo: string;
+let bundle: Bundle;
+let translator: Translator;
+
+/** Original names specific enough that VS Code's own UI never shows them. */
+function distinctiveOriginals(): string[] {
+  const names = Object.keys(bundle.identifiers).filter((n) => /_|[a-z][A-Z]/.test(n) && n.length >= 6);
+  return [...names, 'shopcart', 'cart.py', 'registry.py', 'pricing.py', 'ShoppingCart', 'LineItem', 'PriceCalculator', 'DiscountPlugin'];
+}
+
+function leaksIn(text: string): string[] {
+  const words = new Set(text.match(/[A-Za-z0-9_.]+/g) ?? []);
+  const leaked = distinctiveOriginals().filter((name) => words.has(name));
+  return text.includes(repo) ? [...leaked, repo] : leaked;
+}
+
+before(async () => {
+  repo = path.join(tempDir('e2e-repo'), 'shopcart');
+  copyTree(FIXTURE, repo);
+  ({ bundle } = await buildBundle(repo, { seed: SEED, granularity: 'full' }));
+  translator = translatorFor(bundle);
+  const vsix = packageExtension();
+  server = await startCodeServer({ vsix, settings: { 'files.simpleDialog.enable': true, 'schrodinger.defaultMode': 'solver' } });
+  const start = tempDir('e2e-start');
+  fs.writeFileSync(path.join(start, 'README.txt'), 'start here\n');
+  bench = await openWorkspace(server, [`file://${start}`], 'start');
+});
+
+after(async () => {
+  await bench?.close();
+  await server?.stop();
+});
+
+test('opens the disguised view through the command; the explorer shows disguised names only', async () => {
+  const { page } = bench;
+  await runCommand(page, 'Schrödinger: Open Disguised View...');
+  await answerQuickInput(page, `${repo}/`);
+  await sleep(500);
+  // The simple dialog may need a second Enter to accept the folder it now shows.
+  const stillOpen = await page.$('.quick-input-widget .quick-input-box input');
+  if (stillOpen && (await stillOpen.isVisible()) && (await stillOpen.inputValue()).includes(repo)) await page.keyboard.press('Enter');
+  await answerQuickInput(page, String(SEED));
+  await answerQuickInput(page, '', 'full');
+  const root = translator.toView('shopcart');
+  await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+  await waitFor(async () => (await explorerLabels(page)).includes(root), 60_000, `the explorer to show the view root ${root}`);
+  // Expand the package folder.
+  await page.locator('.explorer-folders-view .monaco-list-row', { hasText: root }).nth(1).click().catch(() => undefined);
+  await waitFor(async () => (await explorerLabels(page)).includes(translator.toView('registry.py')), 20_000, 'the package contents');
+  await bench.screenshot('explorer-disguised');
+  const labels = await explorerLabels(page);
+  assert.ok(labels.includes(translator.toView('cli.py')), labels.join(', '));
+  assert.deepEqual(leaksIn(labels.join('\n')), []);
+});
+
+test('Go to File finds a disguised file and opens its disguised content', async () => {
+  const { page } = bench;
+  const registry = translator.toView('registry.py');
+  await pressKeys(page, 'Control+P');
+  await page.waitForSelector('.quick-input-widget .quick-input-box input', { state: 'visible' });
+  await answerQuickInput(page, registry.replace('.py', ''), registry);
+  const expected = translator.toView('def load_plugin(plugin_name):');
+  await waitFor(async () => (await editorText(page)).includes(expected), 20_000, `the editor to show "${expected}"`);
+  await bench.screenshot('go-to-file-opened');
+  assert.deepEqual(leaksIn(await editorText(page)), []);
+});
+
+test('typing and saving writes the exact reverse-translated text to the real file', async () => {
+  const { page } = bench;
+  const realFile = path.join(repo, 'shopcart', 'registry.py');
+  const before = fs.readFileSync(realFile, 'utf8');
+  await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+  await pressKeys(page, 'Control+End');
+  const typed = `\ndef ${bundle.identifiers.plugin_names}_zzz():\n`;
+  await page.keyboard.type(typed, { delay: 5 });
+  await page.keyboard.type('return 1', { delay: 5 });
+  await pressKeys(page, 'Control+S');
+  await waitFor(() => fs.readFileSync(realFile, 'utf8') !== before, 20_000, 'the real file to change');
+  await bench.screenshot('saved');
+  const after = fs.readFileSync(realFile, 'utf8');
+  assert.equal(after, `${before}\ndef plugin_names_zzz():\n    return 1`);
+});
+
+test('a change made on disk appears in the open view', async () => {
+  const { page } = bench;
+  const realFile = path.join(repo, 'shopcart', 'registry.py');
+  fs.appendFileSync(realFile, '\n\nLOADED_PLUGIN_NAMES = plugin_names()\n');
+  const expected = translator.toView('LOADED_PLUGIN_NAMES = plugin_names()');
+  await waitFor(async () => (await editorText(page)).includes(expected), 30_000, `the editor to show "${expected}"`);
+  await bench.screenshot('changed-on-disk');
+});
+
+test('Find in View finds a disguised identifier and opens the match', async () => {
+  const { page } = bench;
+  const needle = bundle.identifiers.ShoppingCart;
+  await runCommand(page, 'Schrödinger: Find in View...');
+  await answerQuickInput(page, needle);
+  const results = '.pane-body .monaco-list-row';
+  await waitFor(async () => (await page.locator(results, { hasText: needle }).count()) > 0, 20_000, `results for ${needle}`);
+  await bench.screenshot('find-in-view');
+  await page.locator(results, { hasText: `class ${needle}` }).first().click();
+  await waitFor(async () => (await editorText(page)).includes(`class ${needle}(`), 20_000, 'the match to open');
+  await bench.screenshot('find-in-view-opened');
+});
+
+test('solver mode leaks nothing: explorer, editors, status bar, notifications, window title and log', async () => {
+  const { page } = bench;
+  const status = await page.locator('.part.statusbar').innerText();
+  assert.match(status, /seed 42/);
+  assert.match(status, /solver/);
+  const title = await page.title();
+  const seen = [
+    (await explorerLabels(page)).join('\n'),
+    await editorText(page),
+    status,
+    (await notifications(page)).join('\n'),
+    title,
+    await page.locator('.part.sidebar').innerText().catch(() => ''),
+    await page.locator('.tabs-container').innerText().catch(() => ''),
+    extensionLogText(server, 'Schrödinger Views'),
+  ].join('\n');
+  await bench.screenshot('solver-mode');
+  assert.deepEqual(leaksIn(seen), []);
+  // Hovering an identifier shows nothing of the original in solver mode.
+  const word = page.locator('.view-lines span', { hasText: bundle.identifiers.ShoppingCart }).first();
+  await word.hover();
+  await sleep(1500);
+  const hover = await page.locator('.monaco-hover').allInnerTexts();
+  assert.deepEqual(leaksIn(hover.join('\n')), []);
+});
+
+test('reviewer mode, after a confirmation, shows the original in a hover', async () => {
+  const { page } = bench;
+  await runCommand(page, 'Schrödinger: Switch to Reviewer Mode...');
+  await page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Switch to Reviewer Mode' }).click();
+  await waitFor(async () => /reviewer/.test(await page.locator('.part.statusbar').innerText()), 10_000, 'the status bar to say reviewer');
+  const word = page.locator('.view-lines span', { hasText: bundle.identifiers.ShoppingCart }).first();
+  await page.mouse.move(0, 0);
+  await word.hover();
+  await waitFor(async () => (await page.locator('.monaco-hover').allInnerTexts()).join('\n').includes('ShoppingCart'), 15_000, 'the hover to show ShoppingCart');
+  await bench.screenshot('reviewer-hover');
+  assert.match(extensionLogText(server, 'Schrödinger Views'), /mode switched to reviewer by the user/);
+});
