@@ -327,34 +327,86 @@ export class DisguisedFileSystem {
 
   /**
    * Watches the real tree: changes made by anything else (terminal, git, another editor)
-   * reach `listener` as view paths, grouped over `delayMs`.
+   * reach `listener` as view paths, grouped over `delayMs`. One watcher per folder: a folder's
+   * watch keeps reporting a file that is replaced by a rename (as atomic saves do), which a
+   * recursive watch on Linux does not.
    */
   watch(listener: (changes: ViewChange[]) => void, delayMs = 60): { close(): void } {
     const pending = new Map<string, ViewChangeType>();
+    const watchers = new Map<string, fs.FSWatcher>();
     let timer: NodeJS.Timeout | undefined;
+    let closed = false;
     const flush = () => {
       timer = undefined;
       const changes = [...pending].map(([viewPath, type]) => ({ viewPath, type }));
       pending.clear();
-      if (changes.length > 0) listener(changes);
+      if (changes.length > 0 && !closed) listener(changes);
     };
-    const watcher = fs.watch(this.root, { recursive: true }, (event, filename) => {
-      if (!filename) return;
-      const real = filename.toString().split(path.sep).join('/');
-      if (this.isHidden(real) || real.split('/').some((_, i, all) => this.isHidden(all.slice(0, i + 1).join('/'), true))) return;
-      const exists = fs.existsSync(path.join(this.root, real));
-      const type: ViewChangeType = event === 'change' ? 'changed' : exists ? 'created' : 'deleted';
+    const record = (real: string, type: ViewChangeType) => {
       this.contents.delete(real);
       if (type !== 'changed') {
         this.fileList = undefined;
         this.safeFolders.clear();
       }
-      pending.set(this.translator.pathToView(real), pending.get(this.translator.pathToView(real)) === 'created' && type === 'changed' ? 'created' : type);
+      const viewPath = this.translator.pathToView(real);
+      pending.set(viewPath, pending.get(viewPath) === 'created' && type === 'changed' ? 'created' : type);
       timer ??= setTimeout(flush, delayMs);
-    });
+    };
+    const watchFolder = (folder: string) => {
+      if (closed || watchers.has(folder)) return;
+      let watcher: fs.FSWatcher;
+      try {
+        watcher = fs.watch(path.join(this.root, folder), (event, filename) => {
+          if (!filename) return;
+          const real = folder ? `${folder}/${filename.toString()}` : filename.toString();
+          const full = path.join(this.root, real);
+          let info: fs.Stats | undefined;
+          try {
+            info = fs.statSync(full);
+          } catch {
+            info = undefined;
+          }
+          if (this.isHidden(real, info?.isDirectory() ?? false)) return;
+          if (!info) {
+            for (const [key, w] of watchers) if (key === real || key.startsWith(`${real}/`)) (w.close(), watchers.delete(key));
+            record(real, 'deleted');
+          } else if (info.isDirectory()) {
+            if (!watchers.has(real)) {
+              walkFolders(real);
+              record(real, 'created');
+            }
+          } else {
+            record(real, event === 'change' ? 'changed' : 'created');
+          }
+        });
+      } catch {
+        return;
+      }
+      watcher.on('error', () => {
+        watcher.close();
+        watchers.delete(folder);
+      });
+      watchers.set(folder, watcher);
+    };
+    const walkFolders = (folder: string) => {
+      watchFolder(folder);
+      let entries: fs.Dirent[] = [];
+      try {
+        entries = fs.readdirSync(path.join(this.root, folder), { withFileTypes: true });
+      } catch {
+        return;
+      }
+      for (const entry of entries) {
+        const child = folder ? `${folder}/${entry.name}` : entry.name;
+        if (entry.isDirectory() && !this.isHidden(child, true)) walkFolders(child);
+      }
+    };
+    walkFolders('');
     return {
       close() {
-        watcher.close();
+        closed = true;
+        for (const watcher of watchers.values()) watcher.close();
+        watchers.clear();
         if (timer) clearTimeout(timer);
       },
     };

@@ -103,6 +103,8 @@ export function activate(context: vscode.ExtensionContext): { views: ViewRegistr
     const started = Date.now();
     void view.fs.warm(() => disposed).then(() => log.info(`${view.record.rootName}: every file translated in ${Date.now() - started} ms`));
   }
+  const startup = config().get<OpenViewArguments | null>('openOnStartup', null);
+  if (startup?.repository && views.inWorkspace().length === 0) void openDisguisedView(context, views, log, startup);
   if (views.inWorkspace().length > 0) log.info(`disguised view ${views.inWorkspace()[0].record.rootName} ready in ${views.inWorkspace()[0].record.mode} mode`);
   return { views };
 }

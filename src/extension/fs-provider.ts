@@ -41,6 +41,7 @@ export class DisguisedFileSystemProvider implements vscode.FileSystemProvider {
   }
 
   private fire(view: OpenView, changes: ViewChange[]): void {
+    this.log.info(`changed on disk: ${changes.map((c) => `${c.type} ${c.viewPath}`).join(', ')}`);
     const kinds = { created: vscode.FileChangeType.Created, changed: vscode.FileChangeType.Changed, deleted: vscode.FileChangeType.Deleted };
     this.changes.fire(changes.map((c) => ({ type: kinds[c.type], uri: this.views.uriOf(view, c.viewPath) })));
   }

@@ -43,6 +43,7 @@ export async function openDisguisedView(
   if (seedText === undefined) return undefined;
   const granularity =
     args.granularity ??
+    (args.seed !== undefined ? config.get<Granularity>('defaultGranularity', 'full') : undefined) ??
     ((await vscode.window.showQuickPick(
       [
         { label: 'full', description: 'every name the repository defines' },

@@ -64,18 +64,31 @@ after(async () => {
 test('opens the disguised view through the command; the explorer shows disguised names only', async () => {
   const { page } = bench;
   await runCommand(page, 'Schrödinger: Open Disguised View...');
-  await answerQuickInput(page, `${repo}/`);
-  await sleep(500);
-  // The simple dialog may need a second Enter to accept the folder it now shows.
-  const stillOpen = await page.$('.quick-input-widget .quick-input-box input');
-  if (stillOpen && (await stillOpen.isVisible()) && (await stillOpen.inputValue()).includes(repo)) await page.keyboard.press('Enter');
-  await answerQuickInput(page, String(SEED));
-  await answerQuickInput(page, '', 'full');
+  // VS Code's simple folder dialog: type the path, then Enter until the seed prompt shows.
+  const box = page.locator('.quick-input-widget .quick-input-box input');
+  await box.waitFor({ state: 'visible' });
+  await box.fill(`${repo}/`);
+  await sleep(800);
+  await bench.screenshot('folder-dialog');
+  await waitFor(async () => {
+    const title = (await page.locator('.quick-input-widget .quick-input-title').innerText().catch(() => '')) ?? '';
+    if (/seed/.test(title)) return true;
+    await page.keyboard.press('Enter');
+    await sleep(1000);
+    return false;
+  }, 20_000, 'the seed prompt after the folder dialog');
+  await box.fill(String(SEED));
+  await page.keyboard.press('Enter');
+  await waitFor(async () => /granularity/.test(await page.locator('.quick-input-widget .quick-input-title').innerText().catch(() => '')), 10_000, 'the granularity prompt');
+  await page.keyboard.press('Enter');
   const root = translator.toView('shopcart');
   await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
   await waitFor(async () => (await explorerLabels(page)).includes(root), 60_000, `the explorer to show the view root ${root}`);
-  // Expand the package folder.
-  await page.locator('.explorer-folders-view .monaco-list-row', { hasText: root }).nth(1).click().catch(() => undefined);
+  await bench.screenshot('explorer-root');
+  // Expand the package folder (the second row named like the root: the repository's package).
+  const rows = page.locator('.explorer-folders-view .monaco-list-row');
+  const labelsNow = await explorerLabels(page);
+  await rows.nth(labelsNow.lastIndexOf(root)).click();
   await waitFor(async () => (await explorerLabels(page)).includes(translator.toView('registry.py')), 20_000, 'the package contents');
   await bench.screenshot('explorer-disguised');
   const labels = await explorerLabels(page);
@@ -116,14 +129,18 @@ test('a change made on disk appears in the open view', async () => {
   const realFile = path.join(repo, 'shopcart', 'registry.py');
   fs.appendFileSync(realFile, '\n\nLOADED_PLUGIN_NAMES = plugin_names()\n');
   const expected = translator.toView('LOADED_PLUGIN_NAMES = plugin_names()');
-  await waitFor(async () => (await editorText(page)).includes(expected), 30_000, `the editor to show "${expected}"`);
+  await waitFor(async () => (await editorText(page)).includes(expected), 30_000, `the editor to show "${expected}"`).catch(async (error: Error) => {
+    await bench.screenshot('changed-on-disk-failed');
+    throw new Error(`${error.message}\neditor:\n${await editorText(page)}\nlog:\n${extensionLogText(server, 'Schrödinger Views')}`);
+  });
   await bench.screenshot('changed-on-disk');
 });
 
 test('Find in View finds a disguised identifier and opens the match', async () => {
   const { page } = bench;
   const needle = bundle.identifiers.ShoppingCart;
-  await runCommand(page, 'Schrödinger: Find in View...');
+  await pressKeys(page, 'Escape');
+  await pressKeys(page, 'Control+Shift+F');
   await answerQuickInput(page, needle);
   const results = '.pane-body .monaco-list-row';
   await waitFor(async () => (await page.locator(results, { hasText: needle }).count()) > 0, 20_000, `results for ${needle}`);

@@ -143,3 +143,33 @@ test('solver mode leaks nothing: every path, content and error message the view 
   assert.deepEqual(leaked, []);
   assert.ok(!text.includes(view.root), 'the real root path is never served');
 });
+
+test('a file replaced by an atomic save keeps being watched', async () => {
+  const { repo, translator, view } = await setUp();
+  const received: ViewChange[] = [];
+  const watcher = view.watch((changes) => received.push(...changes), 20);
+  const viewPath = translator.pathToView('shopcart/cli.py');
+  const waitForChange = async () => {
+    const deadline = Date.now() + 5000;
+    while (!received.some((c) => c.viewPath === viewPath) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    const seen = received.some((c) => c.viewPath === viewPath);
+    received.length = 0;
+    return seen;
+  };
+  try {
+    view.readFile(viewPath);
+    view.writeFile(viewPath, Buffer.from('# saved through the view\n'), { create: false, overwrite: true });
+    assert.ok(await waitForChange(), 'the save itself');
+    fs.appendFileSync(path.join(repo, 'shopcart/cli.py'), '# appended by another program\n');
+    assert.ok(await waitForChange(), 'a later change by another program');
+    fs.mkdirSync(path.join(repo, 'shopcart/fresh_folder'));
+    await new Promise((r) => setTimeout(r, 100));
+    fs.writeFileSync(path.join(repo, 'shopcart/fresh_folder/new_module.py'), 'x = 1\n');
+    const deadline = Date.now() + 5000;
+    const newFile = translator.pathToView('shopcart/fresh_folder/new_module.py');
+    while (!received.some((c) => c.viewPath === newFile) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.ok(received.some((c) => c.viewPath === newFile), JSON.stringify(received));
+  } finally {
+    watcher.close();
+  }
+});
