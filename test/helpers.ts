@@ -17,8 +17,17 @@ export function requirePath(p: string, debianPackage: string): string {
   return p;
 }
 
+const madeDirs: string[] = [];
+process.on('exit', () => {
+  if (process.env.SCHRODINGER_KEEP === '1') return;
+  for (const dir of madeDirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** A fresh temporary folder, removed when the test process exits (SCHRODINGER_KEEP=1 keeps it). */
 export function tempDir(prefix: string): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), `schrodinger-${prefix}-`));
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `schrodinger-${prefix}-`));
+  madeDirs.push(dir);
+  return dir;
 }
 
 export interface CliResult {

@@ -231,16 +231,20 @@ export async function startCodeServer(opts: StartOptions): Promise<CodeServer> {
     let exited = false;
     const exitedPromise = new Promise<void>((resolve) => child.on('exit', () => { exited = true; resolve(); }));
 
+    let stopped = false;
     const stop = async (): Promise<void> => {
-      if (exited || child.pid === undefined) return;
+      if (stopped) return;
+      stopped = true;
       const kill = (sig: NodeJS.Signals): void => {
         try { process.kill(-child.pid!, sig); } catch { /* group already gone */ }
       };
-      kill('SIGTERM');
-      const gone = await within(exitedPromise, 5000);
-      // The extension host and pty host are in the same group; make sure none outlives the test.
-      kill('SIGKILL');
-      if (!gone) await within(exitedPromise, 5000);
+      if (child.pid !== undefined) {
+        const gone = exited || (kill('SIGTERM'), await within(exitedPromise, 5000));
+        // The extension host and pty host are in the same group; make sure none outlives the test.
+        kill('SIGKILL');
+        if (!gone) await within(exitedPromise, 5000);
+      }
+      // Kept for a look after the run: .artifacts/e2e/code-server-<port>.log.
       fs.mkdirSync(ARTIFACTS, { recursive: true });
       fs.writeFileSync(path.join(ARTIFACTS, `code-server-${port}.log`), output);
     };
@@ -267,12 +271,21 @@ export async function startCodeServer(opts: StartOptions): Promise<CodeServer> {
 }
 
 const livePids = new Set<number>();
-// A test that fails before its stop() must not leave a code-server behind (exit handlers are sync).
-process.on('exit', () => {
+// A test that fails before its stop(), or a run stopped with Ctrl+C, must not leave a code-server
+// behind (exit handlers must be synchronous; signals skip them unless handled).
+function killLiveServers(): void {
   for (const pid of livePids) {
     try { process.kill(-pid, 'SIGKILL'); } catch { /* already gone */ }
   }
-});
+  livePids.clear();
+}
+process.on('exit', killLiveServers);
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.once(signal, () => {
+    killLiveServers();
+    process.exit(128 + os.constants.signals[signal]);
+  });
+}
 
 // ---------------------------------------------------------------------------------------------
 // Browser
@@ -353,6 +366,7 @@ export async function openWorkspace(server: CodeServer, folders: string[], name:
  */
 interface DomNode {
   innerText?: string;
+  className: string;
   textContent: string | null;
   style: { top?: string };
   getAttribute(name: string): string | null;
@@ -414,12 +428,12 @@ async function quickInputRows(page: Page): Promise<string[]> {
   return page.$$eval(QUICK_ROWS, (rows) => rows.map((r) => ((r as unknown as DomNode).getAttribute('aria-label') || (r as unknown as DomNode).innerText || '').trim()));
 }
 
-async function focusedQuickRow(page: Page): Promise<string> {
-  return page.$$eval(`${QUICK_ROWS}.focused`, (rows) =>
-    rows.map((r) => ((r as unknown as DomNode).getAttribute('aria-label') || (r as unknown as DomNode).innerText || '').replace(/\s+/g, ' ').trim()).join(' | '));
-}
-
 async function openQuickInput(page: Page, key: string, prefix: string): Promise<void> {
+  // A quick input left open would take the key as "next pick" (Ctrl+P): close it first.
+  if ((await quickInputValue(page)) !== undefined) {
+    await page.keyboard.press('Escape');
+    await page.waitForSelector(QUICK_INPUT, { state: 'hidden', timeout: 5000 }).catch(() => undefined);
+  }
   // Focus the workbench first: a key press while nothing has focus can go nowhere.
   await page.locator('.monaco-workbench').first().focus().catch(() => undefined);
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -441,20 +455,83 @@ async function quickInputValue(page: Page): Promise<string | undefined> {
   return box.inputValue();
 }
 
+/** What identifies the prompt on screen: closed, or its value, placeholder and title. */
+async function quickInputKey(page: Page): Promise<string> {
+  const value = await quickInputValue(page);
+  if (value === undefined) return 'closed';
+  const placeholder = (await page.locator(QUICK_INPUT_BOX).getAttribute('placeholder').catch(() => '')) ?? '';
+  const title = ((await page.$('.quick-input-widget .quick-input-title').then((e) => e?.innerText()).catch(() => '')) ?? '').trim();
+  return JSON.stringify([value, placeholder, title]);
+}
+
+/** The quick input shows its progress bar while it works (e.g. the simple file dialog listing a folder). */
+async function quickInputBusy(page: Page): Promise<boolean> {
+  return page.$$eval('.quick-input-widget .monaco-progress-container', (els) =>
+    els.some((e) => {
+      const el = e as unknown as DomNode & { className: string; offsetParent: unknown };
+      return /\bactive\b/.test(el.className) && !/\bdone\b/.test(el.className) && el.offsetParent !== null;
+    })).catch(() => false);
+}
+
 /**
- * Waits until the focused pick contains `text`, presses Enter, then waits until the quick input has
- * closed or moved on to a new prompt (a command that asks for input re-uses the same widget).
+ * Presses Enter in the quick input and waits until it has closed or moved on to another prompt (a
+ * command that asks for input re-uses the same widget). Waits out the busy bar first, and presses
+ * Enter again when nothing happened: the simple file dialog may take a first Enter to show the
+ * folder typed and a second one to accept it, and ignores an Enter while it is still listing.
  */
-async function pickInQuickInput(page: Page, text: string, what: string, timeoutMs: number): Promise<void> {
+async function acceptQuickInput(page: Page, what: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  const before = await quickInputKey(page);
+  for (;;) {
+    await waitFor(async () => !(await quickInputBusy(page)), Math.max(deadline - Date.now(), 1), `the quick input to finish working before taking ${what}`)
+      .catch(() => undefined);
+    await sleep(100); // let the widget apply the value just typed
+    await page.keyboard.press('Enter');
+    const moved = await waitFor(async () => (await quickInputKey(page)) !== before, Math.min(3000, Math.max(deadline - Date.now(), 1)), 'a change')
+      .then(() => true, () => false);
+    if (moved) return;
+    if (Date.now() >= deadline) {
+      throw new Error(`Timed out after ${timeoutMs} ms waiting for the quick input to take ${what}; it shows ${JSON.stringify(await quickInputState(page))}`);
+    }
+  }
+}
+
+interface PickRow { index: number; label: string; aria: string; focused: boolean }
+
+async function pickRows(page: Page): Promise<PickRow[]> {
+  return page.$$eval(QUICK_ROWS, (rows) => rows.map((r) => {
+    const row = r as unknown as DomNode;
+    return {
+      index: Number(row.getAttribute('data-index') ?? -1),
+      label: row.querySelector('.label-name')?.innerText ?? '',
+      aria: row.getAttribute('aria-label') ?? '',
+      focused: /\bfocused\b/.test(row.className),
+    };
+  })).catch(() => []);
+}
+
+/**
+ * Waits until a pick for `text` is focused, or throws listing the picks shown. A pick whose label
+ * is exactly `text` wins (moved to with the arrow keys when it is not the first: "Find in View..."
+ * comes after "Find in View: Files to Exclude..."); else the focused pick must contain `text`.
+ */
+async function waitForFocusedPick(page: Page, text: string, what: string, timeoutMs: number): Promise<void> {
   const want = normalise(text);
-  await waitFor(async () => normalise(await focusedQuickRow(page)).includes(want), timeoutMs, `${what} '${text}' to be the first pick`)
-    .catch(async (err: Error) => {
-      const rows = await quickInputRows(page).catch(() => []);
-      throw new Error(`${err.message}; picks shown: ${JSON.stringify(rows)}`);
-    });
-  const typed = await quickInputValue(page);
-  await page.keyboard.press('Enter');
-  await waitFor(async () => (await quickInputValue(page)) !== typed, 10_000, `the quick input to take '${text}'`);
+  const exact = (r: PickRow): boolean => normalise(r.label) === want || normalise(r.aria) === want || normalise(r.aria).startsWith(`${want},`);
+  await waitFor(async () => {
+    const rows = await pickRows(page);
+    const focused = rows.find((r) => r.focused);
+    const target = rows.find(exact);
+    if (target && focused && target.index !== focused.index) {
+      const key = target.index > focused.index ? 'ArrowDown' : 'ArrowUp';
+      for (let i = 0; i < Math.abs(target.index - focused.index); i++) await page.keyboard.press(key);
+      return false; // check again on the next poll
+    }
+    return focused !== undefined && (exact(focused) || normalise(`${focused.label} ${focused.aria}`).includes(want));
+  }, timeoutMs, `${what} '${text}' to be the focused pick`).catch(async (err: Error) => {
+    const rows = await quickInputRows(page).catch(() => []);
+    throw new Error(`${err.message}; picks shown: ${JSON.stringify(rows)}`);
+  });
 }
 
 function normalise(s: string): string {
@@ -462,53 +539,76 @@ function normalise(s: string): string {
 }
 
 /**
- * Runs a command from the command palette by its title as the palette shows it
- * ("Schrödinger: Show Bundle Statistics..." or just "Show Bundle Statistics...").
- * Fails, listing the picks shown, when the first pick does not contain the title.
+ * Opens the palette with `key`, types `text` and accepts the pick for it (see waitForFocusedPick).
+ * When it does not within a few seconds, closes and reopens the palette (its picks are computed
+ * when it opens: an extension registered a moment later shows up only on the next opening).
  */
-export async function runCommand(page: Page, title: string, timeoutMs = 15_000): Promise<void> {
-  await openQuickInput(page, 'F1', '>');
-  await page.locator(QUICK_INPUT_BOX).pressSequentially(title, { delay: 10 });
-  await pickInQuickInput(page, title, 'command', timeoutMs);
+async function paletteRun(page: Page, key: string, prefix: string, text: string, what: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    await openQuickInput(page, key, prefix);
+    await page.locator(QUICK_INPUT_BOX).pressSequentially(text, { delay: 10 });
+    const last = Date.now() + 4000 >= deadline;
+    try {
+      await waitForFocusedPick(page, text, what, last ? Math.max(deadline - Date.now(), 1) : 4000);
+    } catch (err) {
+      if (last) throw err;
+      await page.keyboard.press('Escape');
+      await page.waitForSelector(QUICK_INPUT, { state: 'hidden', timeout: 5000 }).catch(() => undefined);
+      continue;
+    }
+    await acceptQuickInput(page, `${what} '${text}'`, Math.max(deadline - Date.now(), 5000));
+    return;
+  }
+}
+
+/**
+ * Runs a command from the command palette by its title as the palette shows it
+ * ("Schrödinger: Open Disguised View..." or just "Open Disguised View..."): the pick labelled
+ * exactly so, else the first pick if it contains the title. Fails, listing the picks shown, when
+ * there is none within timeoutMs (a command hidden by a `when` clause never shows). Returns once
+ * the palette has closed or the command's own first prompt is up.
+ */
+export async function runCommand(page: Page, title: string, timeoutMs = 20_000): Promise<void> {
+  await paletteRun(page, 'F1', '>', title, 'command', timeoutMs);
 }
 
 /**
  * Opens a file with Quick Open (Ctrl+P). Works for file: folders; stable VS Code lists no file of a
- * custom-scheme folder there (file search for other schemes is proposed API).
+ * custom-scheme folder there (file search for other schemes is proposed API). Where an extension
+ * binds Ctrl+P to its own picker, this drives that picker the same way.
  */
 export async function quickOpen(page: Page, fileName: string, timeoutMs = 20_000): Promise<void> {
-  await openQuickInput(page, 'Control+P', '');
-  await page.locator(QUICK_INPUT_BOX).pressSequentially(fileName, { delay: 10 });
-  await pickInQuickInput(page, fileName, 'file', timeoutMs);
+  await paletteRun(page, 'Control+P', '', fileName, 'file', timeoutMs);
 }
 
-/** The prompt, placeholder and picks of the open quick input (showInputBox / showQuickPick), or undefined. */
+/** The value, title, placeholder, message and picks of the open quick input, or undefined when none is open. */
 export async function quickInputState(page: Page): Promise<{ value: string; title: string; placeholder: string; message: string; picks: string[] } | undefined> {
   const value = await quickInputValue(page);
   if (value === undefined) return undefined;
-  const text = async (sel: string): Promise<string> => ((await page.$(sel).then((e) => e?.innerText())) ?? '').trim();
+  const text = async (sel: string): Promise<string> => ((await page.$(sel).then((e) => e?.innerText()).catch(() => '')) ?? '').trim();
   return {
     value,
     title: await text('.quick-input-widget .quick-input-title'),
-    placeholder: (await page.locator(QUICK_INPUT_BOX).getAttribute('placeholder')) ?? '',
+    placeholder: (await page.locator(QUICK_INPUT_BOX).getAttribute('placeholder').catch(() => '')) ?? '',
     message: await text('.quick-input-widget .quick-input-message'),
-    picks: await quickInputRows(page),
+    picks: await quickInputRows(page).catch(() => []),
   };
 }
 
 /**
- * Answers the open quick input: types `text` (replacing what is there) and presses Enter. With
- * `pick`, waits first for the focused pick to contain `pick` (a showQuickPick); else it is an input box.
+ * Answers the open (or opening) quick input: replaces its value with `text` and accepts it.
+ * - showInputBox: answerQuickInput(page, '42')
+ * - showQuickPick: answerQuickInput(page, 'ful', 'full'): types 'ful', waits until the focused pick
+ *   contains 'full', accepts it
+ * - the simple file dialog (files.simpleDialog.enable): answerQuickInput(page, '/abs/folder/')
+ * Returns once the widget has closed or shows the next prompt.
  */
 export async function answerQuickInput(page: Page, text: string, pick?: string, timeoutMs = 15_000): Promise<void> {
   await page.waitForSelector(QUICK_INPUT_BOX, { state: 'visible', timeout: timeoutMs });
   await page.locator(QUICK_INPUT_BOX).fill(text);
-  if (pick !== undefined) {
-    await pickInQuickInput(page, pick, 'pick', timeoutMs);
-  } else {
-    await page.keyboard.press('Enter');
-    await waitFor(async () => (await quickInputValue(page)) !== text, 10_000, `the input box to take '${text}'`);
-  }
+  if (pick !== undefined) await waitForFocusedPick(page, pick, 'pick', timeoutMs);
+  await acceptQuickInput(page, pick !== undefined ? `pick '${pick}'` : `'${text}'`, timeoutMs);
 }
 
 /** Labels of the explorer rows that are rendered (the list is virtual: only rows in view). */
