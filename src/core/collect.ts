@@ -92,10 +92,13 @@ const NAME_ARGUMENT_CALLEES = new Set(['getattr', 'setattr', 'hasattr', 'delattr
 /** Builtins whose string arguments are data, not names of an external API. */
 const DATA_CALLEES = new Set([
   'dict', 'set', 'frozenset', 'list', 'tuple', 'str', 'print', 'len', 'sorted', 'reversed', 'iter', 'enumerate',
-  'repr', 'zip', 'min', 'max', 'any', 'all', 'sum', 'hash', 'id', 'type', 'partial',
+  'repr', 'zip', 'min', 'max', 'any', 'all', 'sum', 'hash', 'id', 'type', 'partial', 'format',
 ]);
-/** Callees whose keyword arguments are data or are passed on to the repository's own code. */
-const FORWARDING_CALLEES = new Set(['partial']);
+/**
+ * Callees whose keyword arguments are passed on to the repository's own code (`partial`) or fill
+ * the placeholders of the repository's own format strings (`"{query}".format(query=q)`).
+ */
+const FORWARDING_CALLEES = new Set(['partial', 'format', 'format_map']);
 const IMPORTING_CALLEES = new Set(['importorskip', 'import_module', '__import__']);
 const LEADING_NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
 const PURE_DOTTED = /^[A-Za-z_][A-Za-z0-9_]*(?:\s*\.\s*[A-Za-z_][A-Za-z0-9_]*)*$/;

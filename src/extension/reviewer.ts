@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Bundle } from '../core/bundle';
+import { MAPPING_SECTIONS as SECTIONS, mappingTable } from '../core/mapping-table';
 import type { OpenView, ViewRegistry } from './views';
 
 const WORD = /[A-Za-z0-9_]+/;
@@ -30,12 +30,6 @@ export class ReviewerHover implements vscode.HoverProvider {
 
 type MappingNode = { section: string; entries: Array<[string, string]> } | { entry: [string, string]; section: string };
 
-const SECTIONS: Array<[string, (b: Bundle) => Record<string, string>]> = [
-  ['Tokens', (b) => b.tokens],
-  ['Identifiers', (b) => b.identifiers],
-  ['Path segments', (b) => b.paths],
-  ['Excluded names', (b) => b.excluded],
-];
 
 export class MappingTree implements vscode.TreeDataProvider<MappingNode> {
   private readonly changed = new vscode.EventEmitter<undefined>();
@@ -143,17 +137,4 @@ export class MappingTableProvider implements vscode.TextDocumentContentProvider 
     if (!view || view.record.mode !== 'reviewer') return '# The mapping table is shown in reviewer mode only.\n';
     return mappingTable(view.bundle);
   }
-}
-
-export function mappingTable(bundle: Bundle): string {
-  const lines = [`# Schrödinger Views mapping — seed ${bundle.seed}, ${bundle.granularity}, lexicon ${bundle.lexiconVersion}`, ''];
-  const width = (record: Record<string, string>) => Math.min(40, Math.max(8, ...Object.keys(record).map((k) => k.length)));
-  for (const [title, pick] of SECTIONS) {
-    const record = pick(bundle);
-    lines.push(`[${title.toLowerCase()}] ${Object.keys(record).length}`);
-    const w = width(record);
-    for (const [a, b] of Object.entries(record)) lines.push(title === 'Excluded names' ? `${a.padEnd(w)}  ! ${b}` : `${a.padEnd(w)}  -> ${b}`);
-    lines.push('');
-  }
-  return lines.join('\n');
 }

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { after, before, test } from 'node:test';
+import { after, afterEach, before, test } from 'node:test';
 import { buildBundle, translatorFor, type Bundle } from '../../src/core/bundle';
 import type { Translator } from '../../src/core/translator';
 import { FIXTURE, copyTree, tempDir } from '../helpers';
@@ -56,6 +56,10 @@ before(async () => {
   bench = await openWorkspace(server, [`file://${start}`], 'start');
 });
 
+afterEach(async (t) => {
+  await bench?.screenshot(`end-of-${(t as unknown as { name: string }).name.slice(0, 40)}`).catch(() => undefined);
+});
+
 after(async () => {
   await bench?.close();
   await server?.stop();
@@ -83,7 +87,7 @@ test('opens the disguised view through the command; the explorer shows disguised
   await page.keyboard.press('Enter');
   const root = translator.toView('shopcart');
   await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
-  await waitFor(async () => (await explorerLabels(page)).includes(root), 60_000, `the explorer to show the view root ${root}`);
+  await waitFor(async () => (await explorerLabels(page)).includes(root), 120_000, `the explorer to show the view root ${root}`);
   await bench.screenshot('explorer-root');
   // Expand the package folder (the second row named like the root: the repository's package).
   const rows = page.locator('.explorer-folders-view .monaco-list-row');
@@ -187,4 +191,25 @@ test('reviewer mode, after a confirmation, shows the original in a hover', async
   await waitFor(async () => (await page.locator('.monaco-hover').allInnerTexts()).join('\n').includes('ShoppingCart'), 15_000, 'the hover to show ShoppingCart');
   await bench.screenshot('reviewer-hover');
   assert.match(extensionLogText(server, 'Schrödinger Views'), /mode switched to reviewer by the user/);
+});
+
+test('reviewer mode: the mapping table and the original side by side', async () => {
+  const { page } = bench;
+  await runCommand(page, 'Schrödinger: Show Mapping Table');
+  await waitFor(async () => (await editorText(page)).includes('[tokens]'), 20_000, 'the mapping table');
+  await bench.screenshot('mapping-table');
+  assert.match(await editorText(page), /# Schrödinger Views mapping — seed 42, full/);
+  // Back to a view file, then the diff against the original.
+  await pressKeys(page, 'Control+P');
+  const cli = translator.toView('cli.py');
+  await answerQuickInput(page, cli.replace('.py', ''), cli);
+  await waitFor(async () => (await editorText(page)).includes(translator.toView('def main(argv=None):')), 20_000, 'the view file');
+  await runCommand(page, 'Schrödinger: Open Original Side by Side');
+  await waitFor(async () => (await page.locator('.monaco-diff-editor').count()) > 0, 20_000, 'the diff editor');
+  await sleep(1500);
+  await bench.screenshot('side-by-side');
+  const sides = await page.locator('.monaco-diff-editor .view-lines').allInnerTexts();
+  const joined = sides.join('\n').replace(/\u00a0/g, ' ');
+  assert.ok(joined.includes('ShoppingCart'), joined.slice(0, 500));
+  assert.ok(joined.includes(bundle.identifiers.ShoppingCart), joined.slice(0, 500));
 });

@@ -1,0 +1,237 @@
+/**
+ * Loads SWE-bench-format datasets: a JSON array of instances, JSON Lines (one instance a line),
+ * or a JSON object keyed by instance id.
+ *
+ * `FAIL_TO_PASS` / `PASS_TO_PASS` come as lists or as JSON-encoded strings (the published
+ * SWE-bench Verified stores them as strings); both become `string[]`. A JSON Lines line that is
+ * not valid JSON (or not an object) is reported as a warning with its file and line number and
+ * the other instances still load; an instance missing a required field, or a file nothing can be
+ * read from, is a UsageError naming the file (and the line, for JSON Lines).
+ */
+import * as fs from 'node:fs';
+import { UsageError } from './errors';
+
+export interface Instance {
+  instance_id: string;
+  /** `owner/name` on GitHub. */
+  repo: string;
+  base_commit: string;
+  problem_statement: string;
+  hints_text: string;
+  /** The gold patch. */
+  patch: string;
+  test_patch: string;
+  FAIL_TO_PASS: string[];
+  PASS_TO_PASS: string[];
+  version: string;
+  created_at: string;
+  environment_setup_commit: string;
+}
+
+export interface Dataset {
+  /** The file the dataset was read from. */
+  file: string;
+  instances: Instance[];
+  /** Lines (or entries) left out, each naming the file and line. */
+  warnings: string[];
+}
+
+export const REQUIRED_FIELDS = ['instance_id', 'repo', 'base_commit', 'problem_statement'] as const;
+const OPTIONAL_TEXT_FIELDS = ['hints_text', 'patch', 'test_patch', 'version', 'created_at', 'environment_setup_commit'] as const;
+const TEST_LIST_FIELDS = ['FAIL_TO_PASS', 'PASS_TO_PASS'] as const;
+
+/** Reads a dataset file; see the module comment for the formats. */
+export function loadDataset(file: string): Dataset {
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(file);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(code === 'ENOENT' ? `no such dataset file: ${file}` : code === 'EISDIR' ? `dataset is a folder, not a file: ${file}` : `cannot read dataset ${file}: ${code ?? String(error)}`);
+  }
+  let text = bytes.toString('utf8');
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (text.includes('\0')) throw new UsageError(`unreadable dataset ${file}: not a JSON or JSON Lines text file`);
+  const trimmed = text.trim();
+  if (trimmed === '') throw new UsageError(`empty dataset file: ${file}`);
+
+  const warnings: string[] = [];
+  let instances: Instance[];
+  if (trimmed.startsWith('[')) {
+    const value = parseWhole(text, file);
+    if (!Array.isArray(value)) throw new UsageError(`unreadable dataset ${file}: expected a JSON array of instances`);
+    instances = value.map((entry, index) => normaliseInstance(entry, `${file}: entry ${index + 1}`));
+  } else if (trimmed.startsWith('{')) {
+    let whole: unknown;
+    let parsedWhole = false;
+    try {
+      whole = JSON.parse(text);
+      parsedWhole = true;
+    } catch {
+      // several objects, one a line: JSON Lines
+    }
+    if (parsedWhole && isObject(whole) && !('instance_id' in whole)) {
+      instances = Object.entries(whole).map(([key, entry]) => {
+        const where = `${file}: entry "${key}"`;
+        if (isObject(entry) && entry.instance_id === undefined) entry = { ...entry, instance_id: key };
+        const instance = normaliseInstance(entry, where);
+        if (instance.instance_id !== key) throw new UsageError(`${where} has instance_id "${instance.instance_id}", not its key`);
+        return instance;
+      });
+    } else {
+      instances = readJsonLines(text, file, warnings);
+    }
+  } else {
+    throw new UsageError(`unreadable dataset ${file}: expected a JSON array, a JSON object keyed by instance id, or JSON Lines`);
+  }
+
+  const seen = new Set<string>();
+  const unique: Instance[] = [];
+  for (const instance of instances) {
+    if (seen.has(instance.instance_id)) {
+      warnings.push(`${file}: instance ${instance.instance_id} appears more than once; the first is used`);
+      continue;
+    }
+    seen.add(instance.instance_id);
+    unique.push(instance);
+  }
+  return { file, instances: unique, warnings };
+}
+
+function readJsonLines(text: string, file: string, warnings: string[]): Instance[] {
+  const instances: Instance[] = [];
+  const lines = text.split('\n');
+  let bad = 0;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i].trim();
+    if (line === '') continue;
+    const where = `${file}:${i + 1}`;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (error) {
+      warnings.push(`${where}: malformed JSON line skipped (${shortJsonError(error)})`);
+      bad++;
+      continue;
+    }
+    if (!isObject(value)) {
+      warnings.push(`${where}: line skipped: expected a JSON object, found ${describe(value)}`);
+      bad++;
+      continue;
+    }
+    instances.push(normaliseInstance(value, where));
+  }
+  if (instances.length === 0) {
+    throw new UsageError(`unreadable dataset ${file}: no instance could be read${bad > 0 ? ` (${warnings[0]})` : ''}`);
+  }
+  return instances;
+}
+
+function parseWhole(text: string, file: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const message = shortJsonError(error);
+    const position = /position (\d+)/.exec(message);
+    const line = position ? text.slice(0, Number(position[1])).split('\n').length : undefined;
+    throw new UsageError(`unreadable dataset ${file}${line ? `:${line}` : ''}: not valid JSON (${message})`);
+  }
+}
+
+function shortJsonError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n')[0].slice(0, 200);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}
+
+/** Checks and normalises one instance; `where` names the file and line or entry for errors. */
+export function normaliseInstance(value: unknown, where: string): Instance {
+  if (!isObject(value)) throw new UsageError(`${where}: expected an instance object, found ${describe(value)}`);
+  const missing = REQUIRED_FIELDS.filter((field) => typeof value[field] !== 'string' || (value[field] as string).trim() === '');
+  if (missing.length > 0) {
+    const id = typeof value.instance_id === 'string' && value.instance_id ? ` (instance ${value.instance_id})` : '';
+    throw new UsageError(`${where}${id}: missing required field${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
+  }
+  const instance = {
+    instance_id: (value.instance_id as string).trim(),
+    repo: (value.repo as string).trim(),
+    base_commit: (value.base_commit as string).trim(),
+    problem_statement: value.problem_statement as string,
+  } as Instance;
+  for (const field of OPTIONAL_TEXT_FIELDS) {
+    const raw = value[field];
+    if (raw === undefined || raw === null) instance[field] = '';
+    else if (typeof raw === 'string') instance[field] = raw;
+    else if (typeof raw === 'number' || typeof raw === 'boolean') instance[field] = String(raw);
+    else throw new UsageError(`${where} (instance ${instance.instance_id}): ${field} must be a string, found ${describe(raw)}`);
+  }
+  for (const field of TEST_LIST_FIELDS) instance[field] = testList(value[field], `${where} (instance ${instance.instance_id}): ${field}`);
+  return instance;
+}
+
+/** A list of test ids given as a list or as a JSON-encoded list. */
+function testList(raw: unknown, where: string): string[] {
+  if (raw === undefined || raw === null) return [];
+  let list = raw;
+  if (typeof raw === 'string') {
+    if (raw.trim() === '') return [];
+    try {
+      list = JSON.parse(raw);
+    } catch {
+      throw new UsageError(`${where}: expected a list of test ids or a JSON-encoded list, found a string that is not JSON`);
+    }
+  }
+  if (!Array.isArray(list) || !list.every((item) => typeof item === 'string')) {
+    throw new UsageError(`${where}: expected a list of test ids (strings), found ${describe(list)}`);
+  }
+  return list as string[];
+}
+
+/** The instance with this id; a UsageError listing a few close ids when there is none. */
+export function findInstance(dataset: Dataset | readonly Instance[], id: string): Instance {
+  const instances = Array.isArray(dataset) ? (dataset as readonly Instance[]) : (dataset as Dataset).instances;
+  const wanted = id.trim();
+  const found = instances.find((instance) => instance.instance_id === wanted);
+  if (found) return found;
+  const source = Array.isArray(dataset) ? 'the dataset' : (dataset as Dataset).file;
+  const close = closeIds(instances.map((i) => i.instance_id), wanted, 5);
+  const hint = close.length > 0 ? `; close ids: ${close.join(', ')}` : instances.length === 0 ? '' : `; ${instances.length} instances, such as ${instances.slice(0, 3).map((i) => i.instance_id).join(', ')}`;
+  throw new UsageError(`no instance "${wanted}" in ${source}${hint}`);
+}
+
+/** Ids that contain the wanted id (or are contained in it), then the nearest by edit distance. */
+export function closeIds(ids: readonly string[], wanted: string, limit: number): string[] {
+  const lower = wanted.toLowerCase();
+  const scored = ids.map((candidate) => {
+    const c = candidate.toLowerCase();
+    const contains = c.includes(lower) || (c.length >= 3 && lower.includes(c));
+    return { candidate, score: contains ? -1 : editDistance(c, lower) };
+  });
+  const threshold = Math.max(2, Math.floor(wanted.length / 3));
+  return scored
+    .filter((s) => s.score <= threshold)
+    .sort((a, b) => a.score - b.score || (a.candidate < b.candidate ? -1 : 1))
+    .slice(0, limit)
+    .map((s) => s.candidate);
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}

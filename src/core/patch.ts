@@ -1,0 +1,282 @@
+/**
+ * Builds a unified diff in ORIGINAL coordinates from two file states — never from any diff text.
+ *
+ * `original` is the folder the work started from (a pristine checkout, possibly with the test
+ * patch applied); `edited` is the folder after the work: the real working copy, or — with a
+ * `translator` — a materialized disguised view, whose paths and text contents are
+ * reverse-translated first (binary and non-UTF-8 files keep their bytes).
+ *
+ * Both trees are walked with the same rules: `.git`, the hidden defaults of repository.ts, the
+ * original's `.gitignore` and extra `hidden` globs (gitignore syntax, matched against real paths)
+ * are left out, and so are the `exclude` globs (scratch files), matched against both the real
+ * path and the view path. Symbolic links are left out (and reported). For every file whose final
+ * content or executable bit differs from the original, the original and final states are fed to
+ * a throw-away git repository (`git fast-import`, no work tree, no user configuration), and
+ * `git diff-tree -p --binary` writes the patch: new, deleted and modified files, mode changes,
+ * `GIT binary patch` hunks for binary files. Files that are not valid UTF-8 (or hold NUL bytes)
+ * are marked `binary` so the patch itself is always valid UTF-8 (a SWE-bench prediction carries
+ * the patch as a JSON string). Renamed files appear as a deletion and an addition unless
+ * `renames` is set (then git's rename detection, `-M`, pairs them). The patch applies with
+ * `git apply` on a pristine checkout of the original state.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { isUtf8 } from 'node:buffer';
+import picomatch from 'picomatch';
+import type { Ignore } from 'ignore';
+import { UsageError } from './errors';
+import { gitOk } from './git';
+import { decodeText, makeIgnore } from './repository';
+import type { Translator } from './translator';
+
+export interface PatchOptions {
+  /** The folder the work started from. */
+  original: string;
+  /** The folder after the work (a materialized view when `translator` is given). */
+  edited: string;
+  /** Given when `edited` is a disguised view: its paths and texts are reverse-translated first. */
+  translator?: Translator;
+  /** Globs of scratch files left out of the patch, matched against real and view paths. */
+  exclude?: readonly string[];
+  /** Extra gitignore-style globs hidden on both sides (like the view's `schrodinger.hidden`). */
+  hidden?: readonly string[];
+  /** Pair deleted and added files as renames (git's `-M`); default: deletion + addition. */
+  renames?: boolean;
+}
+
+export type ChangeStatus = 'added' | 'deleted' | 'modified' | 'mode';
+
+export interface PatchChange {
+  /** The real (original-coordinates) path. */
+  path: string;
+  status: ChangeStatus;
+  binary: boolean;
+}
+
+export interface PatchReport {
+  /** The unified diff (empty when nothing changed). */
+  patch: string;
+  changes: PatchChange[];
+  /** Entries left out because they are symbolic links or special files ("edited: a/b"). */
+  skipped: string[];
+}
+
+interface Entry {
+  /** Real relative POSIX path. */
+  path: string;
+  /** Path as found in its folder (a view path on the edited side of a view). */
+  found: string;
+  full: string;
+  executable: boolean;
+}
+
+/** The unified diff in original coordinates; see the module comment. */
+export function buildPatch(options: PatchOptions): string {
+  return buildPatchReport(options).patch;
+}
+
+export function buildPatchReport(options: PatchOptions): PatchReport {
+  const original = requireFolder(options.original, 'original');
+  const edited = requireFolder(options.edited, 'edited');
+  const translator = options.translator;
+  const rules = makeIgnore(original, options.hidden ?? []);
+  const excluded = excludeMatcher(options.exclude ?? []);
+  const skipped: string[] = [];
+
+  const before = walk(original, {
+    toReal: (p) => p,
+    toOther: translator ? (p) => translator.pathToView(p) : undefined,
+    rules,
+    excluded,
+    skipped,
+    label: 'original',
+  });
+  const after = walk(edited, {
+    toReal: translator ? (p) => translator.pathToReal(p) : (p) => p,
+    toOther: (p) => p,
+    rules,
+    excluded,
+    skipped,
+    label: 'edited',
+  });
+
+  const readEdited = (entry: Entry): Buffer => {
+    const bytes = fs.readFileSync(entry.full);
+    if (!translator) return bytes;
+    const text = decodeText(bytes);
+    return text === undefined ? bytes : Buffer.from(translator.toReal(text), 'utf8');
+  };
+
+  const changes: PatchChange[] = [];
+  const oldSide: Array<{ path: string; bytes: Buffer; executable: boolean }> = [];
+  const newSide: Array<{ path: string; bytes: Buffer; executable: boolean }> = [];
+  const binaryPaths = new Set<string>();
+  const paths = [...new Set([...before.keys(), ...after.keys()])].sort();
+  for (const p of paths) {
+    const a = before.get(p);
+    const b = after.get(p);
+    const aBytes = a ? fs.readFileSync(a.full) : undefined;
+    const bBytes = b ? readEdited(b) : undefined;
+    let status: ChangeStatus | undefined;
+    if (!a) status = 'added';
+    else if (!b) status = 'deleted';
+    else if (!aBytes!.equals(bBytes!)) status = 'modified';
+    else if (a.executable !== b.executable) status = 'mode';
+    if (!status) continue;
+    const binary = (aBytes !== undefined && decodeText(aBytes) === undefined) || (bBytes !== undefined && decodeText(bBytes) === undefined);
+    if (binary) binaryPaths.add(p);
+    changes.push({ path: p, status, binary });
+    if (a) oldSide.push({ path: p, bytes: aBytes!, executable: a.executable });
+    if (b) newSide.push({ path: p, bytes: bBytes!, executable: b.executable });
+  }
+  if (changes.length === 0) return { patch: '', changes, skipped };
+  return { patch: diffStates(oldSide, newSide, binaryPaths, options.renames ?? false), changes, skipped };
+}
+
+function requireFolder(dir: string, label: string): string {
+  const absolute = path.resolve(dir);
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(absolute);
+  } catch {
+    throw new UsageError(`no such ${label} folder: ${dir}`);
+  }
+  if (!stat.isDirectory()) throw new UsageError(`${label} is not a folder: ${dir}`);
+  return absolute;
+}
+
+interface WalkOptions {
+  /** Found relative path -> real relative path. */
+  toReal: (p: string) => string;
+  /** Real relative path -> the path in the other coordinates (for exclude globs), if any. */
+  toOther?: (p: string) => string;
+  rules: Ignore;
+  excluded: (p: string) => boolean;
+  skipped: string[];
+  label: string;
+}
+
+/** The files of a folder keyed by real path, with the hidden, ignored and excluded entries left out. */
+function walk(root: string, options: WalkOptions): Map<string, Entry> {
+  const entries = new Map<string, Entry>();
+  const leftOut = (found: string, real: string, dir: boolean): boolean => {
+    const suffix = dir ? '/' : '';
+    if (options.rules.ignores(real + suffix)) return true;
+    if (options.excluded(real) || options.excluded(found)) return true;
+    const other = options.toOther?.(real);
+    return other !== undefined && other !== found && options.excluded(other);
+  };
+  const visit = (relative: string): void => {
+    const items = fs.readdirSync(path.join(root, relative), { withFileTypes: true });
+    items.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const item of items) {
+      const found = relative ? `${relative}/${item.name}` : item.name;
+      const real = options.toReal(found);
+      if (item.isDirectory()) {
+        if (!leftOut(found, real, true)) visit(found);
+        continue;
+      }
+      if (leftOut(found, real, false)) continue;
+      if (!item.isFile()) {
+        options.skipped.push(`${options.label}: ${found}${item.isSymbolicLink() ? ' (symbolic link)' : ' (not a regular file)'}`);
+        continue;
+      }
+      const full = path.join(root, found);
+      const previous = entries.get(real);
+      if (previous) {
+        throw new UsageError(`two files in the ${options.label} folder stand for the same original path: ${previous.found} and ${found}`);
+      }
+      entries.set(real, { path: real, found, full, executable: (fs.statSync(full).mode & 0o100) !== 0 });
+    }
+  };
+  visit('');
+  return entries;
+}
+
+/**
+ * Scratch-file globs: a glob without a slash matches a file or folder name at any depth
+ * (`scratch_*.py`, `notes`); a glob with a slash matches from the root (`docs/draft/**`); a
+ * trailing slash means a folder and everything in it.
+ */
+export function excludeMatcher(globs: readonly string[]): (p: string) => boolean {
+  const nameGlobs: string[] = [];
+  const pathGlobs: string[] = [];
+  for (let glob of globs) {
+    glob = glob.trim();
+    if (glob === '') continue;
+    if (glob.endsWith('/')) glob = glob.replace(/\/+$/, '');
+    if (glob.startsWith('./')) glob = glob.slice(2);
+    if (glob.startsWith('/')) pathGlobs.push(glob.replace(/^\/+/, ''));
+    else if (glob.includes('/')) pathGlobs.push(glob);
+    else nameGlobs.push(glob);
+  }
+  if (nameGlobs.length === 0 && pathGlobs.length === 0) return () => false;
+  const options = { dot: true, windows: false };
+  const byName = nameGlobs.length > 0 ? picomatch(nameGlobs, options) : () => false;
+  const byPath = pathGlobs.length > 0 ? picomatch(pathGlobs, options) : () => false;
+  return (p: string) => {
+    const segments = p.split('/');
+    for (let i = 0; i < segments.length; i++) {
+      if (byName(segments[i])) return true;
+      if (byPath(segments.slice(0, i + 1).join('/'))) return true;
+    }
+    return false;
+  };
+}
+
+/** C-style quoting for fast-import and gitattributes. */
+function quote(text: string): string {
+  return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n').replace(/\t/g, '\\t')}"`;
+}
+
+/** A gitattributes pattern matching exactly one path. */
+function exactPattern(p: string): string {
+  return quote(`/${p.replace(/[\\*?[\]!#]/g, (c) => `\\${c}`)}`);
+}
+
+function diffStates(
+  oldSide: Array<{ path: string; bytes: Buffer; executable: boolean }>,
+  newSide: Array<{ path: string; bytes: Buffer; executable: boolean }>,
+  binaryPaths: ReadonlySet<string>,
+  renames: boolean,
+): string {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'schrodinger-patch-'));
+  try {
+    const gitDir = path.join(scratch, 'git');
+    gitOk(['init', '-q', '--bare', '--template=', gitDir], { isolated: true });
+    if (binaryPaths.size > 0) {
+      fs.mkdirSync(path.join(gitDir, 'info'), { recursive: true });
+      const lines = [...binaryPaths].map((p) => `${exactPattern(p)} binary\n`).join('');
+      fs.writeFileSync(path.join(gitDir, 'info', 'attributes'), lines);
+    }
+    const stream: Buffer[] = [];
+    const commit = (ref: string, files: Array<{ path: string; bytes: Buffer; executable: boolean }>) => {
+      stream.push(Buffer.from(`commit ${ref}\ncommitter schrodinger <schrodinger@localhost> 0 +0000\ndata 0\n`));
+      for (const file of files) {
+        stream.push(Buffer.from(`M ${file.executable ? '100755' : '100644'} inline ${quote(file.path)}\ndata ${file.bytes.length}\n`, 'utf8'));
+        stream.push(file.bytes, Buffer.from('\n'));
+      }
+      stream.push(Buffer.from('\n'));
+    };
+    commit('refs/heads/original', oldSide);
+    commit('refs/heads/edited', newSide);
+    stream.push(Buffer.from('done\n'));
+    gitOk(['--git-dir', gitDir, 'fast-import', '--quiet', '--done'], { isolated: true, input: Buffer.concat(stream) });
+    const out = gitOk(
+      [
+        '--git-dir', gitDir,
+        '-c', 'core.quotePath=true',
+        'diff-tree', '-r', '-p', '--binary', '--full-index', '--no-textconv', '--no-ext-diff',
+        '--src-prefix=a/', '--dst-prefix=b/',
+        renames ? '-M' : '--no-renames',
+        'refs/heads/original', 'refs/heads/edited',
+      ],
+      { isolated: true },
+    );
+    if (!isUtf8(out)) throw new Error('internal error: the patch is not valid UTF-8');
+    return out.toString('utf8');
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,640 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import OpenAI from 'openai';
+import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import seedrandom from 'seedrandom';
+import { UsageError } from '../errors';
+import { PRODUCT_VERSION } from '../version';
+import type { ReviewInstance } from './dataset';
+import { appendJsonLine, readJsonLines } from './jsonl';
+
+/**
+ * Level 1: a problem statement rewritten by an LLM generator, checked element by element by an
+ * LLM verifier (structured output), refined from the verifier's findings, up to a number of
+ * rounds. Talks to any OpenAI-compatible chat-completions endpoint through the `openai` package.
+ *
+ * Output: append-only JSON Lines, one row per instance (see `Level1Row`). The output is also the
+ * cache: an instance whose row for the same (instance, model, prompt version, seed) is already
+ * there with status `verified` or `unverified` is skipped; a `failed` row is tried again (the
+ * newer row supersedes it). The API key is only ever given to the client: it is never recorded,
+ * and error messages are scrubbed of it.
+ */
+
+/** Changes whenever a prompt or the verifier schema changes: part of the cache key. */
+export const LEVEL1_PROMPT_VERSION = 'level1-p1';
+export const LEVEL1_ROW_SCHEMA = 'schrodinger.level1/1';
+
+export interface Level1Config {
+  /** OpenAI-compatible endpoint, e.g. https://api.openai.com/v1 or http://127.0.0.1:8000/v1. */
+  baseURL: string;
+  model: string;
+  /** Generator temperature; the verifier always runs at temperature 0. */
+  temperature: number;
+  /** Generate-and-verify rounds at most (1 = no refinement). */
+  maxRounds: number;
+  /** Instances in flight at once. */
+  concurrency: number;
+  /** Per request. */
+  timeoutMs: number;
+  /** Retries of one request after a 408/409/429/5xx reply, a timeout or a connection error. */
+  maxRetries: number;
+  /** Backoff: baseDelayMs * 2^attempt (with jitter), at most maxDelayMs; a Retry-After header wins up to maxDelayMs. */
+  retryBaseDelayMs: number;
+  retryMaxDelayMs: number;
+  /** Sent as the request's `seed`; part of the cache key. */
+  seed: number;
+}
+
+export const LEVEL1_DEFAULTS: Level1Config = {
+  baseURL: 'https://api.openai.com/v1',
+  model: 'gpt-4o-mini',
+  temperature: 0.7,
+  maxRounds: 3,
+  concurrency: 4,
+  timeoutMs: 120_000,
+  maxRetries: 4,
+  retryBaseDelayMs: 1000,
+  retryMaxDelayMs: 30_000,
+  seed: 0,
+};
+
+export interface TokenUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+}
+
+export interface CallRecord {
+  durationMs: number;
+  /** Requests made for this call (1 + retries). */
+  attempts: number;
+  usage: TokenUsage;
+  finishReason: string | null;
+}
+
+export const ELEMENT_CATEGORIES = [
+  'bug',
+  'actual_behaviour',
+  'expected_behaviour',
+  'requirement',
+  'success_criterion',
+  'name_or_value',
+  'other',
+] as const;
+export const ELEMENT_STATUSES = ['preserved', 'weakened', 'missing', 'contradicted'] as const;
+
+export interface VerifiedElement {
+  /** The task-defining element of the original, in the verifier's words. */
+  element: string;
+  category: (typeof ELEMENT_CATEGORIES)[number];
+  status: (typeof ELEMENT_STATUSES)[number];
+  note: string;
+}
+
+export interface VerifierFindings {
+  elements: VerifiedElement[];
+  /** Information the rewrite adds that the original does not have (hints, solutions, requirements). */
+  additions: string[];
+}
+
+export interface VerifierRecord extends CallRecord {
+  /** False when the reply was not valid JSON following the schema: a failed check. */
+  valid: boolean;
+  /** Why the reply is not valid (when `valid` is false). */
+  problem?: string;
+  /** The reply text, kept when it is not valid. */
+  raw?: string;
+  findings?: VerifierFindings;
+  /** Valid, at least one element, every element preserved, nothing added. */
+  passed: boolean;
+}
+
+export interface Level1Round {
+  round: number;
+  /** What the generator was told about the previous round's rewrite (null: a fresh rewrite). */
+  feedback: string | null;
+  rewrite: string;
+  generator: CallRecord;
+  verifier?: VerifierRecord;
+}
+
+export type Level1Status = 'verified' | 'unverified' | 'failed';
+
+export interface Level1Row {
+  schema: typeof LEVEL1_ROW_SCHEMA;
+  instance_id: string;
+  /** verified: the last rewrite passed; unverified: rounds exhausted; failed: an error (see `error`). */
+  status: Level1Status;
+  error?: string;
+  original: string;
+  /** The last rewrite (null when none was made). */
+  final: string | null;
+  rounds: Level1Round[];
+  model: string;
+  promptVersion: string;
+  seed: number;
+  temperature: number;
+  maxRounds: number;
+  productVersion: string;
+  timings: { startedAt: string; finishedAt: string; durationMs: number };
+  usage: TokenUsage;
+}
+
+export interface Level1Progress {
+  done: number;
+  total: number;
+  instance_id: string;
+  status: Level1Status;
+  rounds: number;
+}
+
+export interface Level1Options extends Partial<Level1Config> {
+  /** Given to the client only; never recorded. */
+  apiKey: string;
+  instances: ReviewInstance[];
+  /** The output JSON Lines file (also the cache). */
+  out: string;
+  onProgress?: (progress: Level1Progress) => void;
+  signal?: AbortSignal;
+}
+
+export interface Level1Summary {
+  out: string;
+  model: string;
+  promptVersion: string;
+  seed: number;
+  total: number;
+  /** Already in the output: skipped. */
+  cached: number;
+  verified: number;
+  unverified: number;
+  failed: number;
+  failedIds: string[];
+  /** Instances not started because the run was aborted. */
+  notRun: number;
+  usage: TokenUsage;
+  durationMs: number;
+  warnings: string[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Prompts
+
+export const GENERATOR_SYSTEM_PROMPT = [
+  'You rewrite the problem statements of software engineering tasks (issue reports) into equivalent versions.',
+  'The rewrite must define exactly the same task with the same information: a developer who reads only the rewrite must make the same code change and satisfy the same tests.',
+  'Do: reorder the information; paraphrase the prose in your own words; remove incidental details that do not define the task (greetings, thanks, the reporter\'s personal context, asides).',
+  'Keep exactly, character for character: code blocks, commands, error messages and tracebacks, and every identifier, file path, option, value and output the task needs.',
+  'Do not add information, hints or solutions that the original does not contain. Do not mention that this is a rewrite.',
+  'Reply with the rewritten problem statement only.',
+].join('\n');
+
+export const VERIFIER_SYSTEM_PROMPT = [
+  'You check whether a REWRITE of a software task\'s problem statement defines the same task as the ORIGINAL.',
+  'First list every task-defining element of the ORIGINAL: the bug or missing feature, the actual behaviour, the expected behaviour, each functional requirement, the success criteria, and every required name, value, message, code snippet or command.',
+  'For each element say whether the REWRITE preserves it: "preserved" (same meaning, nothing lost), "weakened" (present but vaguer, partial or less precise), "missing" (absent) or "contradicted" (the rewrite says something different); explain briefly in "note".',
+  'Then list in "additions" any information the REWRITE adds that the ORIGINAL does not contain (hints, solutions, new requirements); an empty list if none.',
+  'Reply with JSON following the schema.',
+].join('\n');
+
+export const VERIFIER_SCHEMA = {
+  type: 'object',
+  properties: {
+    elements: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          element: { type: 'string' },
+          category: { type: 'string', enum: [...ELEMENT_CATEGORIES] },
+          status: { type: 'string', enum: [...ELEMENT_STATUSES] },
+          note: { type: 'string' },
+        },
+        required: ['element', 'category', 'status', 'note'],
+        additionalProperties: false,
+      },
+    },
+    additions: { type: 'array', items: { type: 'string' } },
+  },
+  required: ['elements', 'additions'],
+  additionalProperties: false,
+} as const;
+
+function originalBlock(statement: string): string {
+  return `ORIGINAL problem statement:\n<<<ORIGINAL\n${statement}\nORIGINAL>>>`;
+}
+
+export function generatorMessages(original: string, previous?: { rewrite: string; feedback: string }): ChatCompletionMessageParam[] {
+  const messages: ChatCompletionMessageParam[] = [
+    { role: 'system', content: GENERATOR_SYSTEM_PROMPT },
+    { role: 'user', content: `${originalBlock(original)}\n\nWrite the equivalent problem statement.` },
+  ];
+  if (previous) {
+    messages.push({ role: 'assistant', content: previous.rewrite });
+    messages.push({
+      role: 'user',
+      content: `A check of your rewrite against the ORIGINAL found these problems:\n${previous.feedback}\n\nWrite the equivalent problem statement again, fixing every problem. Reply with the rewritten problem statement only.`,
+    });
+  }
+  return messages;
+}
+
+export function verifierMessages(original: string, rewrite: string): ChatCompletionMessageParam[] {
+  return [
+    { role: 'system', content: VERIFIER_SYSTEM_PROMPT },
+    { role: 'user', content: `${originalBlock(original)}\n\nREWRITE:\n<<<REWRITE\n${rewrite}\nREWRITE>>>` },
+  ];
+}
+
+/** The verifier's findings, as told to the generator: every element not preserved, every addition. */
+export function feedbackFrom(findings: VerifierFindings): string {
+  const lines = findings.elements
+    .filter((e) => e.status !== 'preserved')
+    .map((e) => `- ${e.status} (${e.category}): ${e.element}${e.note ? ` — ${e.note}` : ''}`);
+  for (const addition of findings.additions) lines.push(`- added (not in the original; remove it): ${addition}`);
+  return lines.join('\n');
+}
+
+// ---------------------------------------------------------------------------------------------
+// The verifier's reply
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Parses and checks a verifier reply against the schema; a string tells what is wrong. */
+export function parseVerifierReply(content: string | null | undefined): VerifierFindings | string {
+  if (content === null || content === undefined || content.trim() === '') return 'empty reply';
+  let data: unknown;
+  try {
+    data = JSON.parse(content);
+  } catch (error) {
+    return `not JSON: ${(error as Error).message}`;
+  }
+  if (!isObject(data)) return 'not a JSON object';
+  if (!Array.isArray(data.elements)) return '"elements" is not an array';
+  if (data.elements.length === 0) return '"elements" is empty: the original has at least one task-defining element';
+  const elements: VerifiedElement[] = [];
+  for (const [i, e] of data.elements.entries()) {
+    if (!isObject(e)) return `elements[${i}] is not an object`;
+    if (typeof e.element !== 'string' || e.element.trim() === '') return `elements[${i}].element is not a non-empty string`;
+    if (typeof e.category !== 'string' || !(ELEMENT_CATEGORIES as readonly string[]).includes(e.category)) return `elements[${i}].category is not one of ${ELEMENT_CATEGORIES.join(', ')}`;
+    if (typeof e.status !== 'string' || !(ELEMENT_STATUSES as readonly string[]).includes(e.status)) return `elements[${i}].status is not one of ${ELEMENT_STATUSES.join(', ')}`;
+    if (typeof e.note !== 'string') return `elements[${i}].note is not a string`;
+    elements.push({ element: e.element, category: e.category as VerifiedElement['category'], status: e.status as VerifiedElement['status'], note: e.note });
+  }
+  if (!Array.isArray(data.additions) || data.additions.some((a) => typeof a !== 'string')) return '"additions" is not an array of strings';
+  return { elements, additions: (data.additions as string[]).filter((a) => a.trim() !== '') };
+}
+
+export function findingsPass(findings: VerifierFindings): boolean {
+  return findings.elements.length > 0 && findings.elements.every((e) => e.status === 'preserved') && findings.additions.length === 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+const ZERO_USAGE: TokenUsage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
+
+function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
+  return {
+    prompt_tokens: a.prompt_tokens + b.prompt_tokens,
+    completion_tokens: a.completion_tokens + b.completion_tokens,
+    total_tokens: a.total_tokens + b.total_tokens,
+  };
+}
+
+/** An error of one instance, already described in words (and scrubbed of the key). */
+class CallError extends Error {}
+
+class Aborted extends Error {}
+
+function isRetryable(error: unknown): boolean {
+  if (error instanceof OpenAI.APIUserAbortError) return false;
+  if (error instanceof OpenAI.APIConnectionError) return true; // includes timeouts
+  if (error instanceof OpenAI.APIError) {
+    const status = error.status ?? 0;
+    return status === 408 || status === 409 || status === 429 || status >= 500;
+  }
+  return false;
+}
+
+function retryAfterMs(error: unknown): number | undefined {
+  if (!(error instanceof OpenAI.APIError) || !error.headers) return undefined;
+  const ms = Number(error.headers.get('retry-after-ms'));
+  if (Number.isFinite(ms) && ms >= 0 && error.headers.get('retry-after-ms') !== null) return ms;
+  const header = error.headers.get('retry-after');
+  if (header === null) return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+function describeError(error: unknown, config: Level1Config): string {
+  if (error instanceof OpenAI.APIConnectionTimeoutError) return `request timed out after ${config.timeoutMs} ms`;
+  if (error instanceof OpenAI.APIConnectionError) {
+    const cause = (error as { cause?: unknown }).cause;
+    return `connection error: ${cause instanceof Error ? cause.message : error.message}`;
+  }
+  if (error instanceof OpenAI.APIError) return `HTTP ${error.status ?? '?'}: ${error.message}`;
+  return error instanceof Error ? error.message : String(error);
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new Aborted('aborted'));
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new Aborted('aborted'));
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+interface CallContext {
+  client: OpenAI;
+  config: Level1Config;
+  signal?: AbortSignal;
+  random: () => number;
+  scrub: (text: string) => string;
+}
+
+interface CallResult extends CallRecord {
+  content: string | null;
+  refusal: string | null;
+}
+
+async function chat(ctx: CallContext, what: string, params: ChatCompletionCreateParamsNonStreaming): Promise<CallResult> {
+  const { config } = ctx;
+  const started = Date.now();
+  for (let attempt = 0; ; attempt++) {
+    if (ctx.signal?.aborted) throw new Aborted('aborted');
+    try {
+      const response = await ctx.client.chat.completions.create(params, {
+        timeout: config.timeoutMs,
+        maxRetries: 0,
+        signal: ctx.signal,
+      });
+      const choice = response.choices?.[0];
+      if (!choice || !choice.message) throw new CallError(`${what}: the reply has no choices`);
+      const usage: TokenUsage = {
+        prompt_tokens: response.usage?.prompt_tokens ?? 0,
+        completion_tokens: response.usage?.completion_tokens ?? 0,
+        total_tokens: response.usage?.total_tokens ?? (response.usage?.prompt_tokens ?? 0) + (response.usage?.completion_tokens ?? 0),
+      };
+      return {
+        content: choice.message.content ?? null,
+        refusal: (choice.message as { refusal?: string | null }).refusal ?? null,
+        durationMs: Date.now() - started,
+        attempts: attempt + 1,
+        usage,
+        finishReason: choice.finish_reason ?? null,
+      };
+    } catch (error) {
+      if (ctx.signal?.aborted || error instanceof Aborted) throw new Aborted('aborted');
+      if (error instanceof CallError) throw error;
+      if (attempt < config.maxRetries && isRetryable(error)) {
+        const backoff = Math.min(config.retryMaxDelayMs, config.retryBaseDelayMs * 2 ** attempt);
+        const jittered = backoff * (0.5 + 0.5 * ctx.random());
+        const told = retryAfterMs(error);
+        await sleep(told === undefined ? jittered : Math.min(config.retryMaxDelayMs, told), ctx.signal);
+        continue;
+      }
+      const tries = attempt + 1;
+      throw new CallError(ctx.scrub(`${what}: ${describeError(error, config)}${tries > 1 ? ` (after ${tries} attempts)` : ''}`));
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// One instance
+
+async function runInstance(ctx: CallContext, instance: ReviewInstance): Promise<Level1Row> {
+  const { config } = ctx;
+  const startedAt = new Date();
+  const rounds: Level1Round[] = [];
+  let usage = ZERO_USAGE;
+  let status: Level1Status = 'unverified';
+  let error: string | undefined;
+  const original = instance.problem_statement;
+  try {
+    let previous: { rewrite: string; feedback: string } | undefined;
+    for (let round = 1; round <= config.maxRounds; round++) {
+      const generated = await chat(ctx, `round ${round} generator`, {
+        model: config.model,
+        temperature: config.temperature,
+        seed: config.seed,
+        messages: generatorMessages(original, previous),
+      });
+      usage = addUsage(usage, generated.usage);
+      const rewrite = (generated.content ?? '').trim();
+      const generator: CallRecord = { durationMs: generated.durationMs, attempts: generated.attempts, usage: generated.usage, finishReason: generated.finishReason };
+      if (rewrite === '') {
+        rounds.push({ round, feedback: previous?.feedback ?? null, rewrite: '', generator });
+        throw new CallError(`round ${round} generator: empty reply${generated.refusal ? ` (refusal: ${generated.refusal})` : ''}`);
+      }
+      if (generated.finishReason === 'length') {
+        rounds.push({ round, feedback: previous?.feedback ?? null, rewrite, generator });
+        throw new CallError(`round ${round} generator: the reply was cut off (finish_reason "length")`);
+      }
+      const record: Level1Round = { round, feedback: previous?.feedback ?? null, rewrite, generator };
+      rounds.push(record);
+
+      const checked = await chat(ctx, `round ${round} verifier`, {
+        model: config.model,
+        temperature: 0,
+        seed: config.seed,
+        messages: verifierMessages(original, rewrite),
+        response_format: { type: 'json_schema', json_schema: { name: 'level1_verification', strict: true, schema: VERIFIER_SCHEMA as unknown as Record<string, unknown> } },
+      });
+      usage = addUsage(usage, checked.usage);
+      const call: CallRecord = { durationMs: checked.durationMs, attempts: checked.attempts, usage: checked.usage, finishReason: checked.finishReason };
+      const parsed = checked.refusal && !checked.content ? `refusal: ${checked.refusal}` : parseVerifierReply(checked.content);
+      if (typeof parsed === 'string') {
+        // A failed check: recorded; the next round writes a fresh rewrite.
+        record.verifier = { ...call, valid: false, problem: parsed, raw: ctx.scrub(checked.content ?? ''), passed: false };
+        previous = undefined;
+        continue;
+      }
+      const passed = findingsPass(parsed);
+      record.verifier = { ...call, valid: true, findings: parsed, passed };
+      if (passed) {
+        status = 'verified';
+        break;
+      }
+      previous = { rewrite, feedback: feedbackFrom(parsed) };
+    }
+  } catch (caught) {
+    if (caught instanceof Aborted) throw caught;
+    status = 'failed';
+    error = ctx.scrub(caught instanceof Error ? caught.message : String(caught));
+  }
+  const finishedAt = new Date();
+  const last = [...rounds].reverse().find((r) => r.rewrite !== '');
+  return {
+    schema: LEVEL1_ROW_SCHEMA,
+    instance_id: instance.instance_id,
+    status,
+    ...(error !== undefined ? { error } : {}),
+    original,
+    final: last?.rewrite ?? null,
+    rounds,
+    model: config.model,
+    promptVersion: LEVEL1_PROMPT_VERSION,
+    seed: config.seed,
+    temperature: config.temperature,
+    maxRounds: config.maxRounds,
+    productVersion: PRODUCT_VERSION,
+    timings: { startedAt: startedAt.toISOString(), finishedAt: finishedAt.toISOString(), durationMs: finishedAt.getTime() - startedAt.getTime() },
+    usage,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Output file = cache
+
+export function level1CacheKey(instanceId: string, model: string, promptVersion: string, seed: number): string {
+  return JSON.stringify([instanceId, model, promptVersion, seed]);
+}
+
+function isLevel1Row(value: unknown): value is Level1Row {
+  if (!isObject(value)) return false;
+  return (
+    value.schema === LEVEL1_ROW_SCHEMA &&
+    typeof value.instance_id === 'string' &&
+    typeof value.model === 'string' &&
+    typeof value.promptVersion === 'string' &&
+    typeof value.seed === 'number' &&
+    (value.status === 'verified' || value.status === 'unverified' || value.status === 'failed')
+  );
+}
+
+export interface Level1OutputRead {
+  /** Every row in file order (a later row for the same key supersedes an earlier one). */
+  rows: Level1Row[];
+  warnings: string[];
+}
+
+/** Reads a level 1 output; a truncated last line (an interrupted write) is skipped and reported. */
+export function readLevel1Output(file: string): Level1OutputRead {
+  const read = readJsonLines(file);
+  const rows: Level1Row[] = [];
+  const warnings = [...read.warnings];
+  for (const { line, value } of read.lines) {
+    if (isLevel1Row(value)) rows.push(value);
+    else warnings.push(`${file}:${line}: not a level 1 row; skipped`);
+  }
+  return { rows, warnings };
+}
+
+/** The latest row of each (instance, model, prompt version, seed). */
+export function latestRows(rows: Level1Row[]): Map<string, Level1Row> {
+  const latest = new Map<string, Level1Row>();
+  for (const row of rows) latest.set(level1CacheKey(row.instance_id, row.model, row.promptVersion, row.seed), row);
+  return latest;
+}
+
+function checkConfig(config: Level1Config): void {
+  const whole = (name: string, value: number, min: number) => {
+    if (!Number.isInteger(value) || value < min) throw new UsageError(`bad ${name} ${value}: expected a whole number >= ${min}`);
+  };
+  whole('maxRounds', config.maxRounds, 1);
+  whole('concurrency', config.concurrency, 1);
+  whole('timeoutMs', config.timeoutMs, 1);
+  whole('maxRetries', config.maxRetries, 0);
+  whole('seed', config.seed, 0);
+  if (!Number.isFinite(config.temperature) || config.temperature < 0 || config.temperature > 2) {
+    throw new UsageError(`bad temperature ${config.temperature}: expected a number from 0 to 2`);
+  }
+  if (!(config.retryBaseDelayMs >= 0) || !(config.retryMaxDelayMs >= 0)) throw new UsageError('bad retry delay');
+  let url: URL;
+  try {
+    url = new URL(config.baseURL);
+  } catch {
+    throw new UsageError(`bad base URL "${config.baseURL}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`bad base URL "${config.baseURL}": expected http or https`);
+  if (config.model.trim() === '') throw new UsageError('no model given');
+}
+
+/** Runs level 1 over `instances`, appending one row per instance to `out`. */
+export async function runLevel1(options: Level1Options): Promise<Level1Summary> {
+  const config: Level1Config = { ...LEVEL1_DEFAULTS };
+  for (const key of Object.keys(LEVEL1_DEFAULTS) as (keyof Level1Config)[]) {
+    if (options[key] !== undefined) (config as unknown as Record<string, unknown>)[key] = options[key];
+  }
+  checkConfig(config);
+  const apiKey = options.apiKey;
+  if (typeof apiKey !== 'string' || apiKey === '') throw new UsageError('no API key given');
+  const outDir = path.dirname(path.resolve(options.out));
+  if (!fs.existsSync(outDir) || !fs.statSync(outDir).isDirectory()) throw new UsageError(`no such folder: ${outDir}`);
+  if (fs.existsSync(options.out) && fs.statSync(options.out).isDirectory()) throw new UsageError(`output is a folder: ${options.out}`);
+
+  const started = Date.now();
+  const existing = readLevel1Output(options.out);
+  const done = latestRows(existing.rows);
+  const todo: ReviewInstance[] = [];
+  let cached = 0;
+  for (const instance of options.instances) {
+    const row = done.get(level1CacheKey(instance.instance_id, config.model, LEVEL1_PROMPT_VERSION, config.seed));
+    if (row && row.status !== 'failed') cached++;
+    else todo.push(instance);
+  }
+
+  const scrub = (text: string) => (apiKey.length > 0 ? text.split(apiKey).join('[redacted]') : text);
+  const client = new OpenAI({ apiKey, baseURL: config.baseURL, maxRetries: 0, timeout: config.timeoutMs, logLevel: 'off' });
+  const summary: Level1Summary = {
+    out: options.out,
+    model: config.model,
+    promptVersion: LEVEL1_PROMPT_VERSION,
+    seed: config.seed,
+    total: options.instances.length,
+    cached,
+    verified: 0,
+    unverified: 0,
+    failed: 0,
+    failedIds: [],
+    notRun: 0,
+    usage: ZERO_USAGE,
+    durationMs: 0,
+    warnings: existing.warnings,
+  };
+  let finished = cached;
+  let next = 0;
+  const worker = async () => {
+    while (next < todo.length) {
+      if (options.signal?.aborted) return;
+      const instance = todo[next++];
+      const ctx: CallContext = {
+        client,
+        config,
+        signal: options.signal,
+        random: seedrandom(`level1-backoff:${config.seed}:${instance.instance_id}`),
+        scrub,
+      };
+      let row: Level1Row;
+      try {
+        row = await runInstance(ctx, instance);
+      } catch (error) {
+        if (error instanceof Aborted) return;
+        throw error;
+      }
+      appendJsonLine(options.out, row);
+      summary[row.status]++;
+      if (row.status === 'failed') summary.failedIds.push(row.instance_id);
+      summary.usage = addUsage(summary.usage, row.usage);
+      finished++;
+      options.onProgress?.({ done: finished, total: options.instances.length, instance_id: row.instance_id, status: row.status, rounds: row.rounds.length });
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(config.concurrency, Math.max(1, todo.length)) }, worker));
+  summary.failedIds.sort();
+  summary.notRun = options.instances.length - finished;
+  summary.durationMs = Date.now() - started;
+  return summary;
+}

@@ -1,0 +1,19 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { buildBundle } from '../../src/core/bundle';
+import { mappingTable } from '../../src/core/mapping-table';
+import { FIXTURE } from '../helpers';
+
+test('the mapping table lists every token, identifier, path segment and excluded name', async () => {
+  const { bundle } = await buildBundle(FIXTURE, { seed: 3, granularity: 'full' });
+  const table = mappingTable(bundle);
+  const lines = table.split('\n');
+  assert.match(lines[0], /^# Schrödinger Views mapping — seed 3, full, lexicon [0-9a-f]{12}$/);
+  for (const [section, record] of [['tokens', bundle.tokens], ['identifiers', bundle.identifiers], ['path segments', bundle.paths], ['excluded names', bundle.excluded]] as const) {
+    assert.ok(lines.includes(`[${section}] ${Object.keys(record).length}`), section);
+  }
+  assert.ok(lines.some((l) => new RegExp(`^ShoppingCart\\s+-> ${bundle.identifiers.ShoppingCart}$`).test(l)));
+  assert.ok(lines.some((l) => /^setUp\s+! external-base$/.test(l)));
+  // Every entry line matches the grammar's two shapes (syntaxes/schrodinger-mapping.tmLanguage.json).
+  for (const line of lines.filter((l) => l && !l.startsWith('#') && !l.startsWith('['))) assert.match(line, /^\S+\s+(->|!)\s+\S+$/);
+});
