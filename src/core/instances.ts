@@ -70,7 +70,10 @@ export function loadDataset(file: string): Dataset {
     } catch {
       // several objects, one a line: JSON Lines
     }
-    if (parsedWhole && isObject(whole) && !('instance_id' in whole)) {
+    if (parsedWhole && isObject(whole) && 'instance_id' in whole) {
+      // one instance: a one-line JSON Lines file (or one pretty-printed object)
+      instances = [normaliseInstance(whole, `${file}:${text.slice(0, text.indexOf('{')).split('\n').length}`)];
+    } else if (parsedWhole && isObject(whole)) {
       instances = Object.entries(whole).map(([key, entry]) => {
         const where = `${file}: entry "${key}"`;
         if (isObject(entry) && entry.instance_id === undefined) entry = { ...entry, instance_id: key };

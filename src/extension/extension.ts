@@ -5,6 +5,7 @@ import { openDisguisedView, type OpenViewArguments } from './open-view';
 import { MAPPING_SCHEME, MappingTableProvider, MappingTree, openOriginalSideBySide, RenamedDecorations, ReviewerHover } from './reviewer';
 import { FindInViewResults, goToFile } from './search';
 import { ViewSymbolProvider } from './symbols';
+import { createDisguisedTerminalOptions } from './terminal';
 import { SCHEME, ViewRegistry, type Mode, type OpenView } from './views';
 
 export function activate(context: vscode.ExtensionContext): { views: ViewRegistry } {
@@ -66,6 +67,21 @@ export function activate(context: vscode.ExtensionContext): { views: ViewRegistr
     vscode.languages.registerHoverProvider({ scheme: SCHEME }, new ReviewerHover(views)),
     vscode.commands.registerCommand('schrodinger.openView', (args?: OpenViewArguments) => openDisguisedView(context, views, log, args)),
     vscode.commands.registerCommand('schrodinger.goToFile', () => goToFile(views)),
+    vscode.commands.registerCommand('schrodinger.openTerminal', () => {
+      const view = views.inWorkspace()[0];
+      if (!view) {
+        void vscode.window.showWarningMessage('Schrödinger: no disguised view is open in this window.');
+        return;
+      }
+      vscode.window.createTerminal(createDisguisedTerminalOptions(view, log)).show();
+    }),
+    vscode.window.registerTerminalProfileProvider('schrodinger.terminal', {
+      provideTerminalProfile: () => {
+        const view = views.inWorkspace()[0];
+        if (!view) throw new Error('no disguised view is open in this window');
+        return new vscode.TerminalProfile(createDisguisedTerminalOptions(view, log));
+      },
+    }),
     vscode.commands.registerCommand('schrodinger.findInView', () => results.prompt()),
     vscode.commands.registerCommand('schrodinger.findInView.include', () => results.setGlobs('include')),
     vscode.commands.registerCommand('schrodinger.findInView.exclude', () => results.setGlobs('exclude')),

@@ -50,7 +50,7 @@ before(async () => {
   ({ bundle } = await buildBundle(repo, { seed: SEED, granularity: 'full' }));
   translator = translatorFor(bundle);
   const vsix = packageExtension();
-  server = await startCodeServer({ vsix, settings: { 'files.simpleDialog.enable': true, 'schrodinger.defaultMode': 'solver' } });
+  server = await startCodeServer({ vsix, settings: { 'files.simpleDialog.enable': true, 'schrodinger.defaultMode': 'solver', 'terminal.integrated.gpuAcceleration': 'off' } });
   const start = tempDir('e2e-start');
   fs.writeFileSync(path.join(start, 'README.txt'), 'start here\n');
   bench = await openWorkspace(server, [`file://${start}`], 'start');
@@ -154,6 +154,27 @@ test('Find in View finds a disguised identifier and opens the match', async () =
   await bench.screenshot('find-in-view-opened');
 });
 
+test('the disguised terminal runs view-named commands in the real copy and prints view names', async () => {
+  const { page } = bench;
+  await runCommand(page, 'Schrödinger: Open Disguised Terminal');
+  await page.waitForSelector('.terminal-wrapper .xterm-rows', { timeout: 20_000 });
+  const rows = page.locator('.terminal-wrapper .xterm-rows').first();
+  await waitFor(async () => / \$ /.test(await rows.innerText()), 20_000, 'the terminal prompt');
+  const pkg = translator.toView('shopcart');
+  const cart = bundle.identifiers.ShoppingCart;
+  await page.keyboard.type(`/usr/bin/python3 -c "from ${pkg} import ${cart}; print(${cart}.__module__, ${cart}.__name__, 6*7)"`, { delay: 2 });
+  await page.keyboard.press('Enter');
+  await waitFor(async () => (await rows.innerText()).includes(`${cart} 42`), 20_000, 'the command output');
+  await page.keyboard.type(`/usr/bin/python3 -c "import ${pkg}; ${pkg}.${bundle.identifiers.load_plugin}('zzz')"`, { delay: 2 });
+  await page.keyboard.press('Enter');
+  await waitFor(async () => /\[exit 1\]/.test(await rows.innerText()), 20_000, 'the traceback and its exit code');
+  await bench.screenshot('terminal');
+  const text = (await rows.innerText()).replace(/\u00a0/g, ' ');
+  assert.match(text, /Traceback/);
+  assert.match(text, new RegExp(`${pkg}\\.${translator.toView('models')}`));
+  assert.deepEqual(leaksIn(text), []);
+});
+
 test('solver mode leaks nothing: explorer, editors, status bar, notifications, window title and log', async () => {
   const { page } = bench;
   const status = await page.locator('.part.statusbar').innerText();
@@ -168,6 +189,7 @@ test('solver mode leaks nothing: explorer, editors, status bar, notifications, w
     title,
     await page.locator('.part.sidebar').innerText().catch(() => ''),
     await page.locator('.tabs-container').innerText().catch(() => ''),
+    await page.locator('.terminal-wrapper .xterm-rows').first().innerText().catch(() => ''),
     extensionLogText(server, 'Schrödinger Views'),
   ].join('\n');
   await bench.screenshot('solver-mode');

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { readBundleFile, translatorFor, type Bundle } from '../../core/bundle';
 import { UsageError } from '../../core/errors';
 import { buildPatchReport, type ChangeStatus } from '../../core/patch';
-import { checkModelName, writePrediction } from '../../core/predictions';
+import { checkModelName, readPredictions, writePrediction } from '../../core/predictions';
 import { readRepository } from '../../core/repository';
 import { warn, type CliIo, type CliState } from './io';
 
@@ -37,19 +37,23 @@ export function registerPatch(program: Command, io: CliIo, _state: CliState): vo
       if (opts.instance !== undefined && opts.instance.trim() === '') throw new UsageError('empty --instance');
       if (opts.model !== undefined) checkModelName(opts.model);
 
+      if (given === 3) readPredictions(opts.preds!); // refuse a damaged predictions file before any work
+
       const bundle = opts.bundle !== undefined ? readBundleFile(opts.bundle) : undefined;
       const translator = bundle ? translatorFor(bundle) : undefined;
       if (bundle) checkBundleMatches(opts.original, bundle, opts.bundle!, io);
 
       const report = buildPatchReport({ original: opts.original, edited: opts.edited, translator, exclude: opts.exclude ?? [], renames: opts.renames ?? false });
+      let written: number | undefined;
+      if (given === 3) {
+        written = writePrediction(opts.preds!, { instance_id: opts.instance!.trim(), model_name_or_path: opts.model!, model_patch: report.patch });
+      }
       for (const entry of report.skipped) warn(io, `left out: ${entry}`);
       io.stdout(report.patch);
       io.stderr(`patch: ${summary(report.changes.map((c) => c.status))}\n`);
       if (report.changes.length === 0) warn(io, 'no changes: the patch is empty');
-
-      if (given === 3) {
-        const entries = writePrediction(opts.preds!, { instance_id: opts.instance!.trim(), model_name_or_path: opts.model!, model_patch: report.patch });
-        io.stderr(`prediction for ${opts.instance!.trim()} written to ${opts.preds} (${entries} ${entries === 1 ? 'entry' : 'entries'})\n`);
+      if (written !== undefined) {
+        io.stderr(`prediction for ${opts.instance!.trim()} written to ${opts.preds} (${written} ${written === 1 ? 'entry' : 'entries'})\n`);
       }
     });
 }

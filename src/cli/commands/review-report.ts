@@ -1,0 +1,55 @@
+import * as fs from 'node:fs';
+import type { Command } from 'commander';
+import { writeFileAtomic } from '../../core/atomic';
+import { UsageError } from '../../core/errors';
+import { readIdList } from '../../core/review/dataset';
+import { parseWhole } from '../../core/review/parse';
+import { readSample, SAMPLE_SCHEMA } from '../../core/review/sampling';
+import { buildReviewReport, type ReportOptions } from '../../core/review/statistics';
+import { readVerdicts, type ReviewEntry } from '../../core/review/verdicts';
+import type { CliIo } from './io';
+
+interface ReviewReportCliOptions {
+  verdicts: string[];
+  gold?: string;
+  level?: string;
+  out?: string;
+}
+
+/** Gold ids (and the sample's items, for coverage) from a sample file or a plain list of ids. */
+function readGold(file: string): Pick<ReportOptions, 'gold' | 'sampleItems'> {
+  if (!fs.existsSync(file)) throw new UsageError(`no such file: ${file}`);
+  const text = fs.readFileSync(file, 'utf8');
+  if (text.includes(`"${SAMPLE_SCHEMA}"`)) {
+    const sample = readSample(file);
+    return { gold: sample.gold, sampleItems: sample.items.map((i) => i.instance_id) };
+  }
+  return { gold: readIdList(file) };
+}
+
+export function registerReviewReport(program: Command, io: CliIo, _state: { exitCode: number }): void {
+  program
+    .command('review-report')
+    .description('Report on review verdicts: acceptance (Wilson 95%), rubric distributions, agreement (Cohen\'s kappa, Krippendorff\'s alpha), gold recall, disagreements to adjudicate.')
+    .requiredOption('--verdicts <files...>', 'verdict stores (JSON Lines), one or more')
+    .option('--gold <file>', 'the sample file (its gold items; its items for coverage) or a list of gold ids')
+    .option('--level <n>', 'only this level (required when the verdicts cover several)')
+    .option('--out <file>', 'also write the report to this file')
+    .action((opts: ReviewReportCliOptions) => {
+      const level = opts.level === undefined ? undefined : parseWhole('--level', opts.level, 1, 1000);
+      const entries: ReviewEntry[] = [];
+      const warnings: string[] = [];
+      for (const file of opts.verdicts) {
+        if (!fs.existsSync(file)) throw new UsageError(`no such file: ${file}`);
+        const read = readVerdicts(file);
+        entries.push(...read.entries);
+        warnings.push(...read.warnings);
+      }
+      const gold = opts.gold === undefined ? {} : readGold(opts.gold);
+      const report = { ...buildReviewReport(entries, { level, ...gold }), files: opts.verdicts, warnings };
+      for (const warning of warnings) io.stderr(`schrodinger: warning: ${warning}\n`);
+      const text = `${JSON.stringify(report, null, 2)}\n`;
+      if (opts.out !== undefined) writeFileAtomic(opts.out, text);
+      io.stdout(text);
+    });
+}

@@ -1,0 +1,121 @@
+/**
+ * Translates a shell command line typed in the view into the real one, respecting shell quoting:
+ * command names and environment assignments stay as typed; every argument (paths, identifiers,
+ * `python -c` code, test ids) is translated. Operators (`|`, `&&`, `||`, `;`, `&`, `(`) start a
+ * new command. Quoted text is translated inside its quotes, which keeps the quoting intact.
+ */
+import type { Translator } from './translator';
+
+interface Span {
+  start: number;
+  end: number;
+  /** A word (argument or command name), or an operator between commands. */
+  kind: 'word' | 'operator';
+}
+
+const OPERATOR = /^(\|\||&&|;;|[|;&()])/;
+const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
+
+/** Splits a command line into words and operators, following POSIX shell quoting. */
+export function scanCommandLine(line: string): Span[] {
+  const spans: Span[] = [];
+  let i = 0;
+  const n = line.length;
+  while (i < n) {
+    const c = line[i];
+    if (c === ' ' || c === '\t' || c === '\n') {
+      i++;
+      continue;
+    }
+    if (c === '#') break;
+    const op = OPERATOR.exec(line.slice(i, i + 2));
+    if (op) {
+      spans.push({ start: i, end: i + op[0].length, kind: 'operator' });
+      i += op[0].length;
+      continue;
+    }
+    const start = i;
+    while (i < n) {
+      const ch = line[i];
+      if (ch === ' ' || ch === '\t' || ch === '\n' || OPERATOR.test(ch)) break;
+      if (ch === '\\') {
+        i += 2;
+      } else if (ch === "'") {
+        const close = line.indexOf("'", i + 1);
+        i = close === -1 ? n : close + 1;
+      } else if (ch === '"') {
+        i++;
+        while (i < n && line[i] !== '"') i += line[i] === '\\' ? 2 : 1;
+        i++;
+      } else {
+        i++;
+      }
+    }
+    spans.push({ start, end: Math.min(i, n), kind: 'word' });
+  }
+  return spans;
+}
+
+/** The real command line for a line typed in the view. */
+export function commandLineToReal(line: string, translator: Translator): string {
+  let out = '';
+  let last = 0;
+  let expectCommand = true;
+  for (const span of scanCommandLine(line)) {
+    const text = line.slice(span.start, span.end);
+    if (span.kind === 'operator') {
+      expectCommand = text !== ';;';
+      continue;
+    }
+    if (expectCommand) {
+      // `VAR=value cmd`: the assignments and the command name stay as typed.
+      if (ASSIGNMENT.test(text)) continue;
+      expectCommand = false;
+      continue;
+    }
+    out += line.slice(last, span.start) + translator.toReal(text);
+    last = span.end;
+  }
+  return out + line.slice(last);
+}
+
+/**
+ * Translates a program's output stream to the view, chunk by chunk: a word cut at the end of
+ * a chunk waits for the next chunk, so no word is translated in halves.
+ */
+export class OutputTranslator {
+  private pending = '';
+
+  constructor(private readonly translator: Translator) {}
+
+  push(chunk: string): string {
+    const text = this.pending + chunk;
+    let cut = text.length;
+    while (cut > 0 && /[A-Za-z0-9_\\]/.test(text[cut - 1])) cut--;
+    // An escape sequence cut in two waits too.
+    const escape = text.lastIndexOf('\x1b');
+    if (escape !== -1 && escape < cut && !ANSI_AT.test(text.slice(escape)) && text.length - escape < 32) cut = escape;
+    // A very long run of word characters cannot be held back forever.
+    if (text.length - cut > 4096) cut = text.length;
+    this.pending = text.slice(cut);
+    return this.translate(text.slice(0, cut));
+  }
+
+  flush(): string {
+    const rest = this.pending;
+    this.pending = '';
+    return this.translate(rest);
+  }
+
+  /** Colour codes (`ESC[31m`) end in a letter that would glue onto the next word: keep them apart. */
+  private translate(text: string): string {
+    if (!text.includes('\x1b')) return this.translator.toView(text);
+    return text
+      .split(ANSI)
+      .map((part, i) => (i % 2 === 1 ? part : this.translator.toView(part)))
+      .join('');
+  }
+}
+
+const ANSI = /(\x1b\[[0-9;?]*[ -\/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[@-Z\\-_])/;
+const ANSI_AT = /^(\x1b\[[0-9;?]*[ -\/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[@-Z\\-_])/;

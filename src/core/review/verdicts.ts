@@ -1,0 +1,234 @@
+import { UsageError } from '../errors';
+import { PRODUCT_VERSION } from '../version';
+import { appendJsonLine, readJsonLines } from './jsonl';
+
+/**
+ * The verdict store: append-only JSON Lines in the workspace. Each entry is validated, then
+ * written with ONE append of one complete line and flushed (fsync), so a crash can at worst leave
+ * a partial last line; readers skip it and report it, and every earlier entry stays readable.
+ *
+ * Three kinds of entry:
+ * - `verdict`: a reviewer's judgement of an item (the latest one per reviewer and item counts);
+ * - `retraction`: the reviewer takes back their current verdict on an item (undo);
+ * - `adjudication`: a final decision on an item the reviewers disagreed on.
+ *
+ * Rubric (in the spirit of SWE-bench Verified's annotation): `sameTask` yes/no;
+ * `informationPreserved` and `solvable` are SEVERITY scales, 0 = no problem, 1 = minor,
+ * 2 = substantial, 3 = severe (information lost / the issue can no longer be solved from the
+ * text); `confidence` 1 (guess) to 5 (certain); `otherProblem` flags anything else (explain in
+ * the note).
+ */
+
+export const VERDICTS = ['accept', 'reject', 'adjudicate'] as const;
+export type Verdict = (typeof VERDICTS)[number];
+export type Decision = 'accept' | 'reject';
+
+export interface Rubric {
+  sameTask: boolean;
+  /** 0 (nothing lost) .. 3 (severe loss). */
+  informationPreserved: number;
+  /** 0 (solvable from the text) .. 3 (not solvable). */
+  solvable: number;
+  /** 1 .. 5. */
+  confidence: number;
+  otherProblem: boolean;
+}
+
+export interface VerdictEntry {
+  kind: 'verdict';
+  reviewer: string;
+  item: string;
+  level: number;
+  verdict: Verdict;
+  rubric: Rubric;
+  /** Required (non-empty) when rejecting. */
+  note: string;
+  /** The reviewer's corrected version of the transformed text; it becomes the final one. */
+  correctedStatement?: string;
+  timeSpentMs: number;
+  startedAt: string;
+  decidedAt: string;
+  productVersion: string;
+}
+
+export interface RetractionEntry {
+  kind: 'retraction';
+  reviewer: string;
+  item: string;
+  level: number;
+  decidedAt: string;
+  productVersion: string;
+}
+
+export interface AdjudicationEntry {
+  kind: 'adjudication';
+  adjudicator: string;
+  item: string;
+  level: number;
+  verdict: Decision;
+  /** Required (non-empty) when rejecting. */
+  note: string;
+  correctedStatement?: string;
+  decidedAt: string;
+  productVersion: string;
+}
+
+export type ReviewEntry = VerdictEntry | RetractionEntry | AdjudicationEntry;
+
+type Optional<T, K extends keyof T> = Omit<T, K> & Partial<Pick<T, K>>;
+export type VerdictInput = Optional<VerdictEntry, 'kind' | 'productVersion' | 'note'>;
+export type RetractionInput = Optional<RetractionEntry, 'kind' | 'productVersion'>;
+export type AdjudicationInput = Optional<AdjudicationEntry, 'kind' | 'productVersion' | 'note'>;
+
+// ---------------------------------------------------------------------------------------------
+// Validation
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+const FIELDS: Record<ReviewEntry['kind'], readonly string[]> = {
+  verdict: ['kind', 'reviewer', 'item', 'level', 'verdict', 'rubric', 'note', 'correctedStatement', 'timeSpentMs', 'startedAt', 'decidedAt', 'productVersion'],
+  retraction: ['kind', 'reviewer', 'item', 'level', 'decidedAt', 'productVersion'],
+  adjudication: ['kind', 'adjudicator', 'item', 'level', 'verdict', 'note', 'correctedStatement', 'decidedAt', 'productVersion'],
+};
+const RUBRIC_FIELDS = ['sameTask', 'informationPreserved', 'solvable', 'confidence', 'otherProblem'];
+
+/**
+ * Checks an entry; returns the problems in words (empty: valid). `strict` also refuses fields
+ * this version does not know (used when writing; reading tolerates them).
+ */
+export function entryProblems(value: unknown, strict: boolean): string[] {
+  const problems: string[] = [];
+  if (!isObject(value)) return ['not an object'];
+  const kind = value.kind;
+  if (kind !== 'verdict' && kind !== 'retraction' && kind !== 'adjudication') return [`kind must be verdict, retraction or adjudication`];
+  const text = (name: string) => {
+    if (typeof value[name] !== 'string' || (value[name] as string).trim() === '') problems.push(`${name} must be a non-empty string`);
+  };
+  const time = (name: string) => {
+    const v = value[name];
+    if (typeof v !== 'string' || !ISO_TIME.test(v) || Number.isNaN(Date.parse(v))) problems.push(`${name} must be an ISO 8601 date and time`);
+  };
+  const scale = (obj: Record<string, unknown>, name: string, min: number, max: number, prefix = '') => {
+    const v = obj[name];
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) problems.push(`${prefix}${name} must be a whole number from ${min} to ${max}`);
+  };
+  if (strict) {
+    const unknown = Object.keys(value).filter((k) => !FIELDS[kind].includes(k));
+    if (unknown.length > 0) problems.push(`unknown field(s): ${unknown.join(', ')}`);
+  }
+  text(kind === 'adjudication' ? 'adjudicator' : 'reviewer');
+  text('item');
+  scale(value, 'level', 1, 1000);
+  time('decidedAt');
+  text('productVersion');
+  if (kind === 'retraction') return problems;
+
+  const allowed = kind === 'verdict' ? VERDICTS : (['accept', 'reject'] as const);
+  if (typeof value.verdict !== 'string' || !(allowed as readonly string[]).includes(value.verdict)) problems.push(`verdict must be one of ${allowed.join(', ')}`);
+  if (typeof value.note !== 'string') problems.push('note must be a string');
+  else if (value.verdict === 'reject' && value.note.trim() === '') problems.push('a note is required when rejecting');
+  if (value.correctedStatement !== undefined && typeof value.correctedStatement !== 'string') problems.push('correctedStatement must be a string');
+  if (kind === 'adjudication') return problems;
+
+  const rubric = value.rubric;
+  if (!isObject(rubric)) {
+    problems.push('rubric must be an object');
+  } else {
+    if (strict) {
+      const unknown = Object.keys(rubric).filter((k) => !RUBRIC_FIELDS.includes(k));
+      if (unknown.length > 0) problems.push(`unknown rubric field(s): ${unknown.join(', ')}`);
+    }
+    if (typeof rubric.sameTask !== 'boolean') problems.push('rubric.sameTask must be true or false');
+    scale(rubric, 'informationPreserved', 0, 3, 'rubric.');
+    scale(rubric, 'solvable', 0, 3, 'rubric.');
+    scale(rubric, 'confidence', 1, 5, 'rubric.');
+    if (typeof rubric.otherProblem !== 'boolean') problems.push('rubric.otherProblem must be true or false');
+  }
+  const spent = value.timeSpentMs;
+  if (typeof spent !== 'number' || !Number.isFinite(spent) || spent < 0) problems.push('timeSpentMs must be a number >= 0');
+  time('startedAt');
+  return problems;
+}
+
+function appendEntry(file: string, entry: ReviewEntry): ReviewEntry {
+  const problems = entryProblems(entry, true);
+  if (problems.length > 0) throw new UsageError(`invalid ${entry.kind} entry: ${problems.join('; ')}`);
+  appendJsonLine(file, entry);
+  return entry;
+}
+
+/** Validates a verdict and appends it as one line (one append + fsync). Returns what was written. */
+export function appendVerdict(file: string, entry: VerdictInput): VerdictEntry {
+  return appendEntry(file, { kind: 'verdict', note: '', productVersion: PRODUCT_VERSION, ...entry } as VerdictEntry) as VerdictEntry;
+}
+
+/** Takes back the reviewer's current verdict on an item (undo). */
+export function appendRetraction(file: string, entry: RetractionInput): RetractionEntry {
+  return appendEntry(file, { kind: 'retraction', productVersion: PRODUCT_VERSION, ...entry } as RetractionEntry) as RetractionEntry;
+}
+
+/** Records the final decision on an item the reviewers disagreed on. */
+export function appendAdjudication(file: string, entry: AdjudicationInput): AdjudicationEntry {
+  return appendEntry(file, { kind: 'adjudication', note: '', productVersion: PRODUCT_VERSION, ...entry } as AdjudicationEntry) as AdjudicationEntry;
+}
+
+export interface VerdictsRead {
+  entries: ReviewEntry[];
+  /** Skipped lines: a truncated last line (an interrupted write), corrupt or invalid entries. */
+  warnings: string[];
+}
+
+/** Reads a verdict store; a missing file reads as empty. */
+export function readVerdicts(file: string): VerdictsRead {
+  const read = readJsonLines(file);
+  const entries: ReviewEntry[] = [];
+  const warnings = [...read.warnings];
+  for (const { line, value } of read.lines) {
+    const problems = entryProblems(value, false);
+    if (problems.length > 0) warnings.push(`${file}:${line}: invalid entry skipped: ${problems.join('; ')}`);
+    else entries.push(value as ReviewEntry);
+  }
+  return { entries, warnings };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The current state
+
+export interface ItemState {
+  level: number;
+  item: string;
+  /** Each reviewer's current verdict (latest, unless retracted since), by reviewer. */
+  verdicts: Map<string, VerdictEntry>;
+  /** The latest adjudication, if any. */
+  adjudication?: AdjudicationEntry;
+}
+
+export function itemKey(level: number, item: string): string {
+  return `${level}\u0000${item}`;
+}
+
+/** Folds entries (in file order) into each item's current state. */
+export function currentState(entries: readonly ReviewEntry[]): Map<string, ItemState> {
+  const items = new Map<string, ItemState>();
+  const stateOf = (level: number, item: string) => {
+    const key = itemKey(level, item);
+    let state = items.get(key);
+    if (!state) {
+      state = { level, item, verdicts: new Map() };
+      items.set(key, state);
+    }
+    return state;
+  };
+  for (const entry of entries) {
+    const state = stateOf(entry.level, entry.item);
+    if (entry.kind === 'verdict') state.verdicts.set(entry.reviewer, entry);
+    else if (entry.kind === 'retraction') state.verdicts.delete(entry.reviewer);
+    else state.adjudication = entry;
+  }
+  for (const [key, state] of items) if (state.verdicts.size === 0 && !state.adjudication) items.delete(key);
+  return items;
+}

@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { buildBundle, translatorFor } from '../../src/core/bundle';
+import { TerminalSession } from '../../src/core/terminal-session';
+import { DisguisedFileSystem } from '../../src/core/view-fs';
+import { FIXTURE, PYTHON, copyTree, tempDir } from '../helpers';
+
+async function session() {
+  const repo = path.join(tempDir('terminal'), 'shopcart');
+  copyTree(FIXTURE, repo);
+  const { bundle } = await buildBundle(repo, { seed: 31, granularity: 'full' });
+  const translator = translatorFor(bundle);
+  const view = new DisguisedFileSystem({ root: repo, translator });
+  let output = '';
+  const commands: Array<[string, number]> = [];
+  const rootName = translator.toView('shopcart');
+  const term = new TerminalSession({ translator, view, rootName, write: (t) => (output += t), onCommand: (line, code) => commands.push([line, code]) });
+  term.open();
+  const type = async (text: string, until: () => boolean = () => !term.running && output.endsWith('$ ')) => {
+    output = '';
+    term.handleInput(text);
+    const deadline = Date.now() + 20000;
+    while (!until() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    return output;
+  };
+  return { repo, bundle, translator, term, type, commands, rootName, get output() { return output; } };
+}
+
+const plain = (text: string) => text.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
+
+test('commands typed with view names run in the real copy; their output comes back in view names', async () => {
+  const { bundle, translator, type, commands, repo } = await session();
+  const pkg = translator.toView('shopcart');
+  const cart = bundle.identifiers.ShoppingCart;
+  const out = plain(await type(`${PYTHON} -c "from ${pkg} import ${cart}; print(${cart}.__module__, ${cart}.__name__)"\r`));
+  assert.match(out, new RegExp(`${pkg}\\.${translator.toView('models')}\\.${translator.toView('cart')} ${cart}`));
+  assert.doesNotMatch(out, /shopcart|ShoppingCart/);
+  const traceback = plain(await type(`${PYTHON} -c "import ${pkg}; ${pkg}.${bundle.identifiers.load_plugin}('zzz')"\r`));
+  assert.match(traceback, /Traceback/);
+  assert.match(traceback, /LookupError/);
+  assert.doesNotMatch(traceback, /shopcart|load_plugin|registry|_PLUGIN_MODULES/);
+  assert.ok(!traceback.includes(path.dirname(repo)), 'the real path is not shown');
+  assert.match(traceback, new RegExp(`File "${pkg}/${pkg}/${translator.toView('registry.py')}"`));
+  assert.match(traceback, /\[exit 1\]/);
+  assert.deepEqual(commands.map(([, code]) => code), [0, 1]);
+});
+
+test('a failing test run by its view test id passes after the fix, exit codes and colours kept', async () => {
+  const { translator, type } = await session();
+  const testId = translator.toView('tests/test_cart.py::test_known_bug_rounding_is_wrong');
+  const failing = await type(`${PYTHON} -m pytest -q -p no:cacheprovider ${testId}\r`);
+  assert.match(plain(failing), /1 failed/);
+  assert.match(failing, /\x1b\[3[0-9]m/, 'colours are kept');
+  assert.doesNotMatch(plain(failing), /test_known_bug_rounding_is_wrong|PriceCalculator/);
+  assert.match(plain(failing), /\[exit 1\]/);
+  const passing = await type(`${PYTHON} -m pytest -q -p no:cacheprovider ${translator.toView('tests/test_cart.py::test_receipt_path')}\r`);
+  assert.match(plain(passing), /1 passed/);
+  assert.doesNotMatch(plain(passing), /\[exit/);
+});
+
+test('cd works in view paths, Ctrl-C interrupts, history and line editing work', async () => {
+  const { translator, term, type, rootName } = await session();
+  const pkg = translator.toView('shopcart');
+  let out = await type(`cd ${pkg}/${translator.toView('models')}\r`);
+  assert.match(plain(out), new RegExp(`${rootName}/${pkg}/${translator.toView('models')} \\$ $`));
+  out = plain(await type('ls\r'));
+  assert.ok(out.includes(translator.toView('cart.py')) && !out.includes('cart.py\n'), out);
+  out = await type('cd ../../..\r');
+  assert.match(plain(out), /outside the view/);
+  await type('sleep 30\r', () => term.running);
+  out = await type('\x03');
+  assert.match(plain(out), /\[exit 130\]/);
+  // Up arrow recalls "sleep 30"; edit it to "echo 30" with Home and Delete.
+  out = plain(await type('\x1b[A', () => true));
+  assert.match(out, /sleep 30$/);
+  out = plain(await type('\x1b[H\x1b[3~\x1b[3~\x1b[3~\x1b[3~\x1b[3~echo\r'));
+  assert.match(out, /^.*\n?30\r?\n/m);
+});
