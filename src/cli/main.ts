@@ -18,6 +18,11 @@ import { materialize } from '../core/materialize';
 import { readRepository, type Repository } from '../core/repository';
 import { roundTrip } from '../core/roundtrip';
 import { PRODUCT_VERSION } from '../core/version';
+import { registerCheckout } from './commands/checkout';
+import { registerLevel1 } from './commands/level1';
+import { registerPatch } from './commands/patch';
+import { registerReviewReport } from './commands/review-report';
+import { registerSample } from './commands/sample';
 import { Progress } from './progress';
 
 interface Io {
@@ -159,6 +164,11 @@ export function createProgram(io: Io = defaultIo, state: RunState = { exitCode: 
       io.stdout(Buffer.from(out, 'latin1'));
     });
 
+  registerCheckout(program, io, state);
+  registerPatch(program, io, state);
+  registerLevel1(program, io, state);
+  registerSample(program, io, state);
+  registerReviewReport(program, io, state);
   return program;
 }
 

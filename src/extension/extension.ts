@@ -6,6 +6,7 @@ import { MAPPING_SCHEME, MappingTableProvider, MappingTree, openOriginalSideBySi
 import { FindInViewResults, goToFile } from './search';
 import { ViewSymbolProvider } from './symbols';
 import { createDisguisedTerminalOptions } from './terminal';
+import { exportPatch, instanceOf, Sessions, showProblemStatement, solveInstance } from './instances';
 import { SCHEME, ViewRegistry, type Mode, type OpenView } from './views';
 
 export function activate(context: vscode.ExtensionContext): { views: ViewRegistry } {
@@ -13,11 +14,38 @@ export function activate(context: vscode.ExtensionContext): { views: ViewRegistr
   const config = () => vscode.workspace.getConfiguration('schrodinger');
   const views = new ViewRegistry(context.globalState, () => config().get<string[]>('hidden', []));
   const provider = new DisguisedFileSystemProvider(views, log);
-  const results = new FindInViewResults(views, log);
+  const results = new FindInViewResults(views, log, (query, found) => recordAction(undefined, 'search', { query: query.pattern, regex: query.isRegex ?? false, results: found }));
   const mapping = new MappingTree(views);
   const decorations = new RenamedDecorations(views);
+  const sessions = new Sessions();
   const status = vscode.window.createStatusBarItem('schrodinger.status', vscode.StatusBarAlignment.Left, 100);
+  const clock = vscode.window.createStatusBarItem('schrodinger.session', vscode.StatusBarAlignment.Left, 99);
+  clock.name = 'Schrödinger Session';
+  const recordAction = (uri: vscode.Uri | undefined, kind: Parameters<NonNullable<ReturnType<Sessions['get']>>['record']>[0], detail: Record<string, unknown> = {}) => {
+    const view = uri ? views.resolve(uri)?.view : views.inWorkspace()[0];
+    const viewPath = uri ? views.resolve(uri)?.viewPath : undefined;
+    if (!view) return;
+    sessions.get(view)?.record(kind, viewPath === undefined ? detail : { path: viewPath, ...detail });
+  };
   status.name = 'Schrödinger View';
+
+  const lastEdit = new Map<string, number>();
+  const updateClock = () => {
+    const view = views.inWorkspace()[0];
+    const session = view && instanceOf(view) ? sessions.get(view) : undefined;
+    if (!session) {
+      clock.hide();
+      return;
+    }
+    const seconds = Math.floor(session.elapsedMs() / 1000);
+    const time = `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
+    clock.text = session.paused ? `$(debug-pause) ${time} paused` : `$(clock) ${time}`;
+    clock.tooltip = session.paused ? 'Session paused: click to resume' : 'Session time: click to pause';
+    clock.command = session.paused ? 'schrodinger.resumeSession' : 'schrodinger.pauseSession';
+    clock.show();
+  };
+  const ticker = setInterval(updateClock, 1000);
+  context.subscriptions.push({ dispose: () => clearInterval(ticker) }, clock);
 
   const refresh = () => {
     const open = views.inWorkspace();
@@ -66,20 +94,53 @@ export function activate(context: vscode.ExtensionContext): { views: ViewRegistr
     vscode.languages.registerDocumentSymbolProvider(pyInView, new ViewSymbolProvider()),
     vscode.languages.registerHoverProvider({ scheme: SCHEME }, new ReviewerHover(views)),
     vscode.commands.registerCommand('schrodinger.openView', (args?: OpenViewArguments) => openDisguisedView(context, views, log, args)),
-    vscode.commands.registerCommand('schrodinger.goToFile', () => goToFile(views)),
+    vscode.commands.registerCommand('schrodinger.goToFile', async () => {
+      const uri = await goToFile(views);
+      if (uri) recordAction(uri, 'go-to-file');
+    }),
+    vscode.commands.registerCommand('schrodinger.solveInstance', () => solveInstance(context, views, log)),
+    vscode.commands.registerCommand('schrodinger.showProblemStatement', () => showProblemStatement(views, sessions)),
+    vscode.commands.registerCommand('schrodinger.exportPatch', () => exportPatch(views, sessions, log, false)),
+    vscode.commands.registerCommand('schrodinger.submit', () => exportPatch(views, sessions, log, true)),
+    vscode.commands.registerCommand('schrodinger.pauseSession', () => {
+      const view = views.inWorkspace()[0];
+      const session = view && sessions.get(view);
+      if (session && !session.paused) session.pause();
+      updateClock();
+    }),
+    vscode.commands.registerCommand('schrodinger.resumeSession', () => {
+      const view = views.inWorkspace()[0];
+      const session = view && sessions.get(view);
+      if (session?.paused) session.resume();
+      updateClock();
+    }),
+    vscode.workspace.onDidOpenTextDocument((doc) => {
+      if (doc.uri.scheme === SCHEME) recordAction(doc.uri, 'file-open');
+    }),
+    vscode.workspace.onDidSaveTextDocument((doc) => {
+      if (doc.uri.scheme === SCHEME) recordAction(doc.uri, 'save');
+    }),
+    vscode.workspace.onDidChangeTextDocument((event) => {
+      if (event.document.uri.scheme !== SCHEME || event.contentChanges.length === 0) return;
+      const key = event.document.uri.toString();
+      const last = lastEdit.get(key) ?? 0;
+      if (Date.now() - last < 5000) return;
+      lastEdit.set(key, Date.now());
+      recordAction(event.document.uri, 'edit');
+    }),
     vscode.commands.registerCommand('schrodinger.openTerminal', () => {
       const view = views.inWorkspace()[0];
       if (!view) {
         void vscode.window.showWarningMessage('Schrödinger: no disguised view is open in this window.');
         return;
       }
-      vscode.window.createTerminal(createDisguisedTerminalOptions(view, log)).show();
+      vscode.window.createTerminal(createDisguisedTerminalOptions(view, log, (command, exitCode, ms) => recordAction(undefined, 'terminal', { command, exitCode, ms }))).show();
     }),
     vscode.window.registerTerminalProfileProvider('schrodinger.terminal', {
       provideTerminalProfile: () => {
         const view = views.inWorkspace()[0];
         if (!view) throw new Error('no disguised view is open in this window');
-        return new vscode.TerminalProfile(createDisguisedTerminalOptions(view, log));
+        return new vscode.TerminalProfile(createDisguisedTerminalOptions(view, log, (command, exitCode, ms) => recordAction(undefined, 'terminal', { command, exitCode, ms })));
       },
     }),
     vscode.commands.registerCommand('schrodinger.findInView', () => results.prompt()),

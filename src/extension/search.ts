@@ -5,7 +5,7 @@ import { searchView, type SearchMatch, type SearchQuery } from '../core/view-sea
 import type { Log } from './log';
 import type { OpenView, ViewRegistry } from './views';
 
-export async function goToFile(views: ViewRegistry): Promise<void> {
+export async function goToFile(views: ViewRegistry): Promise<vscode.Uri | undefined> {
   const open = views.inWorkspace();
   const items: Array<vscode.QuickPickItem & { uri: vscode.Uri }> = [];
   for (const view of open) {
@@ -16,6 +16,7 @@ export async function goToFile(views: ViewRegistry): Promise<void> {
   }
   const picked = await vscode.window.showQuickPick(items, { title: 'Go to File in View', placeHolder: 'Type a file name of the view', matchOnDescription: true });
   if (picked) await vscode.window.showTextDocument(picked.uri, { preview: true });
+  return picked?.uri;
 }
 
 type Node = { kind: 'file'; uri: vscode.Uri; viewPath: string; matches: SearchMatch[] } | { kind: 'match'; uri: vscode.Uri; match: SearchMatch };
@@ -31,6 +32,7 @@ export class FindInViewResults implements vscode.TreeDataProvider<Node> {
   constructor(
     private readonly views: ViewRegistry,
     private readonly log: Log,
+    private readonly onSearch: (query: SearchQuery, results: number) => void = () => undefined,
   ) {}
 
   attach(treeView: vscode.TreeView<Node>): void {
@@ -145,6 +147,7 @@ export class FindInViewResults implements vscode.TreeDataProvider<Node> {
       if (files[0]) void this.treeView.reveal(files[0], { focus: false, select: false });
     }
     this.log.info(`find in view: ${summary} in ${Date.now() - started} ms`);
+    this.onSearch(this.query, total);
     await vscode.commands.executeCommand('schrodinger.findResults.focus');
   }
 }

@@ -4,7 +4,11 @@ import { TerminalSession } from '../core/terminal-session';
 import type { Log } from './log';
 import type { OpenView } from './views';
 
-export function createDisguisedTerminalOptions(view: OpenView, log: Log): vscode.ExtensionTerminalOptions {
+export function createDisguisedTerminalOptions(
+  view: OpenView,
+  log: Log,
+  onCommand: (line: string, exitCode: number, ms: number) => void = () => undefined,
+): vscode.ExtensionTerminalOptions {
   const write = new vscode.EventEmitter<string>();
   const close = new vscode.EventEmitter<number | void>();
   const session = new TerminalSession({
@@ -13,7 +17,10 @@ export function createDisguisedTerminalOptions(view: OpenView, log: Log): vscode
     rootName: view.record.rootName,
     write: (text) => write.fire(text),
     onClose: (code) => close.fire(code),
-    onCommand: (line, code, ms) => log.info(`terminal: "${line}" exited ${code} after ${ms} ms`),
+    onCommand: (line, code, ms) => {
+      log.info(`terminal: "${line}" exited ${code} after ${ms} ms`);
+      onCommand(line, code, ms);
+    },
   });
   const pty: vscode.Pseudoterminal = {
     onDidWrite: write.event,

@@ -110,6 +110,12 @@ test('Go to File finds a disguised file and opens its disguised content', async 
   await waitFor(async () => (await editorText(page)).includes(expected), 20_000, `the editor to show "${expected}"`);
   await bench.screenshot('go-to-file-opened');
   assert.deepEqual(leaksIn(await editorText(page)), []);
+  // Go to Symbol in the file, from the tree-sitter parse.
+  await pressKeys(page, 'Control+Shift+O');
+  const symbol = bundle.identifiers.load_plugin;
+  await waitFor(async () => (await page.locator('.quick-input-widget .monaco-list-row', { hasText: symbol }).count()) > 0, 20_000, `the symbol ${symbol}`);
+  await bench.screenshot('go-to-symbol');
+  await pressKeys(page, 'Escape');
 });
 
 test('typing and saving writes the exact reverse-translated text to the real file', async () => {

@@ -1,0 +1,192 @@
+// A human-baseline solve in a real VS Code: pick a dataset instance, work only in its disguise
+// (problem statement, editor, disguised terminal), submit; the prediction's patch is in original
+// coordinates, applies to a pristine checkout, and fixes the bug there.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { after, afterEach, before, test } from 'node:test';
+import { buildBundle, translatorFor, type Bundle } from '../../src/core/bundle';
+import { checkoutInstance } from '../../src/core/checkout';
+import type { Translator } from '../../src/core/translator';
+import { buildCalcRepo, CALC_DATASET, CALC_INSTANCE_ID, type CalcRepository } from '../fixtures/instances/build-repo';
+import { tempDir } from '../helpers';
+import {
+  answerQuickInput,
+  editorText,
+  explorerLabels,
+  extensionLogText,
+  openWorkspace,
+  packageExtension,
+  pressKeys,
+  runCommand,
+  sleep,
+  startCodeServer,
+  waitFor,
+  type CodeServer,
+  type Workbench,
+} from './harness';
+
+const SEED = 5;
+let server: CodeServer;
+let bench: Workbench;
+let source: CalcRepository;
+let bundle: Bundle;
+let translator: Translator;
+let work: string;
+let preds: string;
+
+const terminalRows = () => bench.page.locator('.terminal-wrapper .xterm-rows').first();
+
+before(async () => {
+  work = tempDir('e2e-solve');
+  source = buildCalcRepo(work, { bare: true });
+  // The disguise the extension will draw: same base files, same seed, same bundle.
+  const probe = path.join(work, 'probe');
+  checkoutInstance({ repo: source.repo, commit: source.base, out: probe });
+  ({ bundle } = await buildBundle(probe, { seed: SEED, granularity: 'full' }));
+  translator = translatorFor(bundle);
+  preds = path.join(work, 'preds.json');
+  server = await startCodeServer({
+    vsix: packageExtension(),
+    settings: {
+      'files.simpleDialog.enable': true,
+      'terminal.integrated.gpuAcceleration': 'off',
+      'schrodinger.repositories': { 'calcpkg/calcpkg': source.repo },
+      'schrodinger.reviewerId': 'e2e-person',
+      'schrodinger.predictionsFile': preds,
+    },
+  });
+  const start = tempDir('e2e-solve-start');
+  fs.writeFileSync(path.join(start, 'README.txt'), 'start here\n');
+  bench = await openWorkspace(server, [`file://${start}`], 'solve-start');
+});
+
+afterEach(async (t) => {
+  await bench?.screenshot(`solve-end-of-${(t as unknown as { name: string }).name.slice(0, 30)}`).catch(() => undefined);
+});
+
+after(async () => {
+  await bench?.close();
+  await server?.stop();
+});
+
+async function titleOfQuickInput(): Promise<string> {
+  return (await bench.page.locator('.quick-input-widget .quick-input-title').innerText().catch(() => '')) ?? '';
+}
+
+test('Solve Instance checks out the instance and opens its disguise', async () => {
+  const { page } = bench;
+  await runCommand(page, 'Schrödinger: Solve Instance...');
+  const box = page.locator('.quick-input-widget .quick-input-box input');
+  await box.waitFor({ state: 'visible' });
+  // The simple file dialog fills in its start folder first; type the dataset path after that.
+  await waitFor(async () => (await box.inputValue()).startsWith('/'), 10_000, 'the file dialog');
+  await sleep(500);
+  await waitFor(async () => {
+    if (/\(instance\)/.test(await titleOfQuickInput())) return true;
+    if ((await box.inputValue()) !== CALC_DATASET) {
+      await box.fill(CALC_DATASET);
+      await sleep(700);
+    }
+    await page.keyboard.press('Enter');
+    await sleep(1000);
+    return false;
+  }, 30_000, 'the instance pick after the dataset dialog');
+  await answerQuickInput(page, CALC_INSTANCE_ID, CALC_INSTANCE_ID);
+  await waitFor(async () => /\(seed\)/.test(await titleOfQuickInput()), 10_000, 'the seed prompt');
+  await box.fill(String(SEED));
+  await page.keyboard.press('Enter');
+  const pkg = translator.toView('calcpkg');
+  await waitFor(async () => (await explorerLabels(page)).includes(pkg), 120_000, `the view with ${pkg}`);
+  await bench.screenshot('solve-view-open');
+  assert.ok(!(await explorerLabels(page)).includes('calcpkg'));
+});
+
+test('the problem statement opens translated', async () => {
+  const { page } = bench;
+  await runCommand(page, 'Schrödinger: Show Problem Statement');
+  const median = bundle.identifiers.median;
+  const frameText = async () => {
+    for (const frame of page.frames()) {
+      const text = await frame.evaluate(() => (globalThis as unknown as { document?: { body?: { innerText?: string } } }).document?.body?.innerText ?? '').catch(() => '');
+      if (text.includes(`${median}(`)) return text;
+    }
+    return '';
+  };
+  const text = await waitFor(frameText, 20_000, `the problem statement naming ${median}`);
+  await bench.screenshot('problem-statement');
+  assert.doesNotMatch(text, /\bmedian\b|calcpkg/);
+});
+
+test('fix the bug in the view, check it in the disguised terminal, submit', async () => {
+  const { page } = bench;
+  const stats = translator.toView('stats.py');
+  await pressKeys(page, 'Control+P');
+  await answerQuickInput(page, stats.replace('.py', ''), stats);
+  const middleLine = translator.toView('    middle = len(ordered) // 2');
+  await waitFor(async () => (await editorText(page)).includes(middleLine.trim()), 20_000, 'the view of stats.py');
+  const lineNumber = (await editorText(page)).split('\n').findIndex((l) => l.includes(middleLine.trim())) + 1;
+  await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+  await pressKeys(page, 'Control+G');
+  await page.keyboard.type(String(lineNumber));
+  await pressKeys(page, ['Enter', 'End', 'Enter']);
+  const ordered = translator.toView('ordered');
+  const middle = translator.toView('middle');
+  await page.keyboard.type(`if len(${ordered}) % 2 == 0:`, { delay: 5 });
+  await pressKeys(page, 'Enter');
+  await page.keyboard.type(`return (${ordered}[${middle} - 1] + ${ordered}[${middle}]) / 2`, { delay: 5 });
+  await pressKeys(page, ['Escape', 'Control+S']);
+  await sleep(1000);
+  await bench.screenshot('fixed-in-view');
+
+  await runCommand(page, 'Schrödinger: Open Disguised Terminal');
+  await page.waitForSelector('.terminal-wrapper .xterm-rows', { timeout: 20_000 });
+  await waitFor(async () => / \$ /.test(await terminalRows().innerText()), 20_000, 'the terminal prompt');
+  const pkg = translator.toView('calcpkg');
+  const median = bundle.identifiers.median;
+  await page.keyboard.type(`/usr/bin/python3 -c "from ${pkg} import ${median}; print(${median}([4, 1, 3, 2]))"`, { delay: 2 });
+  await page.keyboard.press('Enter');
+  await waitFor(async () => (await terminalRows().innerText()).includes('2.5'), 20_000, 'the fixed median in the terminal');
+  await page.keyboard.type(`/usr/bin/python3 -m pytest -q -p no:cacheprovider ${translator.toView('tests/test_stats.py')}`, { delay: 2 });
+  await page.keyboard.press('Enter');
+  await waitFor(async () => /\d+ passed/.test(await terminalRows().innerText()), 30_000, 'the tests in the disguised terminal');
+  await bench.screenshot('terminal-checks');
+  const shown = (await terminalRows().innerText()).replace(/\u00a0/g, ' ');
+  assert.doesNotMatch(shown, /calcpkg|\bmedian\b|test_stats/);
+
+  await runCommand(page, 'Schrödinger: Submit');
+  await page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Submit' }).click();
+  await waitFor(() => fs.existsSync(preds), 20_000, 'preds.json');
+  await waitFor(async () => (await page.locator('.monaco-dialog-box').innerText().catch(() => '')).includes('submitted after'), 20_000, 'the session summary');
+  await bench.screenshot('submitted');
+  const summary = await page.locator('.monaco-dialog-box').innerText();
+  assert.match(summary, /actions \(.*edit \d+/);
+  await page.locator('.monaco-dialog-box .monaco-button').first().click();
+});
+
+test('the prediction is in original coordinates and fixes the bug on a pristine checkout; the trajectory is written', async () => {
+  const predictions = JSON.parse(fs.readFileSync(preds, 'utf8')) as Record<string, { model_name_or_path: string; model_patch: string }>;
+  const prediction = predictions[CALC_INSTANCE_ID];
+  assert.equal(prediction.model_name_or_path, 'human/e2e-person');
+  assert.match(prediction.model_patch, /^diff --git a\/calcpkg\/stats\.py b\/calcpkg\/stats\.py/m);
+  const pristine = path.join(work, 'pristine');
+  checkoutInstance({ repo: source.repo, commit: source.base, out: pristine });
+  fs.writeFileSync(path.join(work, 'model.patch'), prediction.model_patch);
+  const check = spawnSync('git', ['apply', '--check', path.join(work, 'model.patch')], { cwd: pristine, encoding: 'utf8' });
+  assert.equal(check.status, 0, check.stderr);
+  assert.equal(spawnSync('git', ['apply', path.join(work, 'model.patch')], { cwd: pristine }).status, 0);
+  const run = spawnSync('/usr/bin/python3', ['-c', 'from calcpkg import median; print(median([4, 1, 3, 2]))'], { cwd: pristine, encoding: 'utf8' });
+  assert.equal(run.stdout.trim(), '2.5', run.stderr);
+
+  const storage = path.join(server.userDataDir, 'User', 'globalStorage', 'schrodinger-views.schrodinger-views', 'instances');
+  const [instanceFolder] = fs.readdirSync(storage);
+  const trajectory = JSON.parse(fs.readFileSync(path.join(storage, instanceFolder, 'trajectory.traj.json'), 'utf8'));
+  assert.equal(trajectory.info.exit_status, 'submitted');
+  assert.equal(trajectory.info.submission, prediction.model_patch);
+  const kinds = new Set((trajectory.messages as Array<{ kind: string }>).map((m) => m.kind));
+  for (const kind of ['start', 'problem-statement', 'go-to-file', 'edit', 'save', 'terminal', 'submit']) assert.ok(kinds.has(kind), `${kind} in ${[...kinds].join(', ')}`);
+  const viewText = JSON.stringify(trajectory.messages).split(CALC_INSTANCE_ID).join('<instance>');
+  assert.doesNotMatch(viewText, /calcpkg|\bmedian\b/);
+  assert.doesNotMatch(extensionLogText(server, 'Schrödinger Views'), /calcpkg|\bmedian\b/);
+});

@@ -1,0 +1,130 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { UsageError } from '../../src/core/errors';
+import { closeIds, findInstance, loadDataset } from '../../src/core/instances';
+import { CALC_DATASET, CALC_INSTANCE_ID } from '../fixtures/instances/build-repo';
+import { tempDir } from '../helpers';
+
+function record(id: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    instance_id: id,
+    repo: 'owner/name',
+    base_commit: 'a'.repeat(40),
+    problem_statement: `problem of ${id}`,
+    ...extra,
+  };
+}
+
+function write(name: string, text: string | Buffer): string {
+  const file = path.join(tempDir('dataset'), name);
+  fs.writeFileSync(file, text);
+  return file;
+}
+
+function usageError(fn: () => unknown, pattern: RegExp): void {
+  assert.throws(fn, (error: unknown) => {
+    assert.ok(error instanceof UsageError, `expected a UsageError, got ${String(error)}`);
+    assert.match(error.message, pattern);
+    assert.ok(!error.message.includes('\n'), 'one line');
+    return true;
+  });
+}
+
+test('the fixture JSONL loads; FAIL_TO_PASS as a JSON-encoded string and PASS_TO_PASS as a list both become lists', () => {
+  const dataset = loadDataset(CALC_DATASET);
+  assert.deepEqual(dataset.warnings, []);
+  assert.equal(dataset.instances.length, 1);
+  const instance = findInstance(dataset, CALC_INSTANCE_ID);
+  assert.equal(instance.repo, 'calcpkg/calcpkg');
+  assert.match(instance.base_commit, /^[0-9a-f]{40}$/);
+  assert.deepEqual(instance.FAIL_TO_PASS, ['tests/test_stats.py::test_median_even_length']);
+  assert.equal(instance.PASS_TO_PASS.length, 4);
+  assert.match(instance.patch, /^diff --git a\/calcpkg\/stats.py/);
+  assert.match(instance.test_patch, /test_median_even_length/);
+  assert.equal(instance.version, '1.0');
+  const raw = JSON.parse(fs.readFileSync(CALC_DATASET, 'utf8'));
+  assert.equal(typeof raw.FAIL_TO_PASS, 'string', 'the fixture stores FAIL_TO_PASS as SWE-bench Verified does');
+  assert.ok(Array.isArray(raw.PASS_TO_PASS));
+});
+
+test('a JSON array, a dict keyed by instance id, and a single object load alike', () => {
+  const a = record('o__n-1', { FAIL_TO_PASS: ['t::a'], PASS_TO_PASS: '["t::b", "t::c"]', version: 3.2, hints_text: null });
+  const b = record('o__n-2');
+  const fromArray = loadDataset(write('d.json', JSON.stringify([a, b], null, 2)));
+  assert.deepEqual(fromArray.instances.map((i) => i.instance_id), ['o__n-1', 'o__n-2']);
+  const first = fromArray.instances[0];
+  assert.deepEqual(first.FAIL_TO_PASS, ['t::a']);
+  assert.deepEqual(first.PASS_TO_PASS, ['t::b', 't::c']);
+  assert.equal(first.version, '3.2');
+  assert.equal(first.hints_text, '');
+  assert.deepEqual(fromArray.instances[1].FAIL_TO_PASS, []);
+  assert.equal(fromArray.instances[1].patch, '');
+
+  // keyed by id: the key supplies a missing instance_id
+  const { instance_id: _drop, ...bWithoutId } = b;
+  const fromDict = loadDataset(write('d.json', JSON.stringify({ 'o__n-1': a, 'o__n-2': bWithoutId })));
+  assert.deepEqual(fromDict.instances, fromArray.instances);
+  usageError(() => loadDataset(write('d.json', JSON.stringify({ 'o__n-9': a }))), /entry "o__n-9" has instance_id "o__n-1"/);
+
+  const single = loadDataset(write('one.json', JSON.stringify(a, null, 2)));
+  assert.deepEqual(single.instances, [fromArray.instances[0]]);
+});
+
+test('JSONL: a malformed line is reported with its file and line number and the others still load', () => {
+  const lines = [
+    JSON.stringify(record('x__y-1')),
+    '{"instance_id": "x__y-2", "repo": ',
+    '',
+    '[1, 2]',
+    JSON.stringify(record('x__y-3', { FAIL_TO_PASS: '["a::b"]' })),
+    JSON.stringify(record('x__y-1', { problem_statement: 'again' })),
+  ];
+  const file = write('d.jsonl', `\ufeff${lines.join('\r\n')}\r\n`);
+  const dataset = loadDataset(file);
+  assert.deepEqual(dataset.instances.map((i) => i.instance_id), ['x__y-1', 'x__y-3']);
+  assert.equal(dataset.instances[0].problem_statement, 'problem of x__y-1');
+  assert.deepEqual(dataset.instances[1].FAIL_TO_PASS, ['a::b']);
+  assert.equal(dataset.warnings.length, 3, dataset.warnings.join('\n'));
+  assert.match(dataset.warnings[0], new RegExp(`^${escape(file)}:2: malformed JSON line skipped`));
+  assert.match(dataset.warnings[1], new RegExp(`^${escape(file)}:4: line skipped: expected a JSON object, found an array`));
+  assert.match(dataset.warnings[2], /x__y-1 appears more than once; the first is used/);
+});
+
+test('missing required fields are a UsageError naming the file and the line (or the entry)', () => {
+  const jsonl = write('d.jsonl', `${JSON.stringify(record('ok-1'))}\n${JSON.stringify({ instance_id: 'bad-2', repo: 'o/n' })}\n`);
+  usageError(() => loadDataset(jsonl), new RegExp(`^${escape(jsonl)}:2 \\(instance bad-2\\): missing required fields base_commit, problem_statement$`));
+  const array = write('d.json', JSON.stringify([record('ok-1'), { ...record('bad-2'), repo: '' }]));
+  usageError(() => loadDataset(array), new RegExp(`^${escape(array)}: entry 2 \\(instance bad-2\\): missing required field repo$`));
+  const badList = write('d.jsonl', `${JSON.stringify(record('ok-1', { FAIL_TO_PASS: 'tests/x.py::t' }))}\n`);
+  usageError(() => loadDataset(badList), /d\.jsonl:1 \(instance ok-1\): FAIL_TO_PASS: expected a list of test ids or a JSON-encoded list/);
+  const badItems = write('d.jsonl', `${JSON.stringify(record('ok-1', { PASS_TO_PASS: [1, 2] }))}\n`);
+  usageError(() => loadDataset(badItems), /PASS_TO_PASS: expected a list of test ids \(strings\)/);
+});
+
+test('a wholly unreadable file is a UsageError naming it', () => {
+  const dir = tempDir('dataset');
+  usageError(() => loadDataset(path.join(dir, 'missing.jsonl')), /^no such dataset file: .*missing\.jsonl$/);
+  usageError(() => loadDataset(dir), /^dataset is a folder, not a file: /);
+  usageError(() => loadDataset(write('empty.jsonl', '  \n')), /^empty dataset file: .*empty\.jsonl$/);
+  usageError(() => loadDataset(write('bin.jsonl', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]))), /^unreadable dataset .*bin\.jsonl: not a JSON/);
+  usageError(() => loadDataset(write('text.jsonl', 'instance_id,repo\nx,y\n')), /^unreadable dataset .*text\.jsonl: expected a JSON array/);
+  usageError(() => loadDataset(write('broken.json', '[\n  {"instance_id": "a"},\n  {oops}\n]\n')), /^unreadable dataset .*broken\.json:3: not valid JSON/);
+  usageError(() => loadDataset(write('allbad.jsonl', '{oops\n{"also": \n')), /^unreadable dataset .*allbad\.jsonl: no instance could be read \(.*allbad\.jsonl:1: malformed JSON/);
+  usageError(() => loadDataset(write('scalar.json', '[1]')), /entry 1: expected an instance object, found a number/);
+});
+
+test('findInstance: a missing id lists close ids', () => {
+  const dataset = loadDataset(write('d.json', JSON.stringify(['django__django-11099', 'django__django-11133', 'django__django-12345', 'sympy__sympy-20590'].map((id) => record(id)))));
+  assert.equal(findInstance(dataset, 'sympy__sympy-20590').instance_id, 'sympy__sympy-20590');
+  assert.equal(findInstance(dataset.instances, ' sympy__sympy-20590 ').instance_id, 'sympy__sympy-20590');
+  usageError(() => findInstance(dataset, 'django__django-11098'), /^no instance "django__django-11098" in .*d\.json; close ids: django__django-11099, /);
+  usageError(() => findInstance(dataset, 'sympy-20590'), /close ids: sympy__sympy-20590/);
+  usageError(() => findInstance(dataset, 'pytest-dev__pytest-5227'), /; 4 instances, such as django__django-11099, django__django-11133, django__django-12345$/);
+  assert.deepEqual(closeIds(['abc', 'abd', 'xyz'], 'abe', 5), ['abc', 'abd']);
+});
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
