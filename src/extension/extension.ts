@@ -18,6 +18,7 @@ export function activate(context: vscode.ExtensionContext): { views: ViewRegistr
   const mapping = new MappingTree(views);
   const decorations = new RenamedDecorations(views);
   const sessions = new Sessions();
+  sessionsToPause = sessions;
   const status = vscode.window.createStatusBarItem('schrodinger.status', vscode.StatusBarAlignment.Left, 100);
   const clock = vscode.window.createStatusBarItem('schrodinger.session', vscode.StatusBarAlignment.Left, 99);
   clock.name = 'Schrödinger Session';
@@ -186,4 +187,8 @@ export function activate(context: vscode.ExtensionContext): { views: ViewRegistr
   return { views };
 }
 
-export function deactivate(): void {}
+let sessionsToPause: Sessions | undefined;
+
+export function deactivate(): void {
+  sessionsToPause?.pauseAll();
+}

@@ -113,9 +113,17 @@ export async function solveInstance(context: vscode.ExtensionContext, views: Vie
   }
 }
 
-/** The running session of the view's instance, opened (or started) on first use. */
+/**
+ * The running session of the view's instance, opened (or started) on first use. Closing the
+ * window pauses it and reopening resumes it, so time away is not counted; a pause the person
+ * chose stays a pause.
+ */
 export class Sessions {
   private readonly open = new Map<string, SessionLog>();
+
+  pauseAll(): void {
+    for (const session of this.open.values()) if (!session.paused && !session.ended) session.pause({ reason: 'window-closed' });
+  }
 
   get(view: OpenView): SessionLog | undefined {
     const instance = instanceOf(view);
@@ -132,6 +140,8 @@ export class Sessions {
             viewName: view.record.rootName,
           });
       this.open.set(instance.sessionFile, session);
+      const last = session.actions().at(-1);
+      if (session.paused && last?.kind === 'pause' && (last.detail as { reason?: string }).reason === 'window-closed') session.resume({ reason: 'window-opened' });
     }
     return session;
   }
@@ -186,7 +196,10 @@ export async function exportPatch(views: ViewRegistry, sessions: Sessions, log: 
   const modelName = humanModelName(reviewer);
   writePrediction(predsFile, { instance_id: instance.instanceId, model_name_or_path: modelName, model_patch: report.patch });
   if (session) {
-    writeTrajectory(path.join(instance.folder, 'trajectory.traj.json'), buildTrajectory(session, { patch: report.patch, exitStatus: 'submitted', modelName }));
+    const trajectory = buildTrajectory(session, { patch: report.patch, exitStatus: 'submitted', modelName });
+    writeTrajectory(path.join(instance.folder, 'trajectory.traj.json'), trajectory);
+    // Alongside the prediction too, named by instance as SWE-bench tooling expects.
+    writeTrajectory(path.join(path.dirname(predsFile), `${instance.instanceId}.traj.json`), trajectory);
     const summary = session.summary();
     const minutes = (summary.elapsedMs / 60000).toFixed(1);
     const classes = Object.entries(summary.byClass)

@@ -183,6 +183,7 @@ test('the prediction is in original coordinates and fixes the bug on a pristine 
   const [instanceFolder] = fs.readdirSync(storage);
   const trajectory = JSON.parse(fs.readFileSync(path.join(storage, instanceFolder, 'trajectory.traj.json'), 'utf8'));
   assert.equal(trajectory.info.exit_status, 'submitted');
+  assert.deepEqual(JSON.parse(fs.readFileSync(path.join(work, `${CALC_INSTANCE_ID}.traj.json`), 'utf8')), trajectory);
   assert.equal(trajectory.info.submission, prediction.model_patch);
   const kinds = new Set((trajectory.messages as Array<{ kind: string }>).map((m) => m.kind));
   for (const kind of ['start', 'problem-statement', 'go-to-file', 'edit', 'save', 'terminal', 'submit']) assert.ok(kinds.has(kind), `${kind} in ${[...kinds].join(', ')}`);
