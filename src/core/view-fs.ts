@@ -63,6 +63,8 @@ export class DisguisedFileSystem {
   private readonly lastSeen = new Map<string, string>();
   private fileList: string[] | undefined;
   private readonly hiddenCache = new Map<string, boolean>();
+  /** View path as asked -> real relative path (null: not a path of the view). Translation never changes. */
+  private readonly realPaths = new Map<string, string | null>();
   /** Real folders (relative) known to resolve inside the working copy. */
   private readonly safeFolders = new Set<string>();
 
@@ -84,11 +86,15 @@ export class DisguisedFileSystem {
 
   /** The real relative path of a view path; only paths the view itself would show exist. */
   realRelative(viewPath: string): string {
-    const rel = this.normalize(viewPath);
-    if (rel === '') return '';
-    const real = this.translator.pathToReal(rel);
-    if (this.translator.pathToView(real) !== rel) throw notFound(rel);
-    if (this.isHidden(real)) throw notFound(rel);
+    let real = this.realPaths.get(viewPath);
+    if (real === undefined) {
+      const rel = this.normalize(viewPath);
+      const candidate = rel === '' ? '' : this.translator.pathToReal(rel);
+      // Only paths the view itself shows exist: the name must come back as typed.
+      real = rel !== '' && this.translator.pathToView(candidate) !== rel ? null : candidate;
+      this.realPaths.set(viewPath, real);
+    }
+    if (real === null || this.isHidden(real)) throw notFound(this.normalize(viewPath));
     return real;
   }
 
@@ -97,9 +103,8 @@ export class DisguisedFileSystem {
   }
 
   private absolute(realRelative: string, viewPath: string): string {
-    const full = path.join(this.root, realRelative);
-    const inside = path.relative(this.root, full);
-    if (inside.startsWith('..') || path.isAbsolute(inside)) throw new ViewFsError('InvalidPath', viewPath, `path escapes the view: ${viewPath}`);
+    // normalize() has refused `..` and translation only rewrites words: the path stays inside.
+    const full = realRelative === '' ? this.root : `${this.root}/${realRelative}`;
     // A symbolic link anywhere on the way must stay inside the working copy.
     const folder = path.posix.dirname(realRelative);
     if (!this.safeFolders.has(realRelative) && !(this.safeFolders.has(folder) && !isLink(full))) {
