@@ -22,6 +22,16 @@ await esbuild.build({
   external: ['vscode'],
 });
 
+await esbuild.build({
+  entryPoints: [path.join(root, 'src/webview/review/main.ts')],
+  outfile: path.join(dist, 'webview', 'review.js'),
+  bundle: true,
+  platform: 'browser',
+  format: 'iife',
+  target: 'es2022',
+  logLevel: 'warning',
+});
+
 fs.copyFileSync(require.resolve('web-tree-sitter/tree-sitter.wasm'), path.join(dist, 'tree-sitter.wasm'));
 fs.copyFileSync(require.resolve('tree-sitter-wasms/out/tree-sitter-python.wasm'), path.join(dist, 'tree-sitter-python.wasm'));
 for (const name of ['external-names.json', 'lexicon.json']) fs.copyFileSync(path.join(root, 'data', name), path.join(dist, 'data', name));

@@ -6,6 +6,7 @@ import { MAPPING_SCHEME, MappingTableProvider, MappingTree, openOriginalSideBySi
 import { FindInViewResults, goToFile } from './search';
 import { ViewSymbolProvider } from './symbols';
 import { createDisguisedTerminalOptions } from './terminal';
+import { exportReviewReport, openReviewPanel, reopenReview, REVIEW_VIEW_TYPE, reviewPanelSerializer } from './review-panel';
 import { exportPatch, instanceOf, Sessions, showProblemStatement, solveInstance } from './instances';
 import { SCHEME, ViewRegistry, type Mode, type OpenView } from './views';
 
@@ -100,6 +101,9 @@ export function activate(context: vscode.ExtensionContext): { views: ViewRegistr
       if (uri) recordAction(uri, 'go-to-file');
     }),
     vscode.commands.registerCommand('schrodinger.solveInstance', () => solveInstance(context, views, log)),
+    vscode.commands.registerCommand('schrodinger.openReviewPanel', () => openReviewPanel(context, log)),
+    vscode.commands.registerCommand('schrodinger.reviewReport', () => exportReviewReport(context, log)),
+    vscode.window.registerWebviewPanelSerializer(REVIEW_VIEW_TYPE, reviewPanelSerializer(context, log)),
     vscode.commands.registerCommand('schrodinger.showProblemStatement', () => showProblemStatement(views, sessions)),
     vscode.commands.registerCommand('schrodinger.exportPatch', () => exportPatch(views, sessions, log, false)),
     vscode.commands.registerCommand('schrodinger.submit', () => exportPatch(views, sessions, log, true)),
@@ -174,6 +178,7 @@ export function activate(context: vscode.ExtensionContext): { views: ViewRegistr
   results.attach(resultsView);
   context.subscriptions.push(resultsView, vscode.window.createTreeView('schrodinger.mapping', { treeDataProvider: mapping }));
   refresh();
+  reopenReview(context, log);
   // Translate every file once in the background: reads and searches then cost a plain read.
   let disposed = false;
   context.subscriptions.push({ dispose: () => (disposed = true) });

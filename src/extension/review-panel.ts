@@ -1,0 +1,187 @@
+/**
+ * The reviewer workbench panel (Level 1 first): original and transformed statement side by side
+ * with a word diff, the verifier's checklist, a rubric, keyboard-first decisions written to the
+ * append-only verdict store, and resume exactly where the reviewer left off.
+ */
+import { randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { buildReviewReport } from '../core/review/statistics';
+import { readVerdicts } from '../core/review/verdicts';
+import { readSample } from '../core/review/sampling';
+import { Workbench, type WorkbenchSources } from '../core/review/workbench';
+import { writeFileAtomic } from '../core/atomic';
+import { isFromWebview, type ItemMessage } from '../webview/review/protocol';
+import type { Log } from './log';
+
+export const REVIEW_VIEW_TYPE = 'schrodinger.review';
+/** The open review's sources, in workspace state: a reload reopens the panel at the right item. */
+const OPEN_REVIEW_KEY = 'schrodinger.openReview';
+let restored = false;
+
+interface PanelState {
+  sources: WorkbenchSources;
+  index?: number;
+}
+
+export function defaultVerdictsFile(context: vscode.ExtensionContext): string {
+  const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
+  return folder ? path.join(folder.uri.fsPath, '.schrodinger', 'verdicts.jsonl') : path.join(context.globalStorageUri.fsPath, 'verdicts.jsonl');
+}
+
+export async function openReviewPanel(context: vscode.ExtensionContext, log: Log): Promise<void> {
+  const level1 = await vscode.window.showOpenDialog({ title: 'Schrödinger: Review (Level 1 output)', canSelectMany: false, filters: { 'Level 1 output': ['jsonl'] }, openLabel: 'Review these rewrites' });
+  if (!level1?.[0]) return;
+  const sampleChoice = await vscode.window.showQuickPick([{ label: 'Every item of the output' }, { label: 'A sample file...' }], { title: 'Schrödinger: Review (items)' });
+  if (!sampleChoice) return;
+  let sampleFile: string | undefined;
+  if (sampleChoice.label !== 'Every item of the output') {
+    sampleFile = (await vscode.window.showOpenDialog({ title: 'Schrödinger: Review (sample)', canSelectMany: false, filters: { Sample: ['json'] } }))?.[0]?.fsPath;
+    if (!sampleFile) return;
+  }
+  const config = vscode.workspace.getConfiguration('schrodinger');
+  const reviewer = config.get<string>('reviewerId', '') || (await vscode.window.showInputBox({ title: 'Your reviewer id', validateInput: (v) => (/^[\w.@-]+$/.test(v) ? undefined : 'letters, digits, . _ - @ only') }));
+  if (!reviewer) return;
+  const verdictsFile = defaultVerdictsFile(context);
+  fs.mkdirSync(path.dirname(verdictsFile), { recursive: true });
+  const panel = vscode.window.createWebviewPanel(REVIEW_VIEW_TYPE, 'Review', vscode.ViewColumn.Active, webviewOptions(context));
+  attach(context, panel, { sources: { level1File: level1[0].fsPath, sampleFile, verdictsFile, reviewer, level: 1 } }, log);
+}
+
+function webviewOptions(context: vscode.ExtensionContext): vscode.WebviewOptions & vscode.WebviewPanelOptions {
+  return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(context.extensionUri, 'dist', 'webview')], retainContextWhenHidden: false };
+}
+
+/** Restores review panels after a window reload, at the item where the reviewer left off. */
+export function reviewPanelSerializer(context: vscode.ExtensionContext, log: Log): vscode.WebviewPanelSerializer<PanelState> {
+  return {
+    async deserializeWebviewPanel(panel, state) {
+      if (!state?.sources) {
+        panel.dispose();
+        return;
+      }
+      panel.webview.options = webviewOptions(context);
+      attach(context, panel, state, log);
+    },
+  };
+}
+
+/**
+ * Reopens the review that was open when the window went away, when VS Code did not restore
+ * its panel itself (code-server does not restore webview panels on a reload).
+ */
+export function reopenReview(context: vscode.ExtensionContext, log: Log): void {
+  const sources = context.workspaceState.get<WorkbenchSources>(OPEN_REVIEW_KEY);
+  if (!sources) return;
+  setTimeout(() => {
+    if (restored) return;
+    const panel = vscode.window.createWebviewPanel(REVIEW_VIEW_TYPE, 'Review', vscode.ViewColumn.Active, webviewOptions(context));
+    attach(context, panel, { sources }, log);
+  }, 1500);
+}
+
+function attach(context: vscode.ExtensionContext, panel: vscode.WebviewPanel, state: PanelState, log: Log): void {
+  restored = true;
+  void context.workspaceState.update(OPEN_REVIEW_KEY, state.sources);
+  panel.onDidDispose(() => void context.workspaceState.update(OPEN_REVIEW_KEY, undefined));
+  let bench: Workbench;
+  try {
+    bench = new Workbench(state.sources);
+  } catch (error) {
+    void vscode.window.showErrorMessage(`Schrödinger: ${(error as Error).message}`);
+    panel.dispose();
+    return;
+  }
+  const nonce = randomBytes(16).toString('base64');
+  const script = panel.webview.asWebviewUri(vscode.Uri.joinPath(context.extensionUri, 'dist', 'webview', 'review.js'));
+  panel.webview.html = html(panel.webview.cspSource, nonce, script.toString(), JSON.stringify(state));
+  let index = bench.resumeIndex();
+  const send = () => {
+    const item = bench.item(index);
+    const message: ItemMessage = {
+      type: 'item',
+      index,
+      total: bench.size,
+      decided: bench.decided(),
+      reviewer: state.sources.reviewer,
+      item: { ...item, verdict: item.verdict ? { verdict: item.verdict.verdict, note: item.verdict.note, rubric: item.verdict.rubric } : undefined },
+    };
+    void panel.webview.postMessage(message);
+    panel.title = `Review ${index + 1}/${bench.size}`;
+  };
+  log.info(`review panel: ${bench.size} items, resuming at ${index + 1}`);
+  panel.webview.onDidReceiveMessage((message: unknown) => {
+    if (!isFromWebview(message)) {
+      log.warn('review panel: a malformed message was dropped');
+      return;
+    }
+    try {
+      if (message.type === 'ready') return send();
+      if (message.index >= bench.size) return;
+      if (message.type === 'go') index = message.index;
+      else if (message.type === 'undo') bench.undo(message.index);
+      else {
+        bench.decide(message.index, { verdict: message.verdict, rubric: message.rubric, note: message.note, correctedStatement: message.corrected ?? undefined, startedAt: message.startedAt, timeSpentMs: message.timeSpentMs });
+        // Auto-advance to the next item without a verdict, else the next one.
+        const next = bench.resumeIndex();
+        index = next > message.index || bench.decided() < bench.size ? next : Math.min(bench.size - 1, message.index + 1);
+      }
+      send();
+    } catch (error) {
+      void panel.webview.postMessage({ type: 'error', message: (error as Error).message });
+    }
+  }, undefined, context.subscriptions);
+}
+
+function html(cspSource: string, nonce: string, script: string, state: string): string {
+  const escapedState = state.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return `<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}' ${cspSource};">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style nonce="${nonce}">
+body{font-family:var(--vscode-font-family);color:var(--vscode-foreground);background:var(--vscode-editor-background);padding:8px 16px}
+header{display:flex;gap:16px;align-items:baseline;border-bottom:1px solid var(--vscode-panel-border);padding-bottom:6px}
+#progress{font-size:1.4em;font-weight:600}
+.columns{display:grid;grid-template-columns:1fr 1fr;gap:16px;margin-top:10px}
+.statement{white-space:pre-wrap;font-family:var(--vscode-editor-font-family);background:var(--vscode-textCodeBlock-background);padding:8px;min-height:6em}
+del{background:var(--vscode-diffEditor-removedTextBackground);text-decoration:line-through}
+ins{background:var(--vscode-diffEditor-insertedTextBackground);text-decoration:none}
+textarea{width:100%;min-height:5em;color:var(--vscode-input-foreground);background:var(--vscode-input-background);border:1px solid var(--vscode-input-border)}
+.check .badge{font-weight:600;margin-right:4px}.check.missing .badge,.check.contradicted .badge{color:var(--vscode-errorForeground)}.check.weakened .badge{color:var(--vscode-editorWarning-foreground)}
+.rubric span{font-weight:600}.keys{color:var(--vscode-descriptionForeground);font-size:.9em}#hint{color:var(--vscode-errorForeground)}
+</style></head>
+<body data-state="${escapedState}">
+<header><span id="progress">…</span><span id="decided"></span><span id="item-id"></span><span id="status"></span></header>
+<div class="columns">
+<section><h3>Original</h3><div id="original" class="statement"></div></section>
+<section><h3>Transformed</h3><div id="transformed" class="statement"></div><textarea id="editor" hidden aria-label="Corrected statement"></textarea></section>
+</div>
+<h3>Verifier checklist</h3><ul id="checklist"></ul>
+<h3>Rubric</h3>
+<p class="rubric">Same task: <span id="same-task"></span> (t) · Information lost, 0–3: <span id="information"></span> (i) · Not solvable from the text, 0–3: <span id="solvable"></span> (s) · Confidence 1–5: <span id="confidence"></span> (c) · Other problem: <span id="other"></span> (o)</p>
+<textarea id="note" placeholder="Note (required when rejecting)" aria-label="Note"></textarea>
+<p id="hint"></p>
+<p class="keys">a accept · r reject · n/→ next · p/← previous · u undo · e edit the transformed text · Ctrl+Enter in the note rejects, in the editor accepts · Esc leaves a text box</p>
+<script nonce="${nonce}" src="${script}"></script>
+</body></html>`;
+}
+
+/** Writes the review report next to the verdict store and opens it. */
+export async function exportReviewReport(context: vscode.ExtensionContext, log: Log): Promise<string | undefined> {
+  const verdictsFile = defaultVerdictsFile(context);
+  if (!fs.existsSync(verdictsFile)) {
+    void vscode.window.showWarningMessage('Schrödinger: no verdicts yet in this workspace.');
+    return undefined;
+  }
+  const { entries, warnings } = readVerdicts(verdictsFile);
+  const sampleFile = path.join(path.dirname(verdictsFile), 'sample.json');
+  const gold = fs.existsSync(sampleFile) ? readSample(sampleFile).gold : undefined;
+  const report = buildReviewReport(entries, { level: 1, gold });
+  const out = path.join(path.dirname(verdictsFile), 'review-report.json');
+  writeFileAtomic(out, `${JSON.stringify({ ...report, warnings }, null, 2)}\n`);
+  log.info(`review report written: ${entries.length} entries`);
+  await vscode.window.showTextDocument(vscode.Uri.file(out), { preview: false });
+  return out;
+}
