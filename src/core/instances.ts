@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 /**
  * Loads SWE-bench-format datasets: a JSON array of instances, JSON Lines (one instance a line),
  * or a JSON object keyed by instance id.
@@ -237,4 +238,12 @@ function editDistance(a: string, b: string): number {
     previous = current;
   }
   return previous[b.length];
+}
+
+/**
+ * A neutral code for an instance (`instance 3f2a9c`): a person picking what to solve in a
+ * disguised study must not read the repository's name in the instance id.
+ */
+export function instanceCode(instanceId: string): string {
+  return createHash('sha256').update(instanceId).digest('hex').slice(0, 6);
 }

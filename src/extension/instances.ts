@@ -11,7 +11,7 @@ import MarkdownIt from 'markdown-it';
 import * as vscode from 'vscode';
 import { parseSeed } from '../core/bundle';
 import { checkoutInstance } from '../core/checkout';
-import { findInstance, loadDataset } from '../core/instances';
+import { findInstance, instanceCode, loadDataset } from '../core/instances';
 import { buildPatchReport } from '../core/patch';
 import { humanModelName, writePrediction } from '../core/predictions';
 import { buildTrajectory, SessionLog, writeTrajectory } from '../core/session';
@@ -54,17 +54,18 @@ export async function solveInstance(context: vscode.ExtensionContext, views: Vie
   try {
     const dataset = loadDataset(datasetPick[0].fsPath);
     if (dataset.warnings.length > 0) void vscode.window.showWarningMessage(`Schrödinger: ${dataset.warnings.length} malformed entries skipped: ${dataset.warnings[0]}`);
+    // Instance ids name the repository: the picker shows neutral codes only.
     const picked = await vscode.window.showQuickPick(
-      dataset.instances.map((i) => ({ label: i.instance_id, description: i.repo })),
-      { title: 'Schrödinger: Solve Instance (instance)', matchOnDescription: true },
+      dataset.instances.map((i, n) => ({ label: `instance ${instanceCode(i.instance_id)}`, description: `${n + 1} of ${dataset.instances.length}`, id: i.instance_id })),
+      { title: 'Schrödinger: Solve Instance (instance)', placeHolder: 'The code your study coordinator gave you' },
     );
     if (!picked) return;
-    const instance = findInstance(dataset, picked.label);
+    const instance = findInstance(dataset, picked.id);
     const clones = config.get<Record<string, string>>('repositories', {});
     let clone = clones[instance.repo];
     if (!clone) {
       const folder = await vscode.window.showOpenDialog({
-        title: `Schrödinger: local clone of ${instance.repo}`,
+        title: 'Schrödinger: the local clone of this instance\'s repository',
         canSelectFiles: false,
         canSelectFolders: true,
         openLabel: 'Use this clone',

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
 import { buildBundle, translatorFor, type Bundle } from '../../src/core/bundle';
 import { checkoutInstance } from '../../src/core/checkout';
+import { instanceCode } from '../../src/core/instances';
 import type { Translator } from '../../src/core/translator';
 import { buildCalcRepo, CALC_DATASET, CALC_INSTANCE_ID, type CalcRepository } from '../fixtures/instances/build-repo';
 import { tempDir } from '../helpers';
@@ -93,7 +94,8 @@ test('Solve Instance checks out the instance and opens its disguise', async () =
     await sleep(1000);
     return false;
   }, 30_000, 'the instance pick after the dataset dialog');
-  await answerQuickInput(page, CALC_INSTANCE_ID, CALC_INSTANCE_ID);
+  const code = `instance ${instanceCode(CALC_INSTANCE_ID)}`;
+  await answerQuickInput(page, code, code);
   await waitFor(async () => /\(seed\)/.test(await titleOfQuickInput()), 10_000, 'the seed prompt');
   await box.fill(String(SEED));
   await page.keyboard.press('Enter');
