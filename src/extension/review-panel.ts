@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { buildReviewReport } from '../core/review/statistics';
-import { readVerdicts } from '../core/review/verdicts';
+import { appendAdjudication, readVerdicts } from '../core/review/verdicts';
 import { readSample } from '../core/review/sampling';
 import { Workbench, type WorkbenchSources } from '../core/review/workbench';
 import { writeFileAtomic } from '../core/atomic';
@@ -168,20 +168,100 @@ textarea{width:100%;min-height:5em;color:var(--vscode-input-foreground);backgrou
 </body></html>`;
 }
 
-/** Writes the review report next to the verdict store and opens it. */
+/** Every verdict file of the workspace's `.schrodinger` folder (a second reviewer's file included). */
+function verdictFiles(context: vscode.ExtensionContext): string[] {
+  const own = defaultVerdictsFile(context);
+  const folder = path.dirname(own);
+  if (!fs.existsSync(folder)) return [];
+  return fs
+    .readdirSync(folder)
+    .filter((name) => /^verdicts.*\.jsonl$/.test(name))
+    .sort()
+    .map((name) => path.join(folder, name));
+}
+
+function currentReport(context: vscode.ExtensionContext) {
+  const files = verdictFiles(context);
+  const entries = [];
+  const warnings: string[] = [];
+  for (const file of files) {
+    const read = readVerdicts(file);
+    entries.push(...read.entries);
+    warnings.push(...read.warnings);
+  }
+  const sampleFile = path.join(path.dirname(defaultVerdictsFile(context)), 'sample.json');
+  const gold = fs.existsSync(sampleFile) ? readSample(sampleFile).gold : undefined;
+  return { report: buildReviewReport(entries, { level: 1, gold }), warnings, files };
+}
+
+/**
+ * Writes the review report (every verdict file of the workspace) next to the verdict store and
+ * shows it in a panel where disagreements are adjudicated; an adjudication is its own entry.
+ */
 export async function exportReviewReport(context: vscode.ExtensionContext, log: Log): Promise<string | undefined> {
-  const verdictsFile = defaultVerdictsFile(context);
-  if (!fs.existsSync(verdictsFile)) {
+  if (verdictFiles(context).length === 0) {
     void vscode.window.showWarningMessage('Schrödinger: no verdicts yet in this workspace.');
     return undefined;
   }
-  const { entries, warnings } = readVerdicts(verdictsFile);
-  const sampleFile = path.join(path.dirname(verdictsFile), 'sample.json');
-  const gold = fs.existsSync(sampleFile) ? readSample(sampleFile).gold : undefined;
-  const report = buildReviewReport(entries, { level: 1, gold });
-  const out = path.join(path.dirname(verdictsFile), 'review-report.json');
-  writeFileAtomic(out, `${JSON.stringify({ ...report, warnings }, null, 2)}\n`);
-  log.info(`review report written: ${entries.length} entries`);
-  await vscode.window.showTextDocument(vscode.Uri.file(out), { preview: false });
+  const out = path.join(path.dirname(defaultVerdictsFile(context)), 'review-report.json');
+  const panel = vscode.window.createWebviewPanel('schrodinger.reviewReport', 'Review report', vscode.ViewColumn.Active, { enableScripts: true, localResourceRoots: [] });
+  const render = () => {
+    const { report, warnings, files } = currentReport(context);
+    writeFileAtomic(out, `${JSON.stringify({ ...report, warnings, verdictFiles: files.map((f) => path.basename(f)) }, null, 2)}\n`);
+    const nonce = randomBytes(16).toString('base64');
+    panel.webview.html = reportHtml(report, nonce);
+    log.info(`review report written: ${report.entries.verdicts} verdicts, ${report.disagreements.length} disagreements`);
+  };
+  panel.webview.onDidReceiveMessage(async (message: unknown) => {
+    const m = message as { type?: unknown; item?: unknown; verdict?: unknown };
+    if (m?.type !== 'adjudicate' || typeof m.item !== 'string' || (m.verdict !== 'accept' && m.verdict !== 'reject')) {
+      log.warn('review report: a malformed message was dropped');
+      return;
+    }
+    const adjudicator = vscode.workspace.getConfiguration('schrodinger').get<string>('reviewerId', '') || 'adjudicator';
+    let note = '';
+    if (m.verdict === 'reject') {
+      note = (await vscode.window.showInputBox({ title: `Why reject ${m.item}?`, validateInput: (v) => (v.trim() ? undefined : 'a rejection needs a note') })) ?? '';
+      if (!note) return;
+    }
+    appendAdjudication(defaultVerdictsFile(context), { adjudicator, item: m.item, level: 1, verdict: m.verdict, note, decidedAt: new Date().toISOString() });
+    render();
+  });
+  render();
   return out;
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const percent = (value: number | null | undefined) => (value === null || value === undefined ? '—' : `${(value * 100).toFixed(1)}%`);
+const fixed = (value: number | null | undefined) => (value === null || value === undefined ? '—' : value.toFixed(3));
+
+function reportHtml(report: ReturnType<typeof buildReviewReport>, nonce: string): string {
+  const a = report.acceptance;
+  const kappa = report.agreement.cohensKappa.map((k) => `<li>Cohen's kappa (${escapeHtml(k.reviewers.join(' vs '))}, ${k.n} items): <b id="kappa">${fixed(k.kappa)}</b></li>`).join('');
+  const alpha = report.agreement.krippendorffAlpha;
+  const distribution = (name: string, record: Record<string, number>) => `<tr><td>${escapeHtml(name)}</td>${Object.entries(record).map(([k, v]) => `<td>${escapeHtml(k)}: ${v}</td>`).join('')}</tr>`;
+  const disagreements = report.disagreements
+    .map((d) => `<li class="disagreement"><b>${escapeHtml(d.item)}</b> — ${escapeHtml(d.reason)}: ${d.verdicts.map((v) => `${escapeHtml(v.reviewer)} ${escapeHtml(v.verdict)}${v.note ? ` (“${escapeHtml(v.note)}”)` : ''}`).join('; ')}
+      <button data-item="${escapeHtml(d.item)}" data-verdict="accept">Adjudicate: accept</button> <button data-item="${escapeHtml(d.item)}" data-verdict="reject">Adjudicate: reject</button></li>`)
+    .join('');
+  const gold = report.gold ? `<p>Recall on gold items: ${report.gold.recall.successes}/${report.gold.recall.n} (${percent(report.gold.recall.rate)})</p>` : '<p>No gold items in this sample.</p>';
+  return `<!DOCTYPE html><html><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}';">
+<style nonce="${nonce}">body{font-family:var(--vscode-font-family);color:var(--vscode-foreground);padding:0 16px}td{padding:2px 10px}button{color:var(--vscode-button-foreground);background:var(--vscode-button-background);border:none;padding:2px 8px;cursor:pointer}</style>
+</head><body>
+<h2>Review report — Level ${report.level ?? '—'}</h2>
+<p>Acceptance: <b id="acceptance">${a.successes}/${a.n}</b> = ${percent(a.rate)} (Wilson 95%: ${a.wilson95 ? `${percent(a.wilson95.low)}–${percent(a.wilson95.high)}` : '—'})</p>
+<p>${report.entries.verdicts} verdicts, ${report.entries.adjudications} adjudications; items: ${report.items.judged} judged, ${report.items.accepted} accepted, ${report.items.rejected} rejected, ${report.items.undecided} undecided.</p>
+<h3>Rubric</h3><table>${distribution('information lost', report.rubric.informationPreserved)}${distribution('not solvable', report.rubric.solvable)}${distribution('confidence', report.rubric.confidence)}${distribution('same task', report.rubric.sameTask)}</table>
+<h3>Agreement on the overlap (${report.agreement.overlapItems} items)</h3>
+<ul>${kappa || '<li>No item judged by two reviewers yet.</li>'}<li>Krippendorff's alpha, ordinal, information lost: ${fixed(alpha.informationPreserved.alpha)}; not solvable: ${fixed(alpha.solvable.alpha)}</li></ul>
+<h3>Gold items</h3>${gold}
+<h3>Disagreements to adjudicate (<span id="disagreement-count">${report.disagreements.length}</span>)</h3><ul>${disagreements || '<li>None.</li>'}</ul>
+<script nonce="${nonce}">
+const vscode = acquireVsCodeApi();
+for (const button of document.querySelectorAll('button[data-item]')) {
+  button.addEventListener('click', () => vscode.postMessage({ type: 'adjudicate', item: button.dataset.item, verdict: button.dataset.verdict }));
+}
+</script>
+</body></html>`;
 }

@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
-import { readVerdicts } from '../../src/core/review/verdicts';
+import { appendVerdict, readVerdicts } from '../../src/core/review/verdicts';
 import { REVIEW_IDS, writeLevel1Rows } from '../fixtures/review/level1-rows';
 import { tempDir } from '../helpers';
 import { extensionLogText, openWorkspace, packageExtension, runCommand, sleep, startCodeServer, waitFor, type CodeServer, type Workbench } from './harness';
@@ -119,4 +119,31 @@ test('exports the report', async () => {
   assert.equal(report.acceptance.n, 3);
   assert.ok(report.acceptance.wilson95.low > 0 && report.acceptance.wilson95.high <= 1);
   await bench.screenshot('review-report');
+});
+
+async function reportFrame(): Promise<Frame | undefined> {
+  for (const frame of bench.page.frames()) {
+    if (await frame.$('#acceptance').catch(() => null)) return frame;
+  }
+  return undefined;
+}
+
+test("a second reviewer's overlap gives an agreement figure; a disagreement is adjudicated from the report", async () => {
+  const { page } = bench;
+  const bobFile = path.join(workspace, '.schrodinger', 'verdicts-bob.jsonl');
+  const rubric = { sameTask: true, informationPreserved: 0, solvable: 0, confidence: 4, otherProblem: false };
+  const now = new Date().toISOString();
+  appendVerdict(bobFile, { reviewer: 'bob', item: REVIEW_IDS[0], level: 1, verdict: 'accept', rubric, note: '', timeSpentMs: 1000, startedAt: now, decidedAt: now });
+  appendVerdict(bobFile, { reviewer: 'bob', item: REVIEW_IDS[1], level: 1, verdict: 'reject', rubric: { ...rubric, informationPreserved: 2 }, note: 'drops 1000.0', timeSpentMs: 1000, startedAt: now, decidedAt: now });
+  appendVerdict(bobFile, { reviewer: 'bob', item: REVIEW_IDS[2], level: 1, verdict: 'reject', rubric, note: 'same as ann', timeSpentMs: 1000, startedAt: now, decidedAt: now });
+  await runCommand(page, 'Schrödinger: Export Review Report');
+  await waitFor(async () => (await (await reportFrame())?.locator('#disagreement-count').innerText()) === '1', 20_000, 'one disagreement');
+  const frame = (await reportFrame())!;
+  assert.match(await frame.locator('#kappa').innerText(), /^-?\d\.\d{3}$/);
+  await bench.screenshot('review-agreement');
+  await frame.locator(`button[data-item="${REVIEW_IDS[1]}"][data-verdict="accept"]`).click();
+  await waitFor(async () => (await (await reportFrame())?.locator('#disagreement-count').innerText()) === '0', 20_000, 'the disagreement adjudicated');
+  const { entries } = readVerdicts(verdictsFile());
+  assert.ok(entries.some((e) => e.kind === 'adjudication' && e.item === REVIEW_IDS[1] && e.verdict === 'accept'));
+  await bench.screenshot('review-adjudicated');
 });
