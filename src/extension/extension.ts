@@ -7,7 +7,7 @@ import { FindInViewResults, goToFile } from './search';
 import { ViewSymbolProvider } from './symbols';
 import { createDisguisedTerminalOptions } from './terminal';
 import { runLevel1Command, setApiKey } from './level1-command';
-import { exportReviewReport, openReviewPanel, reopenReview, REVIEW_VIEW_TYPE, reviewPanelSerializer } from './review-panel';
+import { drawReviewSample, exportReviewReport, openReviewPanel, reopenReview, REVIEW_VIEW_TYPE, reviewPanelSerializer } from './review-panel';
 import { exportPatch, instanceOf, Sessions, showProblemStatement, solveInstance } from './instances';
 import { SCHEME, ViewRegistry, type Mode, type OpenView } from './views';
 
@@ -104,6 +104,7 @@ export function activate(context: vscode.ExtensionContext): { views: ViewRegistr
     vscode.commands.registerCommand('schrodinger.solveInstance', () => solveInstance(context, views, log)),
     vscode.commands.registerCommand('schrodinger.openReviewPanel', () => openReviewPanel(context, log)),
     vscode.commands.registerCommand('schrodinger.runLevel1', () => runLevel1Command(context, log)),
+    vscode.commands.registerCommand('schrodinger.drawReviewSample', () => drawReviewSample(context, log)),
     vscode.commands.registerCommand('schrodinger.setApiKey', () => setApiKey(context)),
     vscode.commands.registerCommand('schrodinger.reviewReport', () => exportReviewReport(context, log)),
     vscode.window.registerWebviewPanelSerializer(REVIEW_VIEW_TYPE, reviewPanelSerializer(context, log)),

@@ -9,7 +9,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { buildReviewReport } from '../core/review/statistics';
 import { appendAdjudication, readVerdicts } from '../core/review/verdicts';
-import { readSample } from '../core/review/sampling';
+import { drawSample, readSample, serializeSample } from '../core/review/sampling';
+import { readLevel1Output } from '../core/review/level1';
 import { Workbench, type WorkbenchSources } from '../core/review/workbench';
 import { writeFileAtomic } from '../core/atomic';
 import { isFromWebview, type ItemMessage } from '../webview/review/protocol';
@@ -264,4 +265,29 @@ for (const button of document.querySelectorAll('button[data-item]')) {
 }
 </script>
 </body></html>`;
+}
+
+/** Draws the review sample of a Level 1 output into `.schrodinger/sample.json` (seeded, recorded). */
+export async function drawReviewSample(context: vscode.ExtensionContext, log: Log): Promise<void> {
+  const level1 = (await vscode.window.showOpenDialog({ title: 'Schrödinger: Draw Review Sample (Level 1 output)', canSelectMany: false, filters: { 'Level 1 output': ['jsonl'] } }))?.[0]?.fsPath;
+  if (!level1) return;
+  const number = (title: string, value: string, min: number) =>
+    vscode.window.showInputBox({ title, value, validateInput: (v) => (/^\d+$/.test(v) && Number(v) >= min ? undefined : `a whole number >= ${min}`) });
+  const n = await number('How many items to review', '100', 1);
+  if (n === undefined) return;
+  const seed = await number('Seed of the draw', String(Math.floor(Math.random() * 1_000_000)), 0);
+  if (seed === undefined) return;
+  const overlap = await number('Items a second reviewer judges too', '20', 0);
+  if (overlap === undefined) return;
+  try {
+    const ids = [...new Set(readLevel1Output(level1).rows.filter((r) => r.status !== 'failed').map((r) => r.instance_id))].sort();
+    const sample = drawSample(ids, { level: 1, n: Number(n), seed: Number(seed), overlap: Number(overlap) });
+    const out = path.join(path.dirname(defaultVerdictsFile(context)), 'sample.json');
+    fs.mkdirSync(path.dirname(out), { recursive: true });
+    writeFileAtomic(out, serializeSample(sample));
+    log.info(`review sample drawn: ${sample.items.length} items, seed ${seed}`);
+    void vscode.window.showInformationMessage(`Schrödinger: ${sample.items.length} items sampled with seed ${seed} into .schrodinger/sample.json.`);
+  } catch (error) {
+    void vscode.window.showErrorMessage(`Schrödinger: ${(error as Error).message}`);
+  }
 }

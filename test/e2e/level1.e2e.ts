@@ -102,3 +102,35 @@ test('Level 1 runs from VS Code with the key from the secret storage; the key is
     assert.ok(!text.includes(API_KEY), `the API key is in the ${where}`);
   }
 });
+
+test('a reproducible review sample is drawn from the Level 1 output', async () => {
+  const { page } = bench;
+  await runCommand(page, 'Schrödinger: Draw Review Sample...');
+  const box = page.locator('.quick-input-widget .quick-input-box input');
+  await box.waitFor({ state: 'visible' });
+  await waitFor(async () => (await box.inputValue()).startsWith('/'), 10_000, 'the file dialog');
+  const output = path.join(workspace, '.schrodinger', 'level1-output.jsonl');
+  const title = async () => (await page.locator('.quick-input-widget .quick-input-title').innerText().catch(() => '')) ?? '';
+  await waitFor(async () => {
+    if (/How many/.test(await title())) return true;
+    if ((await box.inputValue()) !== output) {
+      await box.fill(output);
+      await sleep(700);
+    }
+    await page.keyboard.press('Enter');
+    await sleep(1000);
+    return false;
+  }, 30_000, 'the size prompt');
+  for (const [prompt, value] of [['How many', '2'], ['Seed', '7'], ['second reviewer', '1']] as const) {
+    await waitFor(async () => (await title()).includes(prompt), 10_000, `the prompt "${prompt}"`);
+    await box.fill(value);
+    await page.keyboard.press('Enter');
+  }
+  const sampleFile = path.join(workspace, '.schrodinger', 'sample.json');
+  await waitFor(() => fs.existsSync(sampleFile), 20_000, 'sample.json');
+  const sample = JSON.parse(fs.readFileSync(sampleFile, 'utf8')) as { seed: number; items: unknown[]; overlap: string[] };
+  assert.equal(sample.seed, 7);
+  assert.equal(sample.items.length, 2);
+  assert.equal(sample.overlap.length, 1);
+  await bench.screenshot('level1-sample');
+});
