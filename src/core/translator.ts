@@ -32,8 +32,9 @@ export class Translator {
   private readonly staticallyProtected: ReadonlySet<string>;
   private readonly forwardCache = new Map<string, string>();
   private readonly reverseCache = new Map<string, string>();
-  private readonly forwardRewriter = new WordRewriter((word) => this.forwardWord(word));
-  private readonly reverseRewriter = new WordRewriter((word) => this.reverseWord(word));
+  // The rewriters keep their own table of every word seen: no second cache behind them.
+  private readonly forwardRewriter = new WordRewriter((word) => this.computeForward(word));
+  private readonly reverseRewriter = new WordRewriter((word) => this.computeReverse(word));
 
   constructor(
     bundle: Pick<Bundle, 'tokens' | 'identifiers' | 'protectedWords'>,
@@ -57,8 +58,7 @@ export class Translator {
   forwardWord(word: string): string {
     let out = this.forwardCache.get(word);
     if (out === undefined) {
-      if (startsWithDigit(word) || this.isProtected(word)) out = word;
-      else out = this.identifiers.get(word) ?? this.mapTokens(word, this.tokens, isFragment(word) ? undefined : this.protectedTokens);
+      out = this.computeForward(word);
       this.forwardCache.set(word, out);
     }
     return out;
@@ -67,10 +67,20 @@ export class Translator {
   reverseWord(word: string): string {
     let out = this.reverseCache.get(word);
     if (out === undefined) {
-      out = startsWithDigit(word) ? word : this.mapTokens(word, this.reverseTokens, undefined);
+      out = this.computeReverse(word);
       this.reverseCache.set(word, out);
     }
     return out;
+  }
+
+  private computeForward(word: string): string {
+    if (startsWithDigit(word) || this.isProtected(word)) return word;
+    return this.identifiers.get(word) ?? this.mapTokens(word, this.tokens, isFragment(word) ? undefined : this.protectedTokens);
+  }
+
+  private computeReverse(word: string): string {
+    // Replacement words have three letters or more.
+    return word.length < 3 || startsWithDigit(word) ? word : this.mapTokens(word, this.reverseTokens, undefined);
   }
 
   /** Whether the word would be rewritten by the forward direction. */
