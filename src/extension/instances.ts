@@ -9,13 +9,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import MarkdownIt from 'markdown-it';
 import * as vscode from 'vscode';
-import { parseSeed } from '../core/bundle';
 import { checkoutInstance } from '../core/checkout';
 import { findInstance, instanceCode, loadDataset } from '../core/instances';
 import { buildPatchReport } from '../core/patch';
 import { humanModelName, writePrediction } from '../core/predictions';
 import { buildTrajectory, SessionLog, writeTrajectory } from '../core/session';
 import type { Log } from './log';
+import { askSeed } from './prompts';
 import { openDisguisedView } from './open-view';
 import type { OpenView, ViewRegistry } from './views';
 
@@ -74,20 +74,8 @@ export async function solveInstance(context: vscode.ExtensionContext, views: Vie
       clone = folder[0].fsPath;
       await config.update('repositories', { ...clones, [instance.repo]: clone }, vscode.ConfigurationTarget.Global);
     }
-    const seedText = await vscode.window.showInputBox({
-      title: 'Schrödinger: Solve Instance (seed)',
-      value: String(Math.floor(Math.random() * 1_000_000)),
-      validateInput: (text) => {
-        try {
-          parseSeed(text);
-          return undefined;
-        } catch (error) {
-          return (error as Error).message;
-        }
-      },
-    });
-    if (seedText === undefined) return;
-    const seed = parseSeed(seedText);
+    const seed = await askSeed('Schrödinger: Solve Instance (seed)');
+    if (seed === undefined) return;
     const key = createHash('sha256').update(`${instance.instance_id}\0${seed}\0${randomBytes(4).toString('hex')}`).digest('hex').slice(0, 12);
     const folder = path.join(context.globalStorageUri.fsPath, 'instances', key);
     fs.mkdirSync(folder, { recursive: true });

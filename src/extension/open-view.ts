@@ -6,6 +6,7 @@ import { loadOrBuildBundle } from '../core/bundle-cache';
 import { UsageError } from '../core/errors';
 import { readRepository } from '../core/repository';
 import type { Log } from './log';
+import { askSeed } from './prompts';
 import { viewId, type Mode, type ViewRecord, type ViewRegistry } from './views';
 
 export interface OpenViewArguments {
@@ -24,23 +25,10 @@ export async function openDisguisedView(
   const config = vscode.workspace.getConfiguration('schrodinger');
   const repository = args.repository ?? (await pickFolder());
   if (!repository) return undefined;
-  const seedText =
-    args.seed !== undefined
-      ? String(args.seed)
-      : await vscode.window.showInputBox({
-          title: 'Schrödinger: Open Disguised View (seed)',
-          prompt: 'The seed draws the disguise: the same seed gives the same view.',
-          value: String(Math.floor(Math.random() * 1_000_000)),
-          validateInput: (text) => {
-            try {
-              parseSeed(text);
-              return undefined;
-            } catch (error) {
-              return (error as Error).message;
-            }
-          },
-        });
-  if (seedText === undefined) return undefined;
+  const seedValue =
+    args.seed !== undefined ? args.seed : await askSeed('Schrödinger: Open Disguised View (seed)', 'The seed draws the disguise: the same seed gives the same view.');
+  if (seedValue === undefined) return undefined;
+  const seedText = String(seedValue);
   const granularity =
     args.granularity ??
     (args.seed !== undefined ? config.get<Granularity>('defaultGranularity', 'full') : undefined) ??

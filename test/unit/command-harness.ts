@@ -53,3 +53,19 @@ export async function runCommand(registers: Register[], args: string[]): Promise
   }
   return { status, stdout, stderr };
 }
+
+/** An in-memory program output: what a command printed on stdout and stderr. */
+export function capture(): CliIo & { out: string; err: string } {
+  const io = {
+    out: '',
+    err: '',
+    stdout(text: string | Uint8Array) {
+      io.out += typeof text === 'string' ? text : Buffer.from(text).toString('utf8');
+    },
+    stderr(text: string) {
+      io.err += text;
+    },
+    readStdin: () => Buffer.alloc(0),
+  };
+  return io;
+}

@@ -21,6 +21,7 @@ import {
   type VerifierFindings,
 } from '../../src/core/review/level1';
 import { ROOT, tempDir } from '../helpers';
+import { capture } from './command-harness';
 
 const API_KEY = 'sk-test-DO-NOT-LEAK-7f3a9c1e5b';
 
@@ -459,20 +460,6 @@ test('bad settings are usage errors', async () => {
 // ---------------------------------------------------------------------------------------------
 // The command
 
-function capture(): CliIo & { out: string; err: string } {
-  const io = {
-    out: '',
-    err: '',
-    stdout(text: string | Uint8Array) {
-      io.out += typeof text === 'string' ? text : Buffer.from(text).toString('utf8');
-    },
-    stderr(text: string) {
-      io.err += text;
-    },
-    readStdin: () => Buffer.alloc(0),
-  };
-  return io;
-}
 
 async function runCommand(args: string[], env: NodeJS.ProcessEnv): Promise<{ io: ReturnType<typeof capture>; exitCode: number }> {
   const io = capture();

@@ -10,6 +10,7 @@ import { UsageError } from '../../src/core/errors';
 import { drawSample, readSample, seededShuffle } from '../../src/core/review/sampling';
 import { PRODUCT_VERSION } from '../../src/core/version';
 import { ROOT, tempDir } from '../helpers';
+import { capture } from './command-harness';
 
 const IDS = Array.from({ length: 300 }, (_, i) => `repo__repo-${String(i).padStart(4, '0')}`);
 
@@ -73,20 +74,6 @@ test('asking for more than exists is a clear usage error', () => {
   assert.doesNotThrow(() => drawSample(IDS.slice(0, 5), { level: 1, n: 5, seed: 1 }));
 });
 
-function capture(): CliIo & { out: string; err: string } {
-  const io = {
-    out: '',
-    err: '',
-    stdout(text: string | Uint8Array) {
-      io.out += typeof text === 'string' ? text : Buffer.from(text).toString('utf8');
-    },
-    stderr(text: string) {
-      io.err += text;
-    },
-    readStdin: () => Buffer.alloc(0),
-  };
-  return io;
-}
 
 async function sample(args: string[]): Promise<ReturnType<typeof capture>> {
   const io = capture();

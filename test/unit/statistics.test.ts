@@ -10,6 +10,7 @@ import { drawSample, serializeSample } from '../../src/core/review/sampling';
 import { buildReviewReport, cohensKappa, krippendorffAlpha, wilsonInterval } from '../../src/core/review/statistics';
 import { appendAdjudication, appendVerdict, readVerdicts, type Verdict } from '../../src/core/review/verdicts';
 import { tempDir } from '../helpers';
+import { capture } from './command-harness';
 
 function close(actual: number | null | undefined, expected: number, digits = 9): void {
   assert.ok(actual !== null && actual !== undefined, `expected ${expected}, got ${actual}`);
@@ -289,20 +290,6 @@ test('the report: one level at a time; "adjudicate" verdicts are listed and left
   assert.equal(buildReviewReport([], {}).acceptance.rate, null);
 });
 
-function capture(): CliIo & { out: string; err: string } {
-  const io = {
-    out: '',
-    err: '',
-    stdout(text: string | Uint8Array) {
-      io.out += typeof text === 'string' ? text : Buffer.from(text).toString('utf8');
-    },
-    stderr(text: string) {
-      io.err += text;
-    },
-    readStdin: () => Buffer.alloc(0),
-  };
-  return io;
-}
 
 async function reviewReport(args: string[]): Promise<ReturnType<typeof capture>> {
   const io = capture();
