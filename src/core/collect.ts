@@ -184,19 +184,14 @@ class FileCollector {
     if (kind === 'class') {
       const name = node.childForFieldName('name')?.text ?? '';
       const bases: string[] = [];
-      const externalBases: string[] = [];
       const list = node.childForFieldName('superclasses');
       if (list) {
         for (const arg of list.namedChildren) {
-          if (!arg || arg.type === 'keyword_argument') continue;
-          const text = arg.text.replace(/\s+/g, '');
-          bases.push(text);
-          const rootName = LEADING_NAME.exec(text)?.[0];
-          if (rootName && this.externalAliases.has(rootName)) externalBases.push(text);
+          if (arg && arg.type !== 'keyword_argument') bases.push(arg.text.replace(/\s+/g, ''));
         }
       }
       classIndex = this.facts.classes.length;
-      this.facts.classes.push({ name, bases, externalBases, body: [] });
+      this.facts.classes.push({ name, bases, externalBases: [], body: [] });
     }
     const name = node.childForFieldName('name')?.text ?? '';
     this.scopes.push({ start: node.startIndex, end: node.endIndex, kind, name, parent: -1, classIndex });
@@ -215,7 +210,7 @@ class FileCollector {
     for (const cls of this.facts.classes) {
       for (const base of cls.bases) {
         const rootName = LEADING_NAME.exec(base)?.[0];
-        if (rootName && this.externalAliases.has(rootName) && !cls.externalBases.includes(base)) cls.externalBases.push(base);
+        if (rootName && this.externalAliases.has(rootName)) cls.externalBases.push(base);
       }
     }
   }
@@ -349,7 +344,6 @@ class FileCollector {
       if (!child) continue;
       const dotted = child.type === 'aliased_import' ? child.childForFieldName('name')?.text ?? '' : child.text;
       const alias = child.type === 'aliased_import' ? child.childForFieldName('alias')?.text : undefined;
-      const scope = this.scopeAt(node.startIndex, false);
       if (this.resolver.isInternal(dotted)) {
         if (alias) this.define(alias, 'alias');
         continue;
@@ -367,7 +361,6 @@ class FileCollector {
     const relative = moduleNode.type === 'relative_import';
     const dotted = relative ? '' : moduleNode.text.replace(/\s+/g, '');
     const internal = relative || this.resolver.isInternal(dotted);
-    const scope = this.scopeAt(node.startIndex, false);
     if (!internal) {
       this.externalModule(dotted);
       if (node.namedChildren.some((c) => c?.type === 'wildcard_import')) {

@@ -70,10 +70,6 @@ export class ExternalNames {
   moduleAttributes(dotted: string): string[] | undefined {
     return this.modules[dotted];
   }
-
-  isStdlibModule(dotted: string): boolean {
-    return this.modules[dotted] !== undefined || this.stdlibTopModules.has(dotted);
-  }
 }
 
 let cached: ExternalNames | undefined;

@@ -82,13 +82,7 @@ export interface SessionMeta {
 }
 
 /** The metadata as read back from the log's `start` event. */
-export interface RecordedSessionMeta {
-  instanceId: string;
-  seed: number;
-  levels: number[];
-  granularity: Granularity;
-  viewName: string;
-  reviewer?: string;
+export interface RecordedSessionMeta extends Omit<SessionMeta, 'startedAt'> {
   startedAt: string;
   /** The product version that started the session. */
   productVersion: string;

@@ -38,7 +38,7 @@ export class Translator {
 
   constructor(
     bundle: Pick<Bundle, 'tokens' | 'identifiers' | 'protectedWords'>,
-    private readonly external: ExternalNames,
+    external: ExternalNames,
   ) {
     this.tokens = new Map(Object.entries(bundle.tokens));
     this.reverseTokens = new Map(Object.entries(bundle.tokens).map(([k, v]) => [v, k]));
@@ -83,11 +83,6 @@ export class Translator {
     return word.length < 3 || startsWithDigit(word) ? word : this.mapTokens(word, this.reverseTokens, undefined);
   }
 
-  /** Whether the word would be rewritten by the forward direction. */
-  isRenamed(word: string): boolean {
-    return this.forwardWord(word) !== word;
-  }
-
   toView(text: string): string {
     return this.forwardRewriter.rewrite(text);
   }
@@ -103,11 +98,6 @@ export class Translator {
 
   pathToReal(relativePath: string): string {
     return relativePath.split('/').map((segment) => this.toReal(segment)).join('/');
-  }
-
-  /** Dotted module names (`pkg.sub.mod`) translate like any other text. */
-  moduleToView(dotted: string): string {
-    return this.toView(dotted);
   }
 
   private mapTokens(word: string, map: ReadonlyMap<string, string>, keep: ReadonlySet<string> | undefined): string {
@@ -144,23 +134,6 @@ export function protectedTokens(protectedWords: Record<string, string>): Set<str
     if (parts.length === 1) kept.add(parts[0].key);
   }
   return kept;
-}
-
-/** Protection that needs no knowledge of the repository: the language, stdlib modules, tools. */
-export function isStaticallyProtected(word: string, external: ExternalNames): boolean {
-  if (
-    external.keywords.has(word) ||
-    external.builtins.has(word) ||
-    external.builtinTypeAttributes.has(word) ||
-    external.stdlibTopModules.has(word) ||
-    CONVENTION_WORDS.has(word) ||
-    PYTEST_FIXTURES.has(word) ||
-    isDunder(word)
-  ) {
-    return true;
-  }
-  for (const prefix of CONVENTION_PREFIXES) if (word.startsWith(prefix)) return true;
-  return false;
 }
 
 export function staticProtectionReason(word: string, external: ExternalNames): string | undefined {

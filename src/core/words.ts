@@ -91,26 +91,6 @@ export function forEachWord(text: string, visit: (start: number, end: number) =>
   }
 }
 
-/**
- * Rewrites every word of `text` with `rewrite(word)`; returns `text` itself when nothing changed.
- * `rewrite` returns the same string (or undefined) to keep a word.
- */
-export function rewriteWords(text: string, rewrite: (word: string) => string | undefined): string {
-  let out: string[] | null = null;
-  let last = 0;
-  forEachWord(text, (start, end) => {
-    const word = text.slice(start, end);
-    const next = rewrite(word);
-    if (next === undefined || next === word) return;
-    if (out === null) out = [];
-    out.push(text.slice(last, start), next);
-    last = end;
-  });
-  if (out === null) return text;
-  (out as string[]).push(text.slice(last));
-  return (out as string[]).join('');
-}
-
 export function isDunder(word: string): boolean {
   return word.length > 4 && word.startsWith('__') && word.endsWith('__');
 }

@@ -8,7 +8,7 @@ import { ViewSymbolProvider } from './symbols';
 import { createDisguisedTerminalOptions } from './terminal';
 import { runLevel1Command, setApiKey } from './level1-command';
 import { drawReviewSample, exportReviewReport, openReviewPanel, reopenReview, REVIEW_VIEW_TYPE, reviewPanelSerializer } from './review-panel';
-import { exportPatch, instanceOf, Sessions, showProblemStatement, solveInstance } from './instances';
+import { exportPatch, Sessions, showProblemStatement, solveInstance } from './instances';
 import { SCHEME, ViewRegistry, type Mode, type OpenView } from './views';
 
 export function activate(context: vscode.ExtensionContext): { views: ViewRegistry } {
@@ -35,7 +35,7 @@ export function activate(context: vscode.ExtensionContext): { views: ViewRegistr
   const lastEdit = new Map<string, number>();
   const updateClock = () => {
     const view = views.inWorkspace()[0];
-    const session = view && instanceOf(view) ? sessions.get(view) : undefined;
+    const session = view ? sessions.get(view) : undefined;
     if (!session) {
       clock.hide();
       return;
@@ -47,8 +47,12 @@ export function activate(context: vscode.ExtensionContext): { views: ViewRegistr
     clock.command = session.paused ? 'schrodinger.resumeSession' : 'schrodinger.pauseSession';
     clock.show();
   };
-  const ticker = setInterval(updateClock, 1000);
-  context.subscriptions.push({ dispose: () => clearInterval(ticker) }, clock);
+  context.subscriptions.push(clock);
+  // Opening a view reloads the window, so a view present now is the only case needing a clock.
+  if (views.inWorkspace().length > 0) {
+    const ticker = setInterval(updateClock, 1000);
+    context.subscriptions.push({ dispose: () => clearInterval(ticker) });
+  }
 
   const refresh = () => {
     const open = views.inWorkspace();

@@ -32,14 +32,21 @@ export interface InstanceRecord {
 
 const INSTANCE_FILE = 'instance.json';
 
+/** Read once per working copy: the record is written before its view opens and never changes. */
+const instanceRecords = new Map<string, InstanceRecord | null>();
+
 export function instanceOf(view: OpenView): InstanceRecord | undefined {
-  const file = path.join(path.dirname(view.record.repository), INSTANCE_FILE);
-  if (!fs.existsSync(file)) return undefined;
-  try {
-    return JSON.parse(fs.readFileSync(file, 'utf8')) as InstanceRecord;
-  } catch {
-    return undefined;
+  let record = instanceRecords.get(view.record.repository);
+  if (record === undefined) {
+    const file = path.join(path.dirname(view.record.repository), INSTANCE_FILE);
+    try {
+      record = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as InstanceRecord) : null;
+    } catch {
+      record = null;
+    }
+    instanceRecords.set(view.record.repository, record);
   }
+  return record ?? undefined;
 }
 
 export async function solveInstance(context: vscode.ExtensionContext, views: ViewRegistry, log: Log): Promise<void> {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { applyCasing, forEachWord, rewriteWords, splitWord, tokenKeys } from '../../src/core/words';
+import { applyCasing, forEachWord, splitWord, tokenKeys } from '../../src/core/words';
 
 const parts = (word: string) => splitWord(word).map((p) => p.text);
 
@@ -38,10 +38,4 @@ test('finds words and treats an escape letter after a backslash as not part of t
   const words: string[] = [];
   forEachWord(text, (s, e) => words.push(text.slice(s, e)));
   assert.deepEqual(words, ['print', 'query', 'x_1']);
-});
-
-test('rewrites words and returns the same string when nothing changes', () => {
-  const text = 'a.query(b) # query';
-  assert.equal(rewriteWords(text, (w) => (w === 'query' ? 'ledger' : undefined)), 'a.ledger(b) # ledger');
-  assert.equal(rewriteWords(text, () => undefined), text);
 });
