@@ -611,6 +611,33 @@ export async function answerQuickInput(page: Page, text: string, pick?: string, 
   await acceptQuickInput(page, pick !== undefined ? `pick '${pick}'` : `'${text}'`, timeoutMs);
 }
 
+/** The title of the open quick input (empty when none is open). */
+export async function quickInputTitle(page: Page): Promise<string> {
+  return (await page.locator('.quick-input-widget .quick-input-title').innerText().catch(() => '')) ?? '';
+}
+
+/**
+ * Answers VS Code's simple file dialog (`files.simpleDialog.enable`): waits until it shows its
+ * start folder, types `file` (again, if the dialog rewrote it) and presses Enter until `done()`
+ * holds, e.g. the command's next prompt is open.
+ */
+export async function answerFileDialog(page: Page, file: string, done: () => Promise<boolean>, what: string, timeoutMs = 30_000): Promise<void> {
+  const box = page.locator(QUICK_INPUT_BOX);
+  await box.waitFor({ state: 'visible', timeout: timeoutMs });
+  await waitFor(async () => (await box.inputValue()).startsWith('/'), 10_000, 'the file dialog');
+  await sleep(500);
+  await waitFor(async () => {
+    if (await done()) return true;
+    if ((await box.isVisible()) && (await box.inputValue()) !== file) {
+      await box.fill(file);
+      await sleep(700);
+    }
+    if (await box.isVisible()) await page.keyboard.press('Enter');
+    await sleep(1000);
+    return false;
+  }, timeoutMs, what);
+}
+
 /** Labels of the explorer rows that are rendered (the list is virtual: only rows in view). */
 export async function explorerLabels(page: Page): Promise<string[]> {
   return page.$$eval('.explorer-folders-view .monaco-list-row', (rows) =>

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
 import { tempDir } from '../helpers';
-import { extensionLogText, openWorkspace, packageExtension, runCommand, sleep, startCodeServer, waitFor, type CodeServer, type Workbench } from './harness';
+import { answerFileDialog, extensionLogText, openWorkspace, quickInputTitle, packageExtension, runCommand, sleep, startCodeServer, waitFor, type CodeServer, type Workbench } from './harness';
 
 const API_KEY = 'sk-e2e-secret-0123456789';
 let server: CodeServer;
@@ -77,20 +77,9 @@ test('Level 1 runs from VS Code with the key from the secret storage; the key is
   await sleep(500);
 
   await runCommand(page, 'Schrödinger: Rewrite Problem Statements (Level 1)...');
-  await box.waitFor({ state: 'visible' });
-  await waitFor(async () => (await box.inputValue()).startsWith('/'), 10_000, 'the file dialog');
   const dataset = path.join(workspace, 'dataset.jsonl');
   const out = path.join(workspace, '.schrodinger', 'level1-output.jsonl');
-  await waitFor(async () => {
-    if (fs.existsSync(out)) return true;
-    if ((await box.isVisible()) && (await box.inputValue()) !== dataset) {
-      await box.fill(dataset);
-      await sleep(700);
-    }
-    if (await box.isVisible()) await page.keyboard.press('Enter');
-    await sleep(1000);
-    return false;
-  }, 30_000, 'the Level 1 output');
+  await answerFileDialog(page, dataset, async () => fs.existsSync(out), 'the Level 1 output');
   await waitFor(() => fs.readFileSync(out, 'utf8').trim().split('\n').length === 3, 30_000, 'three rows');
   await bench.screenshot('level1-done');
   const rows = fs.readFileSync(out, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { status: string; final: string });
@@ -107,20 +96,9 @@ test('a reproducible review sample is drawn from the Level 1 output', async () =
   const { page } = bench;
   await runCommand(page, 'Schrödinger: Draw Review Sample...');
   const box = page.locator('.quick-input-widget .quick-input-box input');
-  await box.waitFor({ state: 'visible' });
-  await waitFor(async () => (await box.inputValue()).startsWith('/'), 10_000, 'the file dialog');
   const output = path.join(workspace, '.schrodinger', 'level1-output.jsonl');
-  const title = async () => (await page.locator('.quick-input-widget .quick-input-title').innerText().catch(() => '')) ?? '';
-  await waitFor(async () => {
-    if (/How many/.test(await title())) return true;
-    if ((await box.inputValue()) !== output) {
-      await box.fill(output);
-      await sleep(700);
-    }
-    await page.keyboard.press('Enter');
-    await sleep(1000);
-    return false;
-  }, 30_000, 'the size prompt');
+  const title = () => quickInputTitle(page);
+  await answerFileDialog(page, output, async () => /How many/.test(await title()), 'the size prompt');
   for (const [prompt, value] of [['How many', '2'], ['Seed', '7'], ['second reviewer', '1']] as const) {
     await waitFor(async () => (await title()).includes(prompt), 10_000, `the prompt "${prompt}"`);
     await box.fill(value);

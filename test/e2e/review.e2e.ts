@@ -8,7 +8,7 @@ import type { Frame } from 'playwright-core';
 import { appendVerdict, readVerdicts } from '../../src/core/review/verdicts';
 import { REVIEW_IDS, writeLevel1Rows } from '../fixtures/review/level1-rows';
 import { tempDir } from '../helpers';
-import { extensionLogText, openWorkspace, packageExtension, runCommand, sleep, startCodeServer, waitFor, type CodeServer, type Workbench } from './harness';
+import { answerFileDialog, extensionLogText, openWorkspace, quickInputTitle, packageExtension, runCommand, sleep, startCodeServer, waitFor, type CodeServer, type Workbench } from './harness';
 
 let server: CodeServer;
 let bench: Workbench;
@@ -49,21 +49,7 @@ const verdictsFile = () => path.join(workspace, '.schrodinger', 'verdicts.jsonl'
 test('opens the review panel on the Level 1 output', async () => {
   const { page } = bench;
   await runCommand(page, 'Schrödinger: Open Review Panel (Level 1)...');
-  const box = page.locator('.quick-input-widget .quick-input-box input');
-  await box.waitFor({ state: 'visible' });
-  await waitFor(async () => (await box.inputValue()).startsWith('/'), 10_000, 'the file dialog');
-  await sleep(500);
-  await waitFor(async () => {
-    const title = (await page.locator('.quick-input-widget .quick-input-title').innerText().catch(() => '')) ?? '';
-    if (/\(items\)/.test(title)) return true;
-    if ((await box.inputValue()) !== level1File) {
-      await box.fill(level1File);
-      await sleep(700);
-    }
-    await page.keyboard.press('Enter');
-    await sleep(1000);
-    return false;
-  }, 30_000, 'the items pick');
+  await answerFileDialog(page, level1File, async () => /\(items\)/.test(await quickInputTitle(page)), 'the items pick');
   await page.keyboard.press('Enter');
   await waitFor(async () => (await progress()) === '1/5', 30_000, 'the first item');
   const frame = (await panelFrame())!;

@@ -13,6 +13,7 @@ import type { Translator } from '../../src/core/translator';
 import { buildCalcRepo, CALC_DATASET, CALC_INSTANCE_ID, type CalcRepository } from '../fixtures/instances/build-repo';
 import { tempDir } from '../helpers';
 import {
+  answerFileDialog,
   answerQuickInput,
   editorText,
   explorerLabels,
@@ -20,6 +21,7 @@ import {
   openWorkspace,
   packageExtension,
   pressKeys,
+  quickInputTitle,
   runCommand,
   sleep,
   startCodeServer,
@@ -72,31 +74,14 @@ after(async () => {
   await server?.stop();
 });
 
-async function titleOfQuickInput(): Promise<string> {
-  return (await bench.page.locator('.quick-input-widget .quick-input-title').innerText().catch(() => '')) ?? '';
-}
-
 test('Solve Instance checks out the instance and opens its disguise', async () => {
   const { page } = bench;
   await runCommand(page, 'Schrödinger: Solve Instance...');
+  await answerFileDialog(page, CALC_DATASET, async () => /\(instance\)/.test(await quickInputTitle(page)), 'the instance pick after the dataset dialog');
   const box = page.locator('.quick-input-widget .quick-input-box input');
-  await box.waitFor({ state: 'visible' });
-  // The simple file dialog fills in its start folder first; type the dataset path after that.
-  await waitFor(async () => (await box.inputValue()).startsWith('/'), 10_000, 'the file dialog');
-  await sleep(500);
-  await waitFor(async () => {
-    if (/\(instance\)/.test(await titleOfQuickInput())) return true;
-    if ((await box.inputValue()) !== CALC_DATASET) {
-      await box.fill(CALC_DATASET);
-      await sleep(700);
-    }
-    await page.keyboard.press('Enter');
-    await sleep(1000);
-    return false;
-  }, 30_000, 'the instance pick after the dataset dialog');
   const code = `instance ${instanceCode(CALC_INSTANCE_ID)}`;
   await answerQuickInput(page, code, code);
-  await waitFor(async () => /\(seed\)/.test(await titleOfQuickInput()), 10_000, 'the seed prompt');
+  await waitFor(async () => /\(seed\)/.test(await quickInputTitle(page)), 10_000, 'the seed prompt');
   await box.fill(String(SEED));
   await page.keyboard.press('Enter');
   const pkg = translator.toView('calcpkg');

@@ -9,6 +9,7 @@ import { buildBundle, translatorFor, type Bundle } from '../../src/core/bundle';
 import type { Translator } from '../../src/core/translator';
 import { FIXTURE, copyTree, tempDir } from '../helpers';
 import {
+  answerFileDialog,
   answerQuickInput,
   editorText,
   explorerLabels,
@@ -17,6 +18,7 @@ import {
   openWorkspace,
   packageExtension,
   pressKeys,
+  quickInputTitle,
   runCommand,
   sleep,
   startCodeServer,
@@ -68,22 +70,12 @@ after(async () => {
 test('opens the disguised view through the command; the explorer shows disguised names only', async () => {
   const { page } = bench;
   await runCommand(page, 'Schrödinger: Open Disguised View...');
-  // VS Code's simple folder dialog: type the path, then Enter until the seed prompt shows.
-  const box = page.locator('.quick-input-widget .quick-input-box input');
-  await box.waitFor({ state: 'visible' });
-  await box.fill(`${repo}/`);
-  await sleep(800);
   await bench.screenshot('folder-dialog');
-  await waitFor(async () => {
-    const title = (await page.locator('.quick-input-widget .quick-input-title').innerText().catch(() => '')) ?? '';
-    if (/seed/.test(title)) return true;
-    await page.keyboard.press('Enter');
-    await sleep(1000);
-    return false;
-  }, 20_000, 'the seed prompt after the folder dialog');
+  await answerFileDialog(page, `${repo}/`, async () => /seed/.test(await quickInputTitle(page)), 'the seed prompt after the folder dialog');
+  const box = page.locator('.quick-input-widget .quick-input-box input');
   await box.fill(String(SEED));
   await page.keyboard.press('Enter');
-  await waitFor(async () => /granularity/.test(await page.locator('.quick-input-widget .quick-input-title').innerText().catch(() => '')), 10_000, 'the granularity prompt');
+  await waitFor(async () => /granularity/.test(await quickInputTitle(page)), 10_000, 'the granularity prompt');
   await page.keyboard.press('Enter');
   const root = translator.toView('shopcart');
   await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
