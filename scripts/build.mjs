@@ -14,7 +14,6 @@ fs.mkdirSync(path.join(dist, 'data'), { recursive: true });
 const alias = { 'web-tree-sitter': require.resolve('web-tree-sitter') };
 const common = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', sourcemap: true, alias, logLevel: 'warning' };
 await esbuild.build({ ...common, entryPoints: [path.join(root, 'src/cli/main.ts')], outfile: path.join(dist, 'cli.js') });
-await esbuild.build({ ...common, entryPoints: [path.join(root, 'src/core/collect-worker.ts')], outfile: path.join(dist, 'collect-worker.js') });
 await esbuild.build({
   ...common,
   entryPoints: [path.join(root, 'src/extension/extension.ts')],

@@ -9,7 +9,6 @@ import {
   parseSeed,
   readBundleFile,
   serializeBundle,
-  translatorFor,
   type Bundle,
 } from '../core/bundle';
 import { UsageError } from '../core/errors';
@@ -17,6 +16,7 @@ import { scanLeaks } from '../core/leaks';
 import { materialize } from '../core/materialize';
 import { readRepository, type Repository } from '../core/repository';
 import { roundTrip } from '../core/roundtrip';
+import { translatorFor } from '../core/translator';
 import { PRODUCT_VERSION } from '../core/version';
 import { registerCheckout } from './commands/checkout';
 import { registerLevel1 } from './commands/level1';
@@ -118,7 +118,7 @@ export function createProgram(io: Io = defaultIo, state: RunState = { exitCode: 
       const progress = new Progress('writing', io.stderr);
       const result = materialize(repository, translatorFor(bundle), opts.out, (d, t) => progress.update(d, t));
       progress.finish();
-      printJson(io, { ...result, seed: bundle.seed, granularity: bundle.granularity });
+      printJson(io, { ...result, seed: bundle.seed, levels: bundle.levels, granularity: bundle.names?.granularity });
     });
 
   program
@@ -145,7 +145,7 @@ export function createProgram(io: Io = defaultIo, state: RunState = { exitCode: 
     .requiredOption('--bundle <file>', 'the bundle the view was made with')
     .action((viewDir: string, opts: { bundle: string }) => {
       const bundle = readBundleFile(opts.bundle);
-      const report = scanLeaks(viewDir, bundle);
+      const report = scanLeaks(viewDir, bundle, translatorFor(bundle));
       printJson(io, report);
       if (report.leaks > 0) state.exitCode = 1;
     });
@@ -160,7 +160,7 @@ export function createProgram(io: Io = defaultIo, state: RunState = { exitCode: 
       const input = io.readStdin();
       // latin1 maps every byte to one character, so any input comes back byte for byte.
       const text = input.toString('latin1');
-      const out = opts.to === 'view' ? translator.toView(text) : translator.toReal(text);
+      const out = opts.to === 'view' ? translator.textToView(text) : translator.toReal(text);
       io.stdout(Buffer.from(out, 'latin1'));
     });
 

@@ -4,6 +4,7 @@
  * `python -c` code, test ids) is translated. Operators (`|`, `&&`, `||`, `;`, `&`, `(`) start a
  * new command. Quoted text is translated inside its quotes, which keeps the quoting intact.
  */
+import type { ProseOptions } from './names/prose';
 import type { Translator } from './translator';
 
 interface Span {
@@ -86,7 +87,10 @@ export function commandLineToReal(line: string, translator: Translator): string 
 export class OutputTranslator {
   private pending = '';
 
-  constructor(private readonly translator: Translator) {}
+  constructor(
+    private readonly translator: Translator,
+    private readonly options: ProseOptions = {},
+  ) {}
 
   push(chunk: string): string {
     const text = this.pending + chunk;
@@ -109,10 +113,10 @@ export class OutputTranslator {
 
   /** Colour codes (`ESC[31m`) end in a letter that would glue onto the next word: keep them apart. */
   private translate(text: string): string {
-    if (!text.includes('\x1b')) return this.translator.toView(text);
+    if (!text.includes('\x1b')) return this.translator.textToView(text, this.options);
     return text
       .split(ANSI)
-      .map((part, i) => (i % 2 === 1 ? part : this.translator.toView(part)))
+      .map((part, i) => (i % 2 === 1 ? part : this.translator.textToView(part, this.options)))
       .join('');
   }
 }

@@ -2,8 +2,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Bundle } from './bundle';
 import { UsageError } from './errors';
+import { forEachWord } from './names/words';
 import { decodeText } from './repository';
-import { forEachWord } from './words';
+import type { Translator } from './translator';
 
 export interface Leak {
   file: string;
@@ -16,18 +17,25 @@ export interface LeakReport {
   leaks: number;
   examples: Leak[];
   scannedFiles: number;
-  /** Binary and non-UTF-8 files: they pass through the view unchanged and are not scanned. */
+  /** Binary and undecodable files: they pass through the view unchanged and are not scanned. */
   unscannedFiles: string[];
 }
 
 /**
- * Finds every original name the bundle renames (identifiers and path segments) that still
- * appears in a view folder, as a word of a text file or as a path segment.
+ * Finds every original name still visible in a view folder where the view should show its
+ * disguise: a path segment the bundle renames, or a word of a file at a place where the
+ * bundle's forward translation of that file (read back to real names) renames it. A view the
+ * bundle did not make (a file left untranslated, a stale or foreign view) shows up here.
  */
-export function scanLeaks(viewDir: string, bundle: Bundle, maxExamples = 50): LeakReport {
-  if (!fs.existsSync(viewDir) || !fs.statSync(viewDir).isDirectory()) throw new UsageError(`no such folder: ${viewDir}`);
-  const names = new Set(Object.keys(bundle.identifiers));
-  const segments = new Set(Object.keys(bundle.paths));
+export function scanLeaks(viewDir: string, bundle: Bundle, translator: Translator, maxExamples = 50): LeakReport {
+  let info: fs.Stats;
+  try {
+    info = fs.statSync(viewDir);
+  } catch {
+    throw new UsageError(`no such folder: ${viewDir}`);
+  }
+  if (!info.isDirectory()) throw new UsageError(`not a folder: ${viewDir}`);
+  const segments = new Set(Object.keys(bundle.names?.paths ?? {}));
   const report: LeakReport = { leaks: 0, examples: [], scannedFiles: 0, unscannedFiles: [] };
   const add = (leak: Leak) => {
     report.leaks++;
@@ -48,19 +56,32 @@ export function scanLeaks(viewDir: string, bundle: Bundle, maxExamples = 50): Le
         continue;
       }
       report.scannedFiles++;
-      let line = 1;
-      let lineStart = 0;
-      forEachWord(text, (start, end) => {
-        const word = text.slice(start, end);
-        if (!names.has(word)) return;
-        for (let i = text.indexOf('\n', lineStart); i !== -1 && i < start; i = text.indexOf('\n', i + 1)) {
-          line++;
-          lineStart = i + 1;
-        }
-        add({ file: rel, line, name: word, where: 'content' });
-      });
+      const expected = translator.fileToView(translator.pathToReal(rel), translator.toReal(text));
+      if (expected === text) continue;
+      for (const leak of differingWords(text, expected)) if (translator.toReal(leak.word) === leak.word) add({ file: rel, line: leak.line, name: leak.word, where: 'content' });
     }
   };
   walk('');
   return report;
+}
+
+/** Words of the view that the expected view renames (both texts have the same words, in order). */
+function differingWords(view: string, expected: string): Array<{ word: string; line: number }> {
+  const a: Array<[number, number]> = [];
+  const b: Array<[number, number]> = [];
+  forEachWord(view, (s, e) => a.push([s, e]));
+  forEachWord(expected, (s, e) => b.push([s, e]));
+  const out: Array<{ word: string; line: number }> = [];
+  let line = 1;
+  let lineFrom = 0;
+  for (let k = 0; k < Math.min(a.length, b.length); k++) {
+    const word = view.slice(a[k][0], a[k][1]);
+    if (word === expected.slice(b[k][0], b[k][1])) continue;
+    for (let i = view.indexOf('\n', lineFrom); i !== -1 && i < a[k][0]; i = view.indexOf('\n', i + 1)) {
+      line++;
+      lineFrom = i + 1;
+    }
+    out.push({ word, line });
+  }
+  return out;
 }

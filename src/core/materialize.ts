@@ -35,5 +35,5 @@ export function materialize(
       onProgress?.(++done, repository.files.length);
     }
   });
-  return { out: path.resolve(out), files: repository.files.length, viewName: translator.toView(repository.name) };
+  return { out: path.resolve(out), files: repository.files.length, viewName: translator.segmentToView(repository.name) };
 }

@@ -55,6 +55,8 @@ export interface Repository {
   readonly contentHash: string;
   /** Entries left out because they are symbolic links. */
   readonly skippedLinks: string[];
+  /** How a file path maps to a module name: drop `strip` (`src/`), then prepend `prefix` (`pkg.`). */
+  readonly layout: { strip: string; prefix: string };
 }
 
 export function decodeText(bytes: Buffer): string | undefined {
@@ -103,8 +105,8 @@ export function readRepository(root: string, options: { hidden?: readonly string
   if (!files.some((f) => f.path.endsWith('.py'))) throw new UsageError(`no Python files in ${root}`);
   const isPackage = files.some((f) => f.path === '__init__.py');
   const name = path.basename(absolute);
-  const { modules, topLevelNames } = moduleNames(files, isPackage ? name : undefined);
-  return { root: absolute, name, isPackage, files, modules, topLevelNames, contentHash: contentHash(files), skippedLinks };
+  const { modules, topLevelNames, layout } = moduleNames(files, isPackage ? name : undefined);
+  return { root: absolute, name, isPackage, files, modules, topLevelNames, contentHash: contentHash(files), skippedLinks, layout };
 }
 
 function lazyModeFile(rel: string, full: string, bytes: Buffer): RepoFile {
@@ -124,19 +126,27 @@ function moduleNames(files: RepoFile[], packageName: string | undefined) {
   const modules = new Map<string, string>();
   const topLevelNames = new Set<string>();
   const hasSrcLayout = !packageName && files.some((f) => /^src\/[^/]+\/__init__\.py$/.test(f.path));
+  const layout = { strip: hasSrcLayout ? 'src/' : '', prefix: packageName ? `${packageName}.` : '' };
   for (const file of files) {
-    if (!file.path.endsWith('.py')) continue;
-    let rel = file.path;
-    if (hasSrcLayout && rel.startsWith('src/')) rel = rel.slice(4);
-    const parts = rel.slice(0, -3).split('/');
-    if (parts[parts.length - 1] === '__init__') parts.pop();
-    if (packageName) parts.unshift(packageName);
-    if (parts.length === 0 || !parts.every((p) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(p))) continue;
-    const dotted = parts.join('.');
+    const dotted = moduleOfPath(file.path, layout);
+    if (dotted === undefined) continue;
     modules.set(file.path, dotted);
-    topLevelNames.add(parts[0]);
+    topLevelNames.add(dotted.split('.')[0]);
   }
-  return { modules, topLevelNames };
+  return { modules, topLevelNames, layout };
+}
+
+/** The dotted module name of a Python file's path under a layout, if it has one. */
+export function moduleOfPath(file: string, layout: { strip: string; prefix: string }): string | undefined {
+  const match = /\.pyi?$/.exec(file);
+  if (!match) return undefined;
+  let rel = file;
+  if (layout.strip && rel.startsWith(layout.strip)) rel = rel.slice(layout.strip.length);
+  const parts = rel.slice(0, -match[0].length).split('/');
+  if (parts[parts.length - 1] === '__init__') parts.pop();
+  if (layout.prefix) parts.unshift(layout.prefix.slice(0, -1));
+  if (parts.length === 0 || !parts.every((p) => /^[\p{L}_][\p{L}\p{N}_]*$/u.test(p))) return undefined;
+  return parts.join('.');
 }
 
 function contentHash(files: RepoFile[]): string {

@@ -194,11 +194,11 @@ export class TerminalSession {
   private run(realLine: string): Promise<number> {
     const { view, translator } = this.options;
     const cwd = path.join(view.root, view.realRelative(this.cwd));
-    const out = new OutputTranslator(translator);
+    // Paths outside the working copy stay as they are.
+    const out = new OutputTranslator(translator, { roots: [view.root] });
     // The real location of the working copy is not the person's business: show the view root.
-    const translatedRoot = translator.toView(view.root);
     const show = (text: string) => {
-      const hidden = text.split(translatedRoot).join(this.options.rootName);
+      const hidden = text.split(view.root).join(this.options.rootName);
       if (hidden) this.options.write(hidden.replace(/\r?\n/g, '\r\n'));
     };
     return new Promise((resolve) => {

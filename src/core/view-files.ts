@@ -11,7 +11,7 @@ export interface ViewFile {
 
 /** Text files are translated; binary and non-UTF-8 files keep their bytes; every path is translated. */
 export function fileToView(file: RepoFile, translator: Translator): ViewFile {
-  const bytes = file.text === undefined ? file.bytes : Buffer.from(translator.toView(file.text), 'utf8');
+  const bytes = file.text === undefined ? file.bytes : Buffer.from(translator.fileToView(file.path, file.text), 'utf8');
   return { path: translator.pathToView(file.path), bytes, mode: file.mode };
 }
 

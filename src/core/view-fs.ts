@@ -189,7 +189,7 @@ export class DisguisedFileSystem {
       else if (entry.isFile()) type = 'file';
       else if (entry.isSymbolicLink()) type = this.linkTargetType(path.join(full, entry.name));
       if (!type || this.isHidden(childReal, type === 'directory')) continue;
-      entries.push([this.translator.toView(entry.name), type]);
+      entries.push([this.translator.segmentToView(entry.name), type]);
     }
     return entries;
   }
@@ -218,7 +218,7 @@ export class DisguisedFileSystem {
     if (cached && cached.mtimeMs === info.mtimeMs && cached.size === info.size && cached.ino === info.ino) return cached.view;
     const bytes = fs.readFileSync(full);
     const text = decodeText(bytes);
-    const view = text === undefined ? bytes : Buffer.from(this.translator.toView(text), 'utf8');
+    const view = text === undefined ? bytes : Buffer.from(this.translator.fileToView(real, text), 'utf8');
     this.contents.set(real, { mtimeMs: info.mtimeMs, size: info.size, ino: info.ino, view });
     this.lastSeen.set(real, hashOf(bytes));
     return view;
@@ -249,14 +249,12 @@ export class DisguisedFileSystem {
     const bytes = text === undefined ? Buffer.from(content) : Buffer.from(this.translator.toReal(text), 'utf8');
     writeFileAtomic(full, bytes, mode);
     this.lastSeen.set(real, hashOf(bytes));
-    this.contents.delete(real);
+    // The view serves what was written for as long as the real file is what the write made of
+    // it: a word that the forward translation would not produce there (a replacement word in a
+    // comment) does not flip under the person's cursor.
+    const info = fs.statSync(full);
+    this.contents.set(real, { mtimeMs: info.mtimeMs, size: info.size, ino: info.ino, view: Buffer.from(content) });
     this.fileList = undefined;
-  }
-
-  /** Whether content written now would read back differently (it used a reserved word). */
-  readsBackDifferently(content: Uint8Array): boolean {
-    const text = decodeText(Buffer.from(content));
-    return text !== undefined && this.translator.toView(this.translator.toReal(text)) !== text;
   }
 
   createDirectory(viewPath: string): void {

@@ -67,8 +67,6 @@ export class DisguisedFileSystemProvider implements vscode.FileSystemProvider {
     this.run(uri, (view, viewPath) => {
       view.fs.writeFile(viewPath, content, options);
       this.log.info(`saved ${viewPath}`);
-      // A reserved word typed in the view reads back as its disguise: show the editor that.
-      if (view.fs.readsBackDifferently(content)) this.fire(view, [{ type: 'changed', viewPath }]);
     });
   }
 

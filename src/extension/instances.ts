@@ -156,7 +156,7 @@ export function showProblemStatement(views: ViewRegistry, sessions: Sessions): v
   });
   // Issue text is untrusted: raw HTML off, links not made from bare text, then a strict CSP.
   const markdown = new MarkdownIt({ html: false, linkify: false });
-  const body = markdown.render(view.translator.toView(instance.problemStatement));
+  const body = markdown.render(view.translator.textToView(instance.problemStatement));
   const nonce = randomBytes(16).toString('base64');
   panel.webview.html = `<!DOCTYPE html><html><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'nonce-${nonce}'; img-src ${panel.webview.cspSource} data:;">

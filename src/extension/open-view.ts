@@ -1,7 +1,8 @@
 /** "Schrödinger: Open Disguised View...": pick a folder, a seed and a granularity; open its view. */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { parseSeed, translatorFor, type Granularity } from '../core/bundle';
+import { parseSeed, type Granularity } from '../core/bundle';
+import { translatorFor } from '../core/translator';
 import { loadOrBuildBundle } from '../core/bundle-cache';
 import { UsageError } from '../core/errors';
 import { readRepository } from '../core/repository';
@@ -57,7 +58,7 @@ export async function openDisguisedView(
           }
         });
         const translator = translatorFor(bundle);
-        const rootName = translator.toView(path.basename(repo.root));
+        const rootName = translator.segmentToView(path.basename(repo.root));
         log.info(`${cached ? 'loaded' : 'built'} the bundle of ${rootName}: seed ${seed}, ${granularity}`);
         const mode = config.get<Mode>('defaultMode', 'solver');
         const entry: ViewRecord = { id: viewId(repo.root, seed, granularity), repository: repo.root, seed, granularity, bundleFile: file, mode, rootName };

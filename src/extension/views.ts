@@ -5,7 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
-import { readBundleFile, translatorFor, type Bundle, type Granularity } from '../core/bundle';
+import { readBundleFile, type Bundle, type Granularity } from '../core/bundle';
+import { translatorFor } from '../core/translator';
 import type { Translator } from '../core/translator';
 import { DisguisedFileSystem } from '../core/view-fs';
 

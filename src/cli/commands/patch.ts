@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { readBundleFile, translatorFor, type Bundle } from '../../core/bundle';
+import { readBundleFile, type Bundle } from '../../core/bundle';
+import { translatorFor } from '../../core/translator';
 import { UsageError } from '../../core/errors';
 import { buildPatchReport, type ChangeStatus } from '../../core/patch';
 import { checkModelName, readPredictions, writePrediction } from '../../core/predictions';

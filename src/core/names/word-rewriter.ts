@@ -1,9 +1,10 @@
 /**
  * Rewrites the words of a text through a word function, fast: words already seen are found in
  * a hash table by their characters in place, so a word that stays as it is costs no string.
- * Word boundaries follow words.ts (ASCII word characters; after a backslash the first
- * character is an escape).
+ * Word boundaries follow words.ts (identifier characters, non-ASCII letters included; after a
+ * backslash the first character is an escape).
  */
+import { isNameChar } from './python-lexer';
 
 const WORD_CHAR = new Uint8Array(128);
 for (let c = 0; c < 128; c++) {
@@ -12,6 +13,10 @@ for (let c = 0; c < 128; c++) {
 const BACKSLASH = 92;
 const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
+
+function isWordChar(text: string, i: number, c: number): boolean {
+  return c < 128 ? WORD_CHAR[c] === 1 : isNameChar(text, i);
+}
 
 export class WordRewriter {
   private words: string[] = [];
@@ -30,7 +35,7 @@ export class WordRewriter {
     let i = 0;
     while (i < n) {
       let c = text.charCodeAt(i);
-      if (c >= 128 || WORD_CHAR[c] === 0) {
+      if (!isWordChar(text, i, c)) {
         i++;
         continue;
       }
@@ -38,7 +43,7 @@ export class WordRewriter {
       if (start > 0 && text.charCodeAt(start - 1) === BACKSLASH) start++;
       let h = FNV_OFFSET;
       i = start;
-      while (i < n && (c = text.charCodeAt(i)) < 128 && WORD_CHAR[c] === 1) {
+      while (i < n && isWordChar(text, i, (c = text.charCodeAt(i)))) {
         h = Math.imul(h ^ c, FNV_PRIME);
         i++;
       }

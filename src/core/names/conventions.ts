@@ -1,25 +1,17 @@
 /**
- * Names fixed by tools rather than by the language or the standard library: test runners,
- * packaging, encoding declarations. Renaming them breaks discovery or configuration, so they
- * are never renamed. Kept small on purpose; CPython's own names come from generated data.
+ * Names fixed by tools rather than by the language or the standard library: the receiver
+ * names, test-runner discovery and hooks. Renaming them breaks discovery, so they never
+ * change. Kept small on purpose: CPython's and third-party names come from generated data
+ * (data/external-names.json), configuration keys from parsing configuration files.
  */
 
-/** Words used by pytest, unittest and packaging by convention. */
+/** Never renamed, in any namespace. */
 export const CONVENTION_WORDS: ReadonlySet<string> = new Set([
-  'self', 'cls', 'mcs', 'metacls',
-  // pytest and unittest discovery and hooks
+  'self', 'cls', 'mcs', 'metacls', 'metaclass',
   'conftest', 'pytestmark', 'pytest_plugins', 'setup', 'teardown', 'setup_method', 'teardown_method',
   'setup_class', 'teardown_class', 'setup_module', 'teardown_module', 'setup_function', 'teardown_function',
   'setUp', 'tearDown', 'setUpClass', 'tearDownClass', 'setUpModule', 'tearDownModule', 'load_tests',
-  'addopts', 'testpaths', 'python_files', 'python_classes', 'python_functions', 'norecursedirs', 'markers',
-  'filterwarnings', 'doctest_optionflags', 'minversion', 'xfail_strict', 'usefixtures', 'parametrize',
-  // packaging
-  'install_requires', 'extras_require', 'tests_require', 'setup_requires', 'entry_points', 'console_scripts',
-  'gui_scripts', 'packages', 'package_dir', 'package_data', 'include_package_data', 'python_requires',
-  'zip_safe', 'build_system', 'requires', 'version', 'name', 'options', 'metadata',
-  // tools and encodings named in files
-  'python', 'python3', 'pytest', 'pip', 'setuptools', 'tox', 'usr', 'bin', 'env', 'utf', 'utf8', 'ascii',
-  'latin', 'latin1', 'coding', 'noqa', 'pragma', 'nocover', 'pylint', 'mypy', 'fmt', 'isort', 'nosec',
+  'asyncSetUp', 'asyncTearDown', 'addCleanup', 'doCleanups', 'runTest',
 ]);
 
 /** pytest's own fixtures: a test names them as parameters; pytest injects them by name. */
@@ -33,8 +25,8 @@ export const PYTEST_FIXTURES: ReadonlySet<string> = new Set([
 export const CONVENTION_PREFIXES: readonly string[] = ['pytest_'];
 
 /**
- * Tokens never given a replacement: test-discovery prefixes, and English function words,
- * which are not cues and would make prose unreadable if replaced.
+ * Tokens never given a replacement: test-discovery prefixes, and English function words, which
+ * are no cue and would make names unreadable if replaced.
  */
 export const FIXED_TOKENS: ReadonlySet<string> = new Set([
   'test', 'tests', 'testing',
@@ -51,4 +43,10 @@ export const FIXED_TOKENS: ReadonlySet<string> = new Set([
  */
 export function isFixedToken(key: string): boolean {
   return FIXED_TOKENS.has(key) || key.startsWith('test');
+}
+
+export function isConventionName(word: string): boolean {
+  if (CONVENTION_WORDS.has(word)) return true;
+  for (const prefix of CONVENTION_PREFIXES) if (word.startsWith(prefix)) return true;
+  return false;
 }

@@ -1,0 +1,248 @@
+/**
+ * What one Python file tells about the repository's names: what it defines (and as what),
+ * which names it uses where the file cannot tell whose they are (attributes of unknown
+ * receivers, keywords of unknown callees), its classes with their bases, and the external
+ * modules it imports. Plain data, so that it can be computed in a worker and cached by content.
+ */
+import { Bind, Site, scanPython, type Chain, type StringSite } from './python-scan';
+import { FileResolver, type ModuleContext } from './resolve';
+import { stringRole } from './string-roles';
+
+export type DefinitionKind = 'class' | 'function' | 'variable' | 'class-attribute' | 'parameter' | 'local' | 'attribute' | 'alias' | 'export';
+
+export interface ClassFacts {
+  name: string;
+  /** Base classes: external ones by dotted name as imported (`unittest.TestCase`), the repository's by name. */
+  bases: Array<{ external?: string; repo?: string }>;
+  /** Names defined in the class body (methods, class attributes). */
+  members: string[];
+  /** `self.x = ...` in its methods. */
+  assigned: string[];
+  /** `self.x`, `cls.x`, `super().x` read in its methods. */
+  used: string[];
+  /** Keywords passed to `self.m(...)` and `super().m(...)`. */
+  keywords: string[];
+}
+
+export interface FileFacts {
+  definitions: Array<[name: string, kind: DefinitionKind]>;
+  classes: ClassFacts[];
+  /** Attribute names read or written on receivers the file cannot resolve. */
+  unknownAttributes: string[];
+  /** Keyword names passed to callees the file cannot resolve, and class keywords. */
+  unknownKeywords: string[];
+  /** Keywords passed to the repository's own callables, by callee name. */
+  calls: Array<[callee: string, keyword: string]>;
+  /** Functions and methods: name, parameters that can be passed by keyword, whether it takes `**kwargs`. */
+  functions: Array<[name: string, params: string[], kwargs: boolean]>;
+  /** Absolute dotted names of the external modules it imports. */
+  externalModules: string[];
+  /**
+   * Names built at run time from a literal piece and a value (`name + "_impl"` given to
+   * `setattr`): the piece, where it goes, and whether the value is data or a `__name__`.
+   */
+  families: Array<[piece: string, side: 'prefix' | 'suffix', source: 'data' | 'name']>;
+  /** Module-level names bound to external things by imports (`from functools import wraps`). */
+  externalGlobals: string[];
+  /** Modules of the repository it imports everything from (`from .core import *`), absolute. */
+  starImports: string[];
+  /** Module-level names it defines itself (def, class, assignment). */
+  globals: string[];
+  /** Its `__all__`, when it is a literal list. */
+  exports?: string[];
+  /** Parameters of functions that hand their locals over by name (`return locals()`): kept. */
+  dynamicParams: string[];
+}
+
+export function analyzeFile(text: string, context: ModuleContext): FileFacts {
+  const scan = scanPython(text);
+  const resolver = new FileResolver(scan, context);
+  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], starImports: [], globals: [], dynamicParams: [] };
+  for (const [name, binding] of scan.scopes[0].bindings) {
+    if (binding.kinds & (Bind.ImportModule | Bind.ImportName) && resolver.bindingClass(0, name, binding) === 'external') facts.externalGlobals.push(name);
+  }
+  for (const [name, binding] of scan.scopes[0].bindings) if (binding.kinds & (Bind.Def | Bind.Class | Bind.Assign)) facts.globals.push(name);
+  for (const scope of scan.scopes) if (scope.kind === 'function' && scope.dynamicLocals) for (const p of scope.params) facts.dynamicParams.push(p.name);
+  for (const w of scan.scopes[0].wildcards) {
+    if (resolver.isInternalModule(w.module, w.level)) facts.starImports.push(resolver.absoluteModule(w.module, w.level));
+  }
+  const classIndex = new Map<number, ClassFacts>();
+  for (let s = 0; s < scan.scopes.length; s++) {
+    const scope = scan.scopes[s];
+    if (scope.kind === 'class') {
+      const cls: ClassFacts = { name: scope.name, bases: [], members: [], assigned: [], used: [], keywords: [] };
+      for (const base of scope.bases) {
+        const external = resolver.externalName(base);
+        if (external !== undefined) cls.bases.push({ external });
+        else {
+          const name = resolver.lastAttribute(base);
+          if (name) cls.bases.push({ repo: name });
+        }
+      }
+      for (const [name, binding] of scope.bindings) if (binding.kinds & (Bind.Def | Bind.Class | Bind.Assign)) cls.members.push(name);
+      facts.classes.push(cls);
+      classIndex.set(s, cls);
+    } else if (scope.kind === 'function') {
+      const params = scope.params.filter((p) => p.kind === 'normal' || p.kind === 'kwonly').map((p) => p.name);
+      const kwargs = scope.params.some((p) => p.kind === 'dstar');
+      facts.functions.push([scope.name, params, kwargs]);
+      // A class is called with the keywords of its __init__.
+      const parent = scan.scopes[scope.parent];
+      if (scope.name === '__init__' && parent?.kind === 'class') facts.functions.push([parent.name, params, kwargs]);
+    }
+  }
+  const define = (name: string, kind: DefinitionKind) => facts.definitions.push([name, kind]);
+  const classOf = (chain: Chain | undefined) => {
+    const s = resolver.receiverClass(chain);
+    if (s !== -1) return classIndex.get(s);
+    const sup = resolver.superClass(chain);
+    return sup !== -1 ? classIndex.get(sup) : undefined;
+  };
+  const sites = scan.sites;
+  for (let i = 0; i < sites.length; i++) {
+    const site = sites[i];
+    switch (site.kind) {
+      case Site.Def: {
+        const kind = scan.scopes[site.scope].kind;
+        define(site.text, kind === 'module' || kind === 'class' ? 'function' : 'local');
+        break;
+      }
+      case Site.Class:
+        define(site.text, 'class');
+        break;
+      case Site.Param: {
+        const cls = resolver.classify(i);
+        define(site.text, cls === 'member' ? 'parameter' : 'local');
+        break;
+      }
+      case Site.Name: {
+        if (!site.store) break;
+        const cls = resolver.classify(i);
+        if (cls === 'external') break;
+        const found = resolver.lookup(site.text, site.scope);
+        const binding = found?.binding;
+        if (binding && binding.kinds & (Bind.ImportModule | Bind.ImportName)) {
+          define(site.text, 'alias');
+          break;
+        }
+        const scopeKind = found ? scan.scopes[found.scope].kind : 'module';
+        define(site.text, cls === 'local' ? 'local' : scopeKind === 'class' ? 'class-attribute' : scopeKind === 'module' ? 'variable' : 'local');
+        break;
+      }
+      case Site.Attribute: {
+        const chain = site.chain;
+        if (site.store) define(site.text, 'attribute');
+        if (resolver.isExternalChain(chain)) break;
+        const cls = classOf(chain);
+        if (cls) {
+          (site.store ? cls.assigned : cls.used).push(site.text);
+          break;
+        }
+        if (resolver.modulePath(chain) !== undefined) break;
+        facts.unknownAttributes.push(site.text);
+        break;
+      }
+      case Site.Keyword: {
+        if (site.classKeyword) {
+          if (site.text !== 'metaclass') facts.unknownKeywords.push(site.text);
+          break;
+        }
+        const chain = site.chain;
+        if (resolver.isExternalChain(chain)) break;
+        const method = resolver.lastAttribute(chain);
+        if (method === 'format' || method === 'format_map') break;
+        if (chain && chain.steps.length === 1) {
+          const owner = classOf({ ...chain, steps: [] });
+          if (owner) {
+            owner.keywords.push(site.text);
+            break;
+          }
+        }
+        if (chain && chain.steps.length === 2 && chain.steps[0] === '()') {
+          const sup = resolver.superClass({ ...chain, steps: ['()'] });
+          if (sup !== -1) {
+            classIndex.get(sup)?.keywords.push(site.text);
+            break;
+          }
+        }
+        if (chain && chain.root !== -1 && chain.steps.length === 0 && resolver.classify(chain.root) !== 'external') {
+          facts.calls.push([sites[chain.root].text, site.text]);
+          break;
+        }
+        if (chain && resolver.modulePath({ ...chain, steps: chain.steps.slice(0, -1) }) !== undefined && method) {
+          facts.calls.push([method, site.text]);
+          break;
+        }
+        facts.unknownKeywords.push(site.text);
+        break;
+      }
+      case Site.ImportModule: {
+        const dotted = site.dotted ?? '';
+        if (!resolver.isInternalModule(dotted, site.level ?? 0) && !isDotNext(scan.text, site.end)) facts.externalModules.push(dotted);
+        break;
+      }
+      default:
+        break;
+    }
+  }
+  for (const site of scan.strings) {
+    const content = text.slice(site.token.contentStart, site.token.contentEnd);
+    const role = stringRole(site, resolver, content);
+    if (role === 'fragments' || (role === 'names' && site.token.parts)) facts.families.push(...familyPieces(scan, site));
+    if (site.token.parts || role !== 'names') continue;
+    const callee = site.call ? resolver.lastAttribute(site.call.callee) : undefined;
+    const kind: DefinitionKind | undefined = callee === 'setattr' ? 'attribute' : site.assignedTo?.includes('__all__') ? 'export' : undefined;
+    if (!kind) continue;
+    for (const m of content.matchAll(/[\p{L}\p{N}_]+/gu)) {
+      define(m[0], kind);
+      if (kind === 'export' && site.scope === 0) (facts.exports ??= []).push(m[0]);
+    }
+  }
+  return facts;
+}
+
+const NAME_READERS = new Set(['__name__', '__qualname__', '__dict__', '__members__', '__slots__', '_fields']);
+
+/** The literal pieces of a name built at run time, from the string's neighbours in its expression. */
+function familyPieces(scan: ReturnType<typeof scanPython>, site: StringSite): FileFacts['families'] {
+  const text = scan.text;
+  // The value part comes from names when the function reads names (`__dict__`, `__name__`, `dir()`).
+  let fn = site.scope;
+  while (fn > 0 && scan.scopes[fn].kind !== 'function') fn = scan.scopes[fn].parent;
+  const { start: from, end: to } = scan.scopes[fn];
+  const source: 'data' | 'name' = scan.sites.some(
+    (s) => s.start >= from && s.end <= to && ((s.kind === Site.Attribute && NAME_READERS.has(s.text)) || (s.kind === Site.Name && (s.text === 'dir' || s.text === 'vars' || s.text === 'getmembers'))),
+  )
+    ? 'name'
+    : 'data';
+  const token = site.token;
+  const out: FileFacts['families'] = [];
+  const piece = (from: number, to: number, side: 'prefix' | 'suffix') => {
+    const value = text.slice(from, to);
+    if (/^[\p{L}\p{N}_]+$/u.test(value)) out.push([value, side, source]);
+  };
+  if (token.parts) {
+    const first = token.parts[0];
+    const last = token.parts[token.parts.length - 1];
+    if (first?.kind === 'literal' && token.parts.length > 1) piece(first.start, first.end, 'prefix');
+    if (last?.kind === 'literal' && token.parts.length > 1) piece(last.start, last.end, 'suffix');
+    return out;
+  }
+  const content = text.slice(token.contentStart, token.contentEnd);
+  const placeholder = /%[sdr]|%\([^)]*\)[sdr]|\{[^}]*\}/.exec(content);
+  if (placeholder) {
+    piece(token.contentStart, token.contentStart + placeholder.index, 'prefix');
+    const after = content.slice(placeholder.index + placeholder[0].length);
+    if (!/%[sdr]|\{/.test(after)) piece(token.contentEnd - after.length, token.contentEnd, 'suffix');
+    return out;
+  }
+  const after = text.slice(token.end, token.end + 16).match(/^\s*(\+)/);
+  const before = text.slice(Math.max(0, token.start - 16), token.start).match(/(\+)\s*$/);
+  if (after) piece(token.contentStart, token.contentEnd, 'prefix');
+  else if (before) piece(token.contentStart, token.contentEnd, 'suffix');
+  return out;
+}
+
+function isDotNext(text: string, end: number): boolean {
+  return text.charCodeAt(end) === 46;
+}

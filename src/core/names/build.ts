@@ -1,0 +1,459 @@
+/**
+ * Builds the Level 2 tables of a repository for a seed: which names the repository defines,
+ * which of them must keep their spelling because code outside the repository reads them,
+ * one seeded replacement word per token, and the view names of identifiers and path segments.
+ */
+import seedrandom from 'seedrandom';
+import type { ExternalNames } from '../external-names';
+import type { Lexicon } from '../lexicon';
+import type { FileFacts } from './analyze';
+import { FIXED_TOKENS, isConventionName, isFixedToken } from './conventions';
+import { isNameShaped } from './prose';
+import { NameRules, type NamesTables } from './rules';
+import { isDunder, splitWord, startsWithDigit, tokenKeys } from './words';
+
+export type Granularity = 'definitions' | 'full';
+
+const DEFINITION_KINDS: Record<Granularity, ReadonlySet<string>> = {
+  definitions: new Set(['package', 'module', 'class', 'function', 'variable', 'alias']),
+  full: new Set(['package', 'module', 'class', 'function', 'variable', 'alias', 'class-attribute', 'parameter', 'local', 'attribute', 'export']),
+};
+/** Kinds whose names are renamed as locals (their spelling is invisible outside a function). */
+const LOCAL_KINDS: ReadonlySet<string> = new Set(['local']);
+/** Short tokens (two letters) are renamed only in these: `nx`, `db`. */
+const SHORT_TOKEN_KINDS: ReadonlySet<string> = new Set(['package', 'module', 'alias']);
+/** Objects from these modules reach almost every repository (pytest's tmp_path, open(), re): always external. */
+const ALWAYS_EXTERNAL = ['builtins', 'pathlib', 'io', 'os', 're', 'typing', 'collections', 'types', 'functools', 'itertools', 'abc', 'enum', 'dataclasses'];
+
+export interface NamesInput {
+  /** Facts of every Python file, in repository order. */
+  facts: FileFacts[];
+  /** The module name of each of those files (undefined: not importable). */
+  factModules: Array<string | undefined>;
+  /** Dotted module names of the repository (`pkg.sub.mod`). */
+  modules: string[];
+  /** Relative POSIX paths of every file. */
+  paths: string[];
+  /** Every word of every text file and path (replacement words must avoid them all). */
+  vocabulary: Set<string>;
+  /** The repository's own top-level packages and modules. */
+  ownPackages: string[];
+}
+
+export interface NamesStatistics {
+  definedNames: number;
+  renamedNames: number;
+  tokens: number;
+  /** Distinctive names the repository defines (3+ characters, not the language's or an external API's). */
+  distinctiveNames: number;
+  /** Of those, still present as an identifier in the view's code or as a path segment. */
+  visibleInCode: number;
+  visibleInCodePercent: number;
+  /** Of those, still present as a word anywhere in the view (prose included). */
+  visibleAnywhere: number;
+  visibleAnywherePercent: number;
+  keptByReason: Record<string, number>;
+}
+
+export function buildNames(
+  input: NamesInput,
+  options: { seed: number; granularity: Granularity },
+  external: ExternalNames,
+  lexicon: Lexicon,
+): { tables: NamesTables; statistics: NamesStatistics; excluded: Record<string, string> } {
+  const definitions = new Map<string, Set<string>>();
+  const define = (name: string, kind: string) => {
+    let kinds = definitions.get(name);
+    if (!kinds) definitions.set(name, (kinds = new Set()));
+    kinds.add(kind);
+  };
+  for (const file of input.facts) for (const [name, kind] of file.definitions) define(name, kind);
+  for (const dotted of input.modules) {
+    const parts = dotted.split('.');
+    parts.forEach((part, i) => define(part, i === parts.length - 1 ? 'module' : 'package'));
+  }
+  const own = new Set(input.ownPackages);
+
+  const keptMembers: Record<string, string> = {};
+  const keep = (word: string, reason: string) => {
+    if (!own.has(word) && !(word in keptMembers)) keptMembers[word] = reason;
+  };
+  const externalTops = new Set(ALWAYS_EXTERNAL);
+  for (const file of input.facts) for (const m of file.externalModules) externalTops.add(m.split('.')[0]);
+  const universe = external.universe(externalTops);
+
+  for (const file of input.facts) {
+    for (const word of file.unknownAttributes) if (universe.attributes.has(word)) keep(word, 'external-attribute');
+    // `self.assertIsNone` in a mixin: a name no class of the repository defines is inherited from outside.
+    for (const cls of file.classes) for (const word of cls.used) if (!definitions.has(word) && universe.attributes.has(word)) keep(word, 'external-attribute');
+    for (const word of file.unknownKeywords) if (universe.parameters.has(word) || universe.attributes.has(word)) keep(word, 'external-keyword');
+  }
+  for (const file of input.facts) for (const name of file.dynamicParams) keep(name, 'dynamic-locals');
+  keepExternalBaseNames(input.facts, external, universe, keep);
+  keepForwardedKeywords(input.facts, universe, keep);
+
+  // Tokens: those of every defined name that the view renames somewhere.
+  const kindsInScope = DEFINITION_KINDS[options.granularity];
+  const staticMember = (w: string) => external.keywords.has(w) || external.builtins.has(w) || external.builtinTypeAttributes.has(w) || external.stdlibTopModules.has(w);
+  const keptEverywhereStatic = (w: string) => isDunder(w) || external.keywords.has(w) || isConventionName(w);
+  const tokensToMap = new Set<string>();
+  for (const [name, kinds] of definitions) {
+    if (keptEverywhereStatic(name) || startsWithDigit(name)) continue;
+    const inScope = [...kinds].filter((k) => kindsInScope.has(k));
+    if (inScope.length === 0) continue;
+    const renamedAsLocal = inScope.some((k) => LOCAL_KINDS.has(k));
+    const renamedAsMember = inScope.some((k) => !LOCAL_KINDS.has(k)) && (own.has(name) || (!(name in keptMembers) && !staticMember(name)));
+    if (!renamedAsLocal && !renamedAsMember) continue;
+    const short = inScope.some((k) => SHORT_TOKEN_KINDS.has(k));
+    for (const part of splitWord(name)) {
+      if (part.fixed) continue;
+      if (part.key.length < 3 && !short) continue;
+      if (part.key.length < 2 || isFixedToken(part.key)) continue;
+      tokensToMap.add(part.key);
+    }
+  }
+
+  const forbidden = new Set<string>(FIXED_TOKENS);
+  for (const word of input.vocabulary) for (const key of tokenKeys(word)) forbidden.add(key);
+  for (const key of externalTokens(external)) forbidden.add(key);
+  const random = seedrandom(`schrodinger-views:${options.seed}`);
+  const used = new Set<string>();
+  const tokens: Record<string, string> = {};
+  for (const token of [...tokensToMap].sort()) {
+    const word = lexicon.pick(token, random, (w) => forbidden.has(w) || used.has(w) || isFixedToken(w));
+    if (word === undefined) throw new Error(`the lexicon has no free replacement word left for "${token}"`);
+    used.add(word);
+    tokens[token] = word;
+  }
+
+  const tables: NamesTables = {
+    tokens: sortedRecord(tokens),
+    overrides: {},
+    keptEverywhere: {},
+    keptMembers: {},
+    modules: [...input.modules].sort(),
+    ownPackages: [...own].sort(),
+    identifiers: {},
+    locals: {},
+    paths: {},
+    externalGlobals: externalGlobals(input),
+  };
+  // Words whose rewrite would not split back into the same tokens keep their spelling.
+  let rules = new NameRules({ ...tables, keptMembers }, external);
+  const keptEverywhere: Record<string, string> = {};
+  for (const word of input.vocabulary) {
+    const view = rules.naming.viewName(word);
+    if (view !== word && rules.naming.realName(view) !== word) keptEverywhere[word] = 'casing';
+  }
+  tables.keptEverywhere = sortedRecord(keptEverywhere);
+  tables.keptMembers = sortedRecord(keptMembers);
+  rules = new NameRules(tables, external);
+  tables.overrides = sortedRecord(familyOverrides(input.facts, definitions, rules));
+  rules = new NameRules(tables, external);
+
+  const identifiers: Record<string, string> = {};
+  const locals: Record<string, string> = {};
+  for (const [name, kinds] of definitions) {
+    const inScope = [...kinds].filter((k) => kindsInScope.has(k));
+    if (inScope.length === 0) continue;
+    if (inScope.some((k) => !LOCAL_KINDS.has(k))) {
+      const view = rules.memberView(name);
+      if (view !== name) identifiers[name] = view;
+    } else {
+      const view = rules.localView(name);
+      if (view !== name) locals[name] = view;
+    }
+  }
+  tables.identifiers = sortedRecord(identifiers);
+  tables.locals = sortedRecord(locals);
+  rules = new NameRules(tables, external);
+  tables.paths = sortedRecord(pathSegments(input, rules));
+
+  const excluded: Record<string, string> = {};
+  for (const [name, kinds] of definitions) {
+    if (name in identifiers || name in locals) continue;
+    const inScope = [...kinds].some((k) => kindsInScope.has(k));
+    excluded[name] =
+      keptEverywhere[name] ?? keptMembers[name] ?? staticReason(name, external) ?? (inScope ? 'no-renamed-token' : 'outside-granularity');
+  }
+  return { tables, statistics: statistics(definitions, tables, rules, input, external, keptMembers, keptEverywhere), excluded: sortedRecord(excluded) };
+}
+
+/** Per module: the global names it binds to external things, following `from m import *` chains. */
+function externalGlobals(input: NamesInput): Record<string, string[]> {
+  // A name a module (or a module it star-imports) defines itself is the repository's, whatever else imports it.
+  const direct = new Map<string, { external: Set<string>; own: Set<string>; exports?: Set<string> }>();
+  const stars = new Map<string, string[]>();
+  input.facts.forEach((file, i) => {
+    const module = input.factModules[i];
+    if (module === undefined) return;
+    direct.set(module, { external: new Set(file.externalGlobals), own: new Set(file.globals), exports: file.exports ? new Set(file.exports) : undefined });
+    if (file.starImports.length > 0) stars.set(module, file.starImports);
+  });
+  const resolved = new Map<string, { external: Set<string>; own: Set<string> }>();
+  const bound = (module: string, seen: Set<string>): { external: Set<string>; own: Set<string> } => {
+    const done = resolved.get(module);
+    if (done) return done;
+    const entry = direct.get(module);
+    const result = { external: new Set(entry?.external ?? []), own: new Set(entry?.own ?? []) };
+    if (!seen.has(module)) {
+      seen.add(module);
+      for (const from of stars.get(module) ?? []) {
+        const source = bound(from, seen);
+        const exported = direct.get(from)?.exports;
+        for (const n of source.external) if (!exported || exported.has(n)) result.external.add(n);
+        for (const n of source.own) if (!exported || exported.has(n)) result.own.add(n);
+      }
+    }
+    for (const n of result.own) result.external.delete(n);
+    resolved.set(module, result);
+    return result;
+  };
+  const resolve = (module: string, seen: Set<string>) => bound(module, seen).external;
+  const out: Record<string, string[]> = {};
+  for (const module of [...direct.keys()].sort()) {
+    const names = resolve(module, new Set());
+    if (names.size > 0) out[module] = [...names].sort();
+  }
+  return out;
+}
+
+/**
+ * Names built at run time from a literal piece and a value must be spelled, in the view, the
+ * way the program builds them: the piece renamed token by token, the value as the program has
+ * it (kept when it comes from data; the view name of a class when it comes from `__name__`).
+ */
+function familyOverrides(facts: FileFacts[], definitions: Map<string, Set<string>>, rules: NameRules): Record<string, string> {
+  const families = new Map<string, { side: 'prefix' | 'suffix'; source: 'data' | 'name' }>();
+  for (const file of facts) for (const [piece, side, source] of file.families) families.set(`${side}:${piece}`, { side, source });
+  if (families.size === 0) return {};
+  const candidates = new Set<string>(definitions.keys());
+  for (const file of facts) {
+    for (const word of file.unknownAttributes) candidates.add(word);
+    for (const cls of file.classes) for (const word of [...cls.used, ...cls.assigned]) candidates.add(word);
+  }
+  const classes = new Map<string, string>();
+  for (const file of facts) for (const cls of file.classes) classes.set(cls.name.toLowerCase(), cls.name);
+  const pieceView = (piece: string) => (rules.isKeptEverywhere(piece) ? piece : rules.naming.viewName(piece));
+  const overrides: Record<string, string> = {};
+  for (const [key, { side, source }] of families) {
+    const piece = key.slice(key.indexOf(':') + 1);
+    for (const name of candidates) {
+      if (name.length <= piece.length || !(side === 'prefix' ? name.startsWith(piece) : name.endsWith(piece))) continue;
+      const rest = side === 'prefix' ? name.slice(piece.length) : name.slice(0, name.length - piece.length);
+      let restView = rest;
+      if (source === 'name') {
+        const cls = classes.get(rest.toLowerCase());
+        restView = cls === undefined || cls === rest ? rules.memberView(rest) : rules.memberView(cls).toLowerCase();
+      }
+      const view = side === 'prefix' ? pieceView(piece) + restView : restView + pieceView(piece);
+      if (view !== rules.naming.viewName(name) && rules.naming.realName(view) === name) overrides[name] = view;
+    }
+  }
+  return overrides;
+}
+
+/**
+ * A class built on an external class overrides and inherits its names: those the external class
+ * has (or all of them, when the external class is unknown) keep their spelling, and keywords
+ * its methods pass up keep theirs.
+ */
+function keepExternalBaseNames(
+  facts: FileFacts[],
+  external: ExternalNames,
+  universe: { attributes: ReadonlySet<string>; parameters: ReadonlySet<string> },
+  keep: (word: string, reason: string) => void,
+): void {
+  const byName = new Map<string, FileFacts['classes']>();
+  for (const file of facts) for (const cls of file.classes) byName.set(cls.name, [...(byName.get(cls.name) ?? []), cls]);
+  const ancestry = new Map<string, { members: Set<string>; opaque: boolean } | null>();
+  const externalOf = (name: string, seen: Set<string>): { members: Set<string>; opaque: boolean } | null => {
+    if (ancestry.has(name)) return ancestry.get(name)!;
+    if (seen.has(name)) return null;
+    seen.add(name);
+    let result: { members: Set<string>; opaque: boolean } | null = null;
+    for (const cls of byName.get(name) ?? []) {
+      for (const base of cls.bases) {
+        let found: { members: Set<string>; opaque: boolean } | null = null;
+        if (base.external !== undefined) {
+          if (base.external === 'builtins.object') continue;
+          const qualified = external.resolveClass(base.external);
+          const members = qualified ? external.classMembers(qualified) : undefined;
+          found = members ? { members: new Set(members), opaque: false } : { members: new Set(), opaque: true };
+        } else if (base.repo !== undefined && base.repo !== name) {
+          found = externalOf(base.repo, seen);
+        }
+        if (found) {
+          result ??= { members: new Set(), opaque: false };
+          for (const m of found.members) result.members.add(m);
+          result.opaque ||= found.opaque;
+        }
+      }
+    }
+    ancestry.set(name, result);
+    return result;
+  };
+  for (const [name, classes] of byName) {
+    const ext = externalOf(name, new Set());
+    if (!ext) continue;
+    for (const cls of classes) {
+      for (const word of [...cls.members, ...cls.assigned, ...cls.used]) {
+        if (ext.opaque || ext.members.has(word)) keep(word, 'external-base');
+      }
+      for (const word of cls.keywords) if (ext.opaque || universe.parameters.has(word) || universe.attributes.has(word)) keep(word, 'external-base');
+    }
+  }
+}
+
+/** Keywords given to a function of the repository that does not declare them, but takes `**kwargs`, go on elsewhere. */
+function keepForwardedKeywords(facts: FileFacts[], universe: { attributes: ReadonlySet<string>; parameters: ReadonlySet<string> }, keep: (word: string, reason: string) => void): void {
+  const functions = new Map<string, { params: Set<string>; kwargs: boolean }>();
+  for (const file of facts) {
+    for (const [name, params, kwargs] of file.functions) {
+      const entry = functions.get(name) ?? { params: new Set<string>(), kwargs: false };
+      for (const p of params) entry.params.add(p);
+      entry.kwargs ||= kwargs;
+      functions.set(name, entry);
+    }
+  }
+  for (const file of facts) {
+    for (const [callee, keyword] of file.calls) {
+      const fn = functions.get(callee);
+      if (fn && (fn.params.has(keyword) || !fn.kwargs)) continue;
+      if (universe.parameters.has(keyword) || universe.attributes.has(keyword)) keep(keyword, 'forwarded-keyword');
+    }
+  }
+}
+
+function pathSegments(input: NamesInput, rules: NameRules): Record<string, string> {
+  const moduleNames = new Set<string>();
+  const packageFolders = new Set<string>();
+  for (const dotted of input.modules) for (const part of dotted.split('.')) moduleNames.add(part);
+  const paths: Record<string, string> = {};
+  for (const file of input.paths) {
+    const segments = file.split('/');
+    for (let i = 0; i < segments.length; i++) {
+      const segment = segments[i];
+      const isLast = i === segments.length - 1;
+      if (!isLast) {
+        // A folder changes when it is a package of the repository (holds its modules).
+        const folder = segments.slice(0, i + 1).join('/');
+        if (packageFolders.has(folder) || isPackageFolder(folder, input)) {
+          packageFolders.add(folder);
+          const view = rules.moduleView(segment);
+          if (view !== segment) paths[segment] = view;
+        }
+        continue;
+      }
+      const dot = segment.indexOf('.');
+      const stem = dot > 0 ? segment.slice(0, dot) : segment;
+      if (!moduleNames.has(stem) && !rules.isDefined(stem)) continue;
+      const view = rules.moduleView(stem);
+      if (view !== stem) paths[segment] = view + segment.slice(stem.length);
+    }
+  }
+  return paths;
+}
+
+const packageFolderCache = new WeakMap<NamesInput, Set<string>>();
+function isPackageFolder(folder: string, input: NamesInput): boolean {
+  let set = packageFolderCache.get(input);
+  if (!set) {
+    set = new Set();
+    for (const file of input.paths) {
+      if (!/\.pyi?$/.test(file)) continue;
+      const parts = file.split('/');
+      for (let i = 1; i < parts.length; i++) set.add(parts.slice(0, i).join('/'));
+    }
+    // `src/` of a src layout holds packages but is not one.
+    set.delete('src');
+    packageFolderCache.set(input, set);
+  }
+  return set.has(folder);
+}
+
+function statistics(
+  definitions: Map<string, Set<string>>,
+  tables: NamesTables,
+  rules: NameRules,
+  input: NamesInput,
+  external: ExternalNames,
+  keptMembers: Record<string, string>,
+  keptEverywhere: Record<string, string>,
+): NamesStatistics {
+  let distinctive = 0;
+  let visibleInCode = 0;
+  let visibleAnywhere = 0;
+  for (const [name, kinds] of definitions) {
+    if (!isDistinctive(name, external)) continue;
+    distinctive++;
+    const local = [...kinds].every((k) => LOCAL_KINDS.has(k));
+    const view = local ? rules.localView(name) : rules.memberView(name);
+    if (view === name) {
+      visibleInCode++;
+      visibleAnywhere++;
+    } else if (!isNameShaped(name) && !rules.isOwnPackageWord(name)) {
+      // Plain single-token words stay in prose.
+      visibleAnywhere++;
+    }
+  }
+  const keptByReason: Record<string, number> = {};
+  for (const reason of [...Object.values(keptMembers), ...Object.values(keptEverywhere)]) keptByReason[reason] = (keptByReason[reason] ?? 0) + 1;
+  void input;
+  return {
+    definedNames: definitions.size,
+    renamedNames: Object.keys(tables.identifiers).length,
+    tokens: Object.keys(tables.tokens).length,
+    distinctiveNames: distinctive,
+    visibleInCode,
+    visibleInCodePercent: percent(visibleInCode, distinctive),
+    visibleAnywhere,
+    visibleAnywherePercent: percent(visibleAnywhere, distinctive),
+    keptByReason: sortedRecord(keptByReason),
+  };
+}
+
+function staticReason(word: string, external: ExternalNames): string | undefined {
+  if (isDunder(word)) return 'dunder';
+  if (external.keywords.has(word)) return 'keyword';
+  if (isConventionName(word)) return 'convention';
+  if (external.builtins.has(word)) return 'builtin';
+  if (external.builtinTypeAttributes.has(word)) return 'builtin-attribute';
+  if (external.stdlibTopModules.has(word)) return 'stdlib-module';
+  return undefined;
+}
+
+/** Defined, 3+ characters, not the language's own (keyword, builtin, dunder, stdlib module, builtin-type attribute). */
+export function isDistinctive(name: string, external: ExternalNames): boolean {
+  return (
+    name.length >= 3 &&
+    !isDunder(name) &&
+    !external.keywords.has(name) &&
+    !external.builtins.has(name) &&
+    !external.stdlibModuleWords.has(name) &&
+    !external.builtinTypeAttributes.has(name) &&
+    !isConventionName(name)
+  );
+}
+
+function percent(part: number, whole: number): number {
+  return whole === 0 ? 0 : Math.round((part / whole) * 10000) / 100;
+}
+
+let externalTokenCache: Set<string> | undefined;
+function externalTokens(external: ExternalNames): Set<string> {
+  if (!externalTokenCache) {
+    const keys = new Set<string>();
+    for (const set of [external.keywords, external.builtins, external.builtinTypeAttributes, external.stdlibModuleWords, external.stdlibAttributes]) {
+      for (const name of set) for (const key of tokenKeys(name)) keys.add(key);
+    }
+    externalTokenCache = keys;
+  }
+  return externalTokenCache;
+}
+
+export function sortedRecord<T>(record: Record<string, T>): Record<string, T> {
+  const out: Record<string, T> = {};
+  for (const key of Object.keys(record).sort()) out[key] = record[key];
+  return out;
+}

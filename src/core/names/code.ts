@@ -1,0 +1,231 @@
+/**
+ * Forward translation of Python source: every name that refers to something the repository
+ * defines is renamed; names that belong to code outside the repository (imports of external
+ * modules, builtins, attributes of external objects, keywords of external callables) stay.
+ * Strings follow their role (string-roles.ts), comments and docstrings the prose rule, and
+ * doctest examples are code again.
+ */
+import { applyEdits, type ProseTranslator } from './prose';
+import { Site, type NameSite, type PyScan, scanPython, type StringSite } from './python-scan';
+import { FileResolver, type ModuleContext, type NameClass } from './resolve';
+import type { NameRules } from './rules';
+import { stringRole } from './string-roles';
+import { forEachWord } from './words';
+
+type Edit = [start: number, end: number, text: string];
+
+/** Comments whose words are instructions to tools (`# noqa: E501`, `# doctest: +SKIP`, `# -*- coding: utf-8 -*-`). */
+const PRAGMA_COMMENT = /^#\s*(?:doctest:|noqa|pragma|pylint:|fmt:|type:\s*ignore|isort:|mypy:|flake8|nosec|-\*-|!|vim?:|coding[:=])/;
+
+export class CodeTranslator {
+  constructor(
+    private readonly rules: NameRules,
+    private readonly prose: ProseTranslator,
+  ) {}
+
+  translate(text: string, context: ModuleContext): string {
+    const edits: Edit[] = [];
+    this.collect(text, context, edits, scanPython(text));
+    return applyEdits(text, edits);
+  }
+
+  /** Edits for a whole file (or a doctest's virtual source). */
+  collect(text: string, context: ModuleContext, edits: Edit[], scan: PyScan): FileResolver {
+    const resolver = new FileResolver(scan, context);
+    const sites = scan.sites;
+    for (let i = 0; i < sites.length; i++) {
+      const site = sites[i];
+      const view = this.siteView(site, i, resolver);
+      if (view !== site.text) edits.push([site.start, site.end, view]);
+    }
+    for (const site of scan.strings) this.stringEdits(text, site, resolver, edits);
+    for (const comment of scan.comments) {
+      const body = text.slice(comment.start, comment.end);
+      if (PRAGMA_COMMENT.test(body)) continue;
+      const view = this.prose.translate(body);
+      if (view !== body) edits.push([comment.start, comment.end, view]);
+    }
+    return resolver;
+  }
+
+  siteView(site: NameSite, index: number, resolver: FileResolver): string {
+    const rules = this.rules;
+    const text = site.text;
+    switch (site.kind) {
+      case Site.Name:
+      case Site.Def:
+      case Site.Class:
+      case Site.Param:
+      case Site.Declaration:
+        return classView(rules, resolver.classify(index), text);
+      case Site.Attribute: {
+        const chain = site.chain;
+        if (resolver.isExternalChain(chain)) return text;
+        const module = resolver.modulePath(chain);
+        if (module !== undefined && rules.isModule(`${module}.${text}`)) return rules.moduleView(text);
+        if (module !== undefined && resolver.context.externalGlobal?.(module, text)) return text;
+        return rules.memberView(text);
+      }
+      case Site.Keyword: {
+        if (site.classKeyword) return text === 'metaclass' ? text : rules.memberView(text);
+        // `dict(key=value)` is `{"key": value}`: its keys are data, like string keys.
+        if (resolver.isBuiltinCall(site.chain, 'dict')) return this.prose.translate(text);
+        if (resolver.isExternalChain(site.chain)) return text;
+        const method = resolver.lastAttribute(site.chain);
+        if (method === 'format' || method === 'format_map') return text;
+        return rules.memberView(text);
+      }
+      case Site.ImportModule:
+        return resolver.isInternalModule(site.dotted ?? '', site.level ?? 0) ? rules.moduleView(text) : text;
+      case Site.ImportName: {
+        if (!resolver.isInternalModule(site.module ?? '', site.level ?? 0)) return text;
+        const module = resolver.absoluteModule(site.module ?? '', site.level ?? 0);
+        if (rules.isModule(module ? `${module}.${text}` : text)) return rules.moduleView(text);
+        if (resolver.context.externalGlobal?.(module, text)) return text;
+        return rules.memberView(text);
+      }
+      default:
+        return text;
+    }
+  }
+
+  private stringEdits(text: string, site: StringSite, resolver: FileResolver, edits: Edit[]): void {
+    const token = site.token;
+    const content = text.slice(token.contentStart, token.contentEnd);
+    if (content.length === 0) return;
+    const role = stringRole(site, resolver, content);
+    if (role === 'keep') return;
+    if (role === 'docstring') {
+      this.docText(text, token.contentStart, token.contentEnd, resolver, edits);
+      return;
+    }
+    const ranges = token.parts ? token.parts.filter((p) => p.kind === 'literal') : [{ start: token.contentStart, end: token.contentEnd }];
+    for (const range of ranges) {
+      if (range.end <= range.start) continue;
+      if (role === 'names' && !token.parts) this.nameList(text, range.start, range.end, edits);
+      else if (role === 'names' || role === 'fragments') this.fragments(text, range.start, range.end, edits);
+      else {
+        const piece = text.slice(range.start, range.end);
+        const view = this.prose.translate(piece);
+        if (view !== piece) edits.push([range.start, range.end, view]);
+      }
+    }
+  }
+
+  /** `"a, b"`, `"pkg.mod.name"`, `"name"`: each name follows the code's decision. */
+  private nameList(text: string, start: number, end: number, edits: Edit[]): void {
+    const content = text.slice(start, end);
+    if (!/^[\p{L}\p{N}_.,\s]*$/u.test(content)) {
+      const view = this.prose.translate(content);
+      if (view !== content) edits.push([start, end, view]);
+      return;
+    }
+    for (const m of content.matchAll(/[\p{L}\p{N}_]+(?:\.[\p{L}\p{N}_]+)*/gu)) {
+      const dotted = m[0];
+      const parts = dotted.split('.');
+      const internal = this.rules.isInternalTop(parts[0]) && parts.length > 1;
+      let offset = start + m.index!;
+      let soFar = '';
+      for (const part of parts) {
+        soFar = soFar ? `${soFar}.${part}` : part;
+        const view = internal && this.rules.isModule(soFar) ? this.rules.moduleView(part) : this.rules.memberView(part);
+        if (view !== part) edits.push([offset, offset + part.length, view]);
+        offset += part.length + 1;
+      }
+    }
+  }
+
+  /** Pieces of names built at run time: every word token by token. */
+  private fragments(text: string, start: number, end: number, edits: Edit[]): void {
+    forEachWord(
+      text,
+      (s, e) => {
+        const word = text.slice(s, e);
+        const view = this.rules.isKeptEverywhere(word) ? word : this.rules.naming.viewName(word);
+        if (view !== word) edits.push([s, e, view]);
+      },
+      start,
+      end,
+    );
+  }
+
+  /**
+   * Prose with doctest examples: the examples' source lines are code, run in the namespace of
+   * `resolver`'s module (when given); everything else is prose.
+   */
+  docText(text: string, start: number, end: number, resolver: FileResolver | undefined, edits: Edit[]): void {
+    const examples = doctestSource(text, start, end);
+    if (!examples) {
+      const piece = text.slice(start, end);
+      const view = this.prose.translate(piece);
+      if (view !== piece) edits.push([start, end, view]);
+      return;
+    }
+    const context: ModuleContext = resolver
+      ? { ...resolver.context, outer: (name) => resolver.moduleNameClass(name) }
+      : { module: undefined, isPackage: false, isInternal: (d) => this.rules.isInternalTop(d.split('.')[0]), builtins: this.rules.external.builtins, isModule: (d) => this.rules.isModule(d), externalGlobal: (m, n) => this.rules.isExternalGlobal(m, n) };
+    const codeEdits: Edit[] = [];
+    this.collect(examples.virtual, context, codeEdits, scanPython(examples.virtual));
+    for (const [s, e, view] of codeEdits) edits.push([s + start, e + start, view]);
+    for (const [from, to] of examples.prose) {
+      if (to <= from) continue;
+      const piece = text.slice(from, to);
+      const view = this.prose.translate(piece);
+      if (view !== piece) edits.push([from, to, view]);
+    }
+  }
+}
+
+function classView(rules: NameRules, cls: NameClass, text: string): string {
+  switch (cls) {
+    case 'external':
+      return text;
+    case 'local':
+      return rules.localView(text);
+    case 'module':
+      return rules.moduleView(text);
+    default:
+      return rules.memberView(text);
+  }
+}
+
+const PROMPT = /^([ \t]*)(>>>|\.\.\.)( |$)/;
+
+/**
+ * The doctest examples of a text range: a copy of the range in which everything but the
+ * examples' source is blanked (offsets relative to `start`, lengths unchanged), and the prose
+ * ranges (everything else, output included), in offsets of `text`.
+ */
+export function doctestSource(text: string, start: number, end: number): { virtual: string; prose: Array<[number, number]> } | undefined {
+  const slice = text.slice(start, end);
+  if (!slice.includes('>>>')) return undefined;
+  const chars = slice.split('');
+  const prose: Array<[number, number]> = [];
+  let proseStart = start;
+  let inExample = false;
+  let found = false;
+  let lineStart = start;
+  while (lineStart < end) {
+    let lineEnd = text.indexOf('\n', lineStart);
+    if (lineEnd === -1 || lineEnd > end) lineEnd = end;
+    const line = text.slice(lineStart, lineEnd);
+    const m = PROMPT.exec(line);
+    const isSource = m !== null && (m[2] === '>>>' || inExample);
+    if (isSource) {
+      found = true;
+      inExample = true;
+      if (proseStart < lineStart) prose.push([proseStart, lineStart]);
+      // Blank the prompt; the code stays where it is.
+      const promptEnd = lineStart + m![0].length;
+      for (let i = lineStart + m![1].length; i < promptEnd; i++) chars[i - start] = ' ';
+      proseStart = lineEnd;
+    } else {
+      inExample = false;
+      for (let i = lineStart; i < lineEnd; i++) if (chars[i - start] !== '\r') chars[i - start] = ' ';
+    }
+    lineStart = lineEnd + 1;
+  }
+  if (!found) return undefined;
+  if (proseStart < end) prose.push([proseStart, end]);
+  return { virtual: chars.join(''), prose };
+}

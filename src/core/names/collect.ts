@@ -1,0 +1,93 @@
+/**
+ * Reads what the Level 2 build needs from a repository: the facts of every Python file, the
+ * vocabulary of every text file, the module names and the repository's own packages.
+ */
+import { loadExternalNames } from '../external-names';
+import type { Repository } from '../repository';
+import { analyzeFile, type FileFacts } from './analyze';
+import { Naming } from './naming';
+import type { NamesInput } from './build';
+import type { ModuleContext } from './resolve';
+import type { NamesTables } from './rules';
+import { forEachWord } from './words';
+
+export interface RepositoryAnalysis {
+  input: NamesInput;
+  pythonFiles: number;
+  /** Path segments that keep their spelling although some of their tokens are renamed. */
+  keptSegments(tables: NamesTables): string[];
+}
+
+/** The module context of one file of a repository. */
+export function moduleContext(repository: Pick<Repository, 'modules' | 'topLevelNames'>, file: string, modules: ReadonlySet<string>): ModuleContext {
+  const external = loadExternalNames();
+  const tops = repository.topLevelNames;
+  return {
+    module: repository.modules.get(file),
+    isPackage: /(^|\/)__init__\.pyi?$/.test(file),
+    isInternal: (dotted) => {
+      const top = dotted.split('.')[0];
+      return tops.has(top) && !external.stdlibTopModules.has(top);
+    },
+    builtins: external.builtins,
+    isModule: (dotted) => modules.has(dotted),
+  };
+}
+
+/** Top-level names that hold a project's tests, documentation or tooling, not the project. */
+const NOT_THE_PROJECT = new Set([
+  'tests', 'test', 'testing', 'docs', 'doc', 'examples', 'example', 'scripts', 'tools', 'bench', 'benchmarks', 'setup',
+  'conftest', 'noxfile', 'tasks', 'fabfile', 'manage', 'runtests', 'build', 'dist', 'src', 'misc', 'contrib', 'utils',
+]);
+
+function viewOfSegment(naming: Naming, segment: string): string {
+  let out = '';
+  let last = 0;
+  forEachWord(segment, (s, e) => {
+    out += segment.slice(last, s) + naming.viewName(segment.slice(s, e));
+    last = e;
+  });
+  return out + segment.slice(last);
+}
+
+export async function analyzeRepository(repository: Repository, onProgress?: (done: number, total: number) => void): Promise<RepositoryAnalysis> {
+  const python = repository.files.filter((f) => /\.pyi?$/.test(f.path) && f.text !== undefined);
+  const facts: FileFacts[] = [];
+  const moduleSet = new Set(repository.modules.values());
+  for (let i = 0; i < python.length; i++) {
+    facts.push(analyzeFile(python[i].text!, moduleContext(repository, python[i].path, moduleSet)));
+    if (i % 32 === 31) {
+      onProgress?.(i + 1, python.length);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+  onProgress?.(python.length, python.length);
+  const vocabulary = new Set<string>();
+  const addWords = (text: string) =>
+    forEachWord(text, (start, end) => {
+      vocabulary.add(text.slice(start, end));
+    });
+  for (const file of repository.files) {
+    if (file.text !== undefined) addWords(file.text);
+    addWords(file.path);
+  }
+  const external = loadExternalNames();
+  const own = new Set<string>();
+  for (const top of repository.topLevelNames) if (!external.stdlibTopModules.has(top) && !NOT_THE_PROJECT.has(top)) own.add(top);
+  const modules = [...new Set(repository.modules.values())].filter((m) => !external.stdlibTopModules.has(m.split('.')[0]));
+  const paths = repository.files.map((f) => f.path);
+  return {
+    input: { facts, factModules: python.map((f) => repository.modules.get(f.path)), modules, paths, vocabulary, ownPackages: [...own].sort() },
+    pythonFiles: python.length,
+    keptSegments(tables: NamesTables): string[] {
+      const kept = new Set<string>();
+      const naming = new Naming(tables.tokens);
+      for (const path of paths) {
+        for (const segment of path.split('/')) {
+          if (!(segment in tables.paths) && naming.toReal(segment) === segment && segment !== viewOfSegment(naming, segment)) kept.add(segment);
+        }
+      }
+      return [...kept].sort();
+    },
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * Configuration files, parsed by format: keys never change; values change only where they
+ * name the repository's modules, packages, paths or entry points (`--cov=pkg`,
+ * `version = attr: pkg.__version__`, `console_scripts = x = pkg.cli:main`, `testpaths = pkg`).
+ * Comments are prose.
+ */
+import type { ProseTranslator } from './prose';
+import type { NameRules } from './rules';
+
+export type ConfigKind = 'ini' | 'toml' | 'manifest' | 'requirements';
+
+export function configKind(path: string): ConfigKind | undefined {
+  const base = path.slice(path.lastIndexOf('/') + 1).toLowerCase();
+  if (base === 'manifest.in') return 'manifest';
+  if (/^requirements.*\.(txt|in)$/.test(base) || base === 'constraints.txt') return 'requirements';
+  if (base.endsWith('.toml')) return 'toml';
+  if (base.endsWith('.cfg') || base.endsWith('.ini') || base === '.coveragerc' || base === '.pylintrc' || base === '.flake8') return 'ini';
+  return undefined;
+}
+
+export function translateConfig(kind: ConfigKind, text: string, prose: ProseTranslator, rules: NameRules): string {
+  const value = (v: string) => configValue(v, prose, rules);
+  const lines = text.split(/(?<=\n)/);
+  let inMultilineString = false;
+  return lines
+    .map((line) => {
+      const body = line.replace(/\r?\n$/, '');
+      const eol = line.slice(body.length);
+      const trimmed = body.trimStart();
+      if (trimmed === '') return line;
+      if (kind === 'toml' && inMultilineString) {
+        if (/"""|'''/.test(body)) inMultilineString = false;
+        return value(body) + eol;
+      }
+      if (trimmed.startsWith('#') || (kind === 'ini' && trimmed.startsWith(';'))) return prose.translate(body) + eol;
+      if (trimmed.startsWith('[')) return line;
+      if (kind === 'manifest') {
+        const m = /^(\s*\S+)(.*)$/.exec(body)!;
+        return m[1] + value(m[2]) + eol;
+      }
+      if (kind === 'toml') {
+        const m = /^(\s*[\w.\-"' ]+?\s*=)(.*)$/.exec(body);
+        const rest = m ? m[2] : body;
+        const head = m ? m[1] : '';
+        if ((rest.match(/"""|'''/g) ?? []).length % 2 === 1) inMultilineString = true;
+        return head + tomlValue(rest, value, prose) + eol;
+      }
+      // INI: `key = value` / `key: value` at the start of a line; indented lines continue a value.
+      if (body === trimmed) {
+        const m = /^([^=:]+?)(\s*[=:])(.*)$/.exec(body);
+        if (m) return m[1] + m[2] + value(m[3]) + eol;
+        return line;
+      }
+      return value(body) + eol;
+    })
+    .join('');
+}
+
+/** Strings and bare words of a TOML value; a trailing comment is prose. */
+function tomlValue(rest: string, value: (v: string) => string, prose: ProseTranslator): string {
+  let out = '';
+  let i = 0;
+  while (i < rest.length) {
+    const c = rest[i];
+    if (c === '"' || c === "'") {
+      let j = i + 1;
+      while (j < rest.length && rest[j] !== c) j += rest[j] === '\\' && c === '"' ? 2 : 1;
+      out += c + value(rest.slice(i + 1, j)) + (j < rest.length ? c : '');
+      i = j + 1;
+      continue;
+    }
+    if (c === '#') {
+      out += prose.translate(rest.slice(i));
+      break;
+    }
+    out += c;
+    i++;
+  }
+  return out;
+}
+
+function configValue(text: string, prose: ProseTranslator, rules: NameRules): string {
+  // Entry points: `pkg.mod:func`.
+  const withEntryPoints = text.replace(/([\p{L}_][\p{L}\p{N}_]*(?:\.[\p{L}_][\p{L}\p{N}_]*)*):([\p{L}_][\p{L}\p{N}_]*)/gu, (whole, dotted: string, member: string) => {
+    if (!rules.isInternalTop(dotted.split('.')[0])) return whole;
+    return `${prose.translate(dotted, { config: true })}:${rules.memberView(member)}`;
+  });
+  if (withEntryPoints !== text) return withEntryPoints;
+  return prose.translate(text, { config: true });
+}

@@ -1,0 +1,229 @@
+/**
+ * Text that is not code — comments, docstrings, documentation, string contents, problem
+ * statements, command output — changes only in name-shaped spans; plain English stays English.
+ *
+ * A word changes when the view renames it (see `NameRules`) and it is written as a name:
+ * - inside a code span (`` `x` ``, ``` ``x`` ```, `:class:`x``);
+ * - in a dotted name (`pkg.mod.func`, `self.query_set`) or a path (`pkg/mod.py`, `query.json`);
+ * - shaped like an identifier: with an underscore, or several tokens (`QuerySet`, `getValue`);
+ * - a single capitalised token the repository defines (`Flask`, `MAX`), or any single token
+ *   written as a call (`compute()`) or quoted as a name (`'compute'`);
+ * - the repository's own top-level package names, in any of their usual casings.
+ * Dotted names that start with a module outside the repository (`os.path`) stay as they are.
+ */
+import type { NameRules } from './rules';
+import { forEachWord, splitWord } from './words';
+
+export interface ProseOptions {
+  /** Every word of the text is code (a code block, a code span). */
+  code?: boolean;
+  /**
+   * Absolute real folders of working copies: an absolute path is translated only below one of
+   * them (paths elsewhere, `/usr/lib/python3/...`, stay). Without roots, absolute paths are
+   * translated by their segments.
+   */
+  roots?: readonly string[];
+  /**
+   * A configuration value: only the repository's own package names, dotted names rooted in
+   * its modules, and paths of its files change.
+   */
+  config?: boolean;
+}
+
+/** A dotted name or a path, without spaces. */
+const COMPOUND = /(?:\.{0,2}\/)?[\p{L}\p{N}_][\p{L}\p{N}_\-]*(?:(?:\.|\/|::)[\p{L}\p{N}_][\p{L}\p{N}_\-]*)+\/?|\/[\p{L}\p{N}_.][\p{L}\p{N}_.\-]*(?:\/[\p{L}\p{N}_.][\p{L}\p{N}_.\-]*)*\/?/gu;
+const CODE_SPAN = /``[^`\n]+``|`[^`\n]+`/g;
+/** Python's own reprs name code: `<function f at 0x...>`, `<class 'pkg.C'>`, `<bound method C.m of ...>`. */
+const REPR = /<(?:function|class|bound method|unbound method|method|module|built-in method|enum) '?([\p{L}_][\p{L}\p{N}_.]*)/gu;
+const FILE_EXTENSIONS = new Set([
+  'py', 'pyi', 'pyx', 'pxd', 'rst', 'txt', 'md', 'cfg', 'ini', 'toml', 'json', 'yaml', 'yml', 'html', 'htm', 'js', 'css',
+  'c', 'h', 'cpp', 'so', 'pyc', 'xml', 'csv', 'tsv', 'dat', 'log', 'png', 'jpg', 'gif', 'svg', 'in', 'sh', 'bat', 'tmpl',
+  'jinja', 'j2', 'po', 'mo', 'gz', 'zip', 'whl', 'egg', 'lock', 'pem', 'key', 'crt', 'sql', 'db', 'pickle', 'pkl',
+]);
+
+export class ProseTranslator {
+  constructor(private readonly rules: NameRules) {}
+
+  translate(text: string, options: ProseOptions = {}): string {
+    if (text.length === 0) return text;
+    const edits: Array<[number, number, string]> = [];
+    const taken = new Uint8Array(text.length);
+    const mark = (start: number, end: number) => taken.fill(1, start, end);
+    if (options.code) {
+      this.codeWords(text, 0, text.length, edits);
+      return applyEdits(text, edits);
+    }
+    for (const m of text.matchAll(CODE_SPAN)) {
+      const start = m.index!;
+      const end = start + m[0].length;
+      this.codeSpan(text, start, end, edits);
+      mark(start, end);
+    }
+    for (const m of text.matchAll(REPR)) {
+      const start = m.index! + m[0].length - m[1].length;
+      const end = start + m[1].length;
+      this.dottedName(text, start, end, edits);
+      mark(start, end);
+    }
+    for (const m of text.matchAll(COMPOUND)) {
+      const start = m.index!;
+      const end = start + m[0].length;
+      if (taken[start]) continue;
+      this.compound(text, start, end, edits, options);
+      mark(start, end);
+    }
+    forEachWord(text, (start, end) => {
+      if (taken[start]) return;
+      const word = text.slice(start, end);
+      const view = options.config ? this.rules.ownPackageView(word) : this.plainWord(word, text, start, end);
+      if (view !== word) edits.push([start, end, view]);
+    });
+    return applyEdits(text, edits);
+  }
+
+  /** Every word renamed by the member rule (code blocks and code spans). */
+  private codeWords(text: string, from: number, to: number, edits: Array<[number, number, string]>): void {
+    forEachWord(
+      text,
+      (start, end) => {
+        const word = text.slice(start, end);
+        const view = this.rules.memberView(word);
+        if (view !== word) edits.push([start, end, view]);
+      },
+      from,
+      to,
+    );
+  }
+
+  private codeSpan(text: string, start: number, end: number, edits: Array<[number, number, string]>): void {
+    const inner = text.slice(start, end);
+    // A dotted name starting with an external module stays, as in code.
+    const dotted = /^`{1,2}~?([\p{L}\p{N}_.]+)(?:\(\))?`{1,2}$/u.exec(inner);
+    if (dotted && dotted[1].includes('.')) {
+      const offset = start + inner.indexOf(dotted[1]);
+      this.dottedName(text, offset, offset + dotted[1].length, edits);
+      return;
+    }
+    this.codeWords(text, start, end, edits);
+  }
+
+  private compound(text: string, start: number, end: number, edits: Array<[number, number, string]>, options: ProseOptions): void {
+    const value = text.slice(start, end);
+    const isPath = value.includes('/') || hasFileExtension(value);
+    if (!isPath) {
+      if (value.includes('::')) {
+        // pytest ids: path::Class::test (the path part is handled as a path)
+        this.pathLike(text, start, end, edits, options);
+        return;
+      }
+      if (options.config && !this.rules.isInternalTop(value.split('.')[0])) return;
+      this.dottedName(text, start, end, edits);
+      return;
+    }
+    this.pathLike(text, start, end, edits, options);
+  }
+
+  private pathLike(text: string, start: number, end: number, edits: Array<[number, number, string]>, options: ProseOptions): void {
+    const value = text.slice(start, end);
+    let from = start;
+    if (value.startsWith('/') && options.roots) {
+      const root = options.roots.find((r) => value === r || value.startsWith(`${r}/`));
+      if (!root) return;
+      from = start + root.length;
+    }
+    // Segments between `/`; a `::` test id suffix: names.
+    const idAt = text.indexOf('::', from);
+    const pathEnd = idAt !== -1 && idAt < end ? idAt : end;
+    let segmentStart = from;
+    for (let i = from; i <= pathEnd; i++) {
+      if (i === pathEnd || text[i] === '/') {
+        if (i > segmentStart) {
+          const segment = text.slice(segmentStart, i);
+          // Only the repository's own files and packages change; other segments stay.
+          const view = this.rules.pathSegmentView(segment);
+          if (view !== segment) edits.push([segmentStart, i, view]);
+        }
+        segmentStart = i + 1;
+      }
+    }
+    if (pathEnd < end) {
+      // `::Class::test_name[param]`: names (the parameter id in brackets is data).
+      forEachWord(
+        text,
+        (s, e) => {
+          const word = text.slice(s, e);
+          const view = this.rules.memberView(word);
+          if (view !== word) edits.push([s, e, view]);
+        },
+        pathEnd,
+        end,
+      );
+    }
+  }
+
+  /** `pkg.mod.Name`, `self.attr`, `os.path.join`. */
+  private dottedName(text: string, start: number, end: number, edits: Array<[number, number, string]>): void {
+    const value = text.slice(start, end);
+    const parts = value.split('.');
+    if (parts.some((p) => p === '')) return;
+    if (this.rules.isExternalModule(parts[0])) return;
+    if (parts.every((p) => /^\p{N}/u.test(p) || p.length <= 1)) return;
+    const internal = this.rules.isInternalTop(parts[0]);
+    let offset = start;
+    let moduleSoFar = '';
+    for (const part of parts) {
+      moduleSoFar = moduleSoFar ? `${moduleSoFar}.${part}` : part;
+      let view: string;
+      if (internal && this.rules.isModule(moduleSoFar)) view = this.rules.moduleView(part);
+      else view = this.rules.memberView(part);
+      if (view !== part) edits.push([offset, offset + part.length, view]);
+      offset += part.length + 1;
+    }
+  }
+
+  private plainWord(word: string, text: string, start: number, end: number): string {
+    const rules = this.rules;
+    if (rules.isOwnPackageWord(word)) return rules.ownPackageView(word);
+    const view = rules.memberView(word);
+    if (view === word) return word;
+    if (isNameShaped(word)) return view;
+    const parts = splitWord(word);
+    if (rules.isDefined(word) && (parts[0].casing === 'title' || parts[0].casing === 'upper')) return view;
+    // Written as a call (`compute()`, `compute\(`) or quoted as a name (`'compute'`).
+    const after = text[end];
+    if (after === '(' || (after === '\\' && text[end + 1] === '(')) return rules.isDefined(word) ? view : word;
+    const before = text[start - 1];
+    if ((before === "'" || before === '"') && after === before && rules.isDefined(word)) return view;
+    return word;
+  }
+}
+
+/** Has an underscore inside, or more than one token (`QuerySet`, `getValue`, `HTTPServer`). */
+export function isNameShaped(word: string): boolean {
+  const parts = splitWord(word);
+  let tokens = 0;
+  for (const part of parts) {
+    if (part.text[0] === '_') return true;
+    if (!part.fixed) tokens++;
+  }
+  return tokens > 1;
+}
+
+function hasFileExtension(value: string): boolean {
+  const dot = value.lastIndexOf('.');
+  if (dot <= 0) return false;
+  return FILE_EXTENSIONS.has(value.slice(dot + 1).toLowerCase());
+}
+
+export function applyEdits(text: string, edits: Array<[number, number, string]>): string {
+  if (edits.length === 0) return text;
+  edits.sort((a, b) => a[0] - b[0]);
+  let out = '';
+  let last = 0;
+  for (const [start, end, replacement] of edits) {
+    if (start < last) continue;
+    out += text.slice(last, start) + replacement;
+    last = end;
+  }
+  return out + text.slice(last);
+}

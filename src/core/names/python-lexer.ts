@@ -1,0 +1,354 @@
+/**
+ * A Python tokenizer: names, numbers, strings (f-strings with their replacement fields),
+ * comments, operators and the logical-line structure (NEWLINE, indentation columns). Fast and
+ * tolerant: it never throws, whatever the input; an unterminated string ends at the end of
+ * its line (or of the file, for triple quotes).
+ */
+
+export const enum Tok {
+  Name,
+  Number,
+  String,
+  Comment,
+  Op,
+  /** End of a logical line. */
+  Newline,
+}
+
+export interface Token {
+  type: Tok;
+  start: number;
+  end: number;
+  /** Logical-line start: the column of the line's first token (tabs to multiples of 8). */
+  indent: number;
+  /** Whether this token begins a logical line. */
+  lineStart: boolean;
+}
+
+export interface StringPart {
+  /** Literal text of the string (between quotes, outside replacement fields). */
+  kind: 'literal' | 'expression';
+  start: number;
+  end: number;
+}
+
+export interface StringToken extends Token {
+  type: Tok.String;
+  /** Offset of the first character after the opening quotes. */
+  contentStart: number;
+  /** Offset of the closing quotes (end of content). */
+  contentEnd: number;
+  prefix: string;
+  /** For f-strings: literal pieces and replacement-field expressions, in order. */
+  parts?: StringPart[];
+}
+
+const CHAR_NAME_START = new Uint8Array(128);
+const CHAR_NAME = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const letter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+  CHAR_NAME_START[c] = letter ? 1 : 0;
+  CHAR_NAME[c] = letter || (c >= 48 && c <= 57) ? 1 : 0;
+}
+const UNICODE_NAME_START = /[\p{L}\p{Nl}]/u;
+const UNICODE_NAME = /[\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]/u;
+
+export function isNameStart(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  if (c < 128) return CHAR_NAME_START[c] === 1;
+  return UNICODE_NAME_START.test(charAt(text, i));
+}
+
+export function isNameChar(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  if (c < 128) return CHAR_NAME[c] === 1;
+  return UNICODE_NAME.test(charAt(text, i));
+}
+
+/** The whole code point at `i` (a surrogate pair counts as one character). */
+function charAt(text: string, i: number): string {
+  const c = text.charCodeAt(i);
+  if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) return text.slice(i, i + 2);
+  return text[i];
+}
+
+function charLength(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  return c >= 0xd800 && c <= 0xdbff && i + 1 < text.length ? 2 : 1;
+}
+
+/** End of the name starting at `i`. */
+export function nameEnd(text: string, i: number): number {
+  const n = text.length;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c < 128) {
+      if (CHAR_NAME[c] === 0) break;
+      i++;
+    } else if (UNICODE_NAME.test(charAt(text, i))) i += charLength(text, i);
+    else break;
+  }
+  return i;
+}
+
+const STRING_PREFIXES = new Set(['r', 'u', 'f', 'b', 'br', 'rb', 'fr', 'rf']);
+const THREE_CHAR_OPS = new Set(['**=', '//=', '>>=', '<<=', '...', '!=']);
+const TWO_CHAR_OPS = new Set(['**', '//', '->', ':=', '==', '!=', '<=', '>=', '<<', '>>', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '@=']);
+
+export interface LexResult {
+  tokens: Token[];
+}
+
+/**
+ * Tokenizes `text` from `start` to `end`. With `expression` set (an f-string replacement field),
+ * newlines never end a logical line.
+ */
+export function lex(text: string, start = 0, end = text.length, expression = false): Token[] {
+  const tokens: Token[] = [];
+  let i = start;
+  let depth = 0;
+  let lineHasTokens = expression;
+  let indent = 0;
+  let atLineStart = !expression;
+  let pendingLineStart = !expression;
+  const push = (token: Token) => {
+    token.lineStart = pendingLineStart;
+    token.indent = indent;
+    pendingLineStart = false;
+    lineHasTokens = true;
+    tokens.push(token);
+  };
+  while (i < end) {
+    if (atLineStart) {
+      // Measure the indentation of a new physical line (only meaningful for logical line starts).
+      let col = 0;
+      let j = i;
+      while (j < end) {
+        const c = text.charCodeAt(j);
+        if (c === 32) col++;
+        else if (c === 9) col = (Math.floor(col / 8) + 1) * 8;
+        else if (c === 12) col = 0;
+        else break;
+        j++;
+      }
+      if (depth === 0 && !lineHasTokens) indent = col;
+      i = j;
+      atLineStart = false;
+      continue;
+    }
+    const c = text.charCodeAt(i);
+    if (c === 10 || c === 13) {
+      i += c === 13 && text.charCodeAt(i + 1) === 10 ? 2 : 1;
+      if (depth === 0 && lineHasTokens && !expression) {
+        tokens.push({ type: Tok.Newline, start: i, end: i, indent, lineStart: false });
+        lineHasTokens = false;
+        pendingLineStart = true;
+      }
+      atLineStart = true;
+      continue;
+    }
+    if (c === 32 || c === 9 || c === 12) {
+      i++;
+      continue;
+    }
+    if (c === 92 /* \ */) {
+      // Line continuation: the next physical line continues this logical line.
+      const next = text.charCodeAt(i + 1);
+      if (next === 10 || next === 13) {
+        i += next === 13 && text.charCodeAt(i + 2) === 10 ? 3 : 2;
+        continue;
+      }
+      i++;
+      continue;
+    }
+    if (c === 35 /* # */) {
+      let j = i;
+      while (j < end) {
+        const d = text.charCodeAt(j);
+        if (d === 10 || d === 13) break;
+        j++;
+      }
+      // A comment does not start a logical line.
+      const keep = pendingLineStart;
+      tokens.push({ type: Tok.Comment, start: i, end: j, indent, lineStart: false });
+      pendingLineStart = keep;
+      i = j;
+      continue;
+    }
+    if (c === 34 || c === 39) {
+      const token = lexString(text, i, i, end);
+      push(token);
+      i = token.end;
+      continue;
+    }
+    if (c < 128 ? CHAR_NAME_START[c] === 1 : isNameStart(text, i)) {
+      const j = nameEnd(text, i);
+      const q = text.charCodeAt(j);
+      if ((q === 34 || q === 39) && j - i <= 2 && STRING_PREFIXES.has(text.slice(i, j).toLowerCase())) {
+        const token = lexString(text, i, j, end);
+        push(token);
+        i = token.end;
+        continue;
+      }
+      push({ type: Tok.Name, start: i, end: j, indent: 0, lineStart: false });
+      i = j;
+      continue;
+    }
+    if ((c >= 48 && c <= 57) || (c === 46 && isDigit(text.charCodeAt(i + 1)))) {
+      const j = numberEnd(text, i, end);
+      push({ type: Tok.Number, start: i, end: j, indent: 0, lineStart: false });
+      i = j;
+      continue;
+    }
+    // Operators and delimiters.
+    let len = 1;
+    if (THREE_CHAR_OPS.has(text.slice(i, i + 3))) len = 3;
+    else if (TWO_CHAR_OPS.has(text.slice(i, i + 2))) len = 2;
+    if (len === 1) {
+      if (c === 40 || c === 91 || c === 123) depth++;
+      else if ((c === 41 || c === 93 || c === 125) && depth > 0) depth--;
+    }
+    push({ type: Tok.Op, start: i, end: i + len, indent: 0, lineStart: false });
+    i += len;
+  }
+  if (lineHasTokens && !expression) tokens.push({ type: Tok.Newline, start: end, end, indent, lineStart: false });
+  return tokens;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+function numberEnd(text: string, i: number, end: number): number {
+  const radix = text.charCodeAt(i) === 48 && /[xXoObB]/.test(text[i + 1] ?? '');
+  let j = i;
+  while (j < end) {
+    const c = text.charCodeAt(j);
+    if (isDigit(c) || c === 95 || c === 46 || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)) {
+      // An exponent sign: `1e-5`.
+      if (!radix && (c === 101 || c === 69) && (text.charCodeAt(j + 1) === 43 || text.charCodeAt(j + 1) === 45)) {
+        j += 2;
+        continue;
+      }
+      // `1.real` is not a number continuing, but `1.5` and `1.` are.
+      if (c === 46 && j + 1 < end && isNameStart(text, j + 1) && !/[eEjJ]/.test(text[j + 1])) break;
+      j++;
+    } else break;
+  }
+  return j;
+}
+
+/** Lexes a string literal whose prefix starts at `start` and whose quotes start at `quote`. */
+function lexString(text: string, start: number, quote: number, end: number): StringToken {
+  const prefix = text.slice(start, quote);
+  const lower = prefix.toLowerCase();
+  const raw = lower.includes('r');
+  const formatted = lower.includes('f');
+  const q = text.charCodeAt(quote);
+  const triple = text.charCodeAt(quote + 1) === q && text.charCodeAt(quote + 2) === q;
+  const contentStart = quote + (triple ? 3 : 1);
+  const parts: StringPart[] | undefined = formatted ? [] : undefined;
+  let i = contentStart;
+  let literalStart = contentStart;
+  while (i < end) {
+    const c = text.charCodeAt(i);
+    if (c === 92 /* \ */) {
+      i += 2;
+      continue;
+    }
+    if (c === q && (!triple || (text.charCodeAt(i + 1) === q && text.charCodeAt(i + 2) === q))) {
+      if (parts && i > literalStart) parts.push({ kind: 'literal', start: literalStart, end: i });
+      return { type: Tok.String, start, end: i + (triple ? 3 : 1), contentStart, contentEnd: i, prefix, parts, indent: 0, lineStart: false };
+    }
+    if (!triple && (c === 10 || c === 13)) break;
+    if (parts && c === 123 /* { */) {
+      if (text.charCodeAt(i + 1) === 123) {
+        i += 2;
+        continue;
+      }
+      if (i > literalStart) parts.push({ kind: 'literal', start: literalStart, end: i });
+      i = replacementField(text, i + 1, end, q, triple, raw, parts);
+      literalStart = i;
+      continue;
+    }
+    i++;
+  }
+  // Unterminated: the string ends here.
+  const stop = Math.min(i, end);
+  if (parts && stop > literalStart) parts.push({ kind: 'literal', start: literalStart, end: stop });
+  return { type: Tok.String, start, end: stop, contentStart, contentEnd: stop, prefix, parts, indent: 0, lineStart: false };
+}
+
+/**
+ * Scans an f-string replacement field starting after its `{`; records the expression (and
+ * nested fields of the format spec); returns the offset after the closing `}`.
+ */
+function replacementField(text: string, i: number, end: number, q: number, triple: boolean, raw: boolean, parts: StringPart[]): number {
+  const exprStart = i;
+  let depth = 0;
+  while (i < end) {
+    const c = text.charCodeAt(i);
+    if (c === 34 || c === 39) {
+      // A nested string (another quote kind, or any kind since Python 3.12).
+      if (c === q && !triple) break;
+      const s = lexString(text, i, i, end);
+      i = s.end;
+      continue;
+    }
+    if (isNameStart(text, i)) {
+      const j = nameEnd(text, i);
+      const nq = text.charCodeAt(j);
+      if ((nq === 34 || nq === 39) && j - i <= 2 && STRING_PREFIXES.has(text.slice(i, j).toLowerCase()) && !(nq === q && !triple)) {
+        i = lexString(text, i, j, end).end;
+        continue;
+      }
+      i = j;
+      continue;
+    }
+    if (c === 40 || c === 91 || c === 123) depth++;
+    else if (c === 41 || c === 93) depth = Math.max(0, depth - 1);
+    else if (c === 125 /* } */) {
+      if (depth === 0) {
+        parts.push({ kind: 'expression', start: exprStart, end: i });
+        return i + 1;
+      }
+      depth--;
+    } else if (depth === 0 && c === 33 /* ! */ && text.charCodeAt(i + 1) !== 61) {
+      parts.push({ kind: 'expression', start: exprStart, end: i });
+      // Conversion, then an optional format spec, then `}`.
+      i += 2;
+      if (text.charCodeAt(i) === 58) return formatSpec(text, i + 1, end, q, triple, raw, parts);
+      return text.charCodeAt(i) === 125 ? i + 1 : i;
+    } else if (depth === 0 && c === 58 /* : */ && text.charCodeAt(i + 1) !== 61) {
+      parts.push({ kind: 'expression', start: exprStart, end: i });
+      return formatSpec(text, i + 1, end, q, triple, raw, parts);
+    } else if (c === q && (!triple || (text.charCodeAt(i + 1) === q && text.charCodeAt(i + 2) === q))) {
+      break;
+    } else if (!triple && (c === 10 || c === 13)) break;
+    i++;
+  }
+  // Unterminated field: what was scanned is an expression.
+  if (i > exprStart) parts.push({ kind: 'expression', start: exprStart, end: i });
+  return i;
+}
+
+function formatSpec(text: string, i: number, end: number, q: number, triple: boolean, raw: boolean, parts: StringPart[]): number {
+  let literalStart = i;
+  while (i < end) {
+    const c = text.charCodeAt(i);
+    if (c === 123) {
+      if (i > literalStart) parts.push({ kind: 'literal', start: literalStart, end: i });
+      i = replacementField(text, i + 1, end, q, triple, raw, parts);
+      literalStart = i;
+      continue;
+    }
+    if (c === 125) {
+      if (i > literalStart) parts.push({ kind: 'literal', start: literalStart, end: i });
+      return i + 1;
+    }
+    if (c === q || (!triple && (c === 10 || c === 13))) break;
+    i++;
+  }
+  if (i > literalStart) parts.push({ kind: 'literal', start: literalStart, end: i });
+  return i;
+}

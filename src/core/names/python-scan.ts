@@ -1,0 +1,1163 @@
+/**
+ * A shallow structural reading of a Python file, from its tokens: scopes and their bindings,
+ * and every site where a name occurs — bare names (loads and stores), attributes with the
+ * chain they are read from, keyword arguments with their callee, parameters, definitions,
+ * imports — plus every string literal with the syntactic context it sits in and every
+ * comment. Both the analysis (what the repository defines and uses) and the translation read
+ * files through this one scanner, so they always agree on what a name is.
+ */
+import { lex, Tok, type StringToken, type Token } from './python-lexer';
+
+export type ScopeKind = 'module' | 'class' | 'function' | 'lambda' | 'comprehension';
+
+export const enum Bind {
+  /** `import ext` / `from ext import x` (a module outside the repository). */
+  ImportExternal = 1,
+  /** `import pkg.mod` / `from pkg import mod` binding a module of the repository. */
+  ImportModule = 2,
+  /** `from pkg.mod import name`: a name of the repository. */
+  ImportName = 4,
+  Def = 8,
+  Class = 16,
+  Param = 32,
+  Assign = 64,
+  /** for-targets, with/except `as`, walrus, comprehension variables, del. */
+  Other = 128,
+}
+
+export interface Binding {
+  kinds: number;
+  /** Chains assigned to it (`m = re.match(...)`, `with open(f) as fh`), for the resolver. */
+  values: Chain[];
+  /** At least one binding takes a value that is not a single chain (or no value is known). */
+  otherValue: boolean;
+  /** For imports: the dotted module the name comes from (`os.path` for `from os import path`). */
+  module?: string;
+  /** For `from m import x as y`: the imported name (`x`). */
+  imported?: string;
+  /** Relative import level (`from . import x`: 1). */
+  level?: number;
+}
+
+export interface Scope {
+  kind: ScopeKind;
+  parent: number;
+  /** def/class name. */
+  name: string;
+  start: number;
+  end: number;
+  bindings: Map<string, Binding>;
+  globals: Set<string>;
+  nonlocals: Set<string>;
+  /** Functions: the parameters (all kinds) in order, and how each can be passed. */
+  params: Array<{ name: string; kind: 'normal' | 'posonly' | 'kwonly' | 'star' | 'dstar' }>;
+  /** Decorators as written, without `@` (`property`, `x.setter`, `pytest.fixture(...)`). */
+  decorators: string[];
+  /** Classes: base chains and class keyword names. */
+  bases: Chain[];
+  /** Functions: calls `locals()`, `vars()` without arguments, `exec` or `eval`. */
+  dynamicLocals: boolean;
+  /** Index of the def/class name site. */
+  nameSite: number;
+  /** `from m import *` in this scope: the modules and their relative levels. */
+  wildcards: Array<{ module: string; level: number }>;
+}
+
+export type Literal = 'string' | 'number' | 'list' | 'dict' | 'set' | 'tuple' | 'other';
+
+/** A primary expression: a root (name site or literal) followed by attributes, calls and subscripts. */
+export interface Chain {
+  /** Site index of the root name, or -1 when the root is a literal or a parenthesized expression. */
+  root: number;
+  literal?: Literal;
+  /** Attribute names, `()` for a call, `[]` for a subscript. */
+  steps: string[];
+}
+
+export const enum Site {
+  /** A bare name: load or store. */
+  Name,
+  /** `.attr` */
+  Attribute,
+  /** `f(name=...)` or `class C(name=...)` */
+  Keyword,
+  /** A parameter of a def or lambda. */
+  Param,
+  /** def name */
+  Def,
+  /** class name */
+  Class,
+  /** A component of a dotted module name in an import (`a`, `b` in `import a.b`). */
+  ImportModule,
+  /** `x` in `from m import x` (the imported name, not the alias). */
+  ImportName,
+  /** `global x` / `nonlocal x` */
+  Declaration,
+}
+
+export interface NameSite {
+  kind: Site;
+  start: number;
+  end: number;
+  text: string;
+  scope: number;
+  /** Name: a store (assignment target, for-target, as-target...). Attribute: assigned (`self.x = 1`). */
+  store?: boolean;
+  /** Attribute: the chain read before the dot. Keyword: the callee. */
+  chain?: Chain;
+  /** ImportModule: the dotted name up to and including this component, and the relative level. */
+  dotted?: string;
+  level?: number;
+  /** ImportName: the module it is imported from (dotted, after resolving nothing). */
+  module?: string;
+  /** Param: the function scope it belongs to. */
+  paramOf?: number;
+  /** Keyword: `class C(name=...)` rather than a call. */
+  classKeyword?: boolean;
+}
+
+export interface CallContext {
+  callee: Chain;
+  /** Offset of the `(`. */
+  open: number;
+  /** Offset of the `)` (the end of the file while unclosed). */
+  close: number;
+  /** Positional arguments that are single chains (`obj`, `name` in `getattr(obj, name)`), by index. */
+  args: Array<Chain | undefined>;
+  /** Keys of a `**{key: value}` argument that are single chains. */
+  splatKeys: Chain[];
+}
+
+export interface StringSite {
+  token: StringToken;
+  scope: number;
+  docstring: boolean;
+  /** The call whose argument (directly, not inside a list or dict) contains the string. */
+  call?: CallContext;
+  argIndex?: number;
+  keyword?: string;
+  /** The string (with implicitly concatenated neighbours) is the whole argument. */
+  whole: boolean;
+  /** Innermost bracket around the string. */
+  container?: 'call' | 'group' | 'list' | 'dict-key' | 'dict-value' | 'set' | 'subscript' | 'params' | 'class-args';
+  /** container 'subscript': the chain subscripted (`kwargs` in `kwargs["x"]`). */
+  subscripted?: Chain;
+  /** dict keys: the dict is a `**` argument of this call. */
+  splatInto?: CallContext;
+  /** `x == "s"`, `x != "s"`, `"s" in x`: the chain on the other side when it precedes. */
+  comparedWith?: Chain;
+  /** The simple names assigned by the statement whose value contains the string (`__all__`). */
+  assignedTo?: string[];
+  /** The string is the whole value assigned to these names (`X = "s"`, `self.X = "s"`). */
+  assignedValueOf?: string[];
+  /** The string is the default value of this parameter. */
+  paramDefault?: string;
+  /** The string is an element of the literal iterated by `for X in (...)`: the loop's names. */
+  loopTargets?: string[];
+  /** The nearest call the string is an argument of, through lists and tuples, and its place there. */
+  outer?: { call: CallContext; argIndex: number; position: number };
+}
+
+export interface PyScan {
+  text: string;
+  tokens: Token[];
+  scopes: Scope[];
+  sites: NameSite[];
+  strings: StringSite[];
+  comments: Token[];
+  /** `x[key]` where the key is a single chain. */
+  subscripts: Array<{ receiver: Chain; index: Chain }>;
+}
+
+const KEYWORDS = new Set([
+  'False', 'None', 'True', 'and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def', 'del', 'elif',
+  'else', 'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or',
+  'pass', 'raise', 'return', 'try', 'while', 'with', 'yield',
+]);
+const VALUE_KEYWORDS = new Set(['None', 'True', 'False']);
+
+interface Bracket {
+  open: number;
+  kind: 'call' | 'group' | 'subscript' | 'list' | 'dict' | 'params' | 'class-args';
+  /** Chain before a call or subscript bracket (restored, with `()` or `[]`, when it closes). */
+  chain?: Chain;
+  call?: CallContext;
+  argIndex: number;
+  atArgStart: boolean;
+  keyword?: string;
+  /** Current argument starts with `*` or `**`. */
+  splat: '' | '*' | '**';
+  /** dict literal: whether the next item is a key (before its `:`). */
+  dictKey: boolean;
+  isDict: boolean;
+  /** A comprehension scope opened inside this bracket, or -1. */
+  comprehension: number;
+  /** Between a comprehension's `for` and its `in`. */
+  inForTarget: boolean;
+  /** def parameter lists and class argument lists: the function or class scope. */
+  fn: number;
+  paramKind: 'normal' | 'posonly' | 'kwonly';
+  /** In a parameter list: inside an annotation or default value (until the next comma). */
+  inParamValue: boolean;
+  /** Index of the first site scanned inside the bracket. */
+  firstSite: number;
+  /** Token index where the chain before the bracket started. */
+  chainStart: number;
+  openToken: number;
+  /** Token index where the current argument (or item) starts. */
+  argStartToken: number;
+}
+
+interface Lambda {
+  scope: number;
+  depth: number;
+  state: 'params' | 'value' | 'body';
+}
+
+export function scanPython(text: string): PyScan {
+  return new Scanner(text).run();
+}
+
+class Scanner {
+  readonly scopes: Scope[] = [];
+  readonly sites: NameSite[] = [];
+  readonly strings: StringSite[] = [];
+  readonly comments: Token[] = [];
+  readonly subscripts: PyScan['subscripts'] = [];
+  private tokens: Token[] = [];
+  private scope = 0;
+  /** Open def/class blocks by header indentation. */
+  private blocks: Array<{ scope: number; indent: number; oneLiner: boolean }> = [];
+  private brackets: Bracket[] = [];
+  private lambdas: Lambda[] = [];
+  private chain: Chain | undefined;
+  /** Token index where the current chain started. */
+  private chainStart = -1;
+  /** The chain that ended before the last binary operator (for comparisons). */
+  private lastChain: Chain | undefined;
+  private stmt: StatementState = newStatement();
+  /** A def/class header waiting for its `:`. */
+  private pendingScope = -1;
+  private pendingDecorators: string[] = [];
+  /** Set when a block opens: its first statement may be a docstring. */
+  private expectDocstring = true;
+
+  constructor(private readonly text: string) {}
+
+  run(): PyScan {
+    this.tokens = lex(this.text);
+    this.scopes.push(newScope('module', -1, '', 0, this.text.length, -1));
+    this.scanTokens(this.tokens, false);
+    while (this.blocks.length > 0) this.closeBlock(this.text.length);
+    return { text: this.text, tokens: this.tokens, scopes: this.scopes, sites: this.sites, strings: this.strings, comments: this.comments, subscripts: this.subscripts };
+  }
+
+  private scanTokens(tokens: Token[], expression: boolean): void {
+    const n = tokens.length;
+    for (let k = 0; k < n; k++) {
+      const t = tokens[k];
+      if (t.type === Tok.Comment) {
+        if (!expression) this.comments.push(t);
+        continue;
+      }
+      if (!expression && t.lineStart) this.startLine(tokens, k);
+      const prev = previousSignificant(tokens, k);
+      switch (t.type) {
+        case Tok.Newline:
+          this.endLine(t);
+          break;
+        case Tok.Name:
+          k = this.name(tokens, k, prev, expression);
+          break;
+        case Tok.String:
+          this.string(tokens, k, prev);
+          break;
+        case Tok.Number:
+          this.atom({ root: -1, literal: 'number', steps: [] }, k);
+          break;
+        case Tok.Op:
+          this.op(tokens, k, prev, expression);
+          break;
+      }
+    }
+  }
+
+  // ----- lines and blocks -----
+
+  private startLine(tokens: Token[], k: number): void {
+    const t = tokens[k];
+    while (this.blocks.length > 0) {
+      const top = this.blocks[this.blocks.length - 1];
+      if (t.indent > top.indent && !top.oneLiner) break;
+      this.closeBlock(t.start);
+    }
+    this.resetExpression();
+    this.stmt = analyseStatement(this.text, tokens, k);
+    this.stmt.docstring = this.expectDocstring && isDocstringLine(tokens, k);
+    this.expectDocstring = false;
+  }
+
+  private closeBlock(at: number): void {
+    const block = this.blocks.pop()!;
+    this.scopes[block.scope].end = at;
+    this.scope = this.scopes[block.scope].parent;
+  }
+
+  private endLine(t: Token): void {
+    this.finishAssignment();
+    this.closeLambdas(0, t.start);
+    while (this.scopes[this.scope].kind === 'comprehension') {
+      this.scopes[this.scope].end = t.start;
+      this.scope = this.scopes[this.scope].parent;
+    }
+    const top = this.blocks[this.blocks.length - 1];
+    if (top?.oneLiner && top.scope === this.scope) this.closeBlock(t.start);
+    this.pendingScope = -1;
+    this.resetExpression();
+  }
+
+  private resetExpression(): void {
+    this.brackets = [];
+    this.lambdas = [];
+    this.chain = undefined;
+    this.chainStart = -1;
+    this.lastChain = undefined;
+  }
+
+  /** At the end of an assignment statement: what its simple targets were bound to. */
+  private finishAssignment(): void {
+    const stmt = this.stmt;
+    if (stmt.bound.length === 0) return;
+    const single = stmt.targetEnd >= 0 && this.chain !== undefined && this.chainStart === stmt.targetEnd + 1 && stmt.bound.length === 1;
+    for (const { scope, name } of stmt.bound) {
+      const binding = this.scopes[scope].bindings.get(name);
+      if (!binding) continue;
+      if (single) binding.values.push(this.chain!);
+      else binding.otherValue = true;
+    }
+    stmt.bound = [];
+  }
+
+  // ----- names -----
+
+  private name(tokens: Token[], k: number, prev: Token | undefined, expression: boolean): number {
+    const t = tokens[k];
+    const text = this.text.slice(t.start, t.end);
+    if (this.stmt.kind === 'import' || this.stmt.kind === 'from') return this.importWord(tokens, k, text);
+    const afterDot = prev !== undefined && prev.type === Tok.Op && prev.end - prev.start === 1 && this.text.charCodeAt(prev.start) === 46;
+    if (afterDot) {
+      const site = this.addSite(Site.Attribute, t, text);
+      const receiver = this.chain ?? { root: -1, literal: 'other' as Literal, steps: [] };
+      site.chain = receiver;
+      site.store = this.stmt.targetEnd > k && this.brackets.length === 0 && isSimpleTarget(this.text, tokens, k);
+      this.chain = { root: receiver.root, literal: receiver.literal, steps: [...receiver.steps, text] };
+      return k;
+    }
+    if (VALUE_KEYWORDS.has(text)) {
+      this.atom({ root: -1, literal: 'other', steps: [] }, k);
+      return k;
+    }
+    if (KEYWORDS.has(text)) {
+      this.keyword(tokens, k, text, expression);
+      return k;
+    }
+    if (this.stmt.kind === 'global' || this.stmt.kind === 'nonlocal') {
+      this.addSite(Site.Declaration, t, text);
+      const scope = this.scopes[this.scope];
+      (this.stmt.kind === 'global' ? scope.globals : scope.nonlocals).add(text);
+      return k;
+    }
+    const bracket = this.top();
+    const next = tokens[k + 1];
+    const nextIsEquals = next !== undefined && next.type === Tok.Op && next.end - next.start === 1 && this.text.charCodeAt(next.start) === 61;
+    if (bracket && (bracket.kind === 'call' || bracket.kind === 'class-args') && bracket.atArgStart && !bracket.splat && nextIsEquals) {
+      const site = this.addSite(Site.Keyword, t, text);
+      site.chain = bracket.kind === 'call' ? bracket.chain : { root: -1, literal: 'other', steps: [] };
+      site.classKeyword = bracket.kind === 'class-args';
+      bracket.keyword = text;
+      bracket.atArgStart = false;
+      this.chain = undefined;
+      return k;
+    }
+    if (bracket && bracket.kind === 'params' && !bracket.inParamValue) {
+      this.param(tokens, k, text, bracket.fn, bracket.paramKind);
+      return k;
+    }
+    const lambda = this.lambdas[this.lambdas.length - 1];
+    if (lambda && lambda.depth === this.brackets.length && lambda.state === 'params') {
+      this.param(tokens, k, text, lambda.scope, 'normal');
+      return k;
+    }
+    const before = prev && prev.type === Tok.Name ? this.text.slice(prev.start, prev.end) : '';
+    if (before === 'def' || before === 'class') return this.definition(tokens, k, text, before);
+    const site = this.addSite(Site.Name, t, text);
+    const store = this.isStore(tokens, k);
+    if (store) {
+      site.store = true;
+      if (this.stmt.kind === 'for' && this.stmt.inForTarget && this.brackets.length <= 1) this.stmt.forTargets.push(text);
+      const kind = this.storeKind();
+      const scope = this.bind(text, kind);
+      site.scope = scope;
+      if (kind === Bind.Assign) this.stmt.bound.push({ scope, name: text });
+      else if (this.stmt.afterAs && this.stmt.asChain) this.scopes[scope].bindings.get(text)!.values.push(this.stmt.asChain);
+      else this.scopes[scope].bindings.get(text)!.otherValue = true;
+    }
+    if (text === 'locals' || text === 'exec' || text === 'eval' || (text === 'vars' && isEmptyCall(this.text, tokens, k))) this.markDynamicLocals();
+    this.atom({ root: this.sites.length - 1, steps: [] }, k);
+    return k;
+  }
+
+  private keyword(tokens: Token[], k: number, word: string, expression: boolean): void {
+    const t = tokens[k];
+    switch (word) {
+      case 'lambda': {
+        const scope = this.openScope('lambda', '', t.start);
+        this.lambdas.push({ scope, depth: this.brackets.length, state: 'params' });
+        break;
+      }
+      case 'for': {
+        const bracket = this.top();
+        if (bracket) {
+          if (bracket.comprehension === -1) {
+            const enclosing = this.scope;
+            bracket.comprehension = this.openScope('comprehension', '', bracket.open);
+            // The element expression before `for` belongs to the comprehension too.
+            for (let s = bracket.firstSite; s < this.sites.length; s++) if (this.sites[s].scope === enclosing) this.sites[s].scope = bracket.comprehension;
+          }
+          bracket.inForTarget = true;
+        }
+        break;
+      }
+      case 'in': {
+        const bracket = this.top();
+        if (bracket?.inForTarget) bracket.inForTarget = false;
+        else if (this.stmt.kind === 'for' && this.brackets.length === 0) this.stmt.inForTarget = false;
+        else this.lastChain = this.chain;
+        break;
+      }
+      case 'as':
+        this.stmt.afterAs = true;
+        this.stmt.asChain = this.chain;
+        break;
+      case 'not':
+      case 'is':
+        this.lastChain = this.chain ?? this.lastChain;
+        break;
+      default:
+        break;
+    }
+    void expression;
+    this.chain = undefined;
+    this.argumentSeen();
+  }
+
+  private definition(tokens: Token[], k: number, text: string, keyword: string): number {
+    const t = tokens[k];
+    const kind = keyword === 'def' ? Site.Def : Site.Class;
+    const site = this.addSite(kind, t, text);
+    site.scope = this.bind(text, keyword === 'def' ? Bind.Def : Bind.Class);
+    const scope = this.openScope(keyword === 'def' ? 'function' : 'class', text, t.start, false);
+    this.scopes[scope].nameSite = this.sites.length - 1;
+    this.scopes[scope].decorators = this.pendingDecorators;
+    this.pendingDecorators = [];
+    this.pendingScope = scope;
+    const next = tokens[k + 1];
+    if (next && next.type === Tok.Op && this.text.charCodeAt(next.start) === 40) {
+      this.pushBracket(next.start, keyword === 'def' ? 'params' : 'class-args', undefined);
+      this.top()!.fn = scope;
+      return k + 1;
+    }
+    return k;
+  }
+
+  private param(tokens: Token[], k: number, text: string, fn: number, kind: 'normal' | 'posonly' | 'kwonly'): void {
+    const prev = tokens[k - 1];
+    const star = prev && prev.type === Tok.Op ? this.text.slice(prev.start, prev.end) : '';
+    const paramKind = star === '**' ? 'dstar' : star === '*' ? 'star' : kind;
+    const site = this.addSite(Site.Param, tokens[k], text);
+    site.paramOf = fn;
+    site.scope = fn;
+    this.scopes[fn].params.push({ name: text, kind: paramKind });
+    this.bindIn(fn, text, Bind.Param).otherValue = true;
+    const bracket = this.top();
+    if (bracket && bracket.kind === 'params') {
+      bracket.atArgStart = false;
+      if (star === '*') bracket.paramKind = 'kwonly';
+    }
+  }
+
+  /** Words of `import ...` and `from ... import ...` statements. */
+  private importWord(tokens: Token[], k: number, text: string): number {
+    const t = tokens[k];
+    const stmt = this.stmt;
+    if (stmt.words++ === 0) return k; // `import` or `from`
+    if (text === 'as') {
+      stmt.afterAs = true;
+      return k;
+    }
+    if (stmt.kind === 'import') {
+      if (stmt.afterAs) {
+        const site = this.addSite(Site.Name, t, text);
+        site.store = true;
+        this.bindImport(text, stmt.currentDotted, undefined, 0);
+        stmt.afterAs = false;
+        return k;
+      }
+      const site = this.addSite(Site.ImportModule, t, text);
+      stmt.currentDotted = stmt.componentDone ? text : `${stmt.currentDotted}.${text}`;
+      site.dotted = stmt.currentDotted;
+      site.level = 0;
+      stmt.componentDone = !isDotNext(this.text, tokens, k);
+      if (stmt.componentDone && !isWord(this.text, tokens[k + 1], 'as')) {
+        const top = stmt.currentDotted.split('.')[0];
+        this.bindImport(top, top, undefined, 0);
+      }
+      return k;
+    }
+    if (!stmt.afterImport) {
+      if (text === 'import') {
+        stmt.afterImport = true;
+        return k;
+      }
+      const site = this.addSite(Site.ImportModule, t, text);
+      stmt.fromModule = stmt.fromModule ? `${stmt.fromModule}.${text}` : text;
+      site.dotted = stmt.fromModule;
+      site.level = stmt.level;
+      return k;
+    }
+    if (stmt.afterAs) {
+      const site = this.addSite(Site.Name, t, text);
+      site.store = true;
+      this.bindImport(text, stmt.fromModule, stmt.lastImported, stmt.level);
+      stmt.afterAs = false;
+      return k;
+    }
+    const site = this.addSite(Site.ImportName, t, text);
+    site.module = stmt.fromModule;
+    site.level = stmt.level;
+    stmt.lastImported = text;
+    if (!isWord(this.text, tokens[k + 1], 'as')) this.bindImport(text, stmt.fromModule, text, stmt.level);
+    return k;
+  }
+
+  private bindImport(name: string, module: string, imported: string | undefined, level: number): void {
+    const binding = this.bindIn(this.scope, name, imported === undefined ? Bind.ImportModule : Bind.ImportName);
+    binding.module = module;
+    binding.imported = imported;
+    binding.level = level;
+  }
+
+  // ----- strings -----
+
+  private string(tokens: Token[], k: number, prev: Token | undefined): void {
+    const token = tokens[k] as StringToken;
+    const site: StringSite = { token, scope: this.scope, docstring: this.stmt.docstring, whole: false };
+    const bracket = this.top();
+    if (bracket) {
+      site.container = containerOf(bracket);
+      if (bracket.kind === 'call') {
+        site.call = bracket.call;
+        site.argIndex = bracket.argIndex;
+        site.keyword = bracket.keyword;
+        site.whole = this.isWholeArgument(tokens, k);
+      } else if (bracket.kind === 'subscript') {
+        site.subscripted = bracket.chain;
+      } else if (bracket.kind === 'dict' && bracket.dictKey) {
+        const outer = this.brackets[this.brackets.length - 2];
+        if (outer && outer.kind === 'call' && outer.splat === '**') site.splatInto = outer.call;
+      }
+    }
+    if (prev && prev.type === Tok.Op) {
+      const op = this.text.slice(prev.start, prev.end);
+      if (op === '==' || op === '!=') site.comparedWith = this.lastChain;
+    }
+    if (this.stmt.targetEnd >= 0 && k > this.stmt.targetEnd) {
+      site.assignedTo = this.stmt.targetNames;
+      if (this.brackets.length === 0 && k === this.stmt.targetEnd + 1 && isLastOfLine(tokens, k)) site.assignedValueOf = this.stmt.valueTargets;
+    }
+    if (bracket?.kind === 'params' && bracket.inParamValue && bracket.fn !== -1 && bracket.argStartToken <= k) {
+      const params = this.scopes[bracket.fn].params;
+      const prevToken = tokens[k - 1];
+      if (params.length > 0 && prevToken && this.text.slice(prevToken.start, prevToken.end) === '=') site.paramDefault = params[params.length - 1].name;
+    }
+    if (this.stmt.kind === 'for' && !this.stmt.inForTarget && this.brackets.length === 1 && this.stmt.forTargets.length > 0) site.loopTargets = this.stmt.forTargets;
+    for (let b = this.brackets.length - 1; b >= 0; b--) {
+      const outer = this.brackets[b];
+      if (outer.call) {
+        if (b < this.brackets.length - 1) {
+          const inner = this.brackets[this.brackets.length - 1];
+          site.outer = { call: outer.call, argIndex: outer.argIndex, position: inner.kind === 'group' ? inner.argIndex : 0 };
+        }
+        break;
+      }
+      if (outer.kind !== 'list' && outer.kind !== 'group') break;
+    }
+    this.strings.push(site);
+    if (token.parts) {
+      for (const part of token.parts) {
+        if (part.kind !== 'expression') continue;
+        const saved = { brackets: this.brackets, lambdas: this.lambdas, chain: this.chain, chainStart: this.chainStart, lastChain: this.lastChain, scope: this.scope };
+        this.brackets = [];
+        this.lambdas = [];
+        this.chain = undefined;
+        this.scanTokens(lex(this.text, part.start, part.end, true), true);
+        this.closeLambdas(0, part.end);
+        Object.assign(this, saved);
+      }
+    }
+    // Implicitly concatenated strings form one atom.
+    const next = tokens[k + 1];
+    if (!(next && next.type === Tok.String)) this.atom({ root: -1, literal: 'string', steps: [] }, k);
+  }
+
+  private isWholeArgument(tokens: Token[], k: number): boolean {
+    let a = k;
+    while (a > 0 && tokens[a - 1].type === Tok.String) a--;
+    let b = k;
+    while (b + 1 < tokens.length && tokens[b + 1].type === Tok.String) b++;
+    const opText = (t: Token | undefined) => (t && t.type === Tok.Op ? this.text.slice(t.start, t.end) : '');
+    return ['(', ',', '='].includes(opText(tokens[a - 1])) && [')', ','].includes(opText(tokens[b + 1]));
+  }
+
+  // ----- operators -----
+
+  private op(tokens: Token[], k: number, prev: Token | undefined, expression: boolean): void {
+    const t = tokens[k];
+    const op = this.text.slice(t.start, t.end);
+    const bracket = this.top();
+    switch (op) {
+      case '(':
+      case '[': {
+        const trailer = prev !== undefined && endsAtom(this.text, prev) && this.chain !== undefined;
+        if (op === '(') this.pushBracket(t.start, trailer ? 'call' : 'group', trailer ? this.chain : undefined, k);
+        else this.pushBracket(t.start, trailer ? 'subscript' : 'list', trailer ? this.chain : undefined, k);
+        if (!trailer) this.chainStart = -1;
+        this.chain = undefined;
+        return;
+      }
+      case '{':
+        this.pushBracket(t.start, 'dict', undefined, k);
+        this.chain = undefined;
+        return;
+      case ')':
+      case ']':
+      case '}': {
+        this.noteArgument();
+        const closed = this.popBracket(t.start);
+        if (!closed) return;
+        if (closed.kind === 'subscript' && closed.chain && this.chain && this.chainStart === closed.openToken + 1) this.subscripts.push({ receiver: closed.chain, index: this.chain });
+        if (closed.kind === 'class-args' && !closed.keyword && !closed.splat && this.chain) this.scopes[closed.fn].bases.push(this.chain);
+        if ((closed.kind === 'call' || closed.kind === 'subscript') && closed.chain) {
+          this.chain = { root: closed.chain.root, literal: closed.chain.literal, steps: [...closed.chain.steps, closed.kind === 'call' ? '()' : '[]'] };
+          this.chainStart = closed.chainStart;
+        } else if (closed.kind === 'params' || closed.kind === 'class-args') {
+          this.chain = undefined;
+        } else {
+          const literal: Literal = closed.kind === 'list' ? 'list' : closed.kind === 'dict' ? (closed.isDict || closed.dictKey ? 'dict' : 'set') : 'tuple';
+          this.chain = { root: -1, literal, steps: [] };
+          this.chainStart = closed.openToken;
+        }
+        this.argumentSeen();
+        return;
+      }
+      case ',': {
+        const lambda = this.lambdas[this.lambdas.length - 1];
+        if (lambda && lambda.depth === this.brackets.length && lambda.state !== 'body') {
+          lambda.state = 'params';
+          this.chain = undefined;
+          return;
+        }
+        this.closeLambdas(this.brackets.length, t.start);
+        this.noteArgument();
+        if (bracket) {
+          if (bracket.kind === 'class-args' && !bracket.keyword && !bracket.splat && this.chain) this.scopes[bracket.fn].bases.push(this.chain);
+          if (!bracket.keyword && !bracket.splat) bracket.argIndex++;
+          bracket.atArgStart = true;
+          bracket.argStartToken = k + 1;
+          bracket.keyword = undefined;
+          bracket.splat = '';
+          bracket.inParamValue = false;
+          if (bracket.kind === 'dict') bracket.dictKey = true;
+        } else if (this.stmt.afterAs && this.stmt.kind !== 'import' && this.stmt.kind !== 'from') {
+          this.stmt.afterAs = false;
+        }
+        this.chain = undefined;
+        return;
+      }
+      case ':': {
+        const lambda = this.lambdas[this.lambdas.length - 1];
+        if (lambda && lambda.depth === this.brackets.length && lambda.state !== 'body') {
+          lambda.state = 'body';
+          this.scope = lambda.scope;
+        } else if (bracket && bracket.kind === 'dict') {
+          // `**{key: value}` with a single-chain key: the key is a keyword name.
+          const outer = this.brackets[this.brackets.length - 2];
+          if (bracket.dictKey && outer?.call && outer.splat === '**' && this.chain && this.chainStart === bracket.argStartToken) outer.call.splatKeys.push(this.chain);
+          bracket.isDict = true;
+          bracket.dictKey = false;
+        } else if (bracket && bracket.kind === 'params') {
+          bracket.inParamValue = true;
+        } else if (!bracket && this.pendingScope !== -1 && !expression) {
+          this.enterPendingScope(tokens, k);
+        } else if (!bracket) {
+          this.stmt.afterAs = false;
+        }
+        this.chain = undefined;
+        return;
+      }
+      case '=': {
+        if (bracket && bracket.kind === 'params') bracket.inParamValue = true;
+        const lambda = this.lambdas[this.lambdas.length - 1];
+        if (lambda && lambda.depth === this.brackets.length && lambda.state === 'params') lambda.state = 'value';
+        this.chain = undefined;
+        this.chainStart = -1;
+        return;
+      }
+      case '*':
+      case '**': {
+        if (bracket && bracket.atArgStart && (bracket.kind === 'call' || bracket.kind === 'class-args')) {
+          bracket.splat = op;
+        } else if (bracket && bracket.kind === 'params' && op === '*' && isOp(this.text, tokens[k + 1], ',')) {
+          bracket.paramKind = 'kwonly';
+        }
+        if (this.stmt.kind === 'from' && this.stmt.afterImport) this.scopes[this.scope].wildcards.push({ module: this.stmt.fromModule, level: this.stmt.level });
+        this.lastChain = this.chain;
+        this.chain = undefined;
+        return;
+      }
+      case '/': {
+        if (bracket && bracket.kind === 'params' && bracket.atArgStart) {
+          for (const p of this.scopes[bracket.fn].params) if (p.kind === 'normal') p.kind = 'posonly';
+        }
+        this.lastChain = this.chain;
+        this.chain = undefined;
+        return;
+      }
+      case '@':
+        if (t.lineStart && !expression) this.pendingDecorators.push(decoratorText(this.text, tokens, k));
+        this.chain = undefined;
+        return;
+      case '.':
+        if (this.stmt.kind === 'from' && !this.stmt.afterImport) return;
+        return;
+      case '...':
+        this.atom({ root: -1, literal: 'other', steps: [] }, k);
+        return;
+      case ':=': {
+        const target = this.sites[this.sites.length - 1];
+        if (target && target.kind === Site.Name && prev && prev.type === Tok.Name && target.start === prev.start) {
+          target.store = true;
+          let scope = this.scope;
+          while (this.scopes[scope].kind === 'comprehension') scope = this.scopes[scope].parent;
+          target.scope = scope;
+          this.bindIn(scope, target.text, Bind.Other).otherValue = true;
+        }
+        this.chain = undefined;
+        return;
+      }
+      case ';':
+        this.finishAssignment();
+        this.closeLambdas(0, t.start);
+        this.resetExpression();
+        this.stmt = analyseStatement(this.text, tokens, k + 1);
+        return;
+      default:
+        this.lastChain = this.chain;
+        this.chain = undefined;
+        this.chainStart = -1;
+        return;
+    }
+  }
+
+  /** At the end of an argument: record it when it is a single chain. */
+  private noteArgument(): void {
+    const bracket = this.top();
+    if (!bracket?.call || bracket.keyword !== undefined || bracket.splat || !this.chain || this.chainStart !== bracket.argStartToken) return;
+    bracket.call.args[bracket.argIndex] = this.chain;
+  }
+
+  private enterPendingScope(tokens: Token[], k: number): void {
+    const scope = this.pendingScope;
+    this.pendingScope = -1;
+    const next = tokens[k + 1];
+    const oneLiner = next !== undefined && next.type !== Tok.Newline && next.type !== Tok.Comment;
+    this.blocks.push({ scope, indent: this.stmt.indent, oneLiner });
+    this.scope = scope;
+    this.scopes[scope].start = tokens[k].end;
+    this.expectDocstring = !oneLiner;
+  }
+
+  // ----- helpers -----
+
+  private top(): Bracket | undefined {
+    return this.brackets[this.brackets.length - 1];
+  }
+
+  private pushBracket(open: number, kind: Bracket['kind'], chain: Chain | undefined, openToken = -1): void {
+    const bracket: Bracket = {
+      open,
+      kind,
+      chain,
+      argIndex: 0,
+      atArgStart: true,
+      splat: '',
+      dictKey: kind === 'dict',
+      isDict: false,
+      comprehension: -1,
+      inForTarget: false,
+      fn: -1,
+      paramKind: 'normal',
+      inParamValue: false,
+      firstSite: this.sites.length,
+      chainStart: this.chainStart,
+      openToken,
+      argStartToken: openToken + 1,
+    };
+    if (kind === 'call' && chain) bracket.call = { callee: chain, open, close: this.text.length, args: [], splatKeys: [] };
+    this.brackets.push(bracket);
+  }
+
+  private popBracket(at: number): Bracket | undefined {
+    const bracket = this.brackets.pop();
+    if (!bracket) return undefined;
+    if (bracket.call) bracket.call.close = at;
+    this.closeLambdas(this.brackets.length + 1, at);
+    if (bracket.comprehension !== -1) {
+      this.scopes[bracket.comprehension].end = at;
+      this.scope = this.scopes[bracket.comprehension].parent;
+    }
+    return bracket;
+  }
+
+  /** Closes the lambdas opened at `depth` or deeper. */
+  private closeLambdas(depth: number, at: number): void {
+    while (this.lambdas.length > 0 && this.lambdas[this.lambdas.length - 1].depth >= depth) {
+      const lambda = this.lambdas.pop()!;
+      this.scopes[lambda.scope].end = at;
+      if (this.scope === lambda.scope) this.scope = this.scopes[lambda.scope].parent;
+    }
+  }
+
+  private openScope(kind: ScopeKind, name: string, start: number, enter = true): number {
+    const index = this.scopes.length;
+    this.scopes.push(newScope(kind, this.scope, name, start, this.text.length, -1));
+    if (enter) this.scope = index;
+    return index;
+  }
+
+  private addSite(kind: Site, t: Token, text: string): NameSite {
+    const site: NameSite = { kind, start: t.start, end: t.end, text, scope: this.scope };
+    this.sites.push(site);
+    return site;
+  }
+
+  /** Binds a name in the scope a store of that kind binds in; returns that scope. */
+  private bind(name: string, kind: number): number {
+    let scope = this.scope;
+    const bracket = this.top();
+    const comprehensionTarget = bracket?.inForTarget === true;
+    if (!comprehensionTarget) while (this.scopes[scope].kind === 'comprehension' || this.scopes[scope].kind === 'lambda') scope = this.scopes[scope].parent;
+    this.bindIn(scope, name, kind);
+    return scope;
+  }
+
+  private bindIn(scope: number, name: string, kind: number): Binding {
+    const bindings = this.scopes[scope].bindings;
+    let binding = bindings.get(name);
+    if (!binding) bindings.set(name, (binding = { kinds: 0, values: [], otherValue: false }));
+    binding.kinds |= kind;
+    return binding;
+  }
+
+  private storeKind(): number {
+    if (this.top()?.inForTarget) return Bind.Other;
+    if (this.stmt.kind === 'for' || this.stmt.afterAs || this.stmt.kind === 'del') return Bind.Other;
+    return Bind.Assign;
+  }
+
+  /** Whether the bare name at `k` is assigned (or bound by for/as/del). */
+  private isStore(tokens: Token[], k: number): boolean {
+    const bracket = this.top();
+    if (bracket?.inForTarget) return isSimpleTarget(this.text, tokens, k);
+    if (bracket && bracket.kind !== 'group' && bracket.kind !== 'list') return false;
+    if (this.stmt.afterAs || (this.stmt.kind === 'for' && this.stmt.inForTarget) || this.stmt.kind === 'del') return isSimpleTarget(this.text, tokens, k);
+    if (k < this.stmt.targetEnd) return isSimpleTarget(this.text, tokens, k);
+    return false;
+  }
+
+  private markDynamicLocals(): void {
+    let scope = this.scope;
+    while (scope > 0 && this.scopes[scope].kind !== 'function') scope = this.scopes[scope].parent;
+    if (scope > 0) this.scopes[scope].dynamicLocals = true;
+  }
+
+  /** A name, literal or bracket was just read: it starts a chain. */
+  private atom(chain: Chain, k: number): void {
+    this.chain = chain;
+    this.chainStart = k;
+    this.argumentSeen();
+  }
+
+  private argumentSeen(): void {
+    const bracket = this.top();
+    if (bracket) bracket.atArgStart = false;
+  }
+}
+
+interface StatementState {
+  kind: 'import' | 'from' | 'global' | 'nonlocal' | 'for' | 'del' | 'other';
+  /** Token index of the last top-level `=` (or augmented/annotation operator) of an assignment; -1 if none. */
+  targetEnd: number;
+  /** Simple names assigned by the statement. */
+  targetNames: string[];
+  /** Simple names and final attribute names assigned by the statement (`X`, `self.X`). */
+  valueTargets: string[];
+  /** Names bound by a `for` statement. */
+  forTargets: string[];
+  /** Names bound by the statement's assignment targets (scope, name). */
+  bound: Array<{ scope: number; name: string }>;
+  inForTarget: boolean;
+  afterAs: boolean;
+  /** The chain before `as` (`open(f)` in `with open(f) as fh`). */
+  asChain: Chain | undefined;
+  /** Words of an import statement seen so far. */
+  words: number;
+  indent: number;
+  afterImport: boolean;
+  fromModule: string;
+  level: number;
+  currentDotted: string;
+  componentDone: boolean;
+  lastImported: string;
+  docstring: boolean;
+}
+
+function newStatement(): StatementState {
+  return {
+    kind: 'other',
+    targetEnd: -1,
+    targetNames: [],
+    valueTargets: [],
+    forTargets: [],
+    bound: [],
+    inForTarget: false,
+    afterAs: false,
+    asChain: undefined,
+    words: 0,
+    indent: 0,
+    afterImport: false,
+    fromModule: '',
+    level: 0,
+    currentDotted: '',
+    componentDone: true,
+    lastImported: '',
+    docstring: false,
+  };
+}
+
+/** Reads a logical line ahead: its kind and the extent of its assignment targets. */
+function analyseStatement(text: string, tokens: Token[], k: number): StatementState {
+  const state = newStatement();
+  const first = tokens[k];
+  if (!first) return state;
+  state.indent = first.indent;
+  let firstWord = first.type === Tok.Name ? text.slice(first.start, first.end) : '';
+  let start = k;
+  if (firstWord === 'async' && tokens[k + 1]?.type === Tok.Name) {
+    start = k + 1;
+    firstWord = text.slice(tokens[k + 1].start, tokens[k + 1].end);
+  }
+  switch (firstWord) {
+    case 'import':
+      state.kind = 'import';
+      return state;
+    case 'from': {
+      state.kind = 'from';
+      let j = start + 1;
+      while (j < tokens.length && tokens[j].type === Tok.Op && /^\.+$/.test(text.slice(tokens[j].start, tokens[j].end))) {
+        state.level += tokens[j].end - tokens[j].start;
+        j++;
+      }
+      return state;
+    }
+    case 'global':
+      state.kind = 'global';
+      return state;
+    case 'nonlocal':
+      state.kind = 'nonlocal';
+      return state;
+    case 'for':
+      state.kind = 'for';
+      state.inForTarget = true;
+      return state;
+    case 'del':
+      state.kind = 'del';
+      return state;
+    case 'def':
+    case 'class':
+    case 'if':
+    case 'elif':
+    case 'while':
+    case 'with':
+    case 'return':
+    case 'assert':
+    case 'raise':
+    case 'yield':
+    case 'except':
+    case 'try':
+    case 'else':
+    case 'finally':
+    case 'pass':
+    case 'break':
+    case 'continue':
+    case 'lambda':
+      return state;
+    default:
+      break;
+  }
+  // Top-level `=` (before any lambda), augmented assignment, or an annotation `name: T = v`.
+  let depth = 0;
+  let lastEquals = -1;
+  for (let j = start; j < tokens.length; j++) {
+    const t = tokens[j];
+    if (t.type === Tok.Newline) break;
+    if (t.type === Tok.Name && depth === 0 && text.slice(t.start, t.end) === 'lambda') break;
+    if (t.type !== Tok.Op) continue;
+    const op = text.slice(t.start, t.end);
+    if (op === '(' || op === '[' || op === '{') depth++;
+    else if (op === ')' || op === ']' || op === '}') depth = Math.max(0, depth - 1);
+    else if (op === ';' && depth === 0) break;
+    else if (depth === 0 && (op === '=' || (op.length >= 2 && op.endsWith('=') && !['==', '!=', '<=', '>='].includes(op)))) {
+      lastEquals = j;
+      if (op !== '=') break;
+    } else if (depth === 0 && op === ':' && lastEquals === -1) {
+      // `target: annotation [= value]`: the annotation and the value are read, not assigned.
+      lastEquals = j;
+      break;
+    }
+  }
+  if (lastEquals !== -1) {
+    state.targetEnd = lastEquals;
+    let d = 0;
+    for (let j = start; j < lastEquals; j++) {
+      const t = tokens[j];
+      if (t.type === Tok.Op) {
+        const op = text.slice(t.start, t.end);
+        if (op === '(' || op === '[' || op === '{') d++;
+        else if (op === ')' || op === ']' || op === '}') d--;
+      } else if (t.type === Tok.Name && d <= 1) {
+        const prev = tokens[j - 1];
+        const next = tokens[j + 1];
+        const afterDot = prev && prev.type === Tok.Op && text.slice(prev.start, prev.end) === '.';
+        const beforeTrailer = next && next.type === Tok.Op && ['.', '(', '['].includes(text.slice(next.start, next.end));
+        if (!afterDot && !beforeTrailer) state.targetNames.push(text.slice(t.start, t.end));
+        if (!beforeTrailer) state.valueTargets.push(text.slice(t.start, t.end));
+      }
+    }
+  }
+  return state;
+}
+
+function isLastOfLine(tokens: Token[], k: number): boolean {
+  let j = k + 1;
+  while (tokens[j]?.type === Tok.String) j++;
+  const next = tokens[j];
+  return next === undefined || next.type === Tok.Newline || next.type === Tok.Comment;
+}
+
+function isDocstringLine(tokens: Token[], k: number): boolean {
+  let j = k;
+  if (tokens[j]?.type !== Tok.String) return false;
+  while (tokens[j]?.type === Tok.String) j++;
+  return tokens[j] === undefined || tokens[j].type === Tok.Newline;
+}
+
+function containerOf(bracket: Bracket): StringSite['container'] {
+  switch (bracket.kind) {
+    case 'dict':
+      return bracket.dictKey ? 'dict-key' : bracket.isDict ? 'dict-value' : 'set';
+    default:
+      return bracket.kind;
+  }
+}
+
+function previousSignificant(tokens: Token[], k: number): Token | undefined {
+  for (let j = k - 1; j >= 0; j--) {
+    const t = tokens[j];
+    if (t.type === Tok.Comment) continue;
+    if (t.type === Tok.Newline) return undefined;
+    return t;
+  }
+  return undefined;
+}
+
+/** Whether a token ends a primary expression, so that `(` or `[` after it is a call or subscript. */
+function endsAtom(text: string, t: Token): boolean {
+  if (t.type === Tok.String) return true;
+  if (t.type === Tok.Name) {
+    const word = text.slice(t.start, t.end);
+    return !KEYWORDS.has(word) || VALUE_KEYWORDS.has(word);
+  }
+  if (t.type === Tok.Op) {
+    const c = text[t.start];
+    return t.end - t.start === 1 && (c === ')' || c === ']' || c === '}');
+  }
+  return false;
+}
+
+function isDotNext(text: string, tokens: Token[], k: number): boolean {
+  return isOp(text, tokens[k + 1], '.');
+}
+
+function isOp(text: string, t: Token | undefined, op: string): boolean {
+  return t !== undefined && t.type === Tok.Op && text.slice(t.start, t.end) === op;
+}
+
+function isWord(text: string, t: Token | undefined, word: string): boolean {
+  return t !== undefined && t.type === Tok.Name && text.slice(t.start, t.end) === word;
+}
+
+/** A target name is not read from: not followed by `.`, `(` or `[`. */
+function isSimpleTarget(text: string, tokens: Token[], k: number): boolean {
+  const next = tokens[k + 1];
+  if (next && next.type === Tok.Op && next.end - next.start === 1) {
+    const c = text[next.start];
+    if (c === '.' || c === '(' || c === '[') return false;
+  }
+  return true;
+}
+
+function isEmptyCall(text: string, tokens: Token[], k: number): boolean {
+  const a = tokens[k + 1];
+  const b = tokens[k + 2];
+  return !!a && !!b && text.slice(a.start, a.end) === '(' && text.slice(b.start, b.end) === ')';
+}
+
+function decoratorText(text: string, tokens: Token[], k: number): string {
+  let j = k + 1;
+  let end = tokens[k].end;
+  while (j < tokens.length && tokens[j].type !== Tok.Newline) {
+    end = tokens[j].end;
+    j++;
+  }
+  return text.slice(tokens[k].end, end).trim();
+}
+
+function newScope(kind: ScopeKind, parent: number, name: string, start: number, end: number, nameSite: number): Scope {
+  return {
+    kind,
+    parent,
+    name,
+    start,
+    end,
+    bindings: new Map(),
+    globals: new Set(),
+    nonlocals: new Set(),
+    params: [],
+    decorators: [],
+    bases: [],
+    dynamicLocals: false,
+    nameSite,
+    wildcards: [],
+  };
+}

@@ -1,0 +1,266 @@
+/**
+ * What each name site of a scanned file refers to: a binding of the repository (and in which
+ * namespace), something outside the repository (an import of an external module, a builtin),
+ * or a module of the repository. Pure: a function of the scan and of the module context.
+ */
+import { PYTEST_FIXTURES } from './conventions';
+import { Bind, Site, type Binding, type Chain, type NameSite, type PyScan, type Scope } from './python-scan';
+
+export interface ModuleContext {
+  /** Dotted name of the file's module (`pkg.sub.mod`), or undefined outside any package path. */
+  module: string | undefined;
+  /** The file is a package's `__init__.py`. */
+  isPackage: boolean;
+  /** Whether an absolute dotted module name belongs to the repository. */
+  isInternal(dotted: string): boolean;
+  /** Python's builtins. */
+  builtins: ReadonlySet<string>;
+  /** Whether an absolute dotted name is a module of the repository. */
+  isModule(dotted: string): boolean;
+  /**
+   * Whether a module of the repository binds a global name to something outside it (`from
+   * functools import total_ordering` in `pkg.funcutils`), directly or through `import *`.
+   */
+  externalGlobal?: (module: string, name: string) => boolean;
+  /**
+   * Names bound outside the snippet (doctest examples run in their module's namespace):
+   * consulted for a free name before builtins.
+   */
+  outer?: (name: string) => NameClass | undefined;
+}
+
+/**
+ * The namespace a name belongs to.
+ * - `local`: a function's own variable; renaming it touches nothing outside the function.
+ * - `member`: an attribute-like name (module globals, class members, parameters, names
+ *   imported from the repository): it can be reached by attribute, keyword or string, so one
+ *   decision holds for the name everywhere.
+ * - `module`: a module or package of the repository bound by an import.
+ * - `external`: bound to something outside the repository, or a builtin.
+ */
+export type NameClass = 'local' | 'member' | 'module' | 'external';
+
+export const BUILTIN_TYPES = new Set([
+  'str', 'bytes', 'bytearray', 'int', 'float', 'complex', 'bool', 'list', 'tuple', 'dict', 'set', 'frozenset', 'object',
+  'type', 'range', 'slice', 'memoryview', 'property', 'staticmethod', 'classmethod', 'open', 'repr', 'len', 'format',
+  'hex', 'oct', 'bin', 'chr', 'ord', 'ascii', 'hash', 'id', 'abs', 'round', 'divmod', 'pow', 'sum', 'isinstance', 'issubclass',
+]);
+
+export class FileResolver {
+  private readonly nameCache = new Map<number, NameClass>();
+
+  constructor(
+    readonly scan: PyScan,
+    readonly context: ModuleContext,
+  ) {}
+
+  /** Absolute dotted module of an import binding or import site. */
+  absoluteModule(module: string, level: number): string {
+    if (level === 0) return module;
+    const base = this.context.module?.split('.') ?? [];
+    // In a package's __init__, level 1 is the package itself.
+    const keep = this.context.isPackage ? base.length - (level - 1) : base.length - level;
+    const prefix = base.slice(0, Math.max(0, keep));
+    return [...prefix, ...(module ? [module] : [])].join('.');
+  }
+
+  isInternalModule(module: string, level: number): boolean {
+    return level > 0 || this.context.isInternal(module);
+  }
+
+  /** The scope and binding a name used in `scope` refers to, if the file binds it. */
+  lookup(name: string, scopeIndex: number): { scope: number; binding: Binding } | undefined {
+    const scopes = this.scan.scopes;
+    let s = scopeIndex;
+    const first = scopes[s];
+    if (first.globals.has(name)) return this.at(0, name);
+    let skipClasses = false;
+    while (s !== -1) {
+      const scope = scopes[s];
+      if (!(skipClasses && scope.kind === 'class')) {
+        if (scope.globals.has(name)) return this.at(0, name);
+        if (!scope.nonlocals.has(name)) {
+          const binding = scope.bindings.get(name);
+          if (binding) return { scope: s, binding };
+        }
+      }
+      // Names in nested scopes skip class bodies on the way out.
+      skipClasses = true;
+      s = scope.parent;
+    }
+    return undefined;
+  }
+
+  private at(scope: number, name: string): { scope: number; binding: Binding } | undefined {
+    const binding = this.scan.scopes[scope].bindings.get(name);
+    return binding ? { scope, binding } : undefined;
+  }
+
+  /** The namespace of a bare name site (Name, Def, Class, Param, Declaration). */
+  classify(siteIndex: number): NameClass {
+    let cls = this.nameCache.get(siteIndex);
+    if (cls === undefined) {
+      cls = this.classifyName(this.scan.sites[siteIndex]);
+      this.nameCache.set(siteIndex, cls);
+    }
+    return cls;
+  }
+
+  private classifyName(site: NameSite): NameClass {
+    const scopes = this.scan.scopes;
+    if (site.kind === Site.Param) return this.paramClass(scopes[site.paramOf!], site.text);
+    const found = this.lookup(site.text, site.scope);
+    if (!found) {
+      const outer = this.context.outer?.(site.text);
+      if (outer) return outer;
+      if (this.context.builtins.has(site.text)) return 'external';
+      if (this.fromExternalWildcard(site.text)) return 'external';
+      return 'member';
+    }
+    return this.bindingClass(found.scope, site.text, found.binding);
+  }
+
+  bindingClass(scopeIndex: number, name: string, binding: Binding): NameClass {
+    const scope = this.scan.scopes[scopeIndex];
+    if (binding.kinds & (Bind.ImportModule | Bind.ImportName) && !(binding.kinds & (Bind.Def | Bind.Class))) {
+      const module = this.absoluteModule(binding.module ?? '', binding.level ?? 0);
+      const internal = this.isInternalModule(binding.module ?? '', binding.level ?? 0);
+      if (!internal) return 'external';
+      if (binding.kinds & Bind.ImportModule && binding.imported === undefined) return 'module';
+      // `from pkg import mod` binds a module; `from pkg import mod as m` a name for it.
+      if (binding.imported === name && this.context.isModule(module ? `${module}.${name}` : name)) return 'module';
+      // A name the repository module itself imports from outside stays outside.
+      if (binding.imported !== undefined && this.context.externalGlobal?.(module, binding.imported)) return 'external';
+      // `from pkg import x as y`: the alias is this module's own name for a repository thing.
+      return scope.kind === 'function' && !scope.dynamicLocals ? 'local' : 'member';
+    }
+    switch (scope.kind) {
+      case 'module':
+      case 'class':
+        return 'member';
+      case 'function':
+        if (binding.kinds & Bind.Param) return this.paramClass(scope, name);
+        // `return locals()`: the names become dictionary keys, which are data.
+        return scope.dynamicLocals ? 'external' : 'local';
+      default:
+        return binding.kinds & Bind.Param ? 'local' : 'local';
+    }
+  }
+
+  /**
+   * Parameters can be passed by keyword: they are members, except `*args`, `**kw` and
+   * positional-only ones. pytest's own fixtures and the arguments of `pytest_*` hooks are
+   * pytest's objects.
+   */
+  private paramClass(fn: Scope, name: string): NameClass {
+    if (PYTEST_FIXTURES.has(name) || fn.name.startsWith('pytest_') || fn.dynamicLocals) return 'external';
+    if (fn.kind === 'lambda') return 'local';
+    const param = fn.params.find((p) => p.name === name);
+    if (!param) return 'local';
+    if (param.kind === 'star' || param.kind === 'dstar' || param.kind === 'posonly') return 'local';
+    return 'member';
+  }
+
+  private fromExternalWildcard(name: string): boolean {
+    return this.scan.scopes[0].wildcards.some((w) => {
+      if (!this.isInternalModule(w.module, w.level)) return true;
+      return this.context.externalGlobal?.(this.absoluteModule(w.module, w.level), name) ?? false;
+    });
+  }
+
+  /**
+   * Whether a chain is known to denote something outside the repository without calling
+   * anything: an external module or its attributes (`os.path`, `np.linalg`), a builtin
+   * (`str`, `ValueError`), or a literal (`"".join`).
+   */
+  isExternalChain(chain: Chain | undefined): boolean {
+    if (!chain) return false;
+    if (chain.root === -1) return chain.literal !== undefined && chain.literal !== 'other' ? !chain.steps.includes('()') || chain.literal === 'string' : false;
+    if (chain.steps.includes('()') || chain.steps.includes('[]')) {
+      // Calling a builtin type gives a builtin object: `str(x).join`.
+      const first = this.scan.sites[chain.root];
+      return chain.steps[0] === '()' && BUILTIN_TYPES.has(first.text) && this.classify(chain.root) === 'external' && chain.steps.indexOf('()', 1) === -1;
+    }
+    return this.classify(chain.root) === 'external';
+  }
+
+  /** How a name free in a doctest example resolves in this module's namespace (undefined: not bound here). */
+  moduleNameClass(name: string): NameClass | undefined {
+    const binding = this.scan.scopes[0].bindings.get(name);
+    if (binding) return this.bindingClass(0, name, binding);
+    if (this.context.builtins.has(name)) return 'external';
+    return undefined;
+  }
+
+  /**
+   * The dotted name a chain denotes when it reads a module of the repository through
+   * attributes only (`pkg.sub` in `pkg.sub.func`), as far as the file's imports tell.
+   */
+  modulePath(chain: Chain | undefined): string | undefined {
+    if (!chain || chain.root === -1 || chain.steps.some((s) => s === '()' || s === '[]')) return undefined;
+    const site = this.scan.sites[chain.root];
+    const found = this.lookup(site.text, site.scope);
+    if (!found) return undefined;
+    const binding = found.binding;
+    if (!(binding.kinds & (Bind.ImportModule | Bind.ImportName))) return undefined;
+    if (!this.isInternalModule(binding.module ?? '', binding.level ?? 0)) return undefined;
+    const module = this.absoluteModule(binding.module ?? '', binding.level ?? 0);
+    const base = binding.imported === undefined ? module : module ? `${module}.${binding.imported}` : binding.imported;
+    return [base, ...chain.steps].join('.');
+  }
+
+  /** The dotted name of an external thing a chain denotes (`unittest.TestCase`, `builtins.dict`). */
+  externalName(chain: Chain | undefined): string | undefined {
+    if (!chain || chain.root === -1 || chain.steps.some((s) => s === '()' || s === '[]')) return undefined;
+    const site = this.scan.sites[chain.root];
+    const found = this.lookup(site.text, site.scope);
+    if (!found) return this.context.builtins.has(site.text) ? ['builtins', site.text, ...chain.steps].join('.') : undefined;
+    const binding = found.binding;
+    if (!(binding.kinds & (Bind.ImportModule | Bind.ImportName)) || this.isInternalModule(binding.module ?? '', binding.level ?? 0)) return undefined;
+    const module = binding.module ?? '';
+    const base = binding.imported === undefined ? module : `${module}.${binding.imported}`;
+    return [base, ...chain.steps].join('.');
+  }
+
+  /** The receiver of a method: the first parameter of a function defined in a class body. */
+  receiverClass(chain: Chain | undefined): number {
+    if (!chain || chain.root === -1 || chain.steps.length > 0) return -1;
+    const site = this.scan.sites[chain.root];
+    const found = this.lookup(site.text, site.scope);
+    if (!found || !(found.binding.kinds & Bind.Param)) return -1;
+    const fn = this.scan.scopes[found.scope];
+    if (fn.kind !== 'function' || fn.params[0]?.name !== site.text) return -1;
+    if (fn.decorators.some((d) => d === 'staticmethod')) return -1;
+    const parent = this.scan.scopes[fn.parent];
+    return parent?.kind === 'class' ? fn.parent : -1;
+  }
+
+  /** `super()` or `super(C, self)` as the root of a chain: the class it is used in. */
+  superClass(chain: Chain | undefined): number {
+    if (!chain || chain.root === -1 || chain.steps[0] !== '()' || chain.steps.length !== 1) return -1;
+    const site = this.scan.sites[chain.root];
+    if (site.text !== 'super' || this.classify(chain.root) !== 'external') return -1;
+    let s = site.scope;
+    while (s > 0 && this.scan.scopes[s].kind !== 'class') s = this.scan.scopes[s].parent;
+    return s > 0 ? s : -1;
+  }
+
+  /** `dict(...)` (the builtin) as a callee. */
+  isBuiltinCall(chain: Chain | undefined, name: string): boolean {
+    return !!chain && chain.root !== -1 && chain.steps.length === 0 && this.scan.sites[chain.root].text === name && this.classify(chain.root) === 'external';
+  }
+
+  /** The bare name a chain starts from, when it has no steps (`f` in `f(...)`). */
+  rootName(chain: Chain | undefined): string | undefined {
+    if (!chain || chain.root === -1) return undefined;
+    return this.scan.sites[chain.root].text;
+  }
+
+  /** The last attribute name of a chain (`format` in `"{}".format`), if it ends with one. */
+  lastAttribute(chain: Chain | undefined): string | undefined {
+    if (!chain) return undefined;
+    const last = chain.steps[chain.steps.length - 1];
+    if (last === undefined) return chain.root === -1 ? undefined : this.scan.sites[chain.root].text;
+    return last === '()' || last === '[]' ? undefined : last;
+  }
+}

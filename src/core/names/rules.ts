@@ -1,0 +1,127 @@
+/**
+ * The Level 2 decisions of a bundle, as questions the translators ask about one word: what a
+ * local variable, a member (anything reachable by attribute, keyword or string), a module or
+ * a path segment is called in the view.
+ */
+import type { ExternalNames } from '../external-names';
+import { isConventionName, PYTEST_FIXTURES } from './conventions';
+import { Naming } from './naming';
+import { isDunder } from './words';
+
+/** The Level 2 section of a bundle: everything the translation needs. */
+export interface NamesTables {
+  /** Original token -> replacement word. */
+  tokens: Record<string, string>;
+  /** Names whose view name renames only some of their tokens (families of names built at run time). */
+  overrides: Record<string, string>;
+  /** Words never renamed anywhere, with the reason. */
+  keptEverywhere: Record<string, string>;
+  /** Member names (attributes, parameters, module globals) never renamed, with the reason. */
+  keptMembers: Record<string, string>;
+  /** Dotted names of the repository's modules. */
+  modules: string[];
+  /** The repository's own top-level packages and modules (their names never survive). */
+  ownPackages: string[];
+  /** Member names the repository defines (reachable by attribute, keyword or string) that the view renames -> their view names. */
+  identifiers: Record<string, string>;
+  /** Names the repository defines only as function locals that the view renames -> their view names. */
+  locals: Record<string, string>;
+  /** Original path segment -> view path segment (only segments that change). */
+  paths: Record<string, string>;
+  /** Per module of the repository: its global names bound to external things (also through `import *`). */
+  externalGlobals: Record<string, string[]>;
+}
+
+export class NameRules {
+  readonly naming: Naming;
+  private readonly keptEverywhere: ReadonlySet<string>;
+  private readonly keptMembers: ReadonlySet<string>;
+  private readonly staticMembers: ReadonlySet<string>;
+  private readonly modules: ReadonlySet<string>;
+  private readonly tops: ReadonlySet<string>;
+  private readonly ownPackages: ReadonlyMap<string, string>;
+  private readonly identifiers: ReadonlyMap<string, string>;
+  private readonly paths: ReadonlyMap<string, string>;
+  private readonly externalGlobals: ReadonlyMap<string, ReadonlySet<string>>;
+
+  constructor(
+    readonly tables: NamesTables,
+    readonly external: ExternalNames,
+  ) {
+    this.naming = new Naming(tables.tokens, tables.overrides);
+    this.keptEverywhere = new Set(Object.keys(tables.keptEverywhere));
+    this.keptMembers = new Set(Object.keys(tables.keptMembers));
+    this.staticMembers = new Set([...external.keywords, ...external.builtins, ...external.builtinTypeAttributes, ...external.stdlibTopModules, ...PYTEST_FIXTURES]);
+    this.modules = new Set(tables.modules);
+    this.tops = new Set(tables.modules.map((m) => m.split('.')[0]));
+    const own = new Map<string, string>();
+    for (const name of tables.ownPackages) {
+      const view = this.moduleView(name);
+      if (view === name) continue;
+      own.set(name, view);
+      own.set(name[0].toUpperCase() + name.slice(1), view[0].toUpperCase() + view.slice(1));
+      own.set(name.toUpperCase(), view.toUpperCase());
+    }
+    this.ownPackages = own;
+    this.identifiers = new Map(Object.entries(tables.identifiers));
+    this.paths = new Map(Object.entries(tables.paths));
+    this.externalGlobals = new Map(Object.entries(tables.externalGlobals).map(([m, names]) => [m, new Set(names)]));
+  }
+
+  /** Whether a module of the repository binds a global name to something outside the repository. */
+  isExternalGlobal(module: string, name: string): boolean {
+    return this.externalGlobals.get(module)?.has(name) ?? false;
+  }
+
+  /** Never renamed, whatever the namespace. */
+  isKeptEverywhere(word: string): boolean {
+    return this.keptEverywhere.has(word) || isDunder(word) || this.external.keywords.has(word) || isConventionName(word);
+  }
+
+  isKeptMember(word: string): boolean {
+    return this.isKeptEverywhere(word) || this.keptMembers.has(word) || this.staticMembers.has(word);
+  }
+
+  localView(word: string): string {
+    return this.isKeptEverywhere(word) ? word : this.naming.viewName(word);
+  }
+
+  memberView(word: string): string {
+    if (this.ownPackages.has(word)) return this.ownPackages.get(word)!;
+    return this.isKeptMember(word) ? word : this.naming.viewName(word);
+  }
+
+  /** Module and package names: renamed unless the name is kept everywhere. */
+  moduleView(word: string): string {
+    return this.isKeptEverywhere(word) ? word : this.naming.viewName(word);
+  }
+
+  pathSegmentView(segment: string): string {
+    return this.paths.get(segment) ?? segment;
+  }
+
+  isModule(dotted: string): boolean {
+    return this.modules.has(dotted);
+  }
+
+  isInternalTop(top: string): boolean {
+    return this.tops.has(top);
+  }
+
+  /** A module outside the repository: the standard library or a known third-party package. */
+  isExternalModule(top: string): boolean {
+    return !this.tops.has(top) && (this.external.stdlibTopModules.has(top) || this.external.hasPackage(top));
+  }
+
+  isDefined(word: string): boolean {
+    return this.identifiers.has(word);
+  }
+
+  isOwnPackageWord(word: string): boolean {
+    return this.ownPackages.has(word);
+  }
+
+  ownPackageView(word: string): string {
+    return this.ownPackages.get(word) ?? word;
+  }
+}

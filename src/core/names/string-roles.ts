@@ -1,0 +1,104 @@
+/**
+ * What a string literal in code is, for the disguise:
+ * - `docstring`: prose, with doctest examples as code;
+ * - `names`: the code uses its content as names (`getattr(x, "name")`, `__all__`, mock and
+ *   monkeypatch targets, `**kwargs` keys, fields of `namedtuple`): each name follows the
+ *   decision for that name in code;
+ * - `fragments`: pieces of a name built at run time (`"visit_" + name`): each word is renamed
+ *   token by token, like a name;
+ * - `keep`: a value handed to code outside the repository (`errors="ignore"`, `float("-Inf")`,
+ *   a warnings action): never changes;
+ * - `prose`: any other string: only name-shaped spans change (see prose.ts).
+ */
+import type { StringSite } from './python-scan';
+import type { FileResolver } from './resolve';
+
+export type StringRole = 'docstring' | 'names' | 'fragments' | 'keep' | 'prose';
+
+/** Callees whose argument at the given index is a name (`getattr(obj, "name")`). */
+const NAME_ARGUMENTS: Record<string, number[]> = {
+  getattr: [1],
+  setattr: [1],
+  hasattr: [1],
+  delattr: [1],
+  import_module: [0],
+  __import__: [0],
+  attrgetter: [0, 1, 2, 3],
+  methodcaller: [0],
+  namedtuple: [1],
+  NamedTuple: [1],
+  usefixtures: [0, 1, 2, 3, 4, 5],
+  getfixturevalue: [0],
+  parametrize: [0],
+  patch: [0],
+  object: [1],
+  multiple: [0],
+  dict: [],
+};
+/** `monkeypatch.setattr("pkg.mod.name", value)` or `monkeypatch.setattr(obj, "name", value)`. */
+const MONKEYPATCH_METHODS = new Set(['setattr', 'delattr']);
+/** Callees whose first argument is the object the name (second argument) belongs to. */
+const OBJECT_TARGET = new Set(['getattr', 'setattr', 'hasattr', 'delattr', 'object']);
+/** Methods of a `**kwargs` dict that take a key. */
+const KWARGS_METHODS = new Set(['get', 'pop', 'setdefault', '__contains__', '__getitem__']);
+const NAMEISH_ATTRIBUTES = new Set(['__name__', '__qualname__']);
+const ALL_LIKE = new Set(['__all__', '__slots__', '__match_args__']);
+const SINGLE_VALUE = /^[\p{L}\p{N}_.+\-]*$/u;
+
+export function stringRole(site: StringSite, resolver: FileResolver, content: string): StringRole {
+  if (site.docstring) return 'docstring';
+  const name = nameRole(site, resolver);
+  if (name) return name;
+  // A single word handed to code outside the repository is a value of that code's own.
+  if (site.call && site.whole && SINGLE_VALUE.test(content) && resolver.isExternalChain(site.call.callee)) return 'keep';
+  return 'prose';
+}
+
+function nameRole(site: StringSite, resolver: FileResolver): StringRole | undefined {
+  if (site.assignedTo?.some((n) => ALL_LIKE.has(n)) && (site.container === 'list' || site.container === 'group' || site.container === 'set' || site.container === undefined)) return 'names';
+  if (site.comparedWith && NAMEISH_ATTRIBUTES.has(resolver.lastAttribute(site.comparedWith) ?? '')) return 'names';
+  if (site.subscripted && isNamespaceChain(site.subscripted, resolver)) return 'names';
+  if (site.splatInto && !resolver.isExternalChain(site.splatInto.callee)) return 'names';
+  const call = site.call;
+  if (!call) return undefined;
+  const callee = call.callee;
+  const method = resolver.lastAttribute(callee);
+  // Strings given to methods of `__name__` (`type(x).__name__.startswith("Visit")`).
+  if (callee.steps.some((s) => NAMEISH_ATTRIBUTES.has(s))) return site.whole ? 'names' : 'fragments';
+  if (method !== undefined && KWARGS_METHODS.has(method) && callee.steps.length === 1 && isKwargsName(callee, resolver)) return 'names';
+  if (method !== undefined && ALL_LIKE.has(resolver.rootName(callee) ?? '') && (method === 'append' || method === 'extend')) return 'names';
+  if (method === undefined || site.keyword !== undefined) return undefined;
+  const root = resolver.rootName(callee);
+  // The name of an attribute of an object outside the repository is that object's.
+  if (site.argIndex === 1 && OBJECT_TARGET.has(method ?? '') && resolver.isExternalChain(call.args[0])) return site.whole ? 'keep' : undefined;
+  if (method !== undefined && MONKEYPATCH_METHODS.has(method) && callee.steps.length === 1 && root !== 'self') {
+    // monkeypatch.setattr("a.b.c", v) | monkeypatch.setattr(obj, "name", v)
+    if (site.argIndex === 0 || site.argIndex === 1) return site.whole ? 'names' : 'fragments';
+    return undefined;
+  }
+  const indices = NAME_ARGUMENTS[method];
+  if (!indices || !indices.includes(site.argIndex ?? -1)) return undefined;
+  // `object` only as `patch.object(target, "name")`; `patch` as mock's.
+  if (method === 'object' && resolver.lastAttribute({ ...callee, steps: callee.steps.slice(0, -1) }) !== 'patch') return undefined;
+  if (method === 'multiple' && resolver.lastAttribute({ ...callee, steps: callee.steps.slice(0, -1) }) !== 'patch') return undefined;
+  if ((method === 'getattr' || method === 'setattr' || method === 'hasattr' || method === 'delattr') && callee.steps.length > 0) return undefined;
+  return site.whole ? 'names' : 'fragments';
+}
+
+/** `kwargs` (a `**` parameter), `vars(x)`, `x.__dict__`, `globals()`, `locals()`. */
+function isNamespaceChain(chain: NonNullable<StringSite['subscripted']>, resolver: FileResolver): boolean {
+  const last = chain.steps[chain.steps.length - 1];
+  if (last === '__dict__') return true;
+  const root = resolver.rootName(chain);
+  if ((root === 'vars' || root === 'globals' || root === 'locals') && chain.steps.length === 1 && chain.steps[0] === '()') return true;
+  return chain.steps.length === 0 && isKwargsName(chain, resolver);
+}
+
+function isKwargsName(chain: NonNullable<StringSite['subscripted']>, resolver: FileResolver): boolean {
+  if (chain.root === -1) return false;
+  const site = resolver.scan.sites[chain.root];
+  const found = resolver.lookup(site.text, site.scope);
+  if (!found) return false;
+  const scope = resolver.scan.scopes[found.scope];
+  return scope.params.some((p) => p.name === site.text && p.kind === 'dstar');
+}

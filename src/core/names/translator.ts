@@ -1,0 +1,127 @@
+/**
+ * Level 2 as one object: repository files, paths and free text to the view and back.
+ * Forward depends on what a word is where it stands (code, string, prose, configuration);
+ * reverse is one rule for everything: every replacement token back to its original.
+ */
+import type { ExternalNames } from '../external-names';
+import { moduleOfPath } from '../repository';
+import { CodeTranslator } from './code';
+import { translateConfig, configKind } from './config';
+import { ProseTranslator, type ProseOptions } from './prose';
+import type { ModuleContext } from './resolve';
+import { NameRules, type NamesTables } from './rules';
+import { forEachWord } from './words';
+
+export interface NamesTranslatorInput extends NamesTables {
+  keptSegments: string[];
+  layout: { strip: string; prefix: string };
+}
+
+export class NamesTranslator {
+  readonly rules: NameRules;
+  private readonly prose: ProseTranslator;
+  private readonly code: CodeTranslator;
+  private readonly keptSegments: ReadonlySet<string>;
+  private readonly tops: ReadonlySet<string>;
+
+  constructor(
+    private readonly tables: NamesTranslatorInput,
+    private readonly external: ExternalNames,
+  ) {
+    this.rules = new NameRules(tables, external);
+    this.prose = new ProseTranslator(this.rules);
+    this.code = new CodeTranslator(this.rules, this.prose);
+    this.keptSegments = new Set(tables.keptSegments);
+    this.tops = new Set(tables.modules.map((m) => m.split('.')[0]));
+  }
+
+  /** A repository file's text in the view, by the kind of file. */
+  fileToView(path: string, text: string): string {
+    if (/\.pyi?$/.test(path)) return this.code.translate(text, this.moduleContext(path));
+    const config = configKind(path);
+    if (config === 'requirements') return text;
+    if (config) return translateConfig(config, text, this.prose, this.rules);
+    if (/\.(rst|md|txt|markdown)$/i.test(path)) return this.docToView(text, /\.(md|markdown)$/i.test(path));
+    return this.prose.translate(text);
+  }
+
+  /** Free text (problem statements, command output, tracebacks) in the view. */
+  textToView(text: string, options?: ProseOptions): string {
+    return this.prose.translate(text, options);
+  }
+
+  /** Any text written in the view, back to real names. */
+  toReal(text: string): string {
+    return this.rules.naming.toReal(text);
+  }
+
+  pathToView(relative: string): string {
+    return relative
+      .split('/')
+      .map((segment) => this.segmentToView(segment))
+      .join('/');
+  }
+
+  pathToReal(relative: string): string {
+    return relative
+      .split('/')
+      .map((segment) => this.toReal(segment))
+      .join('/');
+  }
+
+  /** A path segment: the repository's own as the bundle says; a new one (made in the view) word by word. */
+  segmentToView(segment: string): string {
+    const known = this.rules.pathSegmentView(segment);
+    if (known !== segment || this.keptSegments.has(segment)) return known;
+    let out = '';
+    let last = 0;
+    forEachWord(segment, (s, e) => {
+      const word = segment.slice(s, e);
+      out += segment.slice(last, s) + (this.rules.isKeptEverywhere(word) ? word : this.rules.naming.viewName(word));
+      last = e;
+    });
+    return out + segment.slice(last);
+  }
+
+  moduleContext(path: string): ModuleContext {
+    const module = moduleOfPath(path, this.tables.layout);
+    return {
+      module,
+      isPackage: /(^|\/)__init__\.pyi?$/.test(path),
+      isInternal: (dotted) => {
+        const top = dotted.split('.')[0];
+        return this.tops.has(top) && !this.external.stdlibTopModules.has(top);
+      },
+      builtins: this.external.builtins,
+      isModule: (dotted) => this.rules.isModule(dotted),
+      externalGlobal: (module, name) => this.rules.isExternalGlobal(module, name),
+    };
+  }
+
+  /** Documentation: prose, with doctest examples as code and fenced code blocks as code. */
+  private docToView(text: string, markdown: boolean): string {
+    const edits: Array<[number, number, string]> = [];
+    const fences = markdown ? [...text.matchAll(/^```[^\n]*\n[\s\S]*?^```/gm)].map((m) => [m.index!, m.index! + m[0].length] as const) : [];
+    let last = 0;
+    const proseRange = (start: number, end: number) => {
+      if (end > start) this.code.docText(text, start, end, undefined, edits);
+    };
+    for (const [start, end] of fences) {
+      proseRange(last, start);
+      const body = text.slice(start, end);
+      const view = this.prose.translate(body, { code: true });
+      if (view !== body) edits.push([start, end, view]);
+      last = end;
+    }
+    proseRange(last, text.length);
+    edits.sort((a, b) => a[0] - b[0]);
+    let out = '';
+    let at = 0;
+    for (const [s, e, v] of edits) {
+      if (s < at) continue;
+      out += text.slice(at, s) + v;
+      at = e;
+    }
+    return out + text.slice(at);
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * Words and subword tokens.
+ *
+ * A *word* is a maximal run of identifier characters: ASCII letters, digits and `_`, and
+ * non-ASCII letters, digits and combining marks (what Python allows in identifiers). After a
+ * backslash, the first character is an escape (`\n`, `\t`, `\d`, `\x41`), not part of the
+ * word, so `"\nquery"` holds the word `query`. The rule depends only on the backslash, never
+ * on the letter, so both translation directions see the same words.
+ *
+ * A word splits into *parts* that concatenate back to it exactly: runs of underscores (kept
+ * exactly), tokens (`HTTPServer` -> `HTTP`, `Server`; `getHTTP2Response` -> `get`, `HTTP`, `2`,
+ * `Response`; `naïve_total` -> `naïve`, `_`, `total`), digit runs, and anything else as an
+ * `other` part that is never renamed.
+ */
+import { isNameChar, isNameStart } from './python-lexer';
+
+export type Casing = 'lower' | 'title' | 'upper' | 'other';
+
+export interface Part {
+  /** The part exactly as written. */
+  readonly text: string;
+  /** Lowercased key used for mapping (empty for separators and digits). */
+  readonly key: string;
+  readonly casing: Casing;
+  /** Underscores, digits and uncased pieces: never renamed. */
+  readonly fixed: boolean;
+}
+
+const PART_PATTERN = /_+|\p{Lu}+(?=\p{Lu}[\p{Ll}\p{Lo}\p{Lm}])|\p{Lu}?[\p{Ll}\p{Lo}\p{Lm}][\p{Ll}\p{Lo}\p{Lm}\p{Mn}\p{Mc}]*|\p{Lu}[\p{Lu}\p{Mn}\p{Mc}]*|\p{Nd}+|[^_]/gu;
+
+export function casingOf(token: string): Casing {
+  const lower = token.toLowerCase();
+  const upper = token.toUpperCase();
+  if (lower === upper) return 'other';
+  if (token === lower) return 'lower';
+  if (token === upper) return [...token].length > 1 ? 'upper' : 'other';
+  const first = String.fromCodePoint(token.codePointAt(0)!);
+  const rest = token.slice(first.length);
+  return first === first.toUpperCase() && rest === rest.toLowerCase() && rest !== rest.toUpperCase() ? 'title' : 'other';
+}
+
+const splitCache = new Map<string, Part[]>();
+
+export function splitWord(word: string): Part[] {
+  let parts = splitCache.get(word);
+  if (parts) return parts;
+  parts = [];
+  PART_PATTERN.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  let covered = 0;
+  while ((m = PART_PATTERN.exec(word)) !== null) {
+    const text = m[0];
+    covered += text.length;
+    if (text[0] === '_') parts.push({ text, key: '', casing: 'other', fixed: true });
+    else if (/^\p{Nd}+$/u.test(text)) parts.push({ text, key: '', casing: 'other', fixed: true });
+    else {
+      const casing = casingOf(text);
+      parts.push({ text, key: casing === 'other' ? '' : text.toLowerCase(), casing, fixed: casing === 'other' });
+    }
+  }
+  if (covered !== word.length) parts = [{ text: word, key: '', casing: 'other', fixed: true }];
+  if (splitCache.size > 200_000) splitCache.clear();
+  splitCache.set(word, parts);
+  return parts;
+}
+
+/** Applies the casing of an original token to a lowercase replacement word. */
+export function applyCasing(replacement: string, casing: Casing): string {
+  switch (casing) {
+    case 'title': {
+      const first = String.fromCodePoint(replacement.codePointAt(0)!);
+      return first.toUpperCase() + replacement.slice(first.length);
+    }
+    case 'upper':
+      return replacement.toUpperCase();
+    default:
+      return replacement;
+  }
+}
+
+/** The lowercase keys of a word's renamable tokens. */
+export function tokenKeys(word: string): string[] {
+  const keys: string[] = [];
+  for (const part of splitWord(word)) if (!part.fixed) keys.push(part.key);
+  return keys;
+}
+
+/**
+ * Calls `visit(start, end)` for every word of `text`, in order (a word starting with a digit
+ * too: callers decide).
+ */
+export function forEachWord(text: string, visit: (start: number, end: number) => void, from = 0, to = text.length): void {
+  let i = from;
+  while (i < to) {
+    const c = text.charCodeAt(i);
+    const wordChar = c < 128 ? (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 : isNameChar(text, i);
+    if (!wordChar) {
+      i++;
+      continue;
+    }
+    let start = i;
+    let end = i + 1;
+    while (end < to && isNameChar(text, end)) end++;
+    if (start > 0 && text.charCodeAt(start - 1) === 92 /* \ */ && end - start > 1) start += 1;
+    else if (start > 0 && text.charCodeAt(start - 1) === 92 && end - start === 1) {
+      i = end;
+      continue;
+    }
+    visit(start, end);
+    i = end;
+  }
+}
+
+export function isDunder(word: string): boolean {
+  return word.length > 4 && word.startsWith('__') && word.endsWith('__');
+}
+
+export function startsWithDigit(word: string): boolean {
+  const c = word.charCodeAt(0);
+  return c >= 48 && c <= 57;
+}
+
+export function isIdentifier(word: string): boolean {
+  if (word.length === 0 || !isNameStart(word, 0)) return false;
+  for (let i = 1; i < word.length; i++) if (!isNameChar(word, i)) return false;
+  return true;
+}
