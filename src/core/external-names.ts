@@ -64,7 +64,7 @@ interface ClassRecord {
   forwards: boolean;
 }
 
-interface Universe {
+export interface ExternalUniverse {
   attributes: ReadonlySet<string>;
   parameters: ReadonlySet<string>;
 }
@@ -185,7 +185,7 @@ export class ExternalNames {
    * The attribute names and parameter names of these packages (with the other top-level names
    * of their distributions, and the classes they re-export), plus the builtins', always.
    */
-  universe(tops: Iterable<string>): Universe {
+  universe(tops: Iterable<string>): ExternalUniverse {
     const wanted = new Set<string>(['builtins']);
     for (const top of tops) {
       wanted.add(top);
@@ -393,7 +393,7 @@ export class ExternalNames {
     return [...(runtime === undefined ? [] : this.names(runtime)), ...this.moduleRecord(index).names.map((i) => this.string(i))];
   }
 
-  private topUniverse(top: string): Universe {
+  private topUniverse(top: string): ExternalUniverse {
     return this.once(`top ${top}`, () => {
       const attributes = new Set<string>();
       const parameters = new Set<string>();
