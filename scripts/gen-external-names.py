@@ -1,25 +1,25 @@
 #!/usr/bin/env python3
-"""Print one JSON document listing names that belong to code OUTSIDE a
-repository: the Python language (keywords, builtins, builtin type
-attributes) and its standard library (module names, module attributes,
-class attributes).  The disguiser must never rename these.
+"""Write data/external-names.json: the names that belong to code OUTSIDE a repository, which the
+disguiser must never rename.  Sources, all read at generation time:
 
-Usage:  python3 scripts/gen-external-names.py > data/external-names.json
+  cpython-runtime   this interpreter's language and standard library, by importing it (keywords,
+                    builtins, dir() of every stdlib module and class); see external_names/runtime.py
+  cpython-source    the .py files of this interpreter's library, read with `ast`
+  typeshed-stdlib   typeshed's stdlib stubs and
+  typeshed-stubs    its third-party stubs, both as shipped in the pyright npm package (version
+                    pinned in external_names/sources.py, fetched with `npm pack` into
+                    .artifacts/cache/)
+  installed         packages without typeshed stubs, read with `ast` from the site directories
+                    (list in external_names/sources.py); nothing of them is imported
 
-Standard library only.  Output is deterministic: sorted keys, sorted unique
-lists, compact separators, trailing newline.
+Usage:  python3 scripts/gen-external-names.py [output]   (default: data/external-names.json)
 
-Safety:
-  * The script re-executes itself with ``-I -S -B`` so that only the standard
-    library is on sys.path (no script dir, no site-packages, no .pth hooks
-    such as setuptools' distutils hijack) and no bytecode is written into the
-    (possibly writable) stdlib directory.
-  * Modules known to have import-time side effects (``this`` prints,
-    ``antigravity`` opens a browser, ``idlelib``/``turtledemo`` are apps,
-    ``__main__`` submodules run programs) are never imported.
-  * Each import runs under a 5 s ``signal.alarm`` with fd 0/1/2 redirected to
-    /dev/null; any failure is silently skipped.
-  * Only modules whose file lives inside the stdlib directory are walked.
+Deterministic: same sources -> byte-identical output (sorted keys and lists, compact JSON,
+trailing newline).  The output is written atomically.  Counts go to stderr.
+
+The script re-executes itself with ``-I -S -B`` so that only the standard library is importable
+(no script dir, no site-packages, no .pth hooks such as setuptools' distutils hijack) and no
+bytecode is written.
 """
 
 import os
@@ -31,311 +31,67 @@ if __name__ == "__main__" and not (sys.flags.isolated and sys.flags.no_site):
     # -I ignores PYTHON* env vars, so pass the marker via argv instead.
     if _REEXEC_MARK not in sys.argv:
         os.execv(sys.executable,
-                 [sys.executable, "-I", "-S", "-B", os.path.abspath(__file__), _REEXEC_MARK])
+                 [sys.executable, "-I", "-S", "-B", os.path.abspath(__file__), _REEXEC_MARK] + sys.argv[1:])
 
 sys.dont_write_bytecode = True
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
 
-import builtins  # noqa: E402
-import contextlib  # noqa: E402
-import importlib  # noqa: E402
-import io  # noqa: E402
 import json  # noqa: E402
-import keyword  # noqa: E402
-import pkgutil  # noqa: E402
-import platform  # noqa: E402
-import signal  # noqa: E402
-import sysconfig  # noqa: E402
-import types  # noqa: E402
 import warnings  # noqa: E402
 
-IMPORT_TIMEOUT_S = 5
-
-# Top-level stdlib names that are never imported (side effects / apps / data).
-# They still appear in stdlibModules (they are real stdlib module names), but
-# have no entry in "modules".
-NO_IMPORT_TOP = {
-    "antigravity",  # opens a web browser
-    "this",  # prints the Zen of Python
-    "__phello__",  # frozen test package
-    "__hello__",  # frozen test module
-    "idlelib",  # the IDLE application
-    "turtledemo",  # demo application
-    "pydoc_data",  # data only
-}
-
-# Test packages: neither imported nor listed in stdlibModules.
-TEST_COMPONENTS = {"test", "tests", "idle_test"}
-
-
-def is_test_module(name):
-    parts = name.split(".")
-    if parts[0] in ("test", "idlelib") or any(p in TEST_COMPONENTS for p in parts):
-        return True
-    # C-level test helpers shipped with CPython (_testcapi, _testbuffer, ...).
-    return parts[0].startswith("_test") or parts[0].startswith("_xxtest")
-
-
-def is_no_import(name):
-    parts = name.split(".")
-    if parts[0] in NO_IMPORT_TOP or is_test_module(name):
-        return True
-    # `python -m pkg` entry points run a program when imported.
-    return "__main__" in parts
-
-
-STDLIB_DIRS = sorted({
-    os.path.realpath(p)
-    for key in ("stdlib", "platstdlib")
-    for p in [sysconfig.get_paths().get(key)]
-    if p
-})
-SITE_DIRS = sorted({
-    os.path.realpath(p)
-    for key in ("purelib", "platlib")
-    for p in [sysconfig.get_paths().get(key)]
-    if p
-})
-
-
-def in_stdlib_dir(path):
-    if not path:
-        return False
-    real = os.path.realpath(path)
-    if any(real == s or real.startswith(s + os.sep) for s in SITE_DIRS):
-        return False
-    return any(real.startswith(s + os.sep) for s in STDLIB_DIRS)
-
-
-def is_stdlib_module_object(mod):
-    """Built-in / frozen modules have no __file__; file-based ones must live
-    in the stdlib directory (guards against site-packages shadowing)."""
-    f = getattr(mod, "__file__", None)
-    if f is None:
-        return True
-    return in_stdlib_dir(f)
-
-
-class _ImportTimeout(Exception):
-    pass
-
-
-def _on_alarm(signum, frame):
-    raise _ImportTimeout()
-
-
-@contextlib.contextmanager
-def silenced():
-    """Redirect fds 0/1/2 (and the Python-level streams) to /dev/null."""
-    for s in (sys.stdout, sys.stderr):
-        try:
-            s.flush()
-        except Exception:
-            pass
-    saved = [os.dup(fd) for fd in (0, 1, 2)]
-    devnull = os.open(os.devnull, os.O_RDWR)
-    py_streams = (sys.stdin, sys.stdout, sys.stderr)
-    try:
-        for fd in (0, 1, 2):
-            os.dup2(devnull, fd)
-        sys.stdin = io.StringIO("")
-        sys.stdout = io.StringIO()
-        sys.stderr = io.StringIO()
-        yield
-    finally:
-        sys.stdin, sys.stdout, sys.stderr = py_streams
-        for fd, s in zip((0, 1, 2), saved):
-            os.dup2(s, fd)
-            os.close(s)
-        os.close(devnull)
-
-
-def guarded(fn, *args):
-    """Run fn under an alarm with output silenced; return (ok, value)."""
-    old = signal.signal(signal.SIGALRM, _on_alarm)
-    signal.alarm(IMPORT_TIMEOUT_S)
-    try:
-        with silenced():
-            return True, fn(*args)
-    except KeyboardInterrupt:
-        raise
-    except BaseException:  # ImportError, SystemExit, timeout, anything
-        return False, None
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
-
-
-def try_import(name):
-    if is_no_import(name):
-        return None
-    ok, mod = guarded(importlib.import_module, name)
-    if not ok or not isinstance(mod, types.ModuleType):
-        return None
-    if not is_stdlib_module_object(mod):
-        return None
-    return mod
-
-
-def collect_modules():
-    """Import every stdlib module (top-level + walked submodules).
-
-    Returns (imported: {name: module}, listed: set of stdlib module names).
-    `listed` also keeps names discovered on disk that fail to import on this
-    platform (e.g. asyncio.windows_events): they are still stdlib names.
-    """
-    imported = {}
-    listed = set()
-    queue = sorted(n for n in sys.stdlib_module_names if not is_test_module(n))
-    seen = set()
-    while queue:
-        name = queue.pop(0)
-        if name in seen:
-            continue
-        seen.add(name)
-        listed.add(name)
-        mod = try_import(name)
-        if mod is None:
-            continue
-        imported[name] = mod
-        path = getattr(mod, "__path__", None)
-        if path is None:
-            continue
-        try:
-            pkg_dirs = [p for p in list(path) if in_stdlib_dir(os.path.join(p, "x"))]
-        except Exception:
-            continue
-        subs = []
-        for info in pkgutil.iter_modules(pkg_dirs, name + "."):
-            sub = info.name
-            if is_test_module(sub) or "__main__" in sub.split("."):
-                continue
-            subs.append(sub)
-        queue.extend(sorted(subs))
-        queue.sort()
-    # Aliases registered in sys.modules by the modules themselves, e.g.
-    # "os.path" (posixpath) or "xml.parsers.expat.errors".
-    for name in sorted(sys.modules):
-        mod = sys.modules[name]
-        if name in imported or not isinstance(mod, types.ModuleType):
-            continue
-        if name.split(".")[0] not in sys.stdlib_module_names or is_no_import(name):
-            continue
-        if not is_stdlib_module_object(mod):
-            continue
-        imported[name] = mod
-        listed.add(name)
-    return imported, listed
-
-
-def safe_dir(obj):
-    try:
-        return [n for n in dir(obj) if isinstance(n, str)]
-    except Exception:
-        return []
-
-
-def iter_module_attrs(mod):
-    """(name, value) for every attribute listed by dir(), without letting a
-    lazy __getattr__ print, warn or hang."""
-    out = []
-    for n in safe_dir(mod):
-        try:
-            v = mod.__dict__[n]
-        except KeyError:
-            ok, v = guarded(getattr, mod, n)
-            if not ok:
-                continue
-        except Exception:
-            continue
-        out.append((n, v))
-    return out
+from external_names import sources  # noqa: E402
+from external_names.runtime import collect_runtime  # noqa: E402
+from external_names.universe import Universe  # noqa: E402
 
 
 def main():
     warnings.simplefilter("ignore")
+    args = [a for a in sys.argv[1:] if a != _REEXEC_MARK]
+    output = os.path.abspath(args[0] if args else os.path.join(ROOT, "data", "external-names.json"))
 
-    imported, listed = collect_modules()
-    stdlib_modules = sorted(listed)
-    stdlib_set = set(stdlib_modules) | set(sys.stdlib_module_names)
+    runtime = collect_runtime()
+    runtime_tops = {m.split(".")[0] for m in runtime["stdlibModules"]} | set(sys.stdlib_module_names)
 
-    def is_stdlib_modname(m):
-        if not isinstance(m, str) or not m:
-            return False
-        return m in stdlib_set or m.split(".")[0] in sys.stdlib_module_names
+    reading = sources.Reading()
+    sources.read_cpython_library(reading, runtime_tops)
+    typeshed = sources.fetch_typeshed(os.path.join(ROOT, ".artifacts", "cache"))
+    typeshed_tops = sources.read_typeshed_stdlib(reading, typeshed)
+    stubs = sources.read_typeshed_stubs(reading, typeshed)
+    installed = sources.read_installed(reading)
 
-    # ---- builtinTypeAttributes -------------------------------------------
-    btypes = {v for v in vars(builtins).values() if isinstance(v, type)}
-    btypes |= {v for v in vars(types).values() if isinstance(v, type)}
-    d = {"a": 1}
-    samples = [
-        d.keys(), d.values(), d.items(),
-        iter(d), iter(d.keys()), iter(d.values()), iter(d.items()),
-        reversed(d), reversed(d.keys()), reversed(d.values()), reversed(d.items()),
-        iter([]), reversed([]), iter(()), iter(""), iter(b""), iter(bytearray()),
-        iter(set()), iter(frozenset()), iter(range(0)), iter(range(1 << 70)),
-        iter(memoryview(b"")), iter(lambda: 0, 0),
-        (x for x in ()), NotImplemented, Ellipsis, None,
-    ]
-    btypes |= {type(s) for s in samples}
-    builtin_type_attrs = set()
-    for t in btypes:
-        builtin_type_attrs.update(safe_dir(t))
+    universe = Universe(runtime, reading)
+    stdlib_tops = {m.split(".")[0] for m in runtime["stdlibModules"]} | typeshed_tops
+    typeshed_version = "typeshed %s (pyright %s)" % (sources.typeshed_commit(typeshed), sources.PYRIGHT_VERSION)
+    counted = {s: universe.count(reading, s) for s in sources.SOURCE_NAMES}
+    header = {"sources": {
+        "cpython-runtime": {"version": runtime["python"], "modules": len(runtime["modules"]),
+                            "classes": len(runtime["classes"])},
+        "cpython-source": dict(counted["cpython-source"], version=runtime["python"]),
+        "typeshed-stdlib": dict(counted["typeshed-stdlib"], version=typeshed_version),
+        "typeshed-stubs": dict(counted["typeshed-stubs"], version=typeshed_version, distributions=len(stubs)),
+        "installed": dict(counted["installed"], version="site directories", distributions=len(installed)),
+    }}
+    distributions = [(d, v, "typeshed-stubs", tops) for d, v, tops in stubs]
+    distributions += [(d, v, "installed", tops) for d, v, tops in installed]
+    doc = universe.encode(header, stdlib_tops, distributions)
 
-    # ---- modules / classes --------------------------------------------------
-    object_attrs = set(dir(object))
-    modules = {}
-    classes = {}
-
-    def add_class(cls):
-        try:
-            modname = cls.__module__
-            qual = cls.__qualname__
-        except Exception:
-            return False
-        if not is_stdlib_modname(modname) or not isinstance(qual, str):
-            return False
-        key = modname + "." + qual
-        if key in classes:
-            return False
-        classes[key] = sorted(set(safe_dir(cls)) - object_attrs)
-        return True
-
-    for name in sorted(imported):
-        mod = imported[name]
-        modules[name] = sorted(set(safe_dir(mod)))
-        for _, v in iter_module_attrs(mod):
-            if not isinstance(v, type):
-                continue
-            if not add_class(v):
-                continue
-            # nested classes, one level deep (looked up statically)
-            try:
-                inner = list(vars(v).values())
-            except Exception:
-                inner = []
-            for iv in inner:
-                if isinstance(iv, type):
-                    add_class(iv)
-
-    doc = {
-        "schema": 1,
-        "python": platform.python_version(),
-        "keywords": sorted(set(keyword.kwlist)),
-        "softKeywords": sorted(set(keyword.softkwlist)),
-        "builtins": sorted(set(dir(builtins))),
-        "builtinTypeAttributes": sorted(builtin_type_attrs),
-        "stdlibModules": stdlib_modules,
-        "modules": modules,
-        "classes": {k: classes[k] for k in sorted(classes)},
-    }
-    text = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-    sys.stdout.write(text + "\n")
-    sys.stdout.flush()
-    print(
-        "external-names: %d stdlib modules listed, %d imported, %d classes, %d bytes"
-        % (len(stdlib_modules), len(modules), len(classes), len(text) + 1),
-        file=sys.stderr,
-    )
+    text = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=True) + "\n"
+    temporary = output + ".tmp"
+    with open(temporary, "w", encoding="ascii") as f:
+        f.write(text)
+    os.replace(temporary, output)
+    for name, facts in sorted(header["sources"].items()):
+        print("external-names: %-16s %s" % (name, ", ".join("%s %s" % (k, v) for k, v in sorted(facts.items()))),
+              file=sys.stderr)
+    for source, paths in sorted(reading.unparsable.items()):
+        for path in paths:
+            print("external-names: %s: not parsable by ast, left out: %s" % (source, path), file=sys.stderr)
+    print("external-names: %d strings, %d modules, %d classes, %d aliases, %d bytes"
+          % (doc["strings"].count(" ") + doc["moreStrings"].count(" ") + 2, len(doc["moduleNames"]) // doc["width"],
+             len(doc["classNames"]) // (2 * doc["width"]), len(universe.aliases), len(text)),
+          file=sys.stderr)
 
 
 if __name__ == "__main__":

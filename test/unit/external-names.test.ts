@@ -3,97 +3,152 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadExternalNames } from '../../src/core/external-names';
 
-interface ExternalNames {
-  schema: number;
-  python: string;
-  keywords: string[];
-  softKeywords: string[];
-  builtins: string[];
-  builtinTypeAttributes: string[];
-  stdlibModules: string[];
-  modules: Record<string, string[]>;
-  classes: Record<string, string[]>;
-}
+// Facts about real Python code that the generated data must hold. Each group names the source
+// of scripts/gen-external-names.py that alone provides it, so losing that source fails the test.
 
 const here = dirname(fileURLToPath(import.meta.url));
-const file = resolve(here, '../../data/external-names.json');
-const raw = readFileSync(file, 'utf8');
-const data = JSON.parse(raw) as ExternalNames;
+const raw = readFileSync(resolve(here, '../../data/external-names.json'), 'utf8');
+const external = loadExternalNames();
 
-function includesAll(list: readonly string[] | undefined, names: readonly string[], what: string): void {
-  assert.ok(Array.isArray(list), `${what} should be an array`);
-  const set = new Set(list);
-  for (const n of names) assert.ok(set.has(n), `${what} should include ${JSON.stringify(n)}`);
+function includesAll(names: Iterable<string> | undefined, expected: readonly string[], what: string): void {
+  assert.ok(names, `${what} should be known`);
+  const set = new Set(names);
+  for (const n of expected) assert.ok(set.has(n), `${what} should include ${JSON.stringify(n)}`);
 }
 
-function assertSortedUnique(list: readonly string[], what: string): void {
-  for (let i = 1; i < list.length; i++) {
-    // Python sorts by code point; for these ASCII identifiers that equals UTF-16 order.
-    assert.ok(list[i - 1] < list[i], `${what} not sorted/unique at ${i}: ${list[i - 1]} >= ${list[i]}`);
-  }
+function excludesAll(names: Iterable<string>, unexpected: readonly string[], what: string): void {
+  const set = new Set(names);
+  for (const n of unexpected) assert.ok(!set.has(n), `${what} should not include ${JSON.stringify(n)}`);
 }
 
-test('header and formatting', () => {
-  assert.equal(data.schema, 1);
-  assert.match(data.python, /^3\.\d+\.\d+/);
-  assert.ok(raw.endsWith('}\n'), 'file ends with a single trailing newline');
+test('the data file is schema 2, canonical JSON, and records every source with its version', () => {
+  const data = JSON.parse(raw) as { schema: number; python: string };
+  assert.equal(data.schema, 2);
+  assert.match(data.python, /^3\.\d+\.\d+$/);
+  assert.ok(raw.endsWith('}\n') && !raw.endsWith('\n\n'), 'file ends with a single trailing newline');
   assert.ok(!raw.includes(': ') && !raw.includes(', "'), 'compact separators');
   assert.deepEqual(Object.keys(data), [...Object.keys(data)].sort(), 'top-level keys sorted');
-});
-
-test('all name lists are sorted and unique', () => {
-  for (const key of ['keywords', 'softKeywords', 'builtins', 'builtinTypeAttributes', 'stdlibModules'] as const) {
-    assertSortedUnique(data[key], key);
+  const sources = external.sources;
+  assert.deepEqual(Object.keys(sources).sort(), ['cpython-runtime', 'cpython-source', 'installed', 'typeshed-stdlib', 'typeshed-stubs']);
+  assert.equal(sources['cpython-runtime'].version, data.python);
+  assert.match(sources['typeshed-stdlib'].version, /^typeshed [0-9a-f]{40} \(pyright \d+\.\d+\.\d+\)$/);
+  for (const [name, source] of Object.entries(sources)) {
+    assert.ok(source.modules > 100, `${name} read ${source.modules} modules`);
+    assert.ok(source.classes > 100, `${name} read ${source.classes} classes`);
   }
-  for (const [m, names] of Object.entries(data.modules)) assertSortedUnique(names, `modules[${m}]`);
-  for (const [c, names] of Object.entries(data.classes)) assertSortedUnique(names, `classes[${c}]`);
+  assert.ok(sources['typeshed-stubs'].distributions! > 100);
+  for (const top of ['pytest', 'hypothesis', 'click', 'numpy', 'jinja2']) {
+    assert.match(external.distribution(top)?.version ?? '', /^\d+\.\d+/, `${top} has its installed version`);
+  }
 });
 
-test('keywords and soft keywords', () => {
-  includesAll(data.keywords, ['lambda', 'yield', 'def', 'class', 'None', 'async', 'await'], 'keywords');
-  includesAll(data.softKeywords, ['match', 'case', '_'], 'softKeywords');
-});
-
-test('builtins', () => {
-  includesAll(data.builtins, ['len', 'ValueError', 'print', 'isinstance', 'object', '__import__'], 'builtins');
-});
-
-test('builtin type attributes', () => {
+test('schema-1 members: the language and the stdlib as introspected at run time (cpython-runtime)', () => {
+  includesAll(external.keywords, ['lambda', 'yield', 'def', 'class', 'None', 'async', 'await', 'match', 'case', '_'], 'keywords');
+  includesAll(external.builtins, ['len', 'ValueError', 'print', 'isinstance', 'object', '__import__'], 'builtins');
   includesAll(
-    data.builtinTypeAttributes,
+    external.builtinTypeAttributes,
     ['append', 'items', 'get', 'join', 'startswith', '__init__', 'keys', 'setdefault', 'with_traceback', 'send', 'throw', '__code__', 'mapping'],
     'builtinTypeAttributes',
   );
+  includesAll(external.stdlibTopModules, ['os', 'sys', 'collections', 'xml', 'unittest', 'concurrent', 'builtins'], 'stdlibTopModules');
+  excludesAll(external.stdlibTopModules, ['numpy', 'django', 'requests', 'setuptools', 'pytest', 'test'], 'stdlibTopModules');
+  includesAll(external.stdlibModuleWords, ['path', 'abc', 'etree', 'ElementTree', 'mime', 'futures'], 'stdlibModuleWords');
+  includesAll(external.moduleAttributes('os.path'), ['join', 'dirname', 'exists'], 'os.path');
+  includesAll(external.moduleAttributes('collections'), ['OrderedDict', 'defaultdict', 'namedtuple'], 'collections');
+  includesAll(external.classAttributes('threading.Thread'), ['run', 'start', 'join', 'daemon'], 'threading.Thread');
+  includesAll(external.classAttributes('TestCase'), ['setUp', 'assertEqual', 'assertRaises'], 'TestCase by its simple name');
+  assert.ok(!external.classAttributes('threading.Thread')!.includes('__class__'), "object's own attributes are left out");
+  includesAll(external.stdlibAttributes, ['getcwd', 'OrderedDict', 'assertRaises', 'daemon'], 'stdlibAttributes');
+  assert.equal(external.moduleAttributes('numpy'), undefined, 'third-party modules are not in the run-time view');
 });
 
-test('stdlib modules', () => {
-  includesAll(
-    data.stdlibModules,
-    ['os', 'os.path', 'collections.abc', 'xml.etree.ElementTree', 'unittest.mock', 'email.mime.text', 'concurrent.futures', 'sys', 'builtins'],
-    'stdlibModules',
-  );
-  const set = new Set(data.stdlibModules);
-  for (const n of ['numpy', 'django', 'requests', 'setuptools', 'pytest']) {
-    assert.ok(!set.has(n), `stdlibModules must not include third-party ${n}`);
+test('class members, with inherited ones and instance attributes', () => {
+  includesAll(external.classMembers('textwrap.TextWrapper'), ['initial_indent', 'subsequent_indent', 'width', 'wrap'], 'textwrap.TextWrapper');
+  includesAll(external.classMembers('re.Match'), ['groups', 'group', 'span'], 're.Match');
+  includesAll(external.classMembers('re.Pattern'), ['pattern', 'sub', 'flags'], 're.Pattern');
+  includesAll(external.classMembers('contextlib.ExitStack'), ['enter_context', 'callback', 'close'], 'contextlib.ExitStack');
+  includesAll(external.classMembers('pathlib.Path'), ['write_text', 'read_text', 'exists'], 'pathlib.Path');
+  // logging.StreamHandler -> Handler -> Filterer
+  includesAll(external.classMembers('logging.StreamHandler'), ['stream', 'setFormatter', 'addFilter', 'filters'], 'logging.StreamHandler');
+  assert.equal(external.classMembers('textwrap.NoSuchClass'), undefined);
+});
+
+test('public names resolve to the qualified class, through re-exports', () => {
+  assert.equal(external.resolveClass('unittest.TestCase'), 'unittest.case.TestCase');
+  assert.equal(external.resolveClass('unittest.case.TestCase'), 'unittest.case.TestCase');
+  assert.equal(external.resolveClass('io.StringIO'), '_io.StringIO');
+  assert.equal(external.resolveClass('dict'), 'builtins.dict');
+  assert.equal(external.resolveClass('unittest.NoSuchCase'), undefined);
+  includesAll(external.classMembers('unittest.TestCase'), ['assertLogs', 'assertRaises', 'setUp'], 'unittest.TestCase');
+  includesAll(external.classParameters('unittest.TestCase'), ['level', 'msg', 'delta'], 'unittest.TestCase parameters');
+  includesAll(external.classMembers('io.StringIO'), ['getvalue', 'write', 'seek'], 'io.StringIO');
+});
+
+test('constructor parameters, own or inherited', () => {
+  includesAll(external.classInitParameters('datetime.timedelta'), ['days', 'seconds', 'microseconds', 'weeks'], 'datetime.timedelta()');
+  includesAll(external.classInitParameters('textwrap.TextWrapper'), ['initial_indent', 'break_long_words', 'max_lines'], 'TextWrapper()');
+  // StreamHandler(stream=None) does not forward: its bases' parameters do not apply.
+  assert.deepEqual([...external.classInitParameters('logging.StreamHandler')!], ['stream']);
+  includesAll(external.classInitParameters('unittest.TestCase'), ['methodName'], 'TestCase()');
+});
+
+test('instance attributes only the CPython sources set (cpython-source)', () => {
+  // `self.raw_requestline = self.rfile.readline(...)` in http/server.py; neither typeshed nor dir() has it.
+  includesAll(external.classMembers('http.server.BaseHTTPRequestHandler'), ['raw_requestline'], 'BaseHTTPRequestHandler');
+  includesAll(external.classMembers('logging.handlers.SocketHandler'), ['retryPeriod'], 'SocketHandler');
+});
+
+test('parameters of C functions and builtins only typeshed knows (typeshed-stdlib)', () => {
+  includesAll(external.universe(['sqlite3']).parameters, ['detect_types', 'isolation_level', 'check_same_thread'], 'sqlite3 parameters');
+  includesAll(external.classParameters('builtins.str'), ['maxsplit', 'keepends'], 'str methods');
+  includesAll(external.universe([]).parameters, ['maxsplit', 'reverse', 'encoding'], 'builtins parameters, always');
+  assert.ok(external.isStdlib('asyncio') && external.isStdlib('distutils') && !external.isStdlib('numpy'));
+});
+
+test('third-party packages from typeshed stubs (typeshed-stubs)', () => {
+  for (const top of ['yaml', 'requests', 'six']) {
+    assert.ok(external.hasPackage(top), `${top} is known`);
+    assert.equal(external.distribution(top)?.source, 'typeshed-stubs');
   }
-  for (const n of data.stdlibModules) {
-    assert.ok(!/(^|\.)(test|tests)(\.|$)/.test(n), `test package leaked into stdlibModules: ${n}`);
+  assert.equal(external.resolveClass('requests.Session'), 'requests.sessions.Session');
+  includesAll(external.classMembers('requests.Session'), ['mount', 'headers', 'trust_env', 'get'], 'requests.Session');
+  includesAll(external.universe(['yaml']).attributes, ['safe_load', 'dump', 'SafeLoader'], 'yaml attributes');
+  includesAll(external.universe(['yaml']).parameters, ['Loader', 'default_flow_style', 'sort_keys'], 'yaml parameters');
+  includesAll(external.classInitParameters('requests.Request'), ['method', 'url', 'headers', 'params'], 'requests.Request()');
+});
+
+test('installed packages without typeshed stubs, read from their sources (installed)', () => {
+  for (const top of ['pytest', '_pytest', 'pluggy', 'hypothesis', 'iniconfig', 'jinja2', 'markupsafe', 'packaging', 'numpy', 'scipy', 'click']) {
+    assert.ok(external.hasPackage(top), `${top} is known`);
+    assert.equal(external.distribution(top)?.source, 'installed', `${top} comes from the installed sources`);
   }
-  // Every imported module is also listed as a stdlib module.
-  for (const m of Object.keys(data.modules)) assert.ok(set.has(m), `modules key ${m} missing from stdlibModules`);
+  assert.equal(external.resolveClass('pytest.MonkeyPatch'), '_pytest.monkeypatch.MonkeyPatch');
+  includesAll(external.classMembers('pytest.MonkeyPatch'), ['setattr', 'setenv', 'chdir', 'undo'], 'pytest.MonkeyPatch');
+  // `data.draw(...)` on hypothesis' data() strategy object
+  assert.equal(external.resolveClass('hypothesis.strategies.DataObject'), 'hypothesis.strategies._internal.core.DataObject');
+  includesAll(external.classMembers('hypothesis.strategies.DataObject'), ['draw'], 'DataObject');
+  // click's Group forwards **attrs up to Command.__init__ (flask's context_settings)
+  includesAll(external.classInitParameters('click.Group'), ['commands', 'chain', 'context_settings', 'callback'], 'click.Group()');
+  includesAll(external.classInitParameters('click.Command'), ['context_settings', 'params'], 'click.Command()');
+  includesAll(external.classMembers('click.Group'), ['add_command', 'invoke', 'params'], 'click.Group');
+  // pytest and _pytest are one distribution: importing pytest brings _pytest's names.
+  includesAll(external.universe(['pytest']).attributes, ['setattr', 'getfixturevalue', 'parametrize'], 'pytest universe');
+  includesAll(external.classMembers('numpy.ndarray'), ['reshape', 'astype', 'shape'], 'numpy.ndarray');
+  includesAll(external.classInitParameters('jinja2.Environment'), ['autoescape', 'loader', 'undefined'], 'jinja2.Environment()');
 });
 
-test('module attributes', () => {
-  includesAll(data.modules['os.path'], ['join', 'dirname', 'exists'], "modules['os.path']");
-  includesAll(data.modules['os'], ['getcwd', 'environ', 'path'], "modules['os']");
-  includesAll(data.modules['collections'], ['OrderedDict', 'defaultdict', 'namedtuple'], "modules['collections']");
-});
-
-test('class attributes', () => {
-  includesAll(data.classes['threading.Thread'], ['run', 'start', 'join', 'daemon'], "classes['threading.Thread']");
-  includesAll(data.classes['unittest.case.TestCase'], ['setUp', 'tearDown', 'assertEqual', 'assertRaises'], "classes['unittest.case.TestCase']");
-  includesAll(data.classes['builtins.dict'], ['items', 'get'], "classes['builtins.dict']");
-  // object's own attributes are stripped from class entries
-  assert.ok(!data.classes['threading.Thread']!.includes('__class__'));
+test('universe: the union over packages, builtins always, nothing made up', () => {
+  const re = external.universe(['re']);
+  includesAll(re.attributes, ['groups', 'pattern', 'finditer', 'IGNORECASE', 'append', 'startswith'], 'universe(re) attributes');
+  includesAll(re.parameters, ['flags', 'count', 'pos'], 'universe(re) parameters');
+  assert.equal(external.universe(['re']), re, 'memoised');
+  const wide = external.universe(['re', 'numpy', 'pytest', 'os', 'yaml']);
+  excludesAll(wide.attributes, ['frobnicate_wibble', 'zorbulate', 'quuxify_all_the_things'], 'universe attributes');
+  excludesAll(wide.parameters, ['frobnicate_wibble', 'zorbulate'], 'universe parameters');
+  excludesAll(re.attributes, ['setenv', 'reshape', 'safe_load'], 'universe(re) leaves other packages out');
+  assert.ok(external.packages().includes('numpy') && external.packages().includes('os'));
+  assert.ok(!external.hasPackage('frobnicate_wibble'));
+  includesAll(external.moduleNames('os.path'), ['join', 'sep', 'expanduser'], 'moduleNames(os.path)');
 });

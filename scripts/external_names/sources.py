@@ -1,0 +1,263 @@
+"""Where the source-read facts come from: CPython's own library files, typeshed (stdlib and
+third-party stubs, as shipped inside a pinned `pyright` npm package) and packages installed in
+the system's site directories that ship no typeshed stubs."""
+
+import os
+import re
+import subprocess
+import sys
+import sysconfig
+import tarfile
+
+from .python_source import read_module
+
+PYRIGHT_VERSION = "1.1.414"
+
+# The source-read sources, in merge order: stubs first, so that their bindings win.
+SOURCE_NAMES = ["typeshed-stdlib", "typeshed-stubs", "cpython-source", "installed"]
+
+# Installed distributions read from their sources: (distribution, its top-level import names).
+INSTALLED = [
+    ("click", ["click"]),
+    ("hypothesis", ["hypothesis", "_hypothesis_pytestplugin", "_hypothesis_ftz_detector"]),
+    ("iniconfig", ["iniconfig"]),
+    ("Jinja2", ["jinja2"]),
+    ("MarkupSafe", ["markupsafe"]),
+    ("matplotlib", ["matplotlib", "mpl_toolkits", "pylab"]),
+    ("numpy", ["numpy"]),
+    ("packaging", ["packaging"]),
+    ("pluggy", ["pluggy"]),
+    ("pytest", ["pytest", "_pytest", "py"]),
+    ("railroad-diagrams", ["railroad"]),
+    ("scipy", ["scipy"]),
+]
+
+# Folders never read: test suites, applications and data of the standard library.
+SKIPPED_DIRS = {"test", "tests", "idle_test", "__pycache__", "site-packages", "dist-packages", "idlelib",
+                "turtledemo", "pydoc_data", "@tests"}
+
+
+class Reading:
+    """Module facts read so far, by dotted module name, with counts per source."""
+
+    def __init__(self):
+        self.modules = {}  # (source, dotted) -> ModuleFacts; several sources may give the same module
+        self.unparsable = {}  # source -> paths
+
+    def read_file(self, source, dotted, path, is_package):
+        try:
+            with open(path, "rb") as f:
+                text = f.read()
+            facts = read_module(dotted, text, is_package, path.endswith(".pyi"))
+        except (SyntaxError, ValueError, UnicodeDecodeError, RecursionError, OSError):
+            self.unparsable.setdefault(source, []).append(path)
+            return
+        previous = self.modules.get((source, dotted))
+        if previous is None:
+            self.modules[(source, dotted)] = facts
+        else:
+            merge_module(previous, facts)
+
+    def read_tree(self, source, root, prefix=""):
+        """Every .py/.pyi under `root` (a folder of top-level modules and packages)."""
+        for path, dotted, is_package in walk_modules(root, prefix):
+            self.read_file(source, dotted, path, is_package)
+
+
+def merge_module(into, other):
+    """A module given both as .py and .pyi (numpy): the union of both."""
+    into.names |= other.names
+    into.params |= other.params
+    for k, v in other.bindings.items():
+        into.bindings.setdefault(k, v)
+    into.stars += [s for s in other.stars if s not in into.stars]
+    if into.all is None:
+        into.all = other.all
+    elif other.all is not None:
+        into.all = into.all + [n for n in other.all if n not in into.all]
+    for q, cls in other.classes.items():
+        mine = into.classes.get(q)
+        if mine is None:
+            into.classes[q] = cls
+        else:
+            merge_class(mine, cls)
+
+
+def merge_class(into, other):
+    into.names |= other.names
+    into.bases += [b for b in other.bases if b not in into.bases]
+    into.params |= other.params
+    if other.init is not None:
+        into.init = (into.init or set()) | other.init
+    into.forwards = into.forwards or other.forwards
+
+
+def module_name(rel_parts):
+    """('unittest', '__init__.pyi') -> ('unittest', True); ('os', 'path.pyi') -> ('os.path', False)."""
+    parts = list(rel_parts)
+    last = parts[-1].rsplit(".", 1)[0]
+    if last == "__init__":
+        return ".".join(parts[:-1]), True
+    parts[-1] = last
+    return ".".join(parts), False
+
+
+def without_stubs_suffix(name):
+    return name[: -len("-stubs")] if name.endswith("-stubs") else name
+
+
+def walk_modules(root, prefix=""):
+    """(path, dotted module name, is_package) in sorted order; `prefix` is a file or folder
+    name directly under `root` to restrict the walk to one top-level module."""
+    start = os.path.join(root, prefix) if prefix else root
+    if os.path.isfile(start):
+        dotted, is_package = module_name([prefix])
+        yield start, dotted, is_package
+        return
+    for dirpath, dirnames, filenames in os.walk(start):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIPPED_DIRS and without_stubs_suffix(d).isidentifier())
+        rel = os.path.relpath(dirpath, root)
+        rel_parts = [] if rel == "." else [without_stubs_suffix(p) for p in rel.split(os.sep)]
+        for name in sorted(filenames):
+            stem, ext = os.path.splitext(name)
+            if ext not in (".py", ".pyi") or not stem.isidentifier():
+                continue
+            if not rel_parts and prefix == "" and stem == "__init__":
+                continue
+            dotted, is_package = module_name(rel_parts + [name])
+            yield os.path.join(dirpath, name), dotted, is_package
+
+
+# ---- CPython's library ----------------------------------------------------------------------
+
+def read_cpython_library(reading, stdlib_top_names):
+    """The .py files of CPython's library directory (test suites and applications left out)."""
+    root = sysconfig.get_paths()["stdlib"]
+    for entry in sorted(os.listdir(root)):
+        stem = entry[:-3] if entry.endswith(".py") else entry
+        if stem not in stdlib_top_names or stem in SKIPPED_DIRS:
+            continue
+        reading.read_tree("cpython-source", root, entry)
+
+
+# ---- typeshed -------------------------------------------------------------------------------
+
+def fetch_typeshed(cache_root):
+    """typeshed's folder inside pyright@PYRIGHT_VERSION, packed with npm into `cache_root` once."""
+    folder = os.path.join(cache_root, "pyright-" + PYRIGHT_VERSION)
+    typeshed = os.path.join(folder, "package", "dist", "typeshed-fallback")
+    if os.path.isfile(os.path.join(typeshed, "commit.txt")):
+        return typeshed
+    os.makedirs(folder, exist_ok=True)
+    run = subprocess.run(
+        ["npm", "pack", "--silent", "pyright@" + PYRIGHT_VERSION, "--pack-destination", folder],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if run.returncode != 0:
+        sys.exit("gen-external-names: npm pack pyright@%s failed: %s" % (PYRIGHT_VERSION, run.stderr.strip()))
+    tgz = os.path.join(folder, run.stdout.strip().splitlines()[-1])
+    with tarfile.open(tgz) as tar:
+        members = [m for m in tar.getmembers() if m.name.startswith("package/dist/typeshed-fallback/")]
+        tar.extractall(folder, members=members, filter="data")
+    os.remove(tgz)
+    return typeshed
+
+
+def typeshed_commit(typeshed):
+    with open(os.path.join(typeshed, "commit.txt"), encoding="utf-8") as f:
+        return f.read().strip()
+
+
+def stub_entries(folder):
+    """(entry, top-level name) of the stub packages and .pyi modules directly in `folder`."""
+    for entry in sorted(os.listdir(folder)):
+        if os.path.isdir(os.path.join(folder, entry)):
+            stem = without_stubs_suffix(entry)
+        elif entry.endswith(".pyi"):
+            stem = entry[: -len(".pyi")]
+        else:
+            continue
+        if stem.isidentifier() and entry not in SKIPPED_DIRS:
+            yield entry, stem
+
+
+def read_typeshed_stdlib(reading, typeshed):
+    """Returns the top-level names of typeshed's stdlib."""
+    root = os.path.join(typeshed, "stdlib")
+    tops = set()
+    for entry, stem in stub_entries(root):
+        tops.add(stem)
+        reading.read_tree("typeshed-stdlib", root, entry)
+    return tops
+
+
+def read_typeshed_stubs(reading, typeshed):
+    """Returns [(distribution, version, tops)] of typeshed's third-party stubs."""
+    root = os.path.join(typeshed, "stubs")
+    distributions = []
+    for dist in sorted(os.listdir(root)):
+        folder = os.path.join(root, dist)
+        version = ""
+        try:
+            with open(os.path.join(folder, "METADATA.toml"), encoding="utf-8") as f:
+                m = re.search(r'^version\s*=\s*"([^"]*)"', f.read(), re.M)
+                version = m.group(1) if m else ""
+        except OSError:
+            pass
+        tops = []
+        for entry, stem in stub_entries(folder):
+            tops.append(stem)
+            reading.read_tree("typeshed-stubs", folder, entry)
+        if tops:
+            distributions.append((dist, version, sorted(set(tops))))
+    return distributions
+
+
+# ---- installed distributions ----------------------------------------------------------------
+
+def site_dirs():
+    import site  # only for the list of directories; -S keeps them off sys.path
+    dirs = []
+    for d in site.getsitepackages():
+        if os.path.isdir(d) and d not in dirs:
+            dirs.append(d)
+    return dirs
+
+
+def distribution_version(site_dir, dist):
+    """Version from the distribution's .dist-info/METADATA or .egg-info/PKG-INFO, else None."""
+    key = re.sub(r"[-_.]+", "_", dist).lower()
+    for entry in sorted(os.listdir(site_dir)):
+        stem, ext = os.path.splitext(entry)
+        if ext not in (".dist-info", ".egg-info"):
+            continue
+        name = stem.split("-")[0]
+        if re.sub(r"[-_.]+", "_", name).lower() != key:
+            continue
+        meta = os.path.join(site_dir, entry, "METADATA" if ext == ".dist-info" else "PKG-INFO")
+        if os.path.isdir(os.path.join(site_dir, entry)) and os.path.isfile(meta):
+            with open(meta, encoding="utf-8", errors="replace") as f:
+                m = re.search(r"^Version:\s*(\S+)", f.read(), re.M)
+            if m:
+                return m.group(1)
+    return None
+
+
+def read_installed(reading):
+    """Returns [(distribution, version, tops)] of the INSTALLED distributions found."""
+    found = []
+    dirs = site_dirs()
+    for dist, tops in INSTALLED:
+        for site_dir in dirs:
+            version = distribution_version(site_dir, dist)
+            present = [t for t in tops if os.path.isdir(os.path.join(site_dir, t))
+                       or os.path.isfile(os.path.join(site_dir, t + ".py"))]
+            if version is None or not present:
+                continue
+            for top in present:
+                entry = top if os.path.isdir(os.path.join(site_dir, top)) else top + ".py"
+                reading.read_tree("installed", site_dir, entry)
+            found.append((dist, version, present))
+            break
+        else:
+            print("external-names: %s is not installed, left out" % dist, file=sys.stderr)
+    return found
