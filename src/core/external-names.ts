@@ -446,37 +446,6 @@ export class ExternalNames {
   private initParametersOf(index: number): ReadonlySet<string> {
     return this.inherited(index, 'init', (i) => this.classRecord(i).init ?? [], (record) => !record.init || record.forwards);
   }
-
-  // Interim API (the generated universe from typeshed replaces these).
-  isStdlib(top: string): boolean {
-    return this.stdlibTopModules.has(top);
-  }
-
-  hasPackage(top: string): boolean {
-    return this.stdlibTopModules.has(top);
-  }
-
-  universe(tops: Iterable<string>): { attributes: ReadonlySet<string>; parameters: ReadonlySet<string> } {
-    void tops;
-    return { attributes: this.stdlibAttributes, parameters: new Set() };
-  }
-
-  resolveClass(dotted: string): string | undefined {
-    if (this.classes[dotted]) return dotted;
-    const simple = dotted.slice(dotted.lastIndexOf('.') + 1);
-    const found = Object.keys(this.classes).find((q) => q.endsWith(`.${simple}`) && q.startsWith(dotted.split('.')[0]));
-    return found;
-  }
-
-  classMembers(qualified: string): ReadonlySet<string> | undefined {
-    const names = this.classes[qualified];
-    return names ? new Set(names) : undefined;
-  }
-
-  classInitParameters(qualified: string): ReadonlySet<string> | undefined {
-    void qualified;
-    return undefined;
-  }
 }
 
 let cached: ExternalNames | undefined;
