@@ -33,4 +33,4 @@ await esbuild.build({
 
 fs.copyFileSync(require.resolve('web-tree-sitter/tree-sitter.wasm'), path.join(dist, 'tree-sitter.wasm'));
 fs.copyFileSync(require.resolve('tree-sitter-wasms/out/tree-sitter-python.wasm'), path.join(dist, 'tree-sitter-python.wasm'));
-for (const name of ['external-names.json', 'lexicon.json']) fs.copyFileSync(path.join(root, 'data', name), path.join(dist, 'data', name));
+for (const name of ['external-names.json', 'lexicon.json', 'english-words.json']) fs.copyFileSync(path.join(root, 'data', name), path.join(dist, 'data', name));

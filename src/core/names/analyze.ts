@@ -6,7 +6,7 @@
  */
 import { Bind, Site, scanPython, type Chain, type StringSite } from './python-scan';
 import { FileResolver, type ModuleContext } from './resolve';
-import { stringRole } from './string-roles';
+import { nameValuedNames, stringRole } from './string-roles';
 
 export type DefinitionKind = 'class' | 'function' | 'variable' | 'class-attribute' | 'parameter' | 'local' | 'attribute' | 'alias' | 'export';
 
@@ -22,6 +22,13 @@ export interface ClassFacts {
   used: string[];
   /** Keywords passed to `self.m(...)` and `super().m(...)`. */
   keywords: string[];
+  /**
+   * Its attributes are data fields whose names become keys (a metaclass collects them, a
+   * dataclass or attrs decorator, a TypedDict base).
+   */
+  declarative: boolean;
+  /** Class-level names assigned or annotated (not methods). */
+  fields: string[];
 }
 
 export interface FileFacts {
@@ -52,16 +59,21 @@ export interface FileFacts {
   exports?: string[];
   /** Parameters of functions that hand their locals over by name (`return locals()`): kept. */
   dynamicParams: string[];
+  /** Identifiers whose values are used as names (`getattr(obj, X)`). */
+  nameValued: string[];
 }
 
 export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   const scan = scanPython(text);
   const resolver = new FileResolver(scan, context);
-  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], starImports: [], globals: [], dynamicParams: [] };
+  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], starImports: [], globals: [], dynamicParams: [], nameValued: [] };
+  facts.nameValued = nameValuedNames(resolver);
   for (const [name, binding] of scan.scopes[0].bindings) {
     if (binding.kinds & (Bind.ImportModule | Bind.ImportName) && resolver.bindingClass(0, name, binding) === 'external') facts.externalGlobals.push(name);
   }
-  for (const [name, binding] of scan.scopes[0].bindings) if (binding.kinds & (Bind.Def | Bind.Class | Bind.Assign)) facts.globals.push(name);
+  for (const [name, binding] of scan.scopes[0].bindings) {
+    if (binding.kinds & (Bind.Def | Bind.Class | Bind.Assign) && !facts.externalGlobals.includes(name)) facts.globals.push(name);
+  }
   for (const scope of scan.scopes) if (scope.kind === 'function' && scope.dynamicLocals) for (const p of scope.params) facts.dynamicParams.push(p.name);
   for (const w of scan.scopes[0].wildcards) {
     if (resolver.isInternalModule(w.module, w.level)) facts.starImports.push(resolver.absoluteModule(w.module, w.level));
@@ -70,7 +82,12 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   for (let s = 0; s < scan.scopes.length; s++) {
     const scope = scan.scopes[s];
     if (scope.kind === 'class') {
-      const cls: ClassFacts = { name: scope.name, bases: [], members: [], assigned: [], used: [], keywords: [] };
+      const cls: ClassFacts = { name: scope.name, bases: [], members: [], assigned: [], used: [], keywords: [], declarative: false, fields: [] };
+      cls.declarative =
+        scope.classKeywords.includes('metaclass') ||
+        scope.decorators.some((d) => DECLARATIVE_DECORATORS.has(d.replace(/\(.*$/s, '').split('.').pop() ?? '')) ||
+        scope.bases.some((b) => DECLARATIVE_BASES.has(resolver.lastAttribute(b) ?? ''));
+      for (const [name, binding] of scope.bindings) if (binding.kinds & Bind.Assign && !(binding.kinds & (Bind.Def | Bind.Class))) cls.fields.push(name);
       for (const base of scope.bases) {
         const external = resolver.externalName(base);
         if (external !== undefined) cls.bases.push({ external });
@@ -148,7 +165,14 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
           break;
         }
         const chain = site.chain;
-        if (resolver.isExternalChain(chain)) break;
+        if (resolver.isExternalChain(chain)) {
+          const target = site.call?.args[0];
+          if (resolver.partialOfRepository(site) && target) {
+            const name = resolver.lastAttribute(target);
+            if (name) facts.calls.push([name, site.text]);
+          }
+          break;
+        }
         const method = resolver.lastAttribute(chain);
         if (method === 'format' || method === 'format_map') break;
         if (chain && chain.steps.length === 1) {
@@ -201,6 +225,8 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   return facts;
 }
 
+const DECLARATIVE_DECORATORS = new Set(['dataclass', 'define', 'frozen', 'mutable', 's', 'attrs', 'dataclass_transform']);
+const DECLARATIVE_BASES = new Set(['TypedDict']);
 const NAME_READERS = new Set(['__name__', '__qualname__', '__dict__', '__members__', '__slots__', '_fields']);
 
 /** The literal pieces of a name built at run time, from the string's neighbours in its expression. */

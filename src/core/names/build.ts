@@ -8,6 +8,7 @@ import type { ExternalNames } from '../external-names';
 import type { Lexicon } from '../lexicon';
 import type { FileFacts } from './analyze';
 import { FIXED_TOKENS, isConventionName, isFixedToken } from './conventions';
+import { isEnglishWord } from './english';
 import { isNameShaped } from './prose';
 import { NameRules, type NamesTables } from './rules';
 import { isDunder, splitWord, startsWithDigit, tokenKeys } from './words';
@@ -137,6 +138,9 @@ export function buildNames(
     locals: {},
     paths: {},
     externalGlobals: externalGlobals(input),
+    nameValued: [...new Set(input.facts.flatMap((f) => f.nameValued))].sort(),
+    plainNames: [],
+    dataNames: [],
   };
   // Words whose rewrite would not split back into the same tokens keep their spelling.
   let rules = new NameRules({ ...tables, keptMembers }, external);
@@ -166,6 +170,13 @@ export function buildNames(
   }
   tables.identifiers = sortedRecord(identifiers);
   tables.locals = sortedRecord(locals);
+  tables.dataNames = declarativeFields(input.facts).filter((name) => name in identifiers).sort();
+  tables.plainNames = Object.keys(identifiers)
+    .filter((name) => {
+      const parts = splitWord(name);
+      return parts.length === 1 && parts[0].casing === 'lower' && !isEnglishWord(name);
+    })
+    .sort();
   rules = new NameRules(tables, external);
   tables.paths = sortedRecord(pathSegments(input, rules));
 
@@ -216,6 +227,26 @@ function externalGlobals(input: NamesInput): Record<string, string[]> {
     if (names.size > 0) out[module] = [...names].sort();
   }
   return out;
+}
+
+/** Field names of declarative classes and of the repository's subclasses of them. */
+function declarativeFields(facts: FileFacts[]): string[] {
+  const classes = facts.flatMap((f) => f.classes);
+  const declarative = new Set(classes.filter((c) => c.declarative).map((c) => c.name));
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const cls of classes) {
+      if (declarative.has(cls.name)) continue;
+      if (cls.bases.some((b) => b.repo !== undefined && declarative.has(b.repo))) {
+        declarative.add(cls.name);
+        grew = true;
+      }
+    }
+  }
+  const fields = new Set<string>();
+  for (const cls of classes) if (declarative.has(cls.name)) for (const f of cls.fields) if (!f.startsWith('_') || f.startsWith('__') === false) fields.add(f);
+  return [...fields];
 }
 
 /**

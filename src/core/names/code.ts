@@ -70,7 +70,7 @@ export class CodeTranslator {
         if (site.classKeyword) return text === 'metaclass' ? text : rules.memberView(text);
         // `dict(key=value)` is `{"key": value}`: its keys are data, like string keys.
         if (resolver.isBuiltinCall(site.chain, 'dict')) return this.prose.translate(text);
-        if (resolver.isExternalChain(site.chain)) return text;
+        if (resolver.isExternalChain(site.chain)) return resolver.partialOfRepository(site) ? rules.memberView(text) : text;
         const method = resolver.lastAttribute(site.chain);
         if (method === 'format' || method === 'format_map') return text;
         return rules.memberView(text);
@@ -103,6 +103,13 @@ export class CodeTranslator {
     for (const range of ranges) {
       if (range.end <= range.start) continue;
       if (role === 'names' && !token.parts) this.nameList(text, range.start, range.end, edits);
+      else if (role === 'flow') this.nameList(text, range.start, range.end, edits, true);
+      else if (!token.parts && role === 'prose' && this.rules.isDataName(text.slice(range.start, range.end))) {
+        // A field name of a declarative class, as a string, is a key named after the field.
+        const word = text.slice(range.start, range.end);
+        const view = this.rules.memberView(word);
+        if (view !== word) edits.push([range.start, range.end, view]);
+      }
       else if (role === 'names' || role === 'fragments') this.fragments(text, range.start, range.end, edits);
       else {
         const piece = text.slice(range.start, range.end);
@@ -112,9 +119,18 @@ export class CodeTranslator {
     }
   }
 
-  /** `"a, b"`, `"pkg.mod.name"`, `"name"`: each name follows the code's decision. */
-  private nameList(text: string, start: number, end: number, edits: Edit[]): void {
+  /**
+   * `"a, b"`, `"pkg.mod.name"`, `"name"`: each name follows the code's decision (with
+   * `definedOnly`, only the repository's own member names change; other words are data).
+   */
+  private nameList(text: string, start: number, end: number, edits: Edit[], definedOnly = false): void {
     const content = text.slice(start, end);
+    if (definedOnly && !/^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) {
+      const view = this.prose.translate(content);
+      if (view !== content) edits.push([start, end, view]);
+      return;
+    }
+    if (definedOnly && !this.rules.isDefined(content)) return;
     if (!/^[\p{L}\p{N}_.,\s]*$/u.test(content)) {
       const view = this.prose.translate(content);
       if (view !== content) edits.push([start, end, view]);
@@ -163,7 +179,7 @@ export class CodeTranslator {
     }
     const context: ModuleContext = resolver
       ? { ...resolver.context, outer: (name) => resolver.moduleNameClass(name) }
-      : { module: undefined, isPackage: false, isInternal: (d) => this.rules.isInternalTop(d.split('.')[0]), builtins: this.rules.external.builtins, isModule: (d) => this.rules.isModule(d), externalGlobal: (m, n) => this.rules.isExternalGlobal(m, n) };
+      : { module: undefined, isPackage: false, isInternal: (d) => this.rules.isInternalTop(d.split('.')[0]), builtins: this.rules.external.builtins, isModule: (d) => this.rules.isModule(d), externalGlobal: (m, n) => this.rules.isExternalGlobal(m, n), isNameValued: (n) => this.rules.isNameValued(n) };
     const codeEdits: Edit[] = [];
     this.collect(examples.virtual, context, codeEdits, scanPython(examples.virtual));
     for (const [s, e, view] of codeEdits) edits.push([s + start, e + start, view]);

@@ -31,7 +31,7 @@ export interface ProseOptions {
 }
 
 /** A dotted name or a path, without spaces. */
-const COMPOUND = /(?:\.{0,2}\/)?[\p{L}\p{N}_][\p{L}\p{N}_\-]*(?:(?:\.|\/|::)[\p{L}\p{N}_][\p{L}\p{N}_\-]*)+\/?|\/[\p{L}\p{N}_.][\p{L}\p{N}_.\-]*(?:\/[\p{L}\p{N}_.][\p{L}\p{N}_.\-]*)*\/?/gu;
+const COMPOUND = /(?:\.{0,2}\/)?[\p{L}\p{N}_][\p{L}\p{N}_\-]*(?:(?:\.|\/|::)[\p{L}\p{N}_][\p{L}\p{N}_\-]*)+\/?|[\p{L}\p{N}_][\p{L}\p{N}_\-]*\/(?![\p{L}\p{N}_])|\/[\p{L}\p{N}_.][\p{L}\p{N}_.\-]*(?:\/[\p{L}\p{N}_.][\p{L}\p{N}_.\-]*)*\/?/gu;
 const CODE_SPAN = /``[^`\n]+``|`[^`\n]+`/g;
 /** Python's own reprs name code: `<function f at 0x...>`, `<class 'pkg.C'>`, `<bound method C.m of ...>`. */
 const REPR = /<(?:function|class|bound method|unbound method|method|module|built-in method|enum) '?([\p{L}_][\p{L}\p{N}_.]*)/gu;
@@ -175,7 +175,7 @@ export class ProseTranslator {
       moduleSoFar = moduleSoFar ? `${moduleSoFar}.${part}` : part;
       let view: string;
       if (internal && this.rules.isModule(moduleSoFar)) view = this.rules.moduleView(part);
-      else view = this.rules.memberView(part);
+      else view = internal || this.rules.isKnownName(part) ? this.rules.memberView(part) : part;
       if (view !== part) edits.push([offset, offset + part.length, view]);
       offset += part.length + 1;
     }
@@ -184,16 +184,18 @@ export class ProseTranslator {
   private plainWord(word: string, text: string, start: number, end: number): string {
     const rules = this.rules;
     if (rules.isOwnPackageWord(word)) return rules.ownPackageView(word);
+    // Only the repository's own names: an undefined word of the same shape is data.
+    if (!rules.isKnownName(word)) return word;
     const view = rules.memberView(word);
     if (view === word) return word;
-    if (isNameShaped(word)) return view;
+    if (isNameShaped(word) || rules.isPlainName(word)) return view;
     const parts = splitWord(word);
-    if (rules.isDefined(word) && (parts[0].casing === 'title' || parts[0].casing === 'upper')) return view;
-    // Written as a call (`compute()`, `compute\(`) or quoted as a name (`'compute'`).
+    if (parts[0].casing === 'title' || parts[0].casing === 'upper') return view;
+    // Written as a call (`compute()`, `compute\(`), or quoted as a field's key (`"age"`).
     const after = text[end];
-    if (after === '(' || (after === '\\' && text[end + 1] === '(')) return rules.isDefined(word) ? view : word;
+    if (after === '(' || (after === '\\' && text[end + 1] === '(')) return view;
     const before = text[start - 1];
-    if ((before === "'" || before === '"') && after === before && rules.isDefined(word)) return view;
+    if ((before === "'" || before === '"') && after === before && rules.isDataName(word)) return view;
     return word;
   }
 }

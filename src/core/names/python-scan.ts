@@ -55,6 +55,7 @@ export interface Scope {
   decorators: string[];
   /** Classes: base chains and class keyword names. */
   bases: Chain[];
+  classKeywords: string[];
   /** Functions: calls `locals()`, `vars()` without arguments, `exec` or `eval`. */
   dynamicLocals: boolean;
   /** Index of the def/class name site. */
@@ -114,6 +115,8 @@ export interface NameSite {
   paramOf?: number;
   /** Keyword: `class C(name=...)` rather than a call. */
   classKeyword?: boolean;
+  /** Keyword: the call it is passed in. */
+  call?: CallContext;
 }
 
 export interface CallContext {
@@ -167,6 +170,8 @@ export interface PyScan {
   comments: Token[];
   /** `x[key]` where the key is a single chain. */
   subscripts: Array<{ receiver: Chain; index: Chain }>;
+  /** Every call with a known callee. */
+  calls: CallContext[];
 }
 
 const KEYWORDS = new Set([
@@ -224,6 +229,7 @@ class Scanner {
   readonly strings: StringSite[] = [];
   readonly comments: Token[] = [];
   readonly subscripts: PyScan['subscripts'] = [];
+  readonly calls: CallContext[] = [];
   private tokens: Token[] = [];
   private scope = 0;
   /** Open def/class blocks by header indentation. */
@@ -249,7 +255,7 @@ class Scanner {
     this.scopes.push(newScope('module', -1, '', 0, this.text.length, -1));
     this.scanTokens(this.tokens, false);
     while (this.blocks.length > 0) this.closeBlock(this.text.length);
-    return { text: this.text, tokens: this.tokens, scopes: this.scopes, sites: this.sites, strings: this.strings, comments: this.comments, subscripts: this.subscripts };
+    return { text: this.text, tokens: this.tokens, scopes: this.scopes, sites: this.sites, strings: this.strings, comments: this.comments, subscripts: this.subscripts, calls: this.calls };
   }
 
   private scanTokens(tokens: Token[], expression: boolean): void {
@@ -374,6 +380,8 @@ class Scanner {
       const site = this.addSite(Site.Keyword, t, text);
       site.chain = bracket.kind === 'call' ? bracket.chain : { root: -1, literal: 'other', steps: [] };
       site.classKeyword = bracket.kind === 'class-args';
+      if (site.classKeyword && bracket.fn !== -1) this.scopes[bracket.fn].classKeywords.push(text);
+      site.call = bracket.call;
       bracket.keyword = text;
       bracket.atArgStart = false;
       this.chain = undefined;
@@ -813,7 +821,10 @@ class Scanner {
       openToken,
       argStartToken: openToken + 1,
     };
-    if (kind === 'call' && chain) bracket.call = { callee: chain, open, close: this.text.length, args: [], splatKeys: [] };
+    if (kind === 'call' && chain) {
+      bracket.call = { callee: chain, open, close: this.text.length, args: [], splatKeys: [] };
+      this.calls.push(bracket.call);
+    }
     this.brackets.push(bracket);
   }
 
@@ -1156,6 +1167,7 @@ function newScope(kind: ScopeKind, parent: number, name: string, start: number, 
     params: [],
     decorators: [],
     bases: [],
+    classKeywords: [],
     dynamicLocals: false,
     nameSite,
     wildcards: [],

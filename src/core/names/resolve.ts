@@ -23,6 +23,11 @@ export interface ModuleContext {
    */
   externalGlobal?: (module: string, name: string) => boolean;
   /**
+   * Whether variables or attributes of this name hold names somewhere in the repository (they
+   * are given to getattr, used as `**{name: ...}` keys...): strings assigned to them are names.
+   */
+  isNameValued?: (name: string) => boolean;
+  /**
    * Names bound outside the snippet (doctest examples run in their module's namespace):
    * consulted for a free name before builtins.
    */
@@ -122,7 +127,9 @@ export class FileResolver {
 
   bindingClass(scopeIndex: number, name: string, binding: Binding): NameClass {
     const scope = this.scan.scopes[scopeIndex];
-    if (binding.kinds & (Bind.ImportModule | Bind.ImportName) && !(binding.kinds & (Bind.Def | Bind.Class))) {
+    // `try: from functools import cached_property` / `except ImportError: class cached_property`:
+    // the import is what runs; the fallback only stands in for it.
+    if (binding.kinds & (Bind.ImportModule | Bind.ImportName)) {
       const module = this.absoluteModule(binding.module ?? '', binding.level ?? 0);
       const internal = this.isInternalModule(binding.module ?? '', binding.level ?? 0);
       if (!internal) return 'external';
@@ -243,6 +250,14 @@ export class FileResolver {
     let s = site.scope;
     while (s > 0 && this.scan.scopes[s].kind !== 'class') s = this.scan.scopes[s].parent;
     return s > 0 ? s : -1;
+  }
+
+  /** A keyword given to `functools.partial(f, ...)` of a function of the repository: it is `f`'s. */
+  partialOfRepository(site: NameSite): boolean {
+    const method = this.lastAttribute(site.chain);
+    if (method !== 'partial' && method !== 'partialmethod') return false;
+    const target = site.call?.args[0];
+    return target !== undefined && !this.isExternalChain(target);
   }
 
   /** `dict(...)` (the builtin) as a callee. */

@@ -30,6 +30,15 @@ export interface NamesTables {
   paths: Record<string, string>;
   /** Per module of the repository: its global names bound to external things (also through `import *`). */
   externalGlobals: Record<string, string[]>;
+  /** Identifiers whose values are used as names somewhere: strings that flow into them are names. */
+  nameValued: string[];
+  /**
+   * Renamed member names of a single lowercase token that are no English word (`trylast`):
+   * standing alone in a string or in prose, such a word is the name, not English.
+   */
+  plainNames: string[];
+  /** Field names of declarative classes (schemas, dataclasses, TypedDicts): as strings they are those names. */
+  dataNames: string[];
 }
 
 export class NameRules {
@@ -43,6 +52,10 @@ export class NameRules {
   private readonly identifiers: ReadonlyMap<string, string>;
   private readonly paths: ReadonlyMap<string, string>;
   private readonly externalGlobals: ReadonlyMap<string, ReadonlySet<string>>;
+  private readonly nameValued: ReadonlySet<string>;
+  private readonly plainNames: ReadonlySet<string>;
+  private readonly dataNames: ReadonlySet<string>;
+  private readonly locals: ReadonlyMap<string, string>;
 
   constructor(
     readonly tables: NamesTables,
@@ -65,7 +78,28 @@ export class NameRules {
     this.ownPackages = own;
     this.identifiers = new Map(Object.entries(tables.identifiers));
     this.paths = new Map(Object.entries(tables.paths));
+    this.nameValued = new Set(tables.nameValued);
+    this.plainNames = new Set(tables.plainNames);
+    this.dataNames = new Set(tables.dataNames);
+    this.locals = new Map(Object.entries(tables.locals));
     this.externalGlobals = new Map(Object.entries(tables.externalGlobals).map(([m, names]) => [m, new Set(names)]));
+  }
+
+  isDataName(word: string): boolean {
+    return this.dataNames.has(word);
+  }
+
+  /** A name the repository defines and the view renames (member or local). */
+  isKnownName(word: string): boolean {
+    return this.identifiers.has(word) || this.locals.has(word);
+  }
+
+  isPlainName(word: string): boolean {
+    return this.plainNames.has(word);
+  }
+
+  isNameValued(name: string): boolean {
+    return this.nameValued.has(name);
   }
 
   /** Whether a module of the repository binds a global name to something outside the repository. */

@@ -6,6 +6,8 @@
  *   decision for that name in code;
  * - `fragments`: pieces of a name built at run time (`"visit_" + name`): each word is renamed
  *   token by token, like a name;
+ * - `flow`: a string that reaches a variable holding names (`name = "x"` and later
+ *   `getattr(obj, name)`): the repository's member names in it follow the code;
  * - `keep`: a value handed to code outside the repository (`errors="ignore"`, `float("-Inf")`,
  *   a warnings action): never changes;
  * - `prose`: any other string: only name-shaped spans change (see prose.ts).
@@ -13,7 +15,7 @@
 import type { StringSite } from './python-scan';
 import type { FileResolver } from './resolve';
 
-export type StringRole = 'docstring' | 'names' | 'fragments' | 'keep' | 'prose';
+export type StringRole = 'docstring' | 'names' | 'flow' | 'fragments' | 'keep' | 'prose';
 
 /** Callees whose argument at the given index is a name (`getattr(obj, "name")`). */
 const NAME_ARGUMENTS: Record<string, number[]> = {
@@ -49,6 +51,7 @@ export function stringRole(site: StringSite, resolver: FileResolver, content: st
   if (site.docstring) return 'docstring';
   const name = nameRole(site, resolver);
   if (name) return name;
+  if (flowsIntoName(site, resolver)) return 'flow';
   // A single word handed to code outside the repository is a value of that code's own.
   if (site.call && site.whole && SINGLE_VALUE.test(content) && resolver.isExternalChain(site.call.callee)) return 'keep';
   return 'prose';
@@ -59,30 +62,80 @@ function nameRole(site: StringSite, resolver: FileResolver): StringRole | undefi
   if (site.comparedWith && NAMEISH_ATTRIBUTES.has(resolver.lastAttribute(site.comparedWith) ?? '')) return 'names';
   if (site.subscripted && isNamespaceChain(site.subscripted, resolver)) return 'names';
   if (site.splatInto && !resolver.isExternalChain(site.splatInto.callee)) return 'names';
-  const call = site.call;
+  // A string in a tuple or list argument (`parametrize(("a", "b"), ...)`) is a whole name there.
+  const call = site.call ?? site.outer?.call;
   if (!call) return undefined;
+  const argIndex = site.call ? site.argIndex : site.outer?.argIndex;
+  const whole = site.call ? site.whole : true;
   const callee = call.callee;
   const method = resolver.lastAttribute(callee);
   // Strings given to methods of `__name__` (`type(x).__name__.startswith("Visit")`).
-  if (callee.steps.some((s) => NAMEISH_ATTRIBUTES.has(s))) return site.whole ? 'names' : 'fragments';
+  if (callee.steps.some((s) => NAMEISH_ATTRIBUTES.has(s))) return whole ? 'names' : 'fragments';
   if (method !== undefined && KWARGS_METHODS.has(method) && callee.steps.length === 1 && isKwargsName(callee, resolver)) return 'names';
   if (method !== undefined && ALL_LIKE.has(resolver.rootName(callee) ?? '') && (method === 'append' || method === 'extend')) return 'names';
-  if (method === undefined || site.keyword !== undefined) return undefined;
+  if (method === undefined || (site.call && site.keyword !== undefined)) return undefined;
   const root = resolver.rootName(callee);
   // The name of an attribute of an object outside the repository is that object's.
-  if (site.argIndex === 1 && OBJECT_TARGET.has(method ?? '') && resolver.isExternalChain(call.args[0])) return site.whole ? 'keep' : undefined;
+  if (argIndex === 1 && OBJECT_TARGET.has(method ?? '') && resolver.isExternalChain(call.args[0])) return whole ? 'keep' : undefined;
   if (method !== undefined && MONKEYPATCH_METHODS.has(method) && callee.steps.length === 1 && root !== 'self') {
     // monkeypatch.setattr("a.b.c", v) | monkeypatch.setattr(obj, "name", v)
-    if (site.argIndex === 0 || site.argIndex === 1) return site.whole ? 'names' : 'fragments';
+    if (argIndex === 0 || argIndex === 1) return whole ? 'names' : 'fragments';
     return undefined;
   }
   const indices = NAME_ARGUMENTS[method];
-  if (!indices || !indices.includes(site.argIndex ?? -1)) return undefined;
+  if (!indices || !indices.includes(argIndex ?? -1)) return undefined;
   // `object` only as `patch.object(target, "name")`; `patch` as mock's.
   if (method === 'object' && resolver.lastAttribute({ ...callee, steps: callee.steps.slice(0, -1) }) !== 'patch') return undefined;
   if (method === 'multiple' && resolver.lastAttribute({ ...callee, steps: callee.steps.slice(0, -1) }) !== 'patch') return undefined;
   if ((method === 'getattr' || method === 'setattr' || method === 'hasattr' || method === 'delattr') && callee.steps.length > 0) return undefined;
-  return site.whole ? 'names' : 'fragments';
+  return whole ? 'names' : 'fragments';
+}
+
+function flowsIntoName(site: StringSite, resolver: FileResolver): boolean {
+  const valued = resolver.context.isNameValued;
+  if (!valued) return false;
+  if (site.assignedValueOf?.some(valued)) return true;
+  if (site.paramDefault !== undefined && valued(site.paramDefault)) return true;
+  if (site.loopTargets?.some(valued)) return true;
+  if (site.keyword !== undefined && site.whole && valued(site.keyword) && !resolver.isExternalChain(site.call?.callee)) return true;
+  const outer = site.outer;
+  if (outer && outer.argIndex === 1 && resolver.lastAttribute(outer.call.callee) === 'parametrize') {
+    const text = resolver.scan.text;
+    const argnames = resolver.scan.strings.filter((s) => (s.call === outer.call && s.argIndex === 0) || (s.outer?.call === outer.call && s.outer.argIndex === 0));
+    const names = argnames.flatMap((s) => text.slice(s.token.contentStart, s.token.contentEnd).split(',').map((n) => n.trim()));
+    const name = names.length === 1 ? names[0] : names[outer.position];
+    if (name !== undefined && valued(name)) return true;
+  }
+  return false;
+}
+
+/** Identifiers whose values are used as names: `getattr(obj, X)`, `**{X: v}`, `kwargs[X]`. */
+export function nameValuedNames(resolver: FileResolver): string[] {
+  const out = new Set<string>();
+  const nameOf = (chain: StringSite['subscripted']) => {
+    if (!chain) return undefined;
+    const last = chain.steps[chain.steps.length - 1];
+    if (last === undefined) return chain.root === -1 ? undefined : resolver.scan.sites[chain.root].text;
+    return last === '()' || last === '[]' ? undefined : last;
+  };
+  for (const call of resolver.scan.calls) {
+    const method = resolver.lastAttribute(call.callee);
+    if (method && OBJECT_TARGET.has(method) && method !== 'object' && call.callee.steps.length === 0) {
+      const name = nameOf(call.args[1]);
+      if (name) out.add(name);
+    }
+    if (!resolver.isExternalChain(call.callee)) for (const key of call.splatKeys) {
+      const name = nameOf(key);
+      if (name) out.add(name);
+    }
+  }
+  for (const { receiver, index } of resolver.scan.subscripts) {
+    if (isNamespaceChain(receiver, resolver)) {
+      const name = nameOf(index);
+      if (name) out.add(name);
+    }
+  }
+  return [...out];
 }
 
 /** `kwargs` (a `**` parameter), `vars(x)`, `x.__dict__`, `globals()`, `locals()`. */

@@ -95,6 +95,7 @@ export class NamesTranslator {
       builtins: this.external.builtins,
       isModule: (dotted) => this.rules.isModule(dotted),
       externalGlobal: (module, name) => this.rules.isExternalGlobal(module, name),
+      isNameValued: (name) => this.rules.isNameValued(name),
     };
   }
 
