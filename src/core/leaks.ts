@@ -1,8 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Bundle } from './bundle';
-import { UsageError } from './errors';
 import { decodeText } from './repository';
+import { requireFolder } from './user-paths';
 import { forEachWord } from './words';
 
 export interface Leak {
@@ -25,7 +25,7 @@ export interface LeakReport {
  * appears in a view folder, as a word of a text file or as a path segment.
  */
 export function scanLeaks(viewDir: string, bundle: Bundle, maxExamples = 50): LeakReport {
-  if (!fs.existsSync(viewDir) || !fs.statSync(viewDir).isDirectory()) throw new UsageError(`no such folder: ${viewDir}`);
+  requireFolder(viewDir);
   const names = new Set(Object.keys(bundle.identifiers));
   const segments = new Set(Object.keys(bundle.paths));
   const report: LeakReport = { leaks: 0, examples: [], scannedFiles: 0, unscannedFiles: [] };
