@@ -10,7 +10,7 @@ import { Command } from 'commander';
 import { registerLevel1 } from '../../src/cli/commands/level1';
 import type { CliIo } from '../../src/cli/commands/io';
 import { UsageError } from '../../src/core/errors';
-import type { ReviewInstance } from '../../src/core/review/dataset';
+
 import {
   LEVEL1_PROMPT_VERSION,
   parseVerifierReply,
@@ -18,6 +18,7 @@ import {
   runLevel1,
   type Level1Options,
   type Level1Row,
+  type StatementInstance,
   type VerifierFindings,
 } from '../../src/core/review/level1';
 import { ROOT, tempDir } from '../helpers';
@@ -165,7 +166,7 @@ const MISSING_EXPECTED: VerifierFindings = {
   additions: [],
 };
 
-function instance(marker: string): ReviewInstance {
+function instance(marker: string): StatementInstance {
   return { instance_id: `repo__repo-${marker}`, problem_statement: `[[${marker}]] Cart.total() ignores quantity; expected 3.0.` };
 }
 
@@ -173,7 +174,7 @@ const server = new FakeOpenAI();
 before(() => server.start());
 after(() => server.stop());
 
-function options(out: string, instances: ReviewInstance[], extra: Partial<Level1Options> = {}): Level1Options {
+function options(out: string, instances: StatementInstance[], extra: Partial<Level1Options> = {}): Level1Options {
   return {
     apiKey: API_KEY,
     baseURL: server.baseURL,
@@ -516,6 +517,6 @@ test('schrodinger level1: usage errors', async () => {
   await assert.rejects(runCommand(['level1', '--dataset', dataset, '--out', out, '--rounds', '0'], env), /bad --rounds "0"/);
   await assert.rejects(runCommand(['level1', '--dataset', dataset, '--out', out, '--temperature', 'hot'], env), /bad --temperature "hot"/);
   await assert.rejects(runCommand(['level1', '--dataset', dataset, '--out', out, '--instances', 'nope'], env), /--instances: not in the dataset: nope/);
-  await assert.rejects(runCommand(['level1', '--dataset', path.join(out, '..', 'missing.jsonl'), '--out', out], env), /no such file/);
+  await assert.rejects(runCommand(['level1', '--dataset', path.join(out, '..', 'missing.jsonl'), '--out', out], env), /no such dataset file/);
   assert.ok(!fs.existsSync(out));
 });

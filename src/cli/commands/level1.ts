@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../core/errors';
-import { readReviewDataset, type ReviewInstance } from '../../core/review/dataset';
-import { LEVEL1_DEFAULTS, runLevel1 } from '../../core/review/level1';
+import { loadDataset, STATEMENT_FIELDS } from '../../core/instances';
+import { LEVEL1_DEFAULTS, runLevel1, type StatementInstance } from '../../core/review/level1';
 import { parseDecimal, parseReviewSeed, parseWhole } from '../../core/review/parse';
 import type { CliIo } from './io';
 
@@ -23,7 +23,7 @@ interface Level1CliOptions {
   retryDelayMs?: string;
 }
 
-function selectInstances(all: ReviewInstance[], list: string | undefined): ReviewInstance[] {
+function selectInstances(all: StatementInstance[], list: string | undefined): StatementInstance[] {
   if (list === undefined) return all;
   const wanted = list.split(',').map((s) => s.trim()).filter((s) => s !== '');
   if (wanted.length === 0) throw new UsageError('--instances: no instance id given');
@@ -69,7 +69,7 @@ export function registerLevel1(program: Command, io: CliIo, state: { exitCode: n
       };
       const apiKey = API_KEY_VARIABLES.map((name) => env[name]).find((v) => v !== undefined && v !== '');
       if (apiKey === undefined) throw new UsageError(`no API key: set ${API_KEY_VARIABLES.join(' or ')}`);
-      const dataset = readReviewDataset(opts.dataset);
+      const dataset = loadDataset(opts.dataset, { required: STATEMENT_FIELDS });
       for (const warning of dataset.warnings) io.stderr(`schrodinger: warning: ${warning}\n`);
       const instances = selectInstances(dataset.instances, opts.instances);
       const summary = await runLevel1({

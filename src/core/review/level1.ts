@@ -5,7 +5,7 @@ import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam
 import seedrandom from 'seedrandom';
 import { UsageError } from '../errors';
 import { PRODUCT_VERSION } from '../version';
-import type { ReviewInstance } from './dataset';
+import type { Instance } from '../instances';
 import { appendJsonLine, readJsonLines } from './jsonl';
 
 /**
@@ -23,6 +23,9 @@ import { appendJsonLine, readJsonLines } from './jsonl';
 /** Changes whenever a prompt or the verifier schema changes: part of the cache key. */
 export const LEVEL1_PROMPT_VERSION = 'level1-p1';
 export const LEVEL1_ROW_SCHEMA = 'schrodinger.level1/1';
+
+/** What Level 1 reads of an instance. */
+export type StatementInstance = Pick<Instance, 'instance_id' | 'problem_statement'>;
 
 export interface Level1Config {
   /** OpenAI-compatible endpoint, e.g. https://api.openai.com/v1 or http://127.0.0.1:8000/v1. */
@@ -151,7 +154,7 @@ export interface Level1Progress {
 export interface Level1Options extends Partial<Level1Config> {
   /** Given to the client only; never recorded. */
   apiKey: string;
-  instances: ReviewInstance[];
+  instances: StatementInstance[];
   /** The output JSON Lines file (also the cache). */
   out: string;
   onProgress?: (progress: Level1Progress) => void;
@@ -414,7 +417,7 @@ async function chat(ctx: CallContext, what: string, params: ChatCompletionCreate
 // ---------------------------------------------------------------------------------------------
 // One instance
 
-async function runInstance(ctx: CallContext, instance: ReviewInstance): Promise<Level1Row> {
+async function runInstance(ctx: CallContext, instance: StatementInstance): Promise<Level1Row> {
   const { config } = ctx;
   const startedAt = new Date();
   const rounds: Level1Round[] = [];
@@ -539,6 +542,26 @@ export function latestRows(rows: Level1Row[]): Map<string, Level1Row> {
   return latest;
 }
 
+/** True when `file` holds Level 1 rows (a `schrodinger level1` output) rather than a dataset. */
+export function isLevel1Output(file: string): boolean {
+  return readJsonLines(file).lines.some(({ value }) => isObject(value) && value.schema === LEVEL1_ROW_SCHEMA);
+}
+
+/**
+ * The instances of Level 1 rows split by whether their latest row (a rerun supersedes an earlier
+ * row) has a rewrite to review: verified or unverified, with a final text. Sorted.
+ */
+export function rewriteStatus(rows: Level1Row[]): { rewritten: string[]; notRewritten: string[] } {
+  const latest = new Map(rows.map((row) => [row.instance_id, row]));
+  const rewritten: string[] = [];
+  const notRewritten: string[] = [];
+  for (const [id, row] of latest) {
+    const hasRewrite = row.status !== 'failed' && typeof row.final === 'string' && row.final.trim() !== '';
+    (hasRewrite ? rewritten : notRewritten).push(id);
+  }
+  return { rewritten: rewritten.sort(), notRewritten: notRewritten.sort() };
+}
+
 function checkConfig(config: Level1Config): void {
   const whole = (name: string, value: number, min: number) => {
     if (!Number.isInteger(value) || value < min) throw new UsageError(`bad ${name} ${value}: expected a whole number >= ${min}`);
@@ -578,7 +601,7 @@ export async function runLevel1(options: Level1Options): Promise<Level1Summary> 
   const started = Date.now();
   const existing = readLevel1Output(options.out);
   const done = latestRows(existing.rows);
-  const todo: ReviewInstance[] = [];
+  const todo: StatementInstance[] = [];
   let cached = 0;
   for (const instance of options.instances) {
     const row = done.get(level1CacheKey(instance.instance_id, config.model, LEVEL1_PROMPT_VERSION, config.seed));
