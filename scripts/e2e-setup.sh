@@ -14,6 +14,21 @@ mkdir -p "$CACHE"
 say() { printf 'e2e-setup: %s\n' "$*"; }
 took() { say "$1 ($(( SECONDS - $2 ))s)"; }
 
+# Run from an npm script (`npm start`, `npm run test:e2e`), this script inherits what npm exports
+# to its scripts: NODE=/usr/bin/node, npm_node_execpath, npm_config_user_agent ("node/v20"),
+# npm_config_local_prefix (the project), npm_config_nodedir, npm_config_allow_scripts... The npm
+# that installs Node 24 and code-server would read them as its own settings: code-server's
+# postinstall then sees node v20 and refuses. Its environment keeps only the network settings.
+clean_npm_env() {
+  local name
+  for name in $(compgen -e); do
+    case "$name" in
+      npm_config_registry | npm_config_cafile | npm_config_ca | npm_config_proxy | npm_config_https_proxy | npm_config_noproxy | npm_config_strict_ssl | npm_config_cache) ;;
+      npm_* | NPM_* | NODE | INIT_CWD) unset "$name" ;;
+    esac
+  done
+}
+
 # 1. Debian packages: the browser, and the headers code-server's native modules build against.
 missing=()
 for pkg in chromium libkrb5-dev pkg-config; do
@@ -40,6 +55,7 @@ else
   rm -rf "$CACHE/node24"
   mkdir -p "$CACHE/node24"
   (
+    clean_npm_env
     cd "$CACHE/node24"
     npm init -y >/dev/null
     # npm 11 skips a dependency's install scripts unless allowScripts approves them; without
@@ -67,6 +83,7 @@ else
   rm -rf "$CACHE/code-server"
   mkdir -p "$CACHE/code-server"
   (
+    clean_npm_env
     cd "$CACHE/code-server"
     export PATH="$NODE24_DIR/bin:$PATH" npm_config_nodedir="$NODE24_DIR"
     npm init -y >/dev/null

@@ -1,5 +1,6 @@
+import { isUtf8 } from 'node:buffer';
 import * as fs from 'node:fs';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { requireEmptyOutput, writeFileAtomic } from '../core/atomic';
 import {
   buildBundle,
@@ -17,12 +18,14 @@ import { materialize } from '../core/materialize';
 import { readRepository, type Repository } from '../core/repository';
 import { roundTrip } from '../core/roundtrip';
 import { translatorFor } from '../core/translator';
+import { requireOutputFile } from '../core/user-paths';
 import { PRODUCT_VERSION } from '../core/version';
 import { registerCheckout } from './commands/checkout';
 import { registerLevel1 } from './commands/level1';
 import { registerPatch } from './commands/patch';
 import { registerReviewReport } from './commands/review-report';
 import { registerSample } from './commands/sample';
+import { configureProgram, exitCodeOf } from './errors';
 import { Progress } from './progress';
 
 interface Io {
@@ -64,17 +67,24 @@ async function bundleForRepository(repository: Repository, opts: { seed?: string
   return bundle;
 }
 
+function readStandardInput(io: Io): Buffer {
+  try {
+    return io.readStdin();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EISDIR') throw new UsageError('standard input is a folder: translate reads text (e.g. schrodinger translate ... < file.txt)');
+    throw error;
+  }
+}
+
 export interface RunState {
   exitCode: number;
 }
 
 export function createProgram(io: Io = defaultIo, state: RunState = { exitCode: 0 }): Command {
-  const program = new Command('schrodinger')
-    .description('Seeded, exactly invertible disguised views of Python repositories.')
-    .version(PRODUCT_VERSION)
-    .showHelpAfterError(false)
-    .configureOutput({ writeOut: (t) => io.stdout(t), writeErr: (t) => io.stderr(t) })
-    .exitOverride();
+  const program = configureProgram(
+    new Command('schrodinger').description('Seeded, exactly invertible disguised views of Python repositories.').version(PRODUCT_VERSION),
+    io,
+  );
 
   const granularity = () =>
     new Option('--granularity <level>', 'definitions (packages, modules, classes, functions, module variables) or full (every name)')
@@ -88,8 +98,10 @@ export function createProgram(io: Io = defaultIo, state: RunState = { exitCode: 
     .requiredOption('--seed <n>', 'seed: a whole number')
     .addOption(granularity())
     .requiredOption('--out <file>', 'where to write the bundle (JSON)')
-    .action(async (repo: string, opts: { seed: string; granularity: string; out: string }) => {
+    .option('--force', 'overwrite --out if it exists')
+    .action(async (repo: string, opts: { seed: string; granularity: string; out: string; force?: boolean }) => {
       const seed = parseSeed(opts.seed);
+      requireOutputFile(opts.out, { overwrite: opts.force === true, overwriteHint: '--force overwrites it' });
       const progress = new Progress('parsing', io.stderr);
       const { bundle } = await buildBundle(repo, {
         seed,
@@ -157,11 +169,13 @@ export function createProgram(io: Io = defaultIo, state: RunState = { exitCode: 
     .addOption(new Option('--to <side>', 'view (real -> disguise) or real (disguise -> real)').choices(['view', 'real']).makeOptionMandatory())
     .action((opts: { bundle: string; to: 'view' | 'real' }) => {
       const translator = translatorFor(readBundleFile(opts.bundle));
-      const input = io.readStdin();
-      // latin1 maps every byte to one character, so any input comes back byte for byte.
-      const text = input.toString('latin1');
+      const input = readStandardInput(io);
+      // UTF-8 when it is (non-ASCII names are words); otherwise latin1, which maps every byte
+      // to one character, so any input comes back byte for byte.
+      const encoding = isUtf8(input) ? 'utf8' : 'latin1';
+      const text = input.toString(encoding);
       const out = opts.to === 'view' ? translator.textToView(text) : translator.toReal(text);
-      io.stdout(Buffer.from(out, 'latin1'));
+      io.stdout(Buffer.from(out, encoding));
     });
 
   registerCheckout(program, io, state);
@@ -179,21 +193,7 @@ export async function main(argv: string[], io: Io = defaultIo): Promise<number> 
     await program.parseAsync(argv, { from: 'user' });
     return state.exitCode;
   } catch (error) {
-    if (error instanceof CommanderError) {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
-      return 2;
-    }
-    if (error instanceof UsageError) {
-      io.stderr(`schrodinger: error: ${error.message}\n`);
-      return 2;
-    }
-    const err = error as NodeJS.ErrnoException;
-    if (err?.code && err.path) {
-      io.stderr(`schrodinger: error: ${err.code === 'ENOENT' ? 'no such file or folder' : err.code}: ${err.path}\n`);
-      return 2;
-    }
-    io.stderr(`schrodinger: internal error: ${err?.message ?? String(error)}\n`);
-    return 3;
+    return exitCodeOf(error, io);
   }
 }
 

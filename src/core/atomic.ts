@@ -16,6 +16,9 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, mode?: 
     fs.renameSync(temp, file);
   } catch (error) {
     fs.rmSync(temp, { force: true });
+    // Name the file the caller asked for, not the temporary one.
+    const err = error as NodeJS.ErrnoException;
+    if (err.path === temp) err.path = file;
     throw error;
   }
 }
@@ -27,15 +30,45 @@ export function requireEmptyOutput(dir: string): void {
   if (fs.readdirSync(dir).length > 0) throw new UsageError(`output folder not empty: ${dir}`);
 }
 
+/** `.OUT.PID.RANDOM.partial`: the temporary sibling a folder is filled in (see writeFolderAtomic). */
+const PARTIAL_FOLDER = /^\..+\.(\d+)\.[0-9a-f]{8}\.partial$/;
+
+function processAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'; // alive, another user's
+  }
+}
+
+/**
+ * Removes the partial folders in `parent` left by runs that were killed (their process is gone);
+ * those of running processes stay. Returns the names removed.
+ */
+export function removeStalePartials(parent: string): string[] {
+  const removed: string[] = [];
+  for (const entry of fs.readdirSync(parent, { withFileTypes: true })) {
+    const match = PARTIAL_FOLDER.exec(entry.name);
+    if (!match || !entry.isDirectory() || processAlive(Number(match[1]))) continue;
+    fs.rmSync(path.join(parent, entry.name), { recursive: true, force: true });
+    removed.push(entry.name);
+  }
+  return removed;
+}
+
 /**
  * Fills a folder in a temporary sibling and moves it into place at the end, so that a failed
- * run leaves no half-written output.
+ * run leaves no half-written output. A killed run cannot clean up: the next run into the same
+ * parent folder removes what it left.
  */
 export function writeFolderAtomic(dir: string, fill: (temp: string) => void): void {
   requireEmptyOutput(dir);
   const absolute = path.resolve(dir);
   const parent = path.dirname(absolute);
   if (!fs.existsSync(parent)) throw new UsageError(`no such folder: ${parent}`);
+  removeStalePartials(parent);
   const temp = path.join(parent, `.${path.basename(absolute)}.${process.pid}.${randomBytes(4).toString('hex')}.partial`);
   fs.mkdirSync(temp);
   try {

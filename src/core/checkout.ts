@@ -18,6 +18,7 @@ import * as path from 'node:path';
 import { requireEmptyOutput, writeFolderAtomic } from './atomic';
 import { UsageError } from './errors';
 import { git, gitOk } from './git';
+import { requireFolder } from './user-paths';
 
 export interface CheckoutOptions {
   /** A local clone of the repository, bare or not. */
@@ -55,13 +56,7 @@ export const CHECKOUT_BRANCH = 'main';
 /** The git folder of a local repository (bare or not); UsageError when it is none. */
 export function sourceGitDir(repo: string): string {
   const absolute = path.resolve(repo);
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(absolute);
-  } catch {
-    throw new UsageError(`no such folder: ${repo}`);
-  }
-  if (!stat.isDirectory()) throw new UsageError(`not a folder: ${repo}`);
+  requireFolder(repo);
   const found = git(['rev-parse', '--absolute-git-dir'], { cwd: absolute });
   if (found.status !== 0) {
     const dubious = /dubious ownership/.test(found.stderr);

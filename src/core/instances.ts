@@ -1,16 +1,19 @@
-import { createHash } from 'node:crypto';
 /**
- * Loads SWE-bench-format datasets: a JSON array of instances, JSON Lines (one instance a line),
- * or a JSON object keyed by instance id.
+ * The one reader of SWE-bench-format datasets (checkout, Solve Instance, Level 1, review
+ * samples): a JSON array of instances, JSON Lines (one instance a line), or a JSON object keyed
+ * by instance id.
  *
  * `FAIL_TO_PASS` / `PASS_TO_PASS` come as lists or as JSON-encoded strings (the published
  * SWE-bench Verified stores them as strings); both become `string[]`. A JSON Lines line that is
  * not valid JSON (or not an object) is reported as a warning with its file and line number and
- * the other instances still load; an instance missing a required field, or a file nothing can be
- * read from, is a UsageError naming the file (and the line, for JSON Lines).
+ * the other instances still load. Everything else is a UsageError naming the file and line: an
+ * instance missing a required field, an id that appears twice (both lines named), a file
+ * nothing can be read from.
  */
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { UsageError } from './errors';
+import { jsonErrorLine } from './json-error-line';
 
 export interface Instance {
   instance_id: string;
@@ -33,16 +36,34 @@ export interface Dataset {
   /** The file the dataset was read from. */
   file: string;
   instances: Instance[];
-  /** Lines (or entries) left out, each naming the file and line. */
+  /** Lines left out, each naming the file and line. */
   warnings: string[];
 }
 
 export const REQUIRED_FIELDS = ['instance_id', 'repo', 'base_commit', 'problem_statement'] as const;
+export type RequiredField = (typeof REQUIRED_FIELDS)[number];
+/** What Level 1 needs of an instance. */
+export const STATEMENT_FIELDS: readonly RequiredField[] = ['instance_id', 'problem_statement'];
 const OPTIONAL_TEXT_FIELDS = ['hints_text', 'patch', 'test_patch', 'version', 'created_at', 'environment_setup_commit'] as const;
 const TEST_LIST_FIELDS = ['FAIL_TO_PASS', 'PASS_TO_PASS'] as const;
 
+export interface DatasetOptions {
+  /** Fields every instance must have as non-empty strings (always including instance_id); default REQUIRED_FIELDS. */
+  required?: readonly RequiredField[];
+}
+
+/** One record of the file, with where it is (for messages) and the line it starts on. */
+interface Entry {
+  value: unknown;
+  where: string;
+  line: number;
+  /** The key of an object keyed by id. */
+  key?: string;
+}
+
 /** Reads a dataset file; see the module comment for the formats. */
-export function loadDataset(file: string): Dataset {
+export function loadDataset(file: string, options: DatasetOptions = {}): Dataset {
+  const required = new Set<RequiredField>(['instance_id', ...(options.required ?? REQUIRED_FIELDS)]);
   let bytes: Buffer;
   try {
     bytes = fs.readFileSync(file);
@@ -57,12 +78,35 @@ export function loadDataset(file: string): Dataset {
   if (trimmed === '') throw new UsageError(`empty dataset file: ${file}`);
 
   const warnings: string[] = [];
-  let instances: Instance[];
-  if (trimmed.startsWith('[')) {
+  const entries = readEntries(text, file, warnings);
+  const instances: Instance[] = [];
+  const firstLine = new Map<string, number>();
+  for (const entry of entries) {
+    let { value } = entry;
+    if (entry.key !== undefined && isObject(value) && value.instance_id === undefined) value = { ...value, instance_id: entry.key };
+    const instance = normaliseInstance(value, entry.where, required);
+    if (entry.key !== undefined && instance.instance_id !== entry.key) {
+      throw new UsageError(`${entry.where} has instance_id "${instance.instance_id}", not its key`);
+    }
+    const first = firstLine.get(instance.instance_id);
+    if (first !== undefined) {
+      throw new UsageError(`${file}:${entry.line}: duplicate instance_id ${instance.instance_id} (first at line ${first})`);
+    }
+    firstLine.set(instance.instance_id, entry.line);
+    instances.push(instance);
+  }
+  return { file, instances, warnings };
+}
+
+function readEntries(text: string, file: string, warnings: string[]): Entry[] {
+  const first = text.trimStart()[0];
+  if (first === '[') {
     const value = parseWhole(text, file);
     if (!Array.isArray(value)) throw new UsageError(`unreadable dataset ${file}: expected a JSON array of instances`);
-    instances = value.map((entry, index) => normaliseInstance(entry, `${file}: entry ${index + 1}`));
-  } else if (trimmed.startsWith('{')) {
+    const lines = topLevelEntryLines(text);
+    return value.map((entry, index) => ({ value: entry, line: lines[index].line, where: `${file}:${lines[index].line} (entry ${index + 1})` }));
+  }
+  if (first === '{') {
     let whole: unknown;
     let parsedWhole = false;
     try {
@@ -73,39 +117,22 @@ export function loadDataset(file: string): Dataset {
     }
     if (parsedWhole && isObject(whole) && 'instance_id' in whole) {
       // one instance: a one-line JSON Lines file (or one pretty-printed object)
-      instances = [normaliseInstance(whole, `${file}:${text.slice(0, text.indexOf('{')).split('\n').length}`)];
-    } else if (parsedWhole && isObject(whole)) {
-      instances = Object.entries(whole).map(([key, entry]) => {
-        const where = `${file}: entry "${key}"`;
-        if (isObject(entry) && entry.instance_id === undefined) entry = { ...entry, instance_id: key };
-        const instance = normaliseInstance(entry, where);
-        if (instance.instance_id !== key) throw new UsageError(`${where} has instance_id "${instance.instance_id}", not its key`);
-        return instance;
-      });
-    } else {
-      instances = readJsonLines(text, file, warnings);
+      const line = lineAt(text, text.indexOf('{'));
+      return [{ value: whole, line, where: `${file}:${line}` }];
     }
-  } else {
-    throw new UsageError(`unreadable dataset ${file}: expected a JSON array, a JSON object keyed by instance id, or JSON Lines`);
-  }
-
-  const seen = new Set<string>();
-  const unique: Instance[] = [];
-  for (const instance of instances) {
-    if (seen.has(instance.instance_id)) {
-      warnings.push(`${file}: instance ${instance.instance_id} appears more than once; the first is used`);
-      continue;
+    if (parsedWhole && isObject(whole)) {
+      // JSON.parse keeps only the last of repeated keys: the scan sees them all.
+      const keyed = topLevelEntryLines(text);
+      return keyed.map(({ key, line }) => ({ value: whole[key!], key, line, where: `${file}:${line} (entry "${key}")` }));
     }
-    seen.add(instance.instance_id);
-    unique.push(instance);
   }
-  return { file, instances: unique, warnings };
+  return readJsonLines(text, file, warnings);
 }
 
-function readJsonLines(text: string, file: string, warnings: string[]): Instance[] {
-  const instances: Instance[] = [];
+function readJsonLines(text: string, file: string, warnings: string[]): Entry[] {
+  const entries: Entry[] = [];
   const lines = text.split('\n');
-  let bad = 0;
+  let firstProblem: string | undefined;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i].trim();
     if (line === '') continue;
@@ -115,30 +142,83 @@ function readJsonLines(text: string, file: string, warnings: string[]): Instance
       value = JSON.parse(line);
     } catch (error) {
       warnings.push(`${where}: malformed JSON line skipped (${shortJsonError(error)})`);
-      bad++;
+      firstProblem ??= `${where}: not JSON (${shortJsonError(error)})`;
       continue;
     }
     if (!isObject(value)) {
       warnings.push(`${where}: line skipped: expected a JSON object, found ${describe(value)}`);
-      bad++;
+      firstProblem ??= `${where}: ${describe(value)}, not an instance object`;
       continue;
     }
-    instances.push(normaliseInstance(value, where));
+    entries.push({ value, line: i + 1, where });
   }
-  if (instances.length === 0) {
-    throw new UsageError(`unreadable dataset ${file}: no instance could be read${bad > 0 ? ` (${warnings[0]})` : ''}`);
+  if (entries.length === 0) {
+    throw new UsageError(`unreadable dataset ${firstProblem}; expected a JSON array, a JSON object keyed by instance id, or JSON Lines`);
   }
-  return instances;
+  return entries;
+}
+
+/**
+ * The line each entry of the top-level array or object of valid JSON `text` starts on (and,
+ * for an object, its key, repeated keys included).
+ */
+function topLevelEntryLines(text: string): { line: number; key?: string }[] {
+  const out: { line: number; key?: string }[] = [];
+  const keyed = text.trimStart()[0] === '{';
+  let depth = 0;
+  let line = 1;
+  let expectEntry = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\n') {
+      line++;
+      continue;
+    }
+    if (c === ' ' || c === '\t' || c === '\r') continue;
+    if (depth === 1 && expectEntry && c !== ']' && c !== '}') {
+      expectEntry = false;
+      if (c === '"' && keyed) {
+        const end = stringEnd(text, i);
+        out.push({ line, key: JSON.parse(text.slice(i, end + 1)) as string });
+        i = end;
+        continue;
+      }
+      out.push({ line });
+    }
+    if (c === '"') {
+      i = stringEnd(text, i);
+    } else if (c === '[' || c === '{') {
+      depth++;
+      if (depth === 1) expectEntry = true;
+    } else if (c === ']' || c === '}') {
+      depth--;
+    } else if (c === ',' && depth === 1) {
+      expectEntry = true;
+    }
+  }
+  return out;
+}
+
+/** The index of the quote that closes the string opening at `start`. */
+function stringEnd(text: string, start: number): number {
+  let i = start + 1;
+  while (text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+  return i;
+}
+
+/** 1-based line of a character offset. */
+function lineAt(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
 }
 
 function parseWhole(text: string, file: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    const message = shortJsonError(error);
-    const position = /position (\d+)/.exec(message);
-    const line = position ? text.slice(0, Number(position[1])).split('\n').length : undefined;
-    throw new UsageError(`unreadable dataset ${file}${line ? `:${line}` : ''}: not valid JSON (${message})`);
+    const line = jsonErrorLine(text);
+    throw new UsageError(`unreadable dataset ${file}${line ? `:${line}` : ''}: not valid JSON (${shortJsonError(error)})`);
   }
 }
 
@@ -157,20 +237,21 @@ function describe(value: unknown): string {
   return `a ${typeof value}`;
 }
 
-/** Checks and normalises one instance; `where` names the file and line or entry for errors. */
-export function normaliseInstance(value: unknown, where: string): Instance {
+/** Checks and normalises one instance; `where` names the file and line for errors. */
+export function normaliseInstance(value: unknown, where: string, required: ReadonlySet<RequiredField> = new Set(REQUIRED_FIELDS)): Instance {
   if (!isObject(value)) throw new UsageError(`${where}: expected an instance object, found ${describe(value)}`);
-  const missing = REQUIRED_FIELDS.filter((field) => typeof value[field] !== 'string' || (value[field] as string).trim() === '');
+  const missing = REQUIRED_FIELDS.filter((field) => required.has(field) && (typeof value[field] !== 'string' || (value[field] as string).trim() === ''));
   if (missing.length > 0) {
     const id = typeof value.instance_id === 'string' && value.instance_id ? ` (instance ${value.instance_id})` : '';
     throw new UsageError(`${where}${id}: missing required field${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
   }
-  const instance = {
-    instance_id: (value.instance_id as string).trim(),
-    repo: (value.repo as string).trim(),
-    base_commit: (value.base_commit as string).trim(),
-    problem_statement: value.problem_statement as string,
-  } as Instance;
+  const instance = { instance_id: (value.instance_id as string).trim() } as Instance;
+  for (const field of ['repo', 'base_commit', 'problem_statement'] as const) {
+    const raw = value[field];
+    if (raw === undefined || raw === null) instance[field] = '';
+    else if (typeof raw === 'string') instance[field] = field === 'problem_statement' ? raw : raw.trim();
+    else throw new UsageError(`${where} (instance ${instance.instance_id}): ${field} must be a string, found ${describe(raw)}`);
+  }
   for (const field of OPTIONAL_TEXT_FIELDS) {
     const raw = value[field];
     if (raw === undefined || raw === null) instance[field] = '';

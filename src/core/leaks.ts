@@ -1,10 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Bundle } from './bundle';
-import { UsageError } from './errors';
 import { forEachWord } from './names/words';
 import { decodeText } from './repository';
 import type { Translator } from './translator';
+import { requireFolder } from './user-paths';
 
 export interface Leak {
   file: string;
@@ -28,13 +28,7 @@ export interface LeakReport {
  * bundle did not make (a file left untranslated, a stale or foreign view) shows up here.
  */
 export function scanLeaks(viewDir: string, bundle: Bundle, translator: Translator, maxExamples = 50): LeakReport {
-  let info: fs.Stats;
-  try {
-    info = fs.statSync(viewDir);
-  } catch {
-    throw new UsageError(`no such folder: ${viewDir}`);
-  }
-  if (!info.isDirectory()) throw new UsageError(`not a folder: ${viewDir}`);
+  requireFolder(viewDir);
   const segments = new Set(Object.keys(bundle.names?.paths ?? {}));
   const report: LeakReport = { leaks: 0, examples: [], scannedFiles: 0, unscannedFiles: [] };
   const add = (leak: Leak) => {

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { isUtf8 } from 'node:buffer';
 import ignore, { type Ignore } from 'ignore';
 import { UsageError } from './errors';
+import { requireFolder } from './user-paths';
 
 /** Never part of a view: version control, caches and build outputs that reveal original names. */
 export const DEFAULT_HIDDEN = [
@@ -73,13 +74,7 @@ export function makeIgnore(root: string, extraHidden: readonly string[] = []): I
 
 export function readRepository(root: string, options: { hidden?: readonly string[] } = {}): Repository {
   const absolute = path.resolve(root);
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(absolute);
-  } catch {
-    throw new UsageError(`no such folder: ${root}`);
-  }
-  if (!stat.isDirectory()) throw new UsageError(`not a folder: ${root}`);
+  requireFolder(root);
   const rules = makeIgnore(absolute, options.hidden);
   const files: RepoFile[] = [];
   const skippedLinks: string[] = [];

@@ -2,7 +2,7 @@
 import * as path from 'node:path';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { readReviewDataset } from '../core/review/dataset';
+import { loadDataset, STATEMENT_FIELDS } from '../core/instances';
 import { runLevel1 } from '../core/review/level1';
 import type { Log } from './log';
 
@@ -31,7 +31,7 @@ export async function runLevel1Command(context: vscode.ExtensionContext, log: Lo
   const out = path.join(folder, '.schrodinger', 'level1-output.jsonl');
   fs.mkdirSync(path.dirname(out), { recursive: true });
   try {
-    const { instances, warnings } = readReviewDataset(dataset);
+    const { instances, warnings } = loadDataset(dataset, { required: STATEMENT_FIELDS });
     for (const warning of warnings) log.warn(warning);
     const summary = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: 'Schrödinger: Level 1 rewrites', cancellable: true },

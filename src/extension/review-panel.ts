@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { buildReviewReport } from '../core/review/statistics';
 import { appendAdjudication, readVerdicts } from '../core/review/verdicts';
 import { drawSample, readSample, serializeSample } from '../core/review/sampling';
-import { readLevel1Output } from '../core/review/level1';
+import { readLevel1Output, rewriteStatus } from '../core/review/level1';
 import { Workbench, type WorkbenchSources } from '../core/review/workbench';
 import { writeFileAtomic } from '../core/atomic';
 import { isFromWebview, type ItemMessage } from '../webview/review/protocol';
@@ -280,7 +280,7 @@ export async function drawReviewSample(context: vscode.ExtensionContext, log: Lo
   const overlap = await number('Items a second reviewer judges too', '20', 0);
   if (overlap === undefined) return;
   try {
-    const ids = [...new Set(readLevel1Output(level1).rows.filter((r) => r.status !== 'failed').map((r) => r.instance_id))].sort();
+    const ids = rewriteStatus(readLevel1Output(level1).rows).rewritten;
     const sample = drawSample(ids, { level: 1, n: Number(n), seed: Number(seed), overlap: Number(overlap) });
     const out = path.join(path.dirname(defaultVerdictsFile(context)), 'sample.json');
     fs.mkdirSync(path.dirname(out), { recursive: true });

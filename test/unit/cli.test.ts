@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { spawn, spawnSync } from 'node:child_process';
 import { test } from 'node:test';
-import { FIXTURE, runCli, tempDir } from '../helpers';
+import { FIXTURE, ROOT, runCli, tempDir } from '../helpers';
 
 function assertUsageError(result: ReturnType<typeof runCli>, pattern: RegExp): void {
   assert.equal(result.status, 2, result.stderr);
@@ -121,3 +122,92 @@ test('translate maps free text both ways, byte for byte, including non-UTF-8 byt
   const real = runCli(['translate', '--bundle', bundle, '--to', 'real'], Buffer.from(view.stdout, 'latin1'));
   assert.ok(Buffer.from(real.stdout, 'latin1').equals(input));
 });
+
+test('build --out: a folder, a missing folder or an existing file is refused before any work, naming the path', () => {
+  const dir = tempDir('build-out');
+  const folder = path.join(dir, 'bundles');
+  fs.mkdirSync(folder);
+  const isFolder = runCli(['build', FIXTURE, '--seed', '1', '--out', folder]);
+  assertUsageError(isFolder, new RegExp(`cannot write ${escapeRegExp(folder)}: it is a folder`));
+  assert.doesNotMatch(isFolder.stderr, /schrodinger-tmp|parsing/);
+  const missing = path.join(dir, 'nope', 'bundle.json');
+  const noParent = runCli(['build', FIXTURE, '--seed', '1', '--out', missing]);
+  assertUsageError(noParent, new RegExp(`cannot write ${escapeRegExp(missing)}: no such folder ${escapeRegExp(path.join(dir, 'nope'))}`));
+  assert.doesNotMatch(noParent.stderr, /schrodinger-tmp|parsing/);
+
+  const existing = path.join(dir, 'bundle.json');
+  fs.writeFileSync(existing, 'precious\n');
+  assertUsageError(runCli(['build', FIXTURE, '--seed', '1', '--out', existing]), new RegExp(`output exists: ${escapeRegExp(existing)} \\(--force overwrites it\\)`));
+  assert.equal(fs.readFileSync(existing, 'utf8'), 'precious\n');
+  const forced = runCli(['build', FIXTURE, '--seed', '1', '--out', existing, '--force']);
+  assert.equal(forced.status, 0, forced.stderr);
+  assert.equal(JSON.parse(fs.readFileSync(existing, 'utf8')).seed, 1);
+  assert.deepEqual(fs.readdirSync(dir).sort(), ['bundle.json', 'bundles']);
+  assert.deepEqual(fs.readdirSync(folder), []);
+});
+
+test('a killed materialize leaves a partial folder; the next run into the same parent removes it', async () => {
+  const parent = tempDir('partials');
+  // A real process killed while it fills the output folder, as materialize does.
+  const child = spawn(process.execPath, ['--import', 'tsx', '-e', `
+    const { writeFolderAtomic } = require(${JSON.stringify(path.join(ROOT, 'src', 'core', 'atomic.ts'))});
+    writeFolderAtomic(${JSON.stringify(path.join(parent, 'view'))}, (temp) => {
+      require('node:fs').writeFileSync(require('node:path').join(temp, 'half.py'), 'x = 1\\n');
+      process.stdout.write('filling\\n');
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+    });`], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const exited = new Promise((resolve) => child.on('exit', resolve));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout.on('data', (chunk: Buffer) => chunk.toString().includes('filling') && resolve());
+    child.on('exit', () => reject(new Error('the child ended before filling')));
+  });
+  child.kill('SIGKILL');
+  await exited;
+  const partials = fs.readdirSync(parent);
+  assert.equal(partials.length, 1);
+  assert.match(partials[0], new RegExp(`^\\.view\\.${child.pid}\\.[0-9a-f]{8}\\.partial$`));
+  assert.deepEqual(fs.readdirSync(path.join(parent, partials[0])), ['half.py']);
+  // One of a process that is still running (this one) stays.
+  const live = `.other.${process.pid}.0123abcd.partial`;
+  fs.mkdirSync(path.join(parent, live));
+
+  const result = runCli(['materialize', FIXTURE, '--seed', '3', '--out', path.join(parent, 'view2')]);
+  assert.equal(result.status, 0, result.stderr);
+  assert.deepEqual(fs.readdirSync(parent).sort(), [live, 'view2']);
+});
+
+function builtBundle(prefix: string): { dir: string; bundle: string } {
+  const dir = tempDir(prefix);
+  const bundle = path.join(dir, 'bundle.json');
+  assert.equal(runCli(['build', FIXTURE, '--seed', '2', '--out', bundle]).status, 0);
+  return { dir, bundle };
+}
+
+test('translate with a folder as standard input: one line, exit 2', () => {
+  const { dir, bundle } = builtBundle('translate-folder');
+  const fd = fs.openSync(dir, 'r');
+  try {
+    const done = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'schrodinger.js'), 'translate', '--bundle', bundle, '--to', 'view'], { stdio: [fd, 'pipe', 'pipe'], encoding: 'utf8' });
+    assertUsageError({ status: done.status, stdout: done.stdout, stderr: done.stderr }, /^schrodinger: error: standard input is a folder/);
+  } finally {
+    fs.closeSync(fd);
+  }
+});
+
+test("commander's own errors carry the schrodinger: error: prefix", () => {
+  const { dir, bundle } = builtBundle('commander-errors');
+  assertUsageError(runCli(['build', FIXTURE, '--seed', '1', '--out', path.join(dir, 'x.json'), '--frobnicate']), /^schrodinger: error: unknown option '--frobnicate'$/);
+  assertUsageError(runCli(['build', FIXTURE, '--out', path.join(dir, 'x.json')]), /^schrodinger: error: required option '--seed <n>' not specified$/);
+  assertUsageError(runCli(['leaks', '--bundle', bundle]), /^schrodinger: error: missing required argument 'viewDir'$/);
+  assertUsageError(runCli(['frobnicate']), /^schrodinger: error: unknown command 'frobnicate'$/);
+  assert.deepEqual(fs.readdirSync(dir), ['bundle.json']);
+});
+
+test('leaks on a file says it is not a folder', () => {
+  const { bundle } = builtBundle('leaks-file');
+  assertUsageError(runCli(['leaks', bundle, '--bundle', bundle]), new RegExp(`^schrodinger: error: not a folder: ${escapeRegExp(bundle)}$`));
+});
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -1,8 +1,8 @@
 // A test-only wrapper program for commands that live in src/cli/commands/ (main.ts wires them in
-// the product): the same commander set-up and error handling as main.ts, in process.
-import { Command, CommanderError } from 'commander';
+// the product): the same commander set-up and error handling as main.ts (src/cli/errors.ts), in process.
+import { Command } from 'commander';
 import type { CliIo, CliState } from '../../src/cli/commands/io';
-import { UsageError } from '../../src/core/errors';
+import { configureProgram, exitCodeOf } from '../../src/cli/errors';
 
 export type Register = (program: Command, io: CliIo, state: CliState) => void;
 
@@ -25,31 +25,14 @@ export async function runCommand(registers: Register[], args: string[]): Promise
     readStdin: () => Buffer.alloc(0),
   };
   const state: CliState = { exitCode: 0 };
-  const program = new Command('schrodinger')
-    .showHelpAfterError(false)
-    .configureOutput({ writeOut: (t) => io.stdout(t), writeErr: (t) => io.stderr(t) })
-    .exitOverride();
+  const program = configureProgram(new Command('schrodinger'), io);
   for (const register of registers) register(program, io, state);
   let status: number;
   try {
     await program.parseAsync(args, { from: 'user' });
     status = state.exitCode;
   } catch (error) {
-    if (error instanceof CommanderError) {
-      status = error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? 0 : 2;
-    } else if (error instanceof UsageError) {
-      io.stderr(`schrodinger: error: ${error.message}\n`);
-      status = 2;
-    } else {
-      const err = error as NodeJS.ErrnoException;
-      if (err?.code && err.path) {
-        io.stderr(`schrodinger: error: ${err.code === 'ENOENT' ? 'no such file or folder' : err.code}: ${err.path}\n`);
-        status = 2;
-      } else {
-        io.stderr(`schrodinger: internal error: ${err?.message ?? String(error)}\n`);
-        status = 3;
-      }
-    }
+    status = exitCodeOf(error, io);
   }
   return { status, stdout, stderr };
 }

@@ -10,18 +10,22 @@ import { Command } from 'commander';
 import { registerLevel1 } from '../../src/cli/commands/level1';
 import type { CliIo } from '../../src/cli/commands/io';
 import { UsageError } from '../../src/core/errors';
-import type { ReviewInstance } from '../../src/core/review/dataset';
+
 import {
   LEVEL1_PROMPT_VERSION,
+  ELEMENT_CATEGORIES,
+  Level1Stopped,
   parseVerifierReply,
   readLevel1Output,
   runLevel1,
   type Level1Options,
   type Level1Row,
+  type StatementInstance,
   type VerifierFindings,
+  VERIFIER_ASKS,
 } from '../../src/core/review/level1';
 import { ROOT, tempDir } from '../helpers';
-import { capture } from './command-harness';
+import { capture, runCommand as runHarness } from './command-harness';
 
 const API_KEY = 'sk-test-DO-NOT-LEAK-7f3a9c1e5b';
 
@@ -165,7 +169,7 @@ const MISSING_EXPECTED: VerifierFindings = {
   additions: [],
 };
 
-function instance(marker: string): ReviewInstance {
+function instance(marker: string): StatementInstance {
   return { instance_id: `repo__repo-${marker}`, problem_statement: `[[${marker}]] Cart.total() ignores quantity; expected 3.0.` };
 }
 
@@ -173,7 +177,7 @@ const server = new FakeOpenAI();
 before(() => server.start());
 after(() => server.stop());
 
-function options(out: string, instances: ReviewInstance[], extra: Partial<Level1Options> = {}): Level1Options {
+function options(out: string, instances: StatementInstance[], extra: Partial<Level1Options> = {}): Level1Options {
   return {
     apiKey: API_KEY,
     baseURL: server.baseURL,
@@ -289,27 +293,71 @@ test('rounds run out: the instance is unverified, every round recorded', async (
   assert.equal(server.count('C'), 4);
 });
 
-test('malformed JSON from the verifier is a failed check, recorded; the next round goes on', async () => {
+test('a malformed verifier reply is asked again (the reply shown back), not a round spent; the rewrite is kept', async () => {
   server.reset();
   server.on('D', 'generate', gen('Rewrite one.'), gen('Rewrite two.'));
   server.on('D', 'verify', { kind: 'content', content: '{"elements": [ {"element": "x", ' }, verdict(ALL_PRESERVED));
   server.on('E', 'generate', gen('Rewrite.'));
   server.on('E', 'verify', { kind: 'content', content: JSON.stringify({ elements: [{ element: 'x', category: 'bug', status: 'fine', note: '' }], additions: [] }) });
   const out = path.join(tempDir('level1'), 'out.jsonl');
-  await runLevel1(options(out, [instance('D'), instance('E')], { maxRounds: 2 }));
+  const summary = await runLevel1(options(out, [instance('D'), instance('E')], { maxRounds: 2 }));
+  assert.equal(summary.verified, 1);
+  assert.deepEqual(summary.failedIds, ['repo__repo-E']);
   const rows = rowsById(out);
   const d = rows.get('repo__repo-D')!;
   assert.equal(d.status, 'verified');
-  assert.equal(d.rounds[0].verifier?.valid, false);
-  assert.equal(d.rounds[0].verifier?.passed, false);
-  assert.match(d.rounds[0].verifier?.problem ?? '', /^not JSON/);
-  assert.equal(d.rounds[0].verifier?.raw, '{"elements": [ {"element": "x", ');
-  assert.equal(d.rounds[1].feedback, null, 'no findings to give after a failed check: a fresh rewrite');
-  assert.equal(d.final, 'Rewrite two.');
+  assert.equal(d.rounds.length, 1, 'no refinement round spent on the malformed reply');
+  assert.equal(d.final, 'Rewrite one.');
+  const check = d.rounds[0].verifier!;
+  assert.equal(check.valid, true);
+  assert.equal(check.asks, 2);
+  assert.equal(check.invalidReplies?.length, 1);
+  assert.match(check.invalidReplies![0].problem, /^not JSON/);
+  assert.equal(check.invalidReplies![0].raw, '{"elements": [ {"element": "x", ');
+  assert.deepEqual(check.usage, { prompt_tokens: 200, completion_tokens: 20, total_tokens: 220 });
+  assert.equal(server.count('D', 'generate'), 1);
+  // The second ask shows the verifier its reply and what is wrong with it.
+  const again = server.requests.filter((r) => r.marker === 'D' && r.kind === 'verify')[1];
+  assert.deepEqual(again.body.messages.map((m) => m.role), ['system', 'user', 'assistant', 'user']);
+  assert.equal(again.body.messages[2].content, '{"elements": [ {"element": "x", ');
+  assert.match(again.body.messages[3].content, /does not follow the schema: not JSON/);
+
+  // Asks are bounded: after VERIFIER_ASKS invalid replies the instance fails (a rerun tries it again), its rewrite kept.
   const e = rows.get('repo__repo-E')!;
-  assert.equal(e.status, 'unverified');
-  assert.ok(e.rounds.every((r) => r.verifier?.valid === false));
-  assert.match(e.rounds[0].verifier?.problem ?? '', /status is not one of/);
+  assert.equal(e.status, 'failed');
+  assert.equal(e.rounds.length, 1);
+  assert.equal(e.final, 'Rewrite.');
+  assert.equal(e.rounds[0].verifier?.valid, false);
+  assert.equal(e.rounds[0].verifier?.asks, VERIFIER_ASKS);
+  assert.match(e.error!, new RegExp(`round 1 verifier: ${VERIFIER_ASKS} replies did not follow the schema \\(last: elements\\[0\\]\\.status is not one of`));
+  assert.equal(server.count('E', 'verify'), VERIFIER_ASKS);
+  assert.equal(server.count('E', 'generate'), 1);
+});
+
+test("the verifier's categories name reproduction steps and constraints, in the schema and the prompt", async () => {
+  for (const category of ['reproduction_steps', 'constraint']) assert.ok((ELEMENT_CATEGORIES as readonly string[]).includes(category), category);
+  server.reset();
+  const findings: VerifierFindings = {
+    elements: [
+      { element: 'run Cart().total() with a discounted item of quantity 3', category: 'reproduction_steps', status: 'preserved', note: '' },
+      { element: 'must keep working on Python 3.8', category: 'constraint', status: 'missing', note: 'dropped' },
+    ],
+    additions: [],
+  };
+  server.on('U', 'generate', gen('Rewrite U.'), gen('Rewrite U, on Python 3.8.'));
+  server.on('U', 'verify', verdict(findings), verdict(ALL_PRESERVED));
+  const out = path.join(tempDir('level1'), 'out.jsonl');
+  await runLevel1(options(out, [instance('U')]));
+  const request = server.requests.find((r) => r.kind === 'verify')!;
+  const schema = request.body.response_format?.json_schema?.schema as { properties: { elements: { items: { properties: { category: { enum: string[] } } } } } };
+  const categories = schema.properties.elements.items.properties.category.enum;
+  assert.ok(categories.includes('reproduction_steps') && categories.includes('constraint'), categories.join(', '));
+  const prompt = request.body.messages[0].content;
+  assert.match(prompt, /steps or code that reproduce the problem \(reproduction_steps\)/);
+  assert.match(prompt, /each constraint .*\(constraint\)/);
+  const row = rowsById(out).get('repo__repo-U')!;
+  assert.deepEqual(row.rounds[0].verifier?.findings, findings);
+  assert.match(row.rounds[1].feedback ?? '', /missing \(constraint\): must keep working on Python 3\.8/);
 });
 
 test('parseVerifierReply rejects what does not follow the schema', () => {
@@ -339,14 +387,14 @@ test('429 and 500 are retried with backoff, then succeed', async () => {
 test('a 4xx is not retried; retries run out on 5xx: the instance fails with its error, the key scrubbed', async () => {
   server.reset();
   // A server that echoes the key in its error message: the recorded error must not contain it.
-  server.on('H', 'generate', { kind: 'status', status: 401, body: { error: { message: `bad key ${API_KEY}`, type: 'invalid_request_error' } } });
+  server.on('H', 'generate', { kind: 'status', status: 400, body: { error: { message: `bad request for ${API_KEY}`, type: 'invalid_request_error' } } });
   server.on('I', 'generate', { kind: 'status', status: 502 });
   const out = path.join(tempDir('level1'), 'out.jsonl');
   const summary = await runLevel1(options(out, [instance('H'), instance('I')], { maxRetries: 1 }));
   assert.equal(summary.failed, 2);
   assert.deepEqual(summary.failedIds, ['repo__repo-H', 'repo__repo-I']);
   const rows = rowsById(out);
-  assert.match(rows.get('repo__repo-H')!.error!, /HTTP 401: .*bad key \[redacted\]/);
+  assert.match(rows.get('repo__repo-H')!.error!, /HTTP 400: .*bad request for \[redacted\]/);
   assert.match(rows.get('repo__repo-I')!.error!, /HTTP 502.*after 2 attempts/);
   assert.equal(server.count('H'), 1);
   assert.equal(server.count('I'), 2);
@@ -403,6 +451,102 @@ test('resume: instances already in the output make no request; failed ones are t
   const { rows } = readLevel1Output(out);
   assert.equal(rows.length, 5);
   assert.deepEqual(rows.filter((r) => r.instance_id === 'repo__repo-N').map((r) => r.status), ['failed', 'verified']);
+});
+
+test('the resume key includes --rounds and --temperature: a rerun with other settings runs again', async () => {
+  server.reset();
+  server.on('V', 'generate', gen('Rewrite V.'));
+  server.on('V', 'verify', verdict(MISSING_EXPECTED));
+  const out = path.join(tempDir('level1'), 'out.jsonl');
+  const first = await runLevel1(options(out, [instance('V')], { maxRounds: 1, temperature: 0.5 }));
+  assert.equal(first.unverified, 1);
+  assert.equal(server.count('V'), 2);
+  const same = await runLevel1(options(out, [instance('V')], { maxRounds: 1, temperature: 0.5 }));
+  assert.equal(same.cached, 1);
+  assert.equal(server.count('V'), 2);
+  const moreRounds = await runLevel1(options(out, [instance('V')], { maxRounds: 2, temperature: 0.5 }));
+  assert.equal(moreRounds.cached, 0);
+  assert.equal(moreRounds.unverified, 1);
+  assert.equal(server.count('V'), 6);
+  const hotter = await runLevel1(options(out, [instance('V')], { maxRounds: 2, temperature: 0.9 }));
+  assert.equal(hotter.cached, 0);
+  assert.equal(server.requests.filter((r) => r.kind === 'generate').at(-1)!.body.temperature, 0.9);
+  const rows = readLevel1Output(out).rows;
+  assert.deepEqual(rows.map((r) => [r.maxRounds, r.temperature]), [[1, 0.5], [2, 0.5], [2, 0.9]]);
+});
+
+/** A port on 127.0.0.1 that nothing listens on. */
+async function closedPort(): Promise<number> {
+  const probe = http.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+test('a wrong key stops the whole run at the first 401 or 403, naming the host, never the key', async () => {
+  server.reset();
+  server.on('W1', 'generate', { kind: 'status', status: 401, body: { error: { message: `Incorrect API key provided: ${API_KEY}` } } });
+  const out = path.join(tempDir('level1'), 'out.jsonl');
+  const markers = ['W1', 'W2', 'W3', 'W4'];
+  const host = `127.0.0.1:${server.port}`;
+  await assert.rejects(runLevel1(options(out, markers.map(instance))), (error: unknown) => {
+    assert.ok(error instanceof Level1Stopped && error instanceof UsageError);
+    assert.equal(error.message, `level 1 stopped: ${host} rejected the API key (HTTP 401): check the key; 0 instances written to ${out} before the stop, 4 not done (a rerun resumes)`);
+    return true;
+  });
+  assert.equal(server.requests.length, 1, 'one request, not one per instance');
+  assert.ok(!fs.existsSync(out), 'no row for an instance that never ran');
+
+  server.reset();
+  server.on('X1', 'generate', gen('Rewrite X1.'));
+  server.on('X1', 'verify', verdict(ALL_PRESERVED));
+  server.on('X2', 'generate', { kind: 'status', status: 403, body: { error: { message: `key ${API_KEY} may not use fake-model` } } });
+  await assert.rejects(runLevel1(options(out, ['X1', 'X2', 'X3'].map(instance))), (error: unknown) => {
+    assert.ok(error instanceof Level1Stopped);
+    assert.match(error.message, new RegExp(`^level 1 stopped: ${host.replace(/\./g, '\\.')} refused the request \\(HTTP 403\\): check the API key and its access to model "fake-model"; 1 instance written`));
+    assert.ok(!error.message.includes(API_KEY));
+    return true;
+  });
+  assert.equal(server.count('X3'), 0);
+  assert.deepEqual([...rowsById(out).keys()], ['repo__repo-X1']);
+
+  // The command: exit 2 and one line, after the progress of what was done.
+  server.reset();
+  server.on('W1', 'generate', { kind: 'status', status: 401, body: { error: { message: `Incorrect API key provided: ${API_KEY}` } } });
+  const dir = tempDir('level1-cli');
+  const dataset = path.join(dir, 'dataset.jsonl');
+  fs.writeFileSync(dataset, markers.map((m) => JSON.stringify(instance(m))).join('\n') + '\n');
+  const result = await runHarness([(p, io, s) => registerLevel1(p, io, s, { OPENAI_API_KEY: API_KEY })], ['level1', '--dataset', dataset, '--out', path.join(dir, 'out.jsonl'), '--base-url', server.baseURL, '--concurrency', '2']);
+  assert.equal(result.status, 2);
+  assert.equal(result.stdout, '');
+  assert.match(result.stderr, new RegExp(`^schrodinger: error: level 1 stopped: ${host.replace(/\./g, '\\.')} rejected the API key \\(HTTP 401\\)[^\\n]*\\n$`));
+  assert.ok(!result.stderr.includes(API_KEY));
+  assert.ok(server.requests.length <= 2, `${server.requests.length} requests`);
+});
+
+test('a dead endpoint stops the run after 3 instances in a row fail to connect, naming the host', async () => {
+  const port = await closedPort();
+  const out = path.join(tempDir('level1'), 'out.jsonl');
+  const markers = ['Y1', 'Y2', 'Y3', 'Y4', 'Y5', 'Y6'];
+  const started = Date.now();
+  await assert.rejects(runLevel1(options(out, markers.map(instance), { baseURL: `http://127.0.0.1:${port}/v1`, maxRetries: 1 })), (error: unknown) => {
+    assert.ok(error instanceof Level1Stopped);
+    assert.match(error.message, new RegExp(`^level 1 stopped: cannot reach 127\\.0\\.0\\.1:${port}: 3 instances in a row failed to connect \\(last: round 1 generator: connection error: .*ECONNREFUSED.* \\(after 2 attempts\\)\\); 3 instances written to .*out\\.jsonl before the stop, 3 not done \\(a rerun resumes\\)$`));
+    assert.ok(!error.message.includes(API_KEY));
+    return true;
+  });
+  assert.ok(Date.now() - started < 10_000);
+  const { rows } = readLevel1Output(out);
+  assert.deepEqual(rows.map((r) => [r.instance_id, r.status]), ['Y1', 'Y2', 'Y3'].map((m) => [`repo__repo-${m}`, 'failed']));
+
+  // Failures that are not in a row do not stop it: a reachable instance in between resets the count.
+  server.reset();
+  server.on('Z2', 'generate', gen('Rewrite Z2.'));
+  server.on('Z2', 'verify', verdict(ALL_PRESERVED));
+  for (const m of ['Z1', 'Z3', 'Z4']) server.on(m, 'generate', { kind: 'hang' });
+  const summary = await runLevel1(options(path.join(tempDir('level1'), 'out.jsonl'), ['Z1', 'Z2', 'Z3', 'Z4'].map(instance), { timeoutMs: 100, maxRetries: 0 }));
+  assert.deepEqual([summary.verified, summary.failed, summary.notRun], [1, 3, 0]);
 });
 
 test('a crash mid-write leaves earlier rows readable; the next run goes on after the partial line', async () => {
@@ -474,7 +618,7 @@ test('schrodinger level1: progress on stderr, summary on stdout, the key nowhere
   server.reset();
   server.on('R', 'generate', gen('Rewrite R.'));
   server.on('R', 'verify', verdict(ALL_PRESERVED));
-  server.on('S', 'generate', { kind: 'status', status: 401, body: { error: { message: `Incorrect API key provided: ${API_KEY}` } } });
+  server.on('S', 'generate', { kind: 'status', status: 422, body: { error: { message: `Unprocessable for ${API_KEY}` } } });
   const dir = tempDir('level1-cli');
   const dataset = path.join(dir, 'dataset.jsonl');
   fs.writeFileSync(dataset, ['R', 'S', 'T'].map((m) => JSON.stringify({ ...instance(m), repo: 'x/y', base_commit: 'abc' })).join('\n') + '\n');
@@ -516,6 +660,6 @@ test('schrodinger level1: usage errors', async () => {
   await assert.rejects(runCommand(['level1', '--dataset', dataset, '--out', out, '--rounds', '0'], env), /bad --rounds "0"/);
   await assert.rejects(runCommand(['level1', '--dataset', dataset, '--out', out, '--temperature', 'hot'], env), /bad --temperature "hot"/);
   await assert.rejects(runCommand(['level1', '--dataset', dataset, '--out', out, '--instances', 'nope'], env), /--instances: not in the dataset: nope/);
-  await assert.rejects(runCommand(['level1', '--dataset', path.join(out, '..', 'missing.jsonl'), '--out', out], env), /no such file/);
+  await assert.rejects(runCommand(['level1', '--dataset', path.join(out, '..', 'missing.jsonl'), '--out', out], env), /no such dataset file/);
   assert.ok(!fs.existsSync(out));
 });

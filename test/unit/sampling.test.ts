@@ -10,7 +10,8 @@ import { UsageError } from '../../src/core/errors';
 import { drawSample, readSample, seededShuffle } from '../../src/core/review/sampling';
 import { PRODUCT_VERSION } from '../../src/core/version';
 import { ROOT, tempDir } from '../helpers';
-import { capture } from './command-harness';
+import { capture, runCommand } from './command-harness';
+import { writeLevel1Rows } from '../fixtures/review/level1-rows';
 
 const IDS = Array.from({ length: 300 }, (_, i) => `repo__repo-${String(i).padStart(4, '0')}`);
 
@@ -86,7 +87,7 @@ async function sample(args: string[]): Promise<ReturnType<typeof capture>> {
 test('schrodinger sample writes the sample file with its seed; same command, same bytes', async () => {
   const dir = tempDir('sample');
   const dataset = path.join(dir, 'dataset.jsonl');
-  fs.writeFileSync(dataset, IDS.map((id) => JSON.stringify({ instance_id: id, repo: 'r/r', problem_statement: `statement ${id}` })).join('\n') + '\n');
+  fs.writeFileSync(dataset, [...IDS, 'bad-1', 'bad-2'].map((id) => JSON.stringify({ instance_id: id, repo: 'r/r', problem_statement: `statement ${id}` })).join('\n') + '\n');
   const goldFile = path.join(dir, 'gold.txt');
   fs.writeFileSync(goldFile, 'bad-1\nbad-2\n');
   const out = path.join(dir, 'sample.json');
@@ -114,4 +115,40 @@ test('schrodinger sample: usage errors, nothing written', async () => {
   await assert.rejects(sample(['--dataset', dataset, '--level', '1', '--n', '2', '--seed', '-1', '--out', out]), /bad --seed "-1"/);
   await assert.rejects(sample(['--dataset', dataset, '--level', '1', '--n', '2', '--seed', '1', '--out', path.join(dir, 'no', 'x.json')]), /no such folder/);
   assert.deepEqual(fs.readdirSync(dir), []);
+});
+
+test('schrodinger sample refuses Level 1 rows without a rewrite and gold ids not in the dataset; --skip-missing leaves them out', async () => {
+  const dir = tempDir('sample-missing');
+  const output = path.join(dir, 'level1.jsonl');
+  writeLevel1Rows(output); // demo__demo-1..5, verified
+  const rows = fs.readFileSync(output, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>);
+  // demo-6 failed before any rewrite; demo-2 was run again and failed: its latest row has no rewrite.
+  rows.push({ ...rows[0], instance_id: 'demo__demo-6', status: 'failed', error: 'round 1 generator: HTTP 500', final: null, rounds: [] });
+  rows.push({ ...rows[1], status: 'failed', error: 'round 1 verifier: HTTP 500' });
+  fs.writeFileSync(output, rows.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  const gold = path.join(dir, 'gold.txt');
+  fs.writeFileSync(gold, 'demo__demo-5\ndemo__demo-404\n');
+  const out = path.join(dir, 'sample.json');
+  const base = ['sample', '--dataset', output, '--level', '1', '--n', '2', '--seed', '3', '--out', out];
+
+  const noRewrite = await runCommand([registerSample], base);
+  assert.equal(noRewrite.status, 2);
+  assert.equal(noRewrite.stderr, `schrodinger: error: 2 instances have no rewrite in ${output} (failed): demo__demo-2, demo__demo-6; run level1 on them again, or give --skip-missing to leave them out\n`);
+  assert.ok(!fs.existsSync(out));
+
+  const plainDataset = path.join(dir, 'dataset.jsonl');
+  fs.writeFileSync(plainDataset, ['demo__demo-1', 'demo__demo-5', 'demo__demo-7'].map((id) => JSON.stringify({ instance_id: id })).join('\n') + '\n');
+  const unknownGold = await runCommand([registerSample], ['sample', '--dataset', plainDataset, '--level', '2', '--n', '1', '--seed', '3', '--out', out, '--gold', gold]);
+  assert.equal(unknownGold.status, 2);
+  assert.equal(unknownGold.stderr, `schrodinger: error: 1 gold id is not in ${plainDataset}: demo__demo-404 (give --skip-missing to leave them out)\n`);
+  assert.ok(!fs.existsSync(out));
+
+  const skipped = await runCommand([registerSample], [...base, '--gold', gold, '--skip-missing']);
+  assert.equal(skipped.status, 0, skipped.stderr);
+  assert.match(skipped.stderr, /warning: 2 instances have no rewrite .*demo__demo-2, demo__demo-6; left out/);
+  assert.match(skipped.stderr, /warning: 1 gold id is not in .*: demo__demo-404; left out/);
+  const sample = readSample(out);
+  assert.deepEqual(sample.gold, ['demo__demo-5']);
+  assert.equal(sample.population, 3, 'demo-1, demo-3 and demo-4: the rewritten instances but the gold one');
+  assert.ok(sample.items.every((item) => ['demo__demo-1', 'demo__demo-3', 'demo__demo-4', 'demo__demo-5'].includes(item.instance_id)));
 });

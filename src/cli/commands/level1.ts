@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../core/errors';
-import { readReviewDataset, type ReviewInstance } from '../../core/review/dataset';
-import { LEVEL1_DEFAULTS, runLevel1 } from '../../core/review/level1';
+import { loadDataset, STATEMENT_FIELDS } from '../../core/instances';
+import { LEVEL1_DEFAULTS, runLevel1, type StatementInstance } from '../../core/review/level1';
 import { parseDecimal, parseReviewSeed, parseWhole } from '../../core/review/parse';
 import type { CliIo } from './io';
 
@@ -23,7 +23,7 @@ interface Level1CliOptions {
   retryDelayMs?: string;
 }
 
-function selectInstances(all: ReviewInstance[], list: string | undefined): ReviewInstance[] {
+function selectInstances(all: StatementInstance[], list: string | undefined): StatementInstance[] {
   if (list === undefined) return all;
   const wanted = list.split(',').map((s) => s.trim()).filter((s) => s !== '');
   if (wanted.length === 0) throw new UsageError('--instances: no instance id given');
@@ -44,14 +44,14 @@ export function registerLevel1(program: Command, io: CliIo, state: { exitCode: n
     .command('level1')
     .description('Level 1: rewrite problem statements with an LLM generator, check them with an LLM verifier, refine (any OpenAI-compatible endpoint; API key from SCHRODINGER_API_KEY or OPENAI_API_KEY).')
     .requiredOption('--dataset <file>', 'instances: a JSON array, JSON Lines or an object keyed by instance id (SWE-bench fields)')
-    .requiredOption('--out <file>', 'output JSON Lines, appended to; instances already there are skipped')
+    .requiredOption('--out <file>', 'output JSON Lines, appended to; instances already there with the same model, seed, temperature and rounds are skipped')
     .option('--instances <ids>', 'only these instance ids (comma-separated)')
     .option('--base-url <url>', 'OpenAI-compatible endpoint', LEVEL1_DEFAULTS.baseURL)
     .option('--model <name>', 'model for the generator and the verifier', LEVEL1_DEFAULTS.model)
-    .option('--rounds <n>', 'generate-and-verify rounds at most', String(LEVEL1_DEFAULTS.maxRounds))
+    .option('--rounds <n>', 'generate-and-verify rounds at most; part of the cache key', String(LEVEL1_DEFAULTS.maxRounds))
     .option('--concurrency <n>', 'instances in flight at once', String(LEVEL1_DEFAULTS.concurrency))
     .option('--seed <n>', 'sent as the request seed; part of the cache key', String(LEVEL1_DEFAULTS.seed))
-    .option('--temperature <t>', 'generator temperature (the verifier uses 0)', String(LEVEL1_DEFAULTS.temperature))
+    .option('--temperature <t>', 'generator temperature (the verifier uses 0); part of the cache key', String(LEVEL1_DEFAULTS.temperature))
     .option('--timeout-ms <n>', 'timeout of one request', String(LEVEL1_DEFAULTS.timeoutMs))
     .option('--max-retries <n>', 'retries of a request after 429, 5xx, a timeout or a connection error', String(LEVEL1_DEFAULTS.maxRetries))
     .option('--retry-delay-ms <n>', 'first backoff delay (doubles each retry)', String(LEVEL1_DEFAULTS.retryBaseDelayMs))
@@ -69,7 +69,7 @@ export function registerLevel1(program: Command, io: CliIo, state: { exitCode: n
       };
       const apiKey = API_KEY_VARIABLES.map((name) => env[name]).find((v) => v !== undefined && v !== '');
       if (apiKey === undefined) throw new UsageError(`no API key: set ${API_KEY_VARIABLES.join(' or ')}`);
-      const dataset = readReviewDataset(opts.dataset);
+      const dataset = loadDataset(opts.dataset, { required: STATEMENT_FIELDS });
       for (const warning of dataset.warnings) io.stderr(`schrodinger: warning: ${warning}\n`);
       const instances = selectInstances(dataset.instances, opts.instances);
       const summary = await runLevel1({

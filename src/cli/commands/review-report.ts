@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import type { Command } from 'commander';
 import { writeFileAtomic } from '../../core/atomic';
 import { UsageError } from '../../core/errors';
-import { readIdList } from '../../core/review/dataset';
+import { readIdList } from '../../core/review/id-list';
 import { parseWhole } from '../../core/review/parse';
 import { readSample, SAMPLE_SCHEMA } from '../../core/review/sampling';
 import { buildReviewReport, type ReportOptions } from '../../core/review/statistics';

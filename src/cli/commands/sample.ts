@@ -1,12 +1,14 @@
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type { Command } from 'commander';
 import { writeFileAtomic } from '../../core/atomic';
 import { UsageError } from '../../core/errors';
-import { readIdList, readReviewDataset } from '../../core/review/dataset';
+import { loadDataset } from '../../core/instances';
+import { readIdList } from '../../core/review/id-list';
+import { isLevel1Output, readLevel1Output, rewriteStatus } from '../../core/review/level1';
 import { parseReviewSeed, parseWhole } from '../../core/review/parse';
 import { drawSample, serializeSample } from '../../core/review/sampling';
-import type { CliIo } from './io';
+import { requireOutputFile } from '../../core/user-paths';
+import { warn, type CliIo } from './io';
 
 interface SampleCliOptions {
   dataset: string;
@@ -16,31 +18,65 @@ interface SampleCliOptions {
   out: string;
   overlap?: string;
   gold?: string;
+  skipMissing?: boolean;
+}
+
+function someIds(ids: string[]): string {
+  return `${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ` (and ${ids.length - 5} more)` : ''}`;
+}
+
+/**
+ * The ids to draw from: every instance of a dataset, or the instances of a Level 1 output that
+ * have a rewrite (the others are refused, or left out with `skip`).
+ */
+function population(file: string, skip: boolean, io: CliIo): string[] {
+  if (!isLevel1Output(file)) {
+    const dataset = loadDataset(file, { required: ['instance_id'] });
+    for (const warning of dataset.warnings) warn(io, warning);
+    return dataset.instances.map((i) => i.instance_id);
+  }
+  const read = readLevel1Output(file);
+  for (const warning of read.warnings) warn(io, warning);
+  const { rewritten, notRewritten } = rewriteStatus(read.rows);
+  if (notRewritten.length > 0) {
+    const what = `${notRewritten.length} instance${notRewritten.length === 1 ? ' has' : 's have'} no rewrite in ${file} (failed): ${someIds(notRewritten)}`;
+    if (!skip) throw new UsageError(`${what}; run level1 on them again, or give --skip-missing to leave them out`);
+    warn(io, `${what}; left out`);
+  }
+  return rewritten;
 }
 
 export function registerSample(program: Command, io: CliIo, _state: { exitCode: number }): void {
   program
     .command('sample')
     .description('Draw a reproducible review sample (seeded), with an optional overlap for a second reviewer and gold items mixed in.')
-    .requiredOption('--dataset <file>', 'instances (JSON array, JSON Lines, object keyed by id) or a level 1 output')
+    .requiredOption('--dataset <file>', 'instances (JSON array, JSON Lines, object keyed by id) or a level 1 output (every instance must have a rewrite)')
     .requiredOption('--level <n>', 'the transformation level under review')
     .requiredOption('--n <count>', 'items to draw')
     .requiredOption('--seed <n>', 'seed: a whole number')
     .requiredOption('--out <file>', 'the sample file (JSON)')
     .option('--overlap <k>', 'items (of the n) a second reviewer judges too', '0')
-    .option('--gold <file>', 'ids of known-bad transformations to mix in (JSON array, JSON Lines or one id a line)')
+    .option('--gold <file>', 'ids of known-bad transformations to mix in (JSON array, JSON Lines or one id a line); each must be in --dataset')
+    .option('--skip-missing', 'leave out, with a warning, level 1 rows without a rewrite and gold ids not in --dataset (default: refuse)')
     .action((opts: SampleCliOptions) => {
       const level = parseWhole('--level', opts.level, 1, 1000);
       const n = parseWhole('--n', opts.n, 1);
       const seed = parseReviewSeed(opts.seed, '--seed');
       const overlap = parseWhole('--overlap', opts.overlap ?? '0', 0);
-      const gold = opts.gold === undefined ? [] : readIdList(opts.gold);
-      const dataset = readReviewDataset(opts.dataset, { idsOnly: true });
-      for (const warning of dataset.warnings) io.stderr(`schrodinger: warning: ${warning}\n`);
-      const sample = drawSample(dataset.instances.map((i) => i.instance_id), { level, n, seed, overlap, gold });
+      requireOutputFile(opts.out, { overwrite: true });
+      const skip = opts.skipMissing === true;
+      const ids = population(opts.dataset, skip, io);
+      let gold = opts.gold === undefined ? [] : readIdList(opts.gold);
+      const known = new Set(ids);
+      const unknownGold = [...new Set(gold.filter((id) => !known.has(id)))];
+      if (unknownGold.length > 0) {
+        const what = `${unknownGold.length} gold id${unknownGold.length === 1 ? ' is' : 's are'} not in ${opts.dataset}: ${someIds(unknownGold)}`;
+        if (!skip) throw new UsageError(`${what} (give --skip-missing to leave them out)`);
+        warn(io, `${what}; left out`);
+        gold = gold.filter((id) => known.has(id));
+      }
+      const sample = drawSample(ids, { level, n, seed, overlap, gold });
       const text = serializeSample(sample);
-      const dir = path.dirname(path.resolve(opts.out));
-      if (!fs.existsSync(dir)) throw new UsageError(`no such folder: ${dir}`);
       if (fs.existsSync(opts.out) && fs.readFileSync(opts.out, 'utf8') !== text) {
         throw new UsageError(`output exists and holds another sample: ${opts.out} (remove it first)`);
       }

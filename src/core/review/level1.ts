@@ -5,7 +5,7 @@ import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam
 import seedrandom from 'seedrandom';
 import { UsageError } from '../errors';
 import { PRODUCT_VERSION } from '../version';
-import type { ReviewInstance } from './dataset';
+import type { Instance } from '../instances';
 import { appendJsonLine, readJsonLines } from './jsonl';
 
 /**
@@ -14,15 +14,22 @@ import { appendJsonLine, readJsonLines } from './jsonl';
  * rounds. Talks to any OpenAI-compatible chat-completions endpoint through the `openai` package.
  *
  * Output: append-only JSON Lines, one row per instance (see `Level1Row`). The output is also the
- * cache: an instance whose row for the same (instance, model, prompt version, seed) is already
- * there with status `verified` or `unverified` is skipped; a `failed` row is tried again (the
- * newer row supersedes it). The API key is only ever given to the client: it is never recorded,
- * and error messages are scrubbed of it.
+ * cache: an instance whose row for the same (instance, model, prompt version, seed, temperature,
+ * rounds) is already there with status `verified` or `unverified` is skipped; a `failed` row is
+ * tried again (the newer row supersedes it). The API key is only ever given to the client: it is
+ * never recorded, and error messages are scrubbed of it.
+ *
+ * A run stops as a whole (Level1Stopped, naming the endpoint's host) at the first authentication
+ * error (HTTP 401/403), and when CONNECTION_FAILURES_TO_STOP instances in a row could not reach
+ * the endpoint: retrying every instance on its own would spend minutes each failing alike.
  */
 
 /** Changes whenever a prompt or the verifier schema changes: part of the cache key. */
-export const LEVEL1_PROMPT_VERSION = 'level1-p1';
+export const LEVEL1_PROMPT_VERSION = 'level1-p2';
 export const LEVEL1_ROW_SCHEMA = 'schrodinger.level1/1';
+
+/** What Level 1 reads of an instance. */
+export type StatementInstance = Pick<Instance, 'instance_id' | 'problem_statement'>;
 
 export interface Level1Config {
   /** OpenAI-compatible endpoint, e.g. https://api.openai.com/v1 or http://127.0.0.1:8000/v1. */
@@ -72,15 +79,23 @@ export interface CallRecord {
   finishReason: string | null;
 }
 
+/** What a task-defining element is (the Level 1 method checks each kind). */
 export const ELEMENT_CATEGORIES = [
   'bug',
   'actual_behaviour',
   'expected_behaviour',
+  'reproduction_steps',
   'requirement',
+  'constraint',
   'success_criterion',
   'name_or_value',
   'other',
 ] as const;
+
+/** Verifier requests for one check at most: a reply that does not follow the schema is asked again. */
+export const VERIFIER_ASKS = 3;
+/** Instances in a row that could not reach the endpoint before the run stops. */
+export const CONNECTION_FAILURES_TO_STOP = 3;
 export const ELEMENT_STATUSES = ['preserved', 'weakened', 'missing', 'contradicted'] as const;
 
 export interface VerifiedElement {
@@ -98,7 +113,11 @@ export interface VerifierFindings {
 }
 
 export interface VerifierRecord extends CallRecord {
-  /** False when the reply was not valid JSON following the schema: a failed check. */
+  /** Requests for this check: more than 1 when a reply did not follow the schema and was asked again. */
+  asks: number;
+  /** The replies that did not follow the schema (each asked again, but the last when `valid` is false). */
+  invalidReplies?: { problem: string; raw: string }[];
+  /** False when no reply followed the schema within VERIFIER_ASKS: a failed check. */
   valid: boolean;
   /** Why the reply is not valid (when `valid` is false). */
   problem?: string;
@@ -151,7 +170,7 @@ export interface Level1Progress {
 export interface Level1Options extends Partial<Level1Config> {
   /** Given to the client only; never recorded. */
   apiKey: string;
-  instances: ReviewInstance[];
+  instances: StatementInstance[];
   /** The output JSON Lines file (also the cache). */
   out: string;
   onProgress?: (progress: Level1Progress) => void;
@@ -191,7 +210,7 @@ export const GENERATOR_SYSTEM_PROMPT = [
 
 export const VERIFIER_SYSTEM_PROMPT = [
   'You check whether a REWRITE of a software task\'s problem statement defines the same task as the ORIGINAL.',
-  'First list every task-defining element of the ORIGINAL: the bug or missing feature, the actual behaviour, the expected behaviour, each functional requirement, the success criteria, and every required name, value, message, code snippet or command.',
+  'First list every task-defining element of the ORIGINAL, each with its category: the bug or missing feature (bug), the actual behaviour (actual_behaviour), the expected behaviour (expected_behaviour), the steps or code that reproduce the problem (reproduction_steps), each functional requirement (requirement), each constraint such as versions, platforms, compatibility or what must not change (constraint), the success criteria (success_criterion), and every required name, value, message, code snippet or command (name_or_value).',
   'For each element say whether the REWRITE preserves it: "preserved" (same meaning, nothing lost), "weakened" (present but vaguer, partial or less precise), "missing" (absent) or "contradicted" (the rewrite says something different); explain briefly in "note".',
   'Then list in "additions" any information the REWRITE adds that the ORIGINAL does not contain (hints, solutions, new requirements); an empty list if none.',
   'Reply with JSON following the schema.',
@@ -305,9 +324,22 @@ function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
 }
 
 /** An error of one instance, already described in words (and scrubbed of the key). */
-class CallError extends Error {}
+class CallError extends Error {
+  /** The endpoint could not be reached (connection refused, reset, timed out...). */
+  connection = false;
+}
 
 class Aborted extends Error {}
+
+/** Ends the whole run: every instance would fail alike (a wrong key, an endpoint that is down). */
+export class Level1Stopped extends UsageError {}
+
+/** Authentication errors stop the run: the message names the host, never the key. */
+class StopRun extends Error {}
+
+function host(baseURL: string): string {
+  return new URL(baseURL).host;
+}
 
 function isRetryable(error: unknown): boolean {
   if (error instanceof OpenAI.APIUserAbortError) return false;
@@ -334,8 +366,10 @@ function retryAfterMs(error: unknown): number | undefined {
 function describeError(error: unknown, config: Level1Config): string {
   if (error instanceof OpenAI.APIConnectionTimeoutError) return `request timed out after ${config.timeoutMs} ms`;
   if (error instanceof OpenAI.APIConnectionError) {
-    const cause = (error as { cause?: unknown }).cause;
-    return `connection error: ${cause instanceof Error ? cause.message : error.message}`;
+    // fetch's "fetch failed" wraps the reason (connect ECONNREFUSED ...): the innermost cause says it.
+    let reason: unknown = error;
+    while (reason instanceof Error && reason.cause instanceof Error) reason = reason.cause;
+    return `connection error: ${(reason as Error).message}`;
   }
   if (error instanceof OpenAI.APIError) return `HTTP ${error.status ?? '?'}: ${error.message}`;
   return error instanceof Error ? error.message : String(error);
@@ -398,6 +432,13 @@ async function chat(ctx: CallContext, what: string, params: ChatCompletionCreate
     } catch (error) {
       if (ctx.signal?.aborted || error instanceof Aborted) throw new Aborted('aborted');
       if (error instanceof CallError) throw error;
+      if (error instanceof OpenAI.APIError && (error.status === 401 || error.status === 403)) {
+        throw new StopRun(
+          error.status === 401
+            ? `${host(config.baseURL)} rejected the API key (HTTP 401): check the key`
+            : `${host(config.baseURL)} refused the request (HTTP 403): check the API key and its access to model "${config.model}"`,
+        );
+      }
       if (attempt < config.maxRetries && isRetryable(error)) {
         const backoff = Math.min(config.retryMaxDelayMs, config.retryBaseDelayMs * 2 ** attempt);
         const jittered = backoff * (0.5 + 0.5 * ctx.random());
@@ -406,7 +447,9 @@ async function chat(ctx: CallContext, what: string, params: ChatCompletionCreate
         continue;
       }
       const tries = attempt + 1;
-      throw new CallError(ctx.scrub(`${what}: ${describeError(error, config)}${tries > 1 ? ` (after ${tries} attempts)` : ''}`));
+      const failed = new CallError(ctx.scrub(`${what}: ${describeError(error, config)}${tries > 1 ? ` (after ${tries} attempts)` : ''}`));
+      failed.connection = error instanceof OpenAI.APIConnectionError;
+      throw failed;
     }
   }
 }
@@ -414,13 +457,60 @@ async function chat(ctx: CallContext, what: string, params: ChatCompletionCreate
 // ---------------------------------------------------------------------------------------------
 // One instance
 
-async function runInstance(ctx: CallContext, instance: ReviewInstance): Promise<Level1Row> {
+/**
+ * Asks the verifier about one rewrite; a reply that does not follow the schema is shown back to
+ * it and asked again, up to VERIFIER_ASKS requests. Null findings: no valid reply.
+ */
+async function verify(ctx: CallContext, round: number, original: string, rewrite: string): Promise<{ record: VerifierRecord; findings: VerifierFindings | null }> {
+  const { config } = ctx;
+  const messages = verifierMessages(original, rewrite);
+  const invalidReplies: { problem: string; raw: string }[] = [];
+  let spent: CallRecord = { durationMs: 0, attempts: 0, usage: ZERO_USAGE, finishReason: null };
+  for (let ask = 1; ; ask++) {
+    const checked = await chat(ctx, `round ${round} verifier`, {
+      model: config.model,
+      temperature: 0,
+      seed: config.seed,
+      messages,
+      response_format: { type: 'json_schema', json_schema: { name: 'level1_verification', strict: true, schema: VERIFIER_SCHEMA as unknown as Record<string, unknown> } },
+    });
+    spent = {
+      durationMs: spent.durationMs + checked.durationMs,
+      attempts: spent.attempts + checked.attempts,
+      usage: addUsage(spent.usage, checked.usage),
+      finishReason: checked.finishReason,
+    };
+    const parsed = checked.refusal && !checked.content ? `refusal: ${checked.refusal}` : parseVerifierReply(checked.content);
+    if (typeof parsed !== 'string') {
+      const passed = findingsPass(parsed);
+      return { record: { ...spent, asks: ask, ...(invalidReplies.length > 0 ? { invalidReplies } : {}), valid: true, findings: parsed, passed }, findings: parsed };
+    }
+    const raw = ctx.scrub(checked.content ?? '');
+    invalidReplies.push({ problem: parsed, raw });
+    if (ask >= VERIFIER_ASKS) {
+      return { record: { ...spent, asks: ask, invalidReplies, valid: false, problem: parsed, raw, passed: false }, findings: null };
+    }
+    messages.push(
+      { role: 'assistant', content: checked.content ?? '' },
+      { role: 'user', content: `Your reply does not follow the schema: ${parsed}. Reply again with only the JSON that follows the schema.` },
+    );
+  }
+}
+
+interface InstanceOutcome {
+  row: Level1Row;
+  /** The instance failed because the endpoint could not be reached. */
+  connectionFailure: boolean;
+}
+
+async function runInstance(ctx: CallContext, instance: StatementInstance): Promise<InstanceOutcome> {
   const { config } = ctx;
   const startedAt = new Date();
   const rounds: Level1Round[] = [];
   let usage = ZERO_USAGE;
   let status: Level1Status = 'unverified';
   let error: string | undefined;
+  let connectionFailure = false;
   const original = instance.problem_statement;
   try {
     let previous: { rewrite: string; feedback: string } | undefined;
@@ -445,38 +535,28 @@ async function runInstance(ctx: CallContext, instance: ReviewInstance): Promise<
       const record: Level1Round = { round, feedback: previous?.feedback ?? null, rewrite, generator };
       rounds.push(record);
 
-      const checked = await chat(ctx, `round ${round} verifier`, {
-        model: config.model,
-        temperature: 0,
-        seed: config.seed,
-        messages: verifierMessages(original, rewrite),
-        response_format: { type: 'json_schema', json_schema: { name: 'level1_verification', strict: true, schema: VERIFIER_SCHEMA as unknown as Record<string, unknown> } },
-      });
-      usage = addUsage(usage, checked.usage);
-      const call: CallRecord = { durationMs: checked.durationMs, attempts: checked.attempts, usage: checked.usage, finishReason: checked.finishReason };
-      const parsed = checked.refusal && !checked.content ? `refusal: ${checked.refusal}` : parseVerifierReply(checked.content);
-      if (typeof parsed === 'string') {
-        // A failed check: recorded; the next round writes a fresh rewrite.
-        record.verifier = { ...call, valid: false, problem: parsed, raw: ctx.scrub(checked.content ?? ''), passed: false };
-        previous = undefined;
-        continue;
+      const checked = await verify(ctx, round, original, rewrite);
+      usage = addUsage(usage, checked.record.usage);
+      record.verifier = checked.record;
+      if (checked.findings === null) {
+        // No round is spent on a verifier that does not answer in the schema: the instance fails (and is tried again by a rerun).
+        throw new CallError(`round ${round} verifier: ${checked.record.asks} replies did not follow the schema (last: ${checked.record.problem})`);
       }
-      const passed = findingsPass(parsed);
-      record.verifier = { ...call, valid: true, findings: parsed, passed };
-      if (passed) {
+      if (checked.record.passed) {
         status = 'verified';
         break;
       }
-      previous = { rewrite, feedback: feedbackFrom(parsed) };
+      previous = { rewrite, feedback: feedbackFrom(checked.findings) };
     }
   } catch (caught) {
-    if (caught instanceof Aborted) throw caught;
+    if (caught instanceof Aborted || caught instanceof StopRun) throw caught;
     status = 'failed';
     error = ctx.scrub(caught instanceof Error ? caught.message : String(caught));
+    connectionFailure = caught instanceof CallError && caught.connection;
   }
   const finishedAt = new Date();
   const last = [...rounds].reverse().find((r) => r.rewrite !== '');
-  return {
+  const row: Level1Row = {
     schema: LEVEL1_ROW_SCHEMA,
     instance_id: instance.instance_id,
     status,
@@ -493,13 +573,24 @@ async function runInstance(ctx: CallContext, instance: ReviewInstance): Promise<
     timings: { startedAt: startedAt.toISOString(), finishedAt: finishedAt.toISOString(), durationMs: finishedAt.getTime() - startedAt.getTime() },
     usage,
   };
+  return { row, connectionFailure };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Output file = cache
 
-export function level1CacheKey(instanceId: string, model: string, promptVersion: string, seed: number): string {
-  return JSON.stringify([instanceId, model, promptVersion, seed]);
+/** What makes two runs of an instance the same: a rerun with other settings runs again. */
+export interface Level1RunKey {
+  instance_id: string;
+  model: string;
+  promptVersion: string;
+  seed: number;
+  temperature: number;
+  maxRounds: number;
+}
+
+export function level1CacheKey(run: Level1RunKey): string {
+  return JSON.stringify([run.instance_id, run.model, run.promptVersion, run.seed, run.temperature, run.maxRounds]);
 }
 
 function isLevel1Row(value: unknown): value is Level1Row {
@@ -532,11 +623,31 @@ export function readLevel1Output(file: string): Level1OutputRead {
   return { rows, warnings };
 }
 
-/** The latest row of each (instance, model, prompt version, seed). */
+/** The latest row of each (instance, model, prompt version, seed, temperature, rounds). */
 export function latestRows(rows: Level1Row[]): Map<string, Level1Row> {
   const latest = new Map<string, Level1Row>();
-  for (const row of rows) latest.set(level1CacheKey(row.instance_id, row.model, row.promptVersion, row.seed), row);
+  for (const row of rows) latest.set(level1CacheKey(row), row);
   return latest;
+}
+
+/** True when `file` holds Level 1 rows (a `schrodinger level1` output) rather than a dataset. */
+export function isLevel1Output(file: string): boolean {
+  return readJsonLines(file).lines.some(({ value }) => isObject(value) && value.schema === LEVEL1_ROW_SCHEMA);
+}
+
+/**
+ * The instances of Level 1 rows split by whether their latest row (a rerun supersedes an earlier
+ * row) has a rewrite to review: verified or unverified, with a final text. Sorted.
+ */
+export function rewriteStatus(rows: Level1Row[]): { rewritten: string[]; notRewritten: string[] } {
+  const latest = new Map(rows.map((row) => [row.instance_id, row]));
+  const rewritten: string[] = [];
+  const notRewritten: string[] = [];
+  for (const [id, row] of latest) {
+    const hasRewrite = row.status !== 'failed' && typeof row.final === 'string' && row.final.trim() !== '';
+    (hasRewrite ? rewritten : notRewritten).push(id);
+  }
+  return { rewritten: rewritten.sort(), notRewritten: notRewritten.sort() };
 }
 
 function checkConfig(config: Level1Config): void {
@@ -578,10 +689,10 @@ export async function runLevel1(options: Level1Options): Promise<Level1Summary> 
   const started = Date.now();
   const existing = readLevel1Output(options.out);
   const done = latestRows(existing.rows);
-  const todo: ReviewInstance[] = [];
+  const todo: StatementInstance[] = [];
   let cached = 0;
   for (const instance of options.instances) {
-    const row = done.get(level1CacheKey(instance.instance_id, config.model, LEVEL1_PROMPT_VERSION, config.seed));
+    const row = done.get(level1CacheKey({ instance_id: instance.instance_id, model: config.model, promptVersion: LEVEL1_PROMPT_VERSION, seed: config.seed, temperature: config.temperature, maxRounds: config.maxRounds }));
     if (row && row.status !== 'failed') cached++;
     else todo.push(instance);
   }
@@ -606,35 +717,56 @@ export async function runLevel1(options: Level1Options): Promise<Level1Summary> 
   };
   let finished = cached;
   let next = 0;
+  // A stop ends the instances in flight too (they are not recorded: a rerun does them).
+  const stop = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, stop.signal]) : stop.signal;
+  let stopped: string | undefined;
+  const stopRun = (reason: string) => {
+    stopped ??= reason;
+    stop.abort();
+  };
+  let connectionFailures = 0;
   const worker = async () => {
     while (next < todo.length) {
-      if (options.signal?.aborted) return;
+      if (signal.aborted) return;
       const instance = todo[next++];
       const ctx: CallContext = {
         client,
         config,
-        signal: options.signal,
+        signal,
         random: seedrandom(`level1-backoff:${config.seed}:${instance.instance_id}`),
         scrub,
       };
-      let row: Level1Row;
+      let outcome: InstanceOutcome;
       try {
-        row = await runInstance(ctx, instance);
+        outcome = await runInstance(ctx, instance);
       } catch (error) {
-        if (error instanceof Aborted) return;
+        if (error instanceof StopRun) stopRun(error.message);
+        if (error instanceof Aborted || error instanceof StopRun) return;
         throw error;
       }
+      const { row } = outcome;
       appendJsonLine(options.out, row);
       summary[row.status]++;
       if (row.status === 'failed') summary.failedIds.push(row.instance_id);
       summary.usage = addUsage(summary.usage, row.usage);
       finished++;
       options.onProgress?.({ done: finished, total: options.instances.length, instance_id: row.instance_id, status: row.status, rounds: row.rounds.length });
+      connectionFailures = outcome.connectionFailure ? connectionFailures + 1 : 0;
+      if (connectionFailures >= CONNECTION_FAILURES_TO_STOP) {
+        stopRun(`cannot reach ${host(config.baseURL)}: ${connectionFailures} instances in a row failed to connect (last: ${row.error})`);
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(config.concurrency, Math.max(1, todo.length)) }, worker));
   summary.failedIds.sort();
   summary.notRun = options.instances.length - finished;
   summary.durationMs = Date.now() - started;
+  if (stopped !== undefined) {
+    const written = finished - cached;
+    throw new Level1Stopped(
+      scrub(`level 1 stopped: ${stopped}; ${written} instance${written === 1 ? '' : 's'} written to ${options.out} before the stop, ${summary.notRun} not done (a rerun resumes)`),
+    );
+  }
   return summary;
 }
