@@ -9,7 +9,7 @@ import { loadLexicon } from './lexicon';
 import { analyzeRepository } from './names/collect';
 import { buildNames, type Granularity, type NamesStatistics } from './names/build';
 import type { NamesTables } from './names/rules';
-import { readRepository, type Repository } from './repository';
+import { readRepository, type ModuleLayout, type Repository } from './repository';
 import { PRODUCT_VERSION } from './version';
 
 export const BUNDLE_SCHEMA = 'schrodinger-views/bundle';
@@ -25,8 +25,8 @@ export interface NamesSection extends NamesTables {
   excluded: Record<string, string>;
   /** Path segments of the repository that keep their spelling although some token of theirs is renamed. */
   keptSegments: string[];
-  /** How file paths map to module names: a leading folder to drop (`src/`) and a package prefix. */
-  layout: { strip: string; prefix: string };
+  /** How file paths map to module names. */
+  layout: ModuleLayout;
 }
 
 export interface BundleStatistics extends Partial<NamesStatistics> {

@@ -56,8 +56,8 @@ export interface Repository {
   readonly contentHash: string;
   /** Entries left out because they are symbolic links. */
   readonly skippedLinks: string[];
-  /** How a file path maps to a module name: drop `strip` (`src/`), then prepend `prefix` (`pkg.`). */
-  readonly layout: { strip: string; prefix: string };
+  /** How file paths map to module names. */
+  readonly layout: ModuleLayout;
 }
 
 export function decodeText(bytes: Buffer): string | undefined {
@@ -117,11 +117,24 @@ function lazyModeFile(rel: string, full: string, bytes: Buffer): RepoFile {
   };
 }
 
+/**
+ * Module names follow Python's packages: a file's module is its stem under the chain of
+ * package folders (with `__init__.py`) above it; a folder that is no package starts a new
+ * top level (`src/pkg/mod.py` is `pkg.mod`; `tests/test_x.py` without `tests/__init__.py` is
+ * `test_x`, as pytest imports it). A repository that is itself a package prefixes its name.
+ */
+export interface ModuleLayout {
+  /** Folders (relative POSIX paths) holding an `__init__.py`. */
+  packageFolders: string[];
+  /** The repository folder's own package name, when it is a package. */
+  prefix: string;
+}
+
 function moduleNames(files: RepoFile[], packageName: string | undefined) {
   const modules = new Map<string, string>();
   const topLevelNames = new Set<string>();
-  const hasSrcLayout = !packageName && files.some((f) => /^src\/[^/]+\/__init__\.py$/.test(f.path));
-  const layout = { strip: hasSrcLayout ? 'src/' : '', prefix: packageName ? `${packageName}.` : '' };
+  const packageFolders = files.filter((f) => /(^|\/)__init__\.pyi?$/.test(f.path) && f.path.includes('/')).map((f) => f.path.slice(0, f.path.lastIndexOf('/')));
+  const layout: ModuleLayout = { packageFolders: [...new Set(packageFolders)].sort(), prefix: packageName ?? '' };
   for (const file of files) {
     const dotted = moduleOfPath(file.path, layout);
     if (dotted === undefined) continue;
@@ -131,15 +144,23 @@ function moduleNames(files: RepoFile[], packageName: string | undefined) {
   return { modules, topLevelNames, layout };
 }
 
+const packageSets = new WeakMap<ModuleLayout, ReadonlySet<string>>();
+
 /** The dotted module name of a Python file's path under a layout, if it has one. */
-export function moduleOfPath(file: string, layout: { strip: string; prefix: string }): string | undefined {
+export function moduleOfPath(file: string, layout: ModuleLayout): string | undefined {
   const match = /\.pyi?$/.exec(file);
   if (!match) return undefined;
-  let rel = file;
-  if (layout.strip && rel.startsWith(layout.strip)) rel = rel.slice(layout.strip.length);
-  const parts = rel.slice(0, -match[0].length).split('/');
+  let packages = packageSets.get(layout);
+  if (!packages) packageSets.set(layout, (packages = new Set(layout.packageFolders)));
+  const segments = file.slice(0, -match[0].length).split('/');
+  const parts = [segments.pop()!];
+  let folder = segments.join('/');
+  while (folder !== '' && packages.has(folder)) {
+    parts.unshift(folder.slice(folder.lastIndexOf('/') + 1));
+    folder = folder.includes('/') ? folder.slice(0, folder.lastIndexOf('/')) : '';
+  }
+  if (folder === '' && layout.prefix) parts.unshift(layout.prefix);
   if (parts[parts.length - 1] === '__init__') parts.pop();
-  if (layout.prefix) parts.unshift(layout.prefix.slice(0, -1));
   if (parts.length === 0 || !parts.every((p) => /^[\p{L}_][\p{L}\p{N}_]*$/u.test(p))) return undefined;
   return parts.join('.');
 }

@@ -6,7 +6,7 @@
  */
 import { Bind, Site, scanPython, type Chain, type StringSite } from './python-scan';
 import { FileResolver, type ModuleContext } from './resolve';
-import { nameValuedNames, stringRole } from './string-roles';
+import { stringRole } from './string-roles';
 
 export type DefinitionKind = 'class' | 'function' | 'variable' | 'class-attribute' | 'parameter' | 'local' | 'attribute' | 'alias' | 'export';
 
@@ -59,15 +59,12 @@ export interface FileFacts {
   exports?: string[];
   /** Parameters of functions that hand their locals over by name (`return locals()`): kept. */
   dynamicParams: string[];
-  /** Identifiers whose values are used as names (`getattr(obj, X)`). */
-  nameValued: string[];
 }
 
 export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   const scan = scanPython(text);
   const resolver = new FileResolver(scan, context);
-  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], starImports: [], globals: [], dynamicParams: [], nameValued: [] };
-  facts.nameValued = nameValuedNames(resolver);
+  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], starImports: [], globals: [], dynamicParams: [] };
   for (const [name, binding] of scan.scopes[0].bindings) {
     if (binding.kinds & (Bind.ImportModule | Bind.ImportName) && resolver.bindingClass(0, name, binding) === 'external') facts.externalGlobals.push(name);
   }

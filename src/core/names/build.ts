@@ -35,6 +35,8 @@ export interface NamesInput {
   modules: string[];
   /** Relative POSIX paths of every file. */
   paths: string[];
+  /** Folders that are packages (hold an `__init__.py`): they are renamed like their modules. */
+  packageFolders: string[];
   /** Every word of every text file and path (replacement words must avoid them all). */
   vocabulary: Set<string>;
   /** The repository's own top-level packages and modules. */
@@ -82,6 +84,7 @@ export function buildNames(
   const externalTops = new Set(ALWAYS_EXTERNAL);
   for (const file of input.facts) for (const m of file.externalModules) externalTops.add(m.split('.')[0]);
   const universe = external.universe(externalTops);
+  const ownUniverse = external.universe(input.ownPackages.filter((p) => external.hasPackage(p)));
 
   for (const file of input.facts) {
     for (const word of file.unknownAttributes) if (universe.attributes.has(word)) keep(word, 'external-attribute');
@@ -138,8 +141,8 @@ export function buildNames(
     locals: {},
     paths: {},
     externalGlobals: externalGlobals(input),
-    nameValued: [...new Set(input.facts.flatMap((f) => f.nameValued))].sort(),
     plainNames: [],
+    callables: [],
     dataNames: [],
   };
   // Words whose rewrite would not split back into the same tokens keep their spelling.
@@ -161,20 +164,37 @@ export function buildNames(
     const inScope = [...kinds].filter((k) => kindsInScope.has(k));
     if (inScope.length === 0) continue;
     if (inScope.some((k) => !LOCAL_KINDS.has(k))) {
-      const view = rules.memberView(name);
+      const view = rules.decideMember(name);
       if (view !== name) identifiers[name] = view;
     } else {
       const view = rules.localView(name);
       if (view !== name) locals[name] = view;
     }
   }
+  // Names of families built at run time are renamed as the program builds them, defined or not.
+  for (const [name, view] of Object.entries(tables.overrides)) if (!rules.isKeptMember(name)) identifiers[name] = view;
+  // Private names are mangled with their class's name: `__x` in `Foo` is `_Foo__x` from outside.
+  for (const file of input.facts) {
+    for (const cls of file.classes) {
+      for (const member of new Set([...cls.members, ...cls.assigned])) {
+        if (!member.startsWith('__') || member.endsWith('__')) continue;
+        const mangled = `_${cls.name.replace(/^_+/, '')}${member}`;
+        const view = `_${(identifiers[cls.name] ?? cls.name).replace(/^_+/, '')}${identifiers[member] ?? member}`;
+        if (view !== mangled && rules.naming.realName(view) === mangled) identifiers[mangled] = view;
+      }
+    }
+  }
   tables.identifiers = sortedRecord(identifiers);
   tables.locals = sortedRecord(locals);
+  tables.callables = [...definitions].filter(([name, kinds]) => name in identifiers && (kinds.has('function') || kinds.has('class'))).map(([name]) => name).sort();
   tables.dataNames = declarativeFields(input.facts).filter((name) => name in identifiers).sort();
   tables.plainNames = Object.keys(identifiers)
     .filter((name) => {
       const parts = splitWord(name);
-      return parts.length === 1 && parts[0].casing === 'lower' && !isEnglishWord(name);
+      // `stdout` is no English word, but is the name of something outside the repository too
+      // (an installed copy of the repository itself does not count).
+      const elsewhere = (universe.attributes.has(name) || universe.parameters.has(name)) && !ownUniverse.attributes.has(name) && !ownUniverse.parameters.has(name);
+      return parts.length === 1 && parts[0].casing === 'lower' && !isEnglishWord(name) && !elsewhere;
     })
     .sort();
   rules = new NameRules(tables, external);
@@ -275,10 +295,10 @@ function familyOverrides(facts: FileFacts[], definitions: Map<string, Set<string
       let restView = rest;
       if (source === 'name') {
         const cls = classes.get(rest.toLowerCase());
-        restView = cls === undefined || cls === rest ? rules.memberView(rest) : rules.memberView(cls).toLowerCase();
+        restView = cls === undefined || cls === rest ? rules.decideMember(rest) : rules.decideMember(cls).toLowerCase();
       }
       const view = side === 'prefix' ? pieceView(piece) + restView : restView + pieceView(piece);
-      if (view !== rules.naming.viewName(name) && rules.naming.realName(view) === name) overrides[name] = view;
+      if (view !== name && rules.naming.realName(view) === name) overrides[name] = view;
     }
   }
   return overrides;
@@ -386,20 +406,11 @@ function pathSegments(input: NamesInput, rules: NameRules): Record<string, strin
   return paths;
 }
 
-const packageFolderCache = new WeakMap<NamesInput, Set<string>>();
+const packageFolderSets = new WeakMap<NamesInput, ReadonlySet<string>>();
+
 function isPackageFolder(folder: string, input: NamesInput): boolean {
-  let set = packageFolderCache.get(input);
-  if (!set) {
-    set = new Set();
-    for (const file of input.paths) {
-      if (!/\.pyi?$/.test(file)) continue;
-      const parts = file.split('/');
-      for (let i = 1; i < parts.length; i++) set.add(parts.slice(0, i).join('/'));
-    }
-    // `src/` of a src layout holds packages but is not one.
-    set.delete('src');
-    packageFolderCache.set(input, set);
-  }
+  let set = packageFolderSets.get(input);
+  if (!set) packageFolderSets.set(input, (set = new Set(input.packageFolders)));
   return set.has(folder);
 }
 

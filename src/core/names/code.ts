@@ -9,7 +9,7 @@ import { applyEdits, type ProseTranslator } from './prose';
 import { Site, type NameSite, type PyScan, scanPython, type StringSite } from './python-scan';
 import { FileResolver, type ModuleContext, type NameClass } from './resolve';
 import type { NameRules } from './rules';
-import { stringRole } from './string-roles';
+import { nameValuedNames, stringRole } from './string-roles';
 import { forEachWord } from './words';
 
 type Edit = [start: number, end: number, text: string];
@@ -31,7 +31,9 @@ export class CodeTranslator {
 
   /** Edits for a whole file (or a doctest's virtual source). */
   collect(text: string, context: ModuleContext, edits: Edit[], scan: PyScan): FileResolver {
-    const resolver = new FileResolver(scan, context);
+    // Strings flow into names within the file: `name = "x"` ... `getattr(obj, name)`.
+    const valued = new Set(nameValuedNames(new FileResolver(scan, context)));
+    const resolver = new FileResolver(scan, { ...context, isNameValued: (name) => valued.has(name) });
     const sites = scan.sites;
     for (let i = 0; i < sites.length; i++) {
       const site = sites[i];
@@ -104,9 +106,10 @@ export class CodeTranslator {
       if (range.end <= range.start) continue;
       if (role === 'names' && !token.parts) this.nameList(text, range.start, range.end, edits);
       else if (role === 'flow') this.nameList(text, range.start, range.end, edits, true);
-      else if (!token.parts && role === 'prose' && this.rules.isDataName(text.slice(range.start, range.end))) {
-        // A field name of a declarative class, as a string, is a key named after the field.
-        const word = text.slice(range.start, range.end);
+      else if (!token.parts && role === 'prose' && (this.rules.isDataName(content) || definesCallable(resolver, content))) {
+        // A field name of a declarative class, as a string, is a key named after the field; the
+        // name of a function or class the same file defines is that name (`specname="hello"`).
+        const word = content;
         const view = this.rules.memberView(word);
         if (view !== word) edits.push([range.start, range.end, view]);
       }
@@ -125,12 +128,21 @@ export class CodeTranslator {
    */
   private nameList(text: string, start: number, end: number, edits: Edit[], definedOnly = false): void {
     const content = text.slice(start, end);
-    if (definedOnly && !/^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) {
-      const view = this.prose.translate(content);
-      if (view !== content) edits.push([start, end, view]);
+    if (definedOnly) {
+      // Words of a list of names (`"a b c".split()`): each of the repository's member names.
+      forEachWord(
+        text,
+        (s, e) => {
+          const word = text.slice(s, e);
+          if (!this.rules.isDefined(word)) return;
+          const view = this.rules.memberView(word);
+          if (view !== word) edits.push([s, e, view]);
+        },
+        start,
+        end,
+      );
       return;
     }
-    if (definedOnly && !this.rules.isDefined(content)) return;
     if (!/^[\p{L}\p{N}_.,\s]*$/u.test(content)) {
       const view = this.prose.translate(content);
       if (view !== content) edits.push([start, end, view]);
@@ -179,7 +191,7 @@ export class CodeTranslator {
     }
     const context: ModuleContext = resolver
       ? { ...resolver.context, outer: (name) => resolver.moduleNameClass(name) }
-      : { module: undefined, isPackage: false, isInternal: (d) => this.rules.isInternalTop(d.split('.')[0]), builtins: this.rules.external.builtins, isModule: (d) => this.rules.isModule(d), externalGlobal: (m, n) => this.rules.isExternalGlobal(m, n), isNameValued: (n) => this.rules.isNameValued(n) };
+      : { module: undefined, isPackage: false, isInternal: (d) => this.rules.isInternalTop(d.split('.')[0]), builtins: this.rules.external.builtins, isModule: (d) => this.rules.isModule(d), externalGlobal: (m, n) => this.rules.isExternalGlobal(m, n) };
     const codeEdits: Edit[] = [];
     this.collect(examples.virtual, context, codeEdits, scanPython(examples.virtual));
     for (const [s, e, view] of codeEdits) edits.push([s + start, e + start, view]);
@@ -190,6 +202,18 @@ export class CodeTranslator {
       if (view !== piece) edits.push([from, to, view]);
     }
   }
+}
+
+const callableNames = new WeakMap<PyScan, Set<string>>();
+
+function definesCallable(resolver: FileResolver, word: string): boolean {
+  const scan = resolver.scan;
+  let names = callableNames.get(scan);
+  if (!names) {
+    names = new Set(scan.sites.filter((s) => s.kind === Site.Def || s.kind === Site.Class).map((s) => s.text));
+    callableNames.set(scan, names);
+  }
+  return names.has(word);
 }
 
 function classView(rules: NameRules, cls: NameClass, text: string): string {

@@ -72,12 +72,19 @@ export async function analyzeRepository(repository: Repository, onProgress?: (do
     addWords(file.path);
   }
   const external = loadExternalNames();
+  // The project's own packages: top-level package folders and modules at the root.
   const own = new Set<string>();
-  for (const top of repository.topLevelNames) if (!external.stdlibTopModules.has(top) && !NOT_THE_PROJECT.has(top)) own.add(top);
+  const packages = new Set(repository.layout.packageFolders);
+  const tops = [
+    ...repository.layout.packageFolders.filter((folder) => !packages.has(folder.slice(0, Math.max(0, folder.lastIndexOf('/'))))).map((folder) => folder.slice(folder.lastIndexOf('/') + 1)),
+    ...repository.files.filter((f) => /^[^/]+\.py$/.test(f.path)).map((f) => f.path.slice(0, -3)),
+    ...(repository.layout.prefix ? [repository.layout.prefix] : []),
+  ];
+  for (const top of tops) if (!external.stdlibTopModules.has(top) && !NOT_THE_PROJECT.has(top) && !top.startsWith('test')) own.add(top);
   const modules = [...new Set(repository.modules.values())].filter((m) => !external.stdlibTopModules.has(m.split('.')[0]));
   const paths = repository.files.map((f) => f.path);
   return {
-    input: { facts, factModules: python.map((f) => repository.modules.get(f.path)), modules, paths, vocabulary, ownPackages: [...own].sort() },
+    input: { facts, factModules: python.map((f) => repository.modules.get(f.path)), modules, paths, packageFolders: repository.layout.packageFolders, vocabulary, ownPackages: [...own].sort() },
     pythonFiles: python.length,
     keptSegments(tables: NamesTables): string[] {
       const kept = new Set<string>();

@@ -7,7 +7,7 @@
 
 /** Never renamed, in any namespace. */
 export const CONVENTION_WORDS: ReadonlySet<string> = new Set([
-  'self', 'cls', 'mcs', 'metacls', 'metaclass',
+  'self', 'cls', 'mcs', 'metacls', 'metaclass', 'args', 'kwargs',
   'conftest', 'pytestmark', 'pytest_plugins', 'setup', 'teardown', 'setup_method', 'teardown_method',
   'setup_class', 'teardown_class', 'setup_module', 'teardown_module', 'setup_function', 'teardown_function',
   'setUp', 'tearDown', 'setUpClass', 'tearDownClass', 'setUpModule', 'tearDownModule', 'load_tests',

@@ -191,24 +191,31 @@ export class ProseTranslator {
     if (isNameShaped(word) || rules.isPlainName(word)) return view;
     const parts = splitWord(word);
     if (parts[0].casing === 'title' || parts[0].casing === 'upper') return view;
-    // Written as a call (`compute()`, `compute\(`), or quoted as a field's key (`"age"`).
+    // Written as a call (`compute()`, `compute\(`), quoted the way Python's messages quote
+    // names (`'compute'`), or quoted as a field's key (`"age"`).
     const after = text[end];
     if (after === '(' || (after === '\\' && text[end + 1] === '(')) return view;
     const before = text[start - 1];
-    if ((before === "'" || before === '"') && after === before && rules.isDataName(word)) return view;
+    if (before === "'" && after === "'" && rules.isCallable(word)) return view;
+    if (before === '"' && after === '"' && rules.isDataName(word)) return view;
     return word;
   }
 }
 
-/** Has an underscore inside, or more than one token (`QuerySet`, `getValue`, `HTTPServer`). */
+/**
+ * Written like an identifier, not like a word: an underscore, several tokens (`QuerySet`,
+ * `getValue`, `HTTPServer`), or letters and digits together (`arg1`).
+ */
 export function isNameShaped(word: string): boolean {
   const parts = splitWord(word);
   let tokens = 0;
+  let digits = false;
   for (const part of parts) {
     if (part.text[0] === '_') return true;
     if (!part.fixed) tokens++;
+    else if (/^\p{Nd}/u.test(part.text)) digits = true;
   }
-  return tokens > 1;
+  return tokens > 1 || (tokens === 1 && digits);
 }
 
 function hasFileExtension(value: string): boolean {

@@ -211,6 +211,8 @@ interface Bracket {
   openToken: number;
   /** Token index where the current argument (or item) starts. */
   argStartToken: number;
+  /** A literal right after `in`, `==` or `!=`: the chain it is compared with. */
+  comparedWith?: Chain;
 }
 
 interface Lambda {
@@ -410,7 +412,9 @@ class Scanner {
       else if (this.stmt.afterAs && this.stmt.asChain) this.scopes[scope].bindings.get(text)!.values.push(this.stmt.asChain);
       else this.scopes[scope].bindings.get(text)!.otherValue = true;
     }
-    if (text === 'locals' || text === 'exec' || text === 'eval' || (text === 'vars' && isEmptyCall(this.text, tokens, k))) this.markDynamicLocals();
+    // The function's own namespace is read by name: `locals()`, `vars()`, `eval(code)`, `exec(code)`.
+    const args = callArguments(this.text, tokens, k);
+    if (((text === 'locals' || text === 'vars') && args === 0) || ((text === 'exec' || text === 'eval') && args === 1)) this.markDynamicLocals();
     this.atom({ root: this.sites.length - 1, steps: [] }, k);
     return k;
   }
@@ -575,10 +579,8 @@ class Scanner {
         if (outer && outer.kind === 'call' && outer.splat === '**') site.splatInto = outer.call;
       }
     }
-    if (prev && prev.type === Tok.Op) {
-      const op = this.text.slice(prev.start, prev.end);
-      if (op === '==' || op === '!=') site.comparedWith = this.lastChain;
-    }
+    if (prev && isComparison(this.text, prev)) site.comparedWith = this.lastChain;
+    else if (bracket?.comparedWith && bracket.kind !== 'call') site.comparedWith = bracket.comparedWith;
     if (this.stmt.targetEnd >= 0 && k > this.stmt.targetEnd) {
       site.assignedTo = this.stmt.targetNames;
       if (this.brackets.length === 0 && k === this.stmt.targetEnd + 1 && isLastOfLine(tokens, k)) site.assignedValueOf = this.stmt.valueTargets;
@@ -639,12 +641,14 @@ class Scanner {
         const trailer = prev !== undefined && endsAtom(this.text, prev) && this.chain !== undefined;
         if (op === '(') this.pushBracket(t.start, trailer ? 'call' : 'group', trailer ? this.chain : undefined, k);
         else this.pushBracket(t.start, trailer ? 'subscript' : 'list', trailer ? this.chain : undefined, k);
+        if (!trailer && prev && isComparison(this.text, prev)) this.top()!.comparedWith = this.lastChain;
         if (!trailer) this.chainStart = -1;
         this.chain = undefined;
         return;
       }
       case '{':
         this.pushBracket(t.start, 'dict', undefined, k);
+        if (prev && isComparison(this.text, prev)) this.top()!.comparedWith = this.lastChain;
         this.chain = undefined;
         return;
       case ')':
@@ -661,7 +665,9 @@ class Scanner {
         } else if (closed.kind === 'params' || closed.kind === 'class-args') {
           this.chain = undefined;
         } else {
-          const literal: Literal = closed.kind === 'list' ? 'list' : closed.kind === 'dict' ? (closed.isDict || closed.dictKey ? 'dict' : 'set') : 'tuple';
+          // `(a + b)` is no tuple: only a comma (or nothing at all) makes one.
+          const tuple = closed.argIndex > 0 || closed.openToken === k - 1;
+          const literal: Literal = closed.kind === 'list' ? 'list' : closed.kind === 'dict' ? (closed.isDict || closed.dictKey ? 'dict' : 'set') : tuple ? 'tuple' : 'other';
           this.chain = { root: -1, literal, steps: [] };
           this.chainStart = closed.openToken;
         }
@@ -1120,6 +1126,12 @@ function isDotNext(text: string, tokens: Token[], k: number): boolean {
   return isOp(text, tokens[k + 1], '.');
 }
 
+/** `==`, `!=`, `in` (also `not in`). */
+function isComparison(text: string, t: Token): boolean {
+  const word = text.slice(t.start, t.end);
+  return (t.type === Tok.Op && (word === '==' || word === '!=')) || (t.type === Tok.Name && word === 'in');
+}
+
 function isOp(text: string, t: Token | undefined, op: string): boolean {
   return t !== undefined && t.type === Tok.Op && text.slice(t.start, t.end) === op;
 }
@@ -1138,10 +1150,26 @@ function isSimpleTarget(text: string, tokens: Token[], k: number): boolean {
   return true;
 }
 
-function isEmptyCall(text: string, tokens: Token[], k: number): boolean {
-  const a = tokens[k + 1];
-  const b = tokens[k + 2];
-  return !!a && !!b && text.slice(a.start, a.end) === '(' && text.slice(b.start, b.end) === ')';
+/** The number of arguments of a call `name(...)` at `k`, or -1 when no call follows. */
+function callArguments(text: string, tokens: Token[], k: number): number {
+  if (!isOp(text, tokens[k + 1], '(')) return -1;
+  let depth = 0;
+  let args = 0;
+  for (let j = k + 1; j < tokens.length; j++) {
+    const t = tokens[j];
+    if (t.type !== Tok.Op) {
+      if (depth === 1 && args === 0) args = 1;
+      continue;
+    }
+    const op = text.slice(t.start, t.end);
+    if (op === '(' || op === '[' || op === '{') depth++;
+    else if (op === ')' || op === ']' || op === '}') {
+      depth--;
+      if (depth === 0) return args;
+    } else if (op === ',' && depth === 1) args++;
+    else if (depth === 1 && args === 0) args = 1;
+  }
+  return args;
 }
 
 function decoratorText(text: string, tokens: Token[], k: number): string {

@@ -24,7 +24,8 @@ export interface ModuleContext {
   externalGlobal?: (module: string, name: string) => boolean;
   /**
    * Whether variables or attributes of this name hold names somewhere in the repository (they
-   * are given to getattr, used as `**{name: ...}` keys...): strings assigned to them are names.
+   * are given to getattr, used as `**{name: ...}` keys... in the same file): strings assigned
+   * to them are names.
    */
   isNameValued?: (name: string) => boolean;
   /**

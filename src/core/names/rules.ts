@@ -30,13 +30,13 @@ export interface NamesTables {
   paths: Record<string, string>;
   /** Per module of the repository: its global names bound to external things (also through `import *`). */
   externalGlobals: Record<string, string[]>;
-  /** Identifiers whose values are used as names somewhere: strings that flow into them are names. */
-  nameValued: string[];
   /**
    * Renamed member names of a single lowercase token that are no English word (`trylast`):
    * standing alone in a string or in prose, such a word is the name, not English.
    */
   plainNames: string[];
+  /** Member names the repository defines as functions, methods or classes. */
+  callables: string[];
   /** Field names of declarative classes (schemas, dataclasses, TypedDicts): as strings they are those names. */
   dataNames: string[];
 }
@@ -52,9 +52,9 @@ export class NameRules {
   private readonly identifiers: ReadonlyMap<string, string>;
   private readonly paths: ReadonlyMap<string, string>;
   private readonly externalGlobals: ReadonlyMap<string, ReadonlySet<string>>;
-  private readonly nameValued: ReadonlySet<string>;
   private readonly plainNames: ReadonlySet<string>;
   private readonly dataNames: ReadonlySet<string>;
+  private readonly callables: ReadonlySet<string>;
   private readonly locals: ReadonlyMap<string, string>;
 
   constructor(
@@ -78,11 +78,15 @@ export class NameRules {
     this.ownPackages = own;
     this.identifiers = new Map(Object.entries(tables.identifiers));
     this.paths = new Map(Object.entries(tables.paths));
-    this.nameValued = new Set(tables.nameValued);
     this.plainNames = new Set(tables.plainNames);
     this.dataNames = new Set(tables.dataNames);
+    this.callables = new Set(tables.callables);
     this.locals = new Map(Object.entries(tables.locals));
     this.externalGlobals = new Map(Object.entries(tables.externalGlobals).map(([m, names]) => [m, new Set(names)]));
+  }
+
+  isCallable(word: string): boolean {
+    return this.callables.has(word);
   }
 
   isDataName(word: string): boolean {
@@ -96,10 +100,6 @@ export class NameRules {
 
   isPlainName(word: string): boolean {
     return this.plainNames.has(word);
-  }
-
-  isNameValued(name: string): boolean {
-    return this.nameValued.has(name);
   }
 
   /** Whether a module of the repository binds a global name to something outside the repository. */
@@ -120,7 +120,17 @@ export class NameRules {
     return this.isKeptEverywhere(word) ? word : this.naming.viewName(word);
   }
 
+  /**
+   * A member name in the view: the repository's own members (and names of families built at
+   * run time) as the bundle decided; any other name, which only code outside the repository can
+   * define, as it is.
+   */
   memberView(word: string): string {
+    return this.ownPackages.get(word) ?? this.identifiers.get(word) ?? word;
+  }
+
+  /** The build's decision for a member name: renamed unless kept. */
+  decideMember(word: string): string {
     if (this.ownPackages.has(word)) return this.ownPackages.get(word)!;
     return this.isKeptMember(word) ? word : this.naming.viewName(word);
   }

@@ -45,6 +45,7 @@ const OBJECT_TARGET = new Set(['getattr', 'setattr', 'hasattr', 'delattr', 'obje
 const KWARGS_METHODS = new Set(['get', 'pop', 'setdefault', '__contains__', '__getitem__']);
 const NAMEISH_ATTRIBUTES = new Set(['__name__', '__qualname__']);
 const ALL_LIKE = new Set(['__all__', '__slots__', '__match_args__']);
+const STR_SEARCH = new Set(['find', 'rfind', 'index', 'rindex', 'count', 'startswith', 'endswith', 'replace', 'split', 'rsplit', 'partition', 'rpartition', 'removeprefix', 'removesuffix', '__contains__']);
 const SINGLE_VALUE = /^[\p{L}\p{N}_.+\-]*$/u;
 
 export function stringRole(site: StringSite, resolver: FileResolver, content: string): StringRole {
@@ -52,8 +53,9 @@ export function stringRole(site: StringSite, resolver: FileResolver, content: st
   const name = nameRole(site, resolver);
   if (name) return name;
   if (flowsIntoName(site, resolver)) return 'flow';
-  // A single word handed to code outside the repository is a value of that code's own.
-  if (site.call && site.whole && SINGLE_VALUE.test(content) && resolver.isExternalChain(site.call.callee)) return 'keep';
+  // A single word handed to code outside the repository is a value of that code's own (text
+  // searched for in a string is text, though).
+  if (site.call && site.whole && SINGLE_VALUE.test(content) && resolver.isExternalChain(site.call.callee) && !STR_SEARCH.has(resolver.lastAttribute(site.call.callee) ?? '')) return 'keep';
   return 'prose';
 }
 
@@ -97,6 +99,8 @@ function flowsIntoName(site: StringSite, resolver: FileResolver): boolean {
   if (site.assignedValueOf?.some(valued)) return true;
   if (site.paramDefault !== undefined && valued(site.paramDefault)) return true;
   if (site.loopTargets?.some(valued)) return true;
+  const compared = site.comparedWith && site.comparedWith.steps.length === 0 && site.comparedWith.root !== -1 ? resolver.scan.sites[site.comparedWith.root].text : undefined;
+  if (compared !== undefined && valued(compared)) return true;
   if (site.keyword !== undefined && site.whole && valued(site.keyword) && !resolver.isExternalChain(site.call?.callee)) return true;
   const outer = site.outer;
   if (outer && outer.argIndex === 1 && resolver.lastAttribute(outer.call.callee) === 'parametrize') {

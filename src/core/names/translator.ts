@@ -4,7 +4,7 @@
  * reverse is one rule for everything: every replacement token back to its original.
  */
 import type { ExternalNames } from '../external-names';
-import { moduleOfPath } from '../repository';
+import { moduleOfPath, type ModuleLayout } from '../repository';
 import { CodeTranslator } from './code';
 import { translateConfig, configKind } from './config';
 import { ProseTranslator, type ProseOptions } from './prose';
@@ -14,7 +14,7 @@ import { forEachWord } from './words';
 
 export interface NamesTranslatorInput extends NamesTables {
   keptSegments: string[];
-  layout: { strip: string; prefix: string };
+  layout: ModuleLayout;
 }
 
 export class NamesTranslator {
@@ -95,7 +95,6 @@ export class NamesTranslator {
       builtins: this.external.builtins,
       isModule: (dotted) => this.rules.isModule(dotted),
       externalGlobal: (module, name) => this.rules.isExternalGlobal(module, name),
-      isNameValued: (name) => this.rules.isNameValued(name),
     };
   }
 
