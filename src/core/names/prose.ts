@@ -60,8 +60,9 @@ export class ProseTranslator {
       mark(start, end);
     }
     for (const m of text.matchAll(REPR)) {
+      const name = m[1].replace(/\.+$/, '');
       const start = m.index! + m[0].length - m[1].length;
-      const end = start + m[1].length;
+      const end = start + name.length;
       this.dottedName(text, start, end, edits);
       mark(start, end);
     }
@@ -175,7 +176,7 @@ export class ProseTranslator {
       moduleSoFar = moduleSoFar ? `${moduleSoFar}.${part}` : part;
       let view: string;
       if (internal && this.rules.isModule(moduleSoFar)) view = this.rules.moduleView(part);
-      else view = internal || this.rules.isKnownName(part) ? this.rules.memberView(part) : part;
+      else view = this.rules.knownView(part);
       if (view !== part) edits.push([offset, offset + part.length, view]);
       offset += part.length + 1;
     }
@@ -186,7 +187,7 @@ export class ProseTranslator {
     if (rules.isOwnPackageWord(word)) return rules.ownPackageView(word);
     // Only the repository's own names: an undefined word of the same shape is data.
     if (!rules.isKnownName(word)) return word;
-    const view = rules.memberView(word);
+    const view = rules.knownView(word);
     if (view === word) return word;
     if (isNameShaped(word) || rules.isPlainName(word)) return view;
     const parts = splitWord(word);

@@ -129,6 +129,11 @@ export class NameRules {
     return this.ownPackages.get(word) ?? this.identifiers.get(word) ?? word;
   }
 
+  /** A name the repository defines, in prose: its member name, or its local name. */
+  knownView(word: string): string {
+    return this.ownPackages.get(word) ?? this.identifiers.get(word) ?? this.locals.get(word) ?? word;
+  }
+
   /** The build's decision for a member name: renamed unless kept. */
   decideMember(word: string): string {
     if (this.ownPackages.has(word)) return this.ownPackages.get(word)!;
