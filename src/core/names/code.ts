@@ -32,8 +32,10 @@ export class CodeTranslator {
   /** Edits for a whole file (or a doctest's virtual source). */
   collect(text: string, context: ModuleContext, edits: Edit[], scan: PyScan): FileResolver {
     // Strings flow into names within the file: `name = "x"` ... `getattr(obj, name)`.
-    const valued = new Set(nameValuedNames(new FileResolver(scan, context)));
-    const resolver = new FileResolver(scan, { ...context, isNameValued: (name) => valued.has(name) });
+    const flow = nameValuedNames(new FileResolver(scan, context));
+    const valued = new Set(flow.names);
+    const containers = new Set(flow.containers);
+    const resolver = new FileResolver(scan, { ...context, isNameValued: (name) => valued.has(name), isNameContainer: (name) => containers.has(name) });
     const sites = scan.sites;
     for (let i = 0; i < sites.length; i++) {
       const site = sites[i];
@@ -116,7 +118,8 @@ export class CodeTranslator {
       else if (role === 'names' || role === 'fragments') this.fragments(text, range.start, range.end, edits);
       else {
         const piece = text.slice(range.start, range.end);
-        const view = this.prose.translate(piece);
+        // A message quoting a function or class of this file (`"Hook 'conflict' ..."`) quotes the name.
+        const view = this.prose.translate(piece, { quotedName: (word) => definesCallable(resolver, word) });
         if (view !== piece) edits.push([range.start, range.end, view]);
       }
     }

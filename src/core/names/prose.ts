@@ -28,6 +28,8 @@ export interface ProseOptions {
    * its modules, and paths of its files change.
    */
   config?: boolean;
+  /** Names that a single-quoted word stands for (`'compute'` in a message): where the caller knows them. */
+  quotedName?: (word: string) => boolean;
 }
 
 /** A dotted name or a path, without spaces. */
@@ -76,7 +78,7 @@ export class ProseTranslator {
     forEachWord(text, (start, end) => {
       if (taken[start]) return;
       const word = text.slice(start, end);
-      const view = options.config ? this.rules.ownPackageView(word) : this.plainWord(word, text, start, end);
+      const view = options.config ? this.rules.ownPackageView(word) : this.plainWord(word, text, start, end, options);
       if (view !== word) edits.push([start, end, view]);
     });
     return applyEdits(text, edits);
@@ -182,7 +184,7 @@ export class ProseTranslator {
     }
   }
 
-  private plainWord(word: string, text: string, start: number, end: number): string {
+  private plainWord(word: string, text: string, start: number, end: number, options: ProseOptions): string {
     const rules = this.rules;
     if (rules.isOwnPackageWord(word)) return rules.ownPackageView(word);
     // Only the repository's own names: an undefined word of the same shape is data.
@@ -197,7 +199,7 @@ export class ProseTranslator {
     const after = text[end];
     if (after === '(' || (after === '\\' && text[end + 1] === '(')) return view;
     const before = text[start - 1];
-    if (before === "'" && after === "'" && rules.isCallable(word)) return view;
+    if (before === "'" && after === "'" && options.quotedName?.(word)) return view;
     if (before === '"' && after === '"' && rules.isDataName(word)) return view;
     return word;
   }

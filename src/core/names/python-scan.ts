@@ -172,6 +172,8 @@ export interface PyScan {
   subscripts: Array<{ receiver: Chain; index: Chain }>;
   /** Every call with a known callee. */
   calls: CallContext[];
+  /** `for` statements: the names they bind and the chain they iterate (`self.x.items()`). */
+  forLoops: Array<{ targets: string[]; iterable: Chain | undefined }>;
 }
 
 const KEYWORDS = new Set([
@@ -232,6 +234,7 @@ class Scanner {
   readonly comments: Token[] = [];
   readonly subscripts: PyScan['subscripts'] = [];
   readonly calls: CallContext[] = [];
+  readonly forLoops: PyScan['forLoops'] = [];
   private tokens: Token[] = [];
   private scope = 0;
   /** Open def/class blocks by header indentation. */
@@ -257,7 +260,7 @@ class Scanner {
     this.scopes.push(newScope('module', -1, '', 0, this.text.length, -1));
     this.scanTokens(this.tokens, false);
     while (this.blocks.length > 0) this.closeBlock(this.text.length);
-    return { text: this.text, tokens: this.tokens, scopes: this.scopes, sites: this.sites, strings: this.strings, comments: this.comments, subscripts: this.subscripts, calls: this.calls };
+    return { text: this.text, tokens: this.tokens, scopes: this.scopes, sites: this.sites, strings: this.strings, comments: this.comments, subscripts: this.subscripts, calls: this.calls, forLoops: this.forLoops };
   }
 
   private scanTokens(tokens: Token[], expression: boolean): void {
@@ -713,6 +716,8 @@ class Scanner {
           bracket.inParamValue = true;
         } else if (!bracket && this.pendingScope !== -1 && !expression) {
           this.enterPendingScope(tokens, k);
+        } else if (!bracket && this.stmt.kind === 'for' && !expression) {
+          this.forLoops.push({ targets: [...this.stmt.forTargets], iterable: this.chain });
         } else if (!bracket) {
           this.stmt.afterAs = false;
         }

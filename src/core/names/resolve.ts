@@ -28,6 +28,8 @@ export interface ModuleContext {
    * to them are names.
    */
   isNameValued?: (name: string) => boolean;
+  /** Whether containers of this name are iterated into name-valued variables (their keys and items are names). */
+  isNameContainer?: (name: string) => boolean;
   /**
    * Names bound outside the snippet (doctest examples run in their module's namespace):
    * consulted for a free name before builtins.
@@ -139,7 +141,9 @@ export class FileResolver {
       if (binding.imported === name && this.context.isModule(module ? `${module}.${name}` : name)) return 'module';
       // A name the repository module itself imports from outside stays outside.
       if (binding.imported !== undefined && this.context.externalGlobal?.(module, binding.imported)) return 'external';
-      // `from pkg import x as y`: the alias is this module's own name for a repository thing.
+      // `from pkg import x` binds the module's member name; `from pkg import x as y` inside a
+      // function binds a local of its own.
+      if (binding.imported === name) return 'member';
       return scope.kind === 'function' && !scope.dynamicLocals ? 'local' : 'member';
     }
     switch (scope.kind) {

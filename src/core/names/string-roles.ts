@@ -44,6 +44,8 @@ const OBJECT_TARGET = new Set(['getattr', 'setattr', 'hasattr', 'delattr', 'obje
 /** Methods of a `**kwargs` dict that take a key. */
 const KWARGS_METHODS = new Set(['get', 'pop', 'setdefault', '__contains__', '__getitem__']);
 const NAMEISH_ATTRIBUTES = new Set(['__name__', '__qualname__']);
+/** Mappings keyed by names: `obj.__dict__`, `inspect.signature(f).parameters`, `f.__annotations__`. */
+const NAMESPACES = new Set(['__dict__', 'parameters', '__annotations__', '__kwdefaults__', '__members__', '_field_defaults']);
 const ALL_LIKE = new Set(['__all__', '__slots__', '__match_args__']);
 const STR_SEARCH = new Set(['find', 'rfind', 'index', 'rindex', 'count', 'startswith', 'endswith', 'replace', 'split', 'rsplit', 'partition', 'rpartition', 'removeprefix', 'removesuffix', '__contains__']);
 const SINGLE_VALUE = /^[\p{L}\p{N}_.+\-]*$/u;
@@ -99,6 +101,8 @@ function flowsIntoName(site: StringSite, resolver: FileResolver): boolean {
   if (site.assignedValueOf?.some(valued)) return true;
   if (site.paramDefault !== undefined && valued(site.paramDefault)) return true;
   if (site.loopTargets?.some(valued)) return true;
+  const containers = resolver.context.isNameContainer;
+  if (containers && site.assignedTo?.some(containers) && (site.container === 'dict-key' || site.container === 'list' || site.container === 'set' || site.container === 'group')) return true;
   const compared = site.comparedWith && site.comparedWith.steps.length === 0 && site.comparedWith.root !== -1 ? resolver.scan.sites[site.comparedWith.root].text : undefined;
   if (compared !== undefined && valued(compared)) return true;
   if (site.keyword !== undefined && site.whole && valued(site.keyword) && !resolver.isExternalChain(site.call?.callee)) return true;
@@ -113,8 +117,11 @@ function flowsIntoName(site: StringSite, resolver: FileResolver): boolean {
   return false;
 }
 
-/** Identifiers whose values are used as names: `getattr(obj, X)`, `**{X: v}`, `kwargs[X]`. */
-export function nameValuedNames(resolver: FileResolver): string[] {
+/**
+ * Identifiers whose values are used as names — `getattr(obj, X)`, `**{X: v}`, `kwargs[X]` — and
+ * containers iterated into them (`for X, v in self.defaults.items()`).
+ */
+export function nameValuedNames(resolver: FileResolver): { names: string[]; containers: string[] } {
   const out = new Set<string>();
   const nameOf = (chain: StringSite['subscripted']) => {
     if (!chain) return undefined;
@@ -139,13 +146,24 @@ export function nameValuedNames(resolver: FileResolver): string[] {
       if (name) out.add(name);
     }
   }
-  return [...out];
+  const containers = new Set<string>();
+  for (const loop of resolver.scan.forLoops) {
+    if (!loop.iterable || !loop.targets.some((t) => out.has(t))) continue;
+    let chain = loop.iterable;
+    const steps = chain.steps;
+    if (steps.length >= 2 && steps[steps.length - 1] === '()' && ['items', 'keys', 'values'].includes(steps[steps.length - 2])) {
+      chain = { ...chain, steps: steps.slice(0, -2) };
+    }
+    const name = nameOf(chain);
+    if (name) containers.add(name);
+  }
+  return { names: [...out], containers: [...containers] };
 }
 
 /** `kwargs` (a `**` parameter), `vars(x)`, `x.__dict__`, `globals()`, `locals()`. */
 function isNamespaceChain(chain: NonNullable<StringSite['subscripted']>, resolver: FileResolver): boolean {
   const last = chain.steps[chain.steps.length - 1];
-  if (last === '__dict__') return true;
+  if (last !== undefined && NAMESPACES.has(last)) return true;
   const root = resolver.rootName(chain);
   if ((root === 'vars' || root === 'globals' || root === 'locals') && chain.steps.length === 1 && chain.steps[0] === '()') return true;
   return chain.steps.length === 0 && isKwargsName(chain, resolver);
