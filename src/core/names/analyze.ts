@@ -57,7 +57,7 @@ export interface FileFacts {
   globals: string[];
   /** Its `__all__`, when it is a literal list. */
   exports?: string[];
-  /** Parameters of functions that hand their locals over by name (`return locals()`): kept. */
+  /** Names bound in functions that hand their locals over by name (`return locals()`): kept. */
   dynamicParams: string[];
 }
 
@@ -71,7 +71,8 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   for (const [name, binding] of scan.scopes[0].bindings) {
     if (binding.kinds & (Bind.Def | Bind.Class | Bind.Assign) && !facts.externalGlobals.includes(name)) facts.globals.push(name);
   }
-  for (const scope of scan.scopes) if (scope.kind === 'function' && scope.dynamicLocals) for (const p of scope.params) facts.dynamicParams.push(p.name);
+  // A function that hands its namespace over by name (`return locals()`) makes its names keys.
+  for (const scope of scan.scopes) if (scope.kind === 'function' && scope.dynamicLocals) for (const name of scope.bindings.keys()) facts.dynamicParams.push(name);
   for (const w of scan.scopes[0].wildcards) {
     if (resolver.isInternalModule(w.module, w.level)) facts.starImports.push(resolver.absoluteModule(w.module, w.level));
   }
@@ -253,6 +254,8 @@ function familyPieces(scan: ReturnType<typeof scanPython>, site: StringSite): Fi
   }
   const content = text.slice(token.contentStart, token.contentEnd);
   const placeholder = /%[sdr]|%\([^)]*\)[sdr]|\{[^}]*\}/.exec(content);
+  // `"get_%s_display" % "status"`: the value is a literal piece too; nothing is built from data.
+  if (placeholder && /^\s*(%|\.format\()\s*[rbuRBU]{0,2}['"]/.test(text.slice(token.end, token.end + 24))) return out;
   if (placeholder) {
     piece(token.contentStart, token.contentStart + placeholder.index, 'prefix');
     const after = content.slice(placeholder.index + placeholder[0].length);
@@ -261,8 +264,10 @@ function familyPieces(scan: ReturnType<typeof scanPython>, site: StringSite): Fi
   }
   const after = text.slice(token.end, token.end + 16).match(/^\s*(\+)/);
   const before = text.slice(Math.max(0, token.start - 16), token.start).match(/(\+)\s*$/);
-  if (after) piece(token.contentStart, token.contentEnd, 'prefix');
-  else if (before) piece(token.contentStart, token.contentEnd, 'suffix');
+  const literalAfter = /^\s*\+\s*[rbuRBU]{0,2}['"]/.test(text.slice(token.end, token.end + 16));
+  const literalBefore = /['"]\s*\+\s*$/.test(text.slice(Math.max(0, token.start - 16), token.start));
+  if (after && !literalAfter) piece(token.contentStart, token.contentEnd, 'prefix');
+  else if (before && !literalBefore) piece(token.contentStart, token.contentEnd, 'suffix');
   return out;
 }
 

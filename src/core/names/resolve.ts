@@ -54,6 +54,9 @@ export const BUILTIN_TYPES = new Set([
   'hex', 'oct', 'bin', 'chr', 'ord', 'ascii', 'hash', 'id', 'abs', 'round', 'divmod', 'pow', 'sum', 'isinstance', 'issubclass',
 ]);
 
+/** External callables whose keywords belong to their first argument. */
+const FORWARDING_CALLEES = new Set(['partial', 'partialmethod', 'replace', 'evolve', 'assoc']);
+
 export class FileResolver {
   private readonly nameCache = new Map<number, NameClass>();
 
@@ -257,10 +260,13 @@ export class FileResolver {
     return s > 0 ? s : -1;
   }
 
-  /** A keyword given to `functools.partial(f, ...)` of a function of the repository: it is `f`'s. */
+  /**
+   * A keyword that an external callable hands on to the repository's object in its first
+   * argument: `functools.partial(f, x=1)`, `dataclasses.replace(item, quantity=2)`.
+   */
   partialOfRepository(site: NameSite): boolean {
     const method = this.lastAttribute(site.chain);
-    if (method !== 'partial' && method !== 'partialmethod') return false;
+    if (!FORWARDING_CALLEES.has(method ?? '')) return false;
     const target = site.call?.args[0];
     return target !== undefined && !this.isExternalChain(target);
   }

@@ -1,0 +1,37 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { buildBundle, type Bundle } from '../src/core/bundle';
+import { Translator } from '../src/core/translator';
+import { tempDir } from './helpers';
+
+export interface Disguise {
+  bundle: Bundle;
+  translator: Translator;
+  root: string;
+  /** The view of one file of the repository. */
+  view(file: string): string;
+  /** The view name of a member the repository defines (fails when it is not renamed). */
+  name(original: string): string;
+}
+
+/** Writes a small repository to a temporary folder and builds its real bundle. */
+export async function disguise(files: Record<string, string>, seed = 1): Promise<Disguise> {
+  const root = path.join(tempDir('names'), 'repo');
+  for (const [file, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    fs.writeFileSync(path.join(root, file), text);
+  }
+  const { bundle } = await buildBundle(root, { seed, granularity: 'full' });
+  const translator = new Translator(bundle);
+  return {
+    bundle,
+    translator,
+    root,
+    view: (file) => translator.fileToView(file, files[file]),
+    name(original) {
+      const view = bundle.names!.identifiers[original] ?? bundle.names!.locals[original];
+      if (view === undefined) throw new Error(`${original} is not renamed (${bundle.names!.excluded[original] ?? 'not defined'})`);
+      return view;
+    },
+  };
+}

@@ -1,0 +1,146 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import * as path from 'node:path';
+import { materialize } from '../../src/core/materialize';
+import { roundTrip } from '../../src/core/roundtrip';
+import { runPytest, tempDir } from '../helpers';
+import { readRepository } from '../../src/core/repository';
+import { disguise } from '../names-helper';
+
+const files = {
+  'shop/__init__.py': '"""The shop."""\nfrom .ledger import QuerySet, make_query\n\n__all__ = ["QuerySet", "make_query"]\n',
+  'shop/ledger.py': [
+    'import os.path',
+    'import re',
+    'import textwrap',
+    'from datetime import timedelta',
+    '',
+    '',
+    'class QuerySet:',
+    '    """A set of queries.',
+    '',
+    '    >>> QuerySet(["a"]).first_query()  # doctest: +SKIP',
+    "    'a'",
+    '    """',
+    '',
+    '    def __init__(self, queries, window_size=3):',
+    '        self.queries = list(queries)',
+    '        self.window_size = window_size',
+    '',
+    '    def first_query(self):',
+    '        m = re.match(r"(\\w+)", self.queries[0])',
+    '        return m.groups()[0]',
+    '',
+    '    def parse_dispatch(self, kind):',
+    '        return getattr(self, "parse_" + kind)()',
+    '',
+    '    def parse_int(self):',
+    '        return 1',
+    '',
+    '    def expires(self):',
+    '        return timedelta(seconds=self.window_size)',
+    '',
+    '    def location(self, base_path):',
+    '        return os.path.join(base_path, "x")',
+    '',
+    '',
+    'class QueryWrapper(textwrap.TextWrapper):',
+    '    def __init__(self, **kwargs):',
+    '        super().__init__(initial_indent="  ", **kwargs)',
+    '',
+    '',
+    'def make_query(text, encoding_name="utf-8"):',
+    '    data = text.encode(encoding_name, errors="ignore")',
+    '    return float("-Inf") if not data else len(data)',
+    '',
+    '',
+    'def query_fields():',
+    '    window_size = 1',
+    '    return locals()',
+    '',
+  ].join('\n'),
+  'tests/test_ledger.py': [
+    'import pytest',
+    'from shop import QuerySet, make_query',
+    'from shop.ledger import QueryWrapper, query_fields',
+    '',
+    '',
+    '@pytest.mark.parametrize(("queries", "expected"), [(["ab"], "ab")])',
+    'def test_first_query(queries, expected):',
+    '    assert QuerySet(queries).first_query() == expected',
+    '    assert getattr(QuerySet(queries), "first_query")() == expected',
+    '',
+    '',
+    'def test_dispatch(monkeypatch):',
+    '    qs = QuerySet(["x"])',
+    '    monkeypatch.setattr(qs, "parse_int", lambda: 2)',
+    '    assert qs.parse_dispatch("int") == 2',
+    '',
+    '',
+    'def test_other():',
+    '    assert make_query("abc") == 3',
+    '    assert QueryWrapper(width=10).initial_indent == "  "',
+    '    assert query_fields()["window_size"] == 1',
+    '    assert QuerySet([], window_size=5).expires().total_seconds() == 5',
+    '',
+  ].join('\n'),
+  'setup.cfg': '[tool:pytest]\nfilterwarnings = error\naddopts = --doctest-modules -p no:cacheprovider\n\n[options]\npackages = shop\n',
+};
+
+test('renames what the repository defines, token by token, and keeps what code outside it owns', async () => {
+  const d = await disguise(files);
+  const view = d.view('shop/ledger.py');
+  const QuerySet = d.name('QuerySet');
+  assert.match(view, new RegExp(`^class ${QuerySet}:`, 'm'));
+  // Token-consistent: the class and the method share the token "query".
+  assert.equal(d.name('first_query').split('_')[1], d.name('make_query').split('_')[1]);
+  // External: modules, their attributes, keywords of external callables, builtins.
+  for (const kept of ['os.path.join(', 're.match(', 'timedelta(seconds=', 'text.encode(', 'errors="ignore"', 'float("-Inf")', 'super().__init__(initial_indent="  "', 'getattr(self, ']) {
+    assert.ok(view.includes(kept), `${kept} kept in:\n${view}`);
+  }
+  // `m.groups()`: `groups` is an attribute of an external object (re.Match).
+  assert.ok(view.includes('.groups()'));
+  // A doctest directive and the expected output's quotes stay; the example is code.
+  assert.ok(view.includes('# doctest: +SKIP'));
+  assert.ok(view.includes(`>>> ${QuerySet}(["a"]).${d.name('first_query')}()`));
+  // The names of a function that hands its locals over (`return locals()`) stay.
+  assert.match(view, /window_size = 1\n    return locals\(\)/);
+});
+
+test('strings the code uses as names follow the code; values for external code do not', async () => {
+  const d = await disguise(files);
+  const tests = d.view('tests/test_ledger.py');
+  const init = d.view('shop/__init__.py');
+  assert.ok(init.includes(`__all__ = ["${d.name('QuerySet')}", "${d.name('make_query')}"]`), init);
+  assert.ok(tests.includes(`getattr(${d.name('QuerySet')}(${d.name('queries')}), "${d.name('first_query')}")`), tests);
+  assert.ok(tests.includes(`@pytest.mark.parametrize(("${d.name('queries')}", "${d.name('expected')}")`), tests);
+  // The family parse_<kind> is built from data ("int"): the data part stays in the method names.
+  const parseInt = d.name('parse_int');
+  assert.ok(parseInt.endsWith('_int'), parseInt);
+  assert.ok(tests.includes(`monkeypatch.setattr(qs, "${parseInt}"`), tests);
+  assert.ok(d.view('shop/ledger.py').includes(`getattr(self, "${parseInt.slice(0, -3)}" + ${d.name('kind')})`));
+  // Keys handed to the TextWrapper (an external base) and keys of locals() (in every role) stay.
+  assert.ok(tests.includes('(width=10).initial_indent'), tests);
+  assert.ok(tests.includes('["window_size"]'), tests);
+});
+
+test('configuration: keys and values that are not the repository stay; its package changes', async () => {
+  const d = await disguise(files);
+  const cfg = d.view('setup.cfg');
+  assert.ok(cfg.includes('filterwarnings = error\naddopts = --doctest-modules -p no:cacheprovider'), cfg);
+  assert.ok(cfg.includes(`packages = ${d.name('shop')}`), cfg);
+});
+
+test('round trip is byte-exact and the materialized view runs like the original', async () => {
+  for (const seed of [1, 2, 3]) {
+    const d = await disguise(files, seed);
+    const repository = readRepository(d.root);
+    assert.deepEqual(roundTrip(repository, d.translator).mismatched, [], `seed ${seed}`);
+    const view = path.join(tempDir('names-view'), 'view');
+    materialize(repository, d.translator, view);
+    const original = runPytest(d.root, []);
+    const disguised = runPytest(view, []);
+    assert.deepEqual([...disguised].map(([id, outcome]) => [d.translator.toReal(id), outcome]).sort(), [...original].sort(), `seed ${seed}`);
+    assert.equal(original.size, 4);
+  }
+});
