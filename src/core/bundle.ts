@@ -55,6 +55,11 @@ export interface BuildOptions {
   seed: number;
   granularity: Granularity;
   hidden?: readonly string[];
+  /**
+   * Texts the view will also translate (an instance's problem statement): replacement words
+   * avoid their words too, so that translating them back is exact as well.
+   */
+  texts?: readonly string[];
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -81,7 +86,7 @@ export async function buildBundle(root: string, options: BuildOptions): Promise<
 export async function buildBundleFor(repository: Repository, options: BuildOptions): Promise<Bundle> {
   const external = loadExternalNames();
   const lexicon = loadLexicon();
-  const analysis = await analyzeRepository(repository, options.onProgress);
+  const analysis = await analyzeRepository(repository, options.onProgress, options.texts);
   const { tables, statistics, excluded } = buildNames(analysis.input, { seed: options.seed, granularity: options.granularity }, external, lexicon);
   const textFiles = repository.files.filter((f) => f.text !== undefined).length;
   return {

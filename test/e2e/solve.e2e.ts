@@ -6,7 +6,8 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
-import { buildBundle, translatorFor, type Bundle } from '../../src/core/bundle';
+import { buildBundle, type Bundle } from '../../src/core/bundle';
+import { translatorFor } from '../../src/core/translator';
 import { checkoutInstance } from '../../src/core/checkout';
 import { instanceCode } from '../../src/core/instances';
 import type { Translator } from '../../src/core/translator';
@@ -84,7 +85,7 @@ test('Solve Instance checks out the instance and opens its disguise', async () =
   await waitFor(async () => /\(seed\)/.test(await quickInputTitle(page)), 10_000, 'the seed prompt');
   await box.fill(String(SEED));
   await page.keyboard.press('Enter');
-  const pkg = translator.toView('calcpkg');
+  const pkg = translator.textToView('calcpkg');
   await waitFor(async () => (await explorerLabels(page)).includes(pkg), 120_000, `the view with ${pkg}`);
   await bench.screenshot('solve-view-open');
   assert.ok(!(await explorerLabels(page)).includes('calcpkg'));
@@ -93,7 +94,7 @@ test('Solve Instance checks out the instance and opens its disguise', async () =
 test('the problem statement opens translated', async () => {
   const { page } = bench;
   await runCommand(page, 'Schrödinger: Show Problem Statement');
-  const median = bundle.identifiers.median;
+  const median = bundle.names!.identifiers.median;
   const frameText = async () => {
     for (const frame of page.frames()) {
       const text = await frame.evaluate(() => (globalThis as unknown as { document?: { body?: { innerText?: string } } }).document?.body?.innerText ?? '').catch(() => '');
@@ -108,18 +109,18 @@ test('the problem statement opens translated', async () => {
 
 test('fix the bug in the view, check it in the disguised terminal, submit', async () => {
   const { page } = bench;
-  const stats = translator.toView('stats.py');
+  const stats = translator.textToView('stats.py');
   await pressKeys(page, 'Control+P');
   await answerQuickInput(page, stats.replace('.py', ''), stats);
-  const middleLine = translator.toView('    middle = len(ordered) // 2');
+  const middleLine = translator.textToView('    middle = len(ordered) // 2');
   await waitFor(async () => (await editorText(page)).includes(middleLine.trim()), 20_000, 'the view of stats.py');
   const lineNumber = (await editorText(page)).split('\n').findIndex((l) => l.includes(middleLine.trim())) + 1;
   await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
   await pressKeys(page, 'Control+G');
   await page.keyboard.type(String(lineNumber));
   await pressKeys(page, ['Enter', 'End', 'Enter']);
-  const ordered = translator.toView('ordered');
-  const middle = translator.toView('middle');
+  const ordered = translator.textToView('ordered');
+  const middle = translator.textToView('middle');
   await page.keyboard.type(`if len(${ordered}) % 2 == 0:`, { delay: 5 });
   await pressKeys(page, 'Enter');
   await page.keyboard.type(`return (${ordered}[${middle} - 1] + ${ordered}[${middle}]) / 2`, { delay: 5 });
@@ -130,12 +131,12 @@ test('fix the bug in the view, check it in the disguised terminal, submit', asyn
   await runCommand(page, 'Schrödinger: Open Disguised Terminal');
   await page.waitForSelector('.terminal-wrapper .xterm-rows', { timeout: 20_000 });
   await waitFor(async () => / \$ /.test(await terminalRows().innerText()), 20_000, 'the terminal prompt');
-  const pkg = translator.toView('calcpkg');
-  const median = bundle.identifiers.median;
+  const pkg = translator.textToView('calcpkg');
+  const median = bundle.names!.identifiers.median;
   await page.keyboard.type(`/usr/bin/python3 -c "from ${pkg} import ${median}; print(${median}([4, 1, 3, 2]))"`, { delay: 2 });
   await page.keyboard.press('Enter');
   await waitFor(async () => (await terminalRows().innerText()).includes('2.5'), 20_000, 'the fixed median in the terminal');
-  await page.keyboard.type(`/usr/bin/python3 -m pytest -q -p no:cacheprovider ${translator.toView('tests/test_stats.py')}`, { delay: 2 });
+  await page.keyboard.type(`/usr/bin/python3 -m pytest -q -p no:cacheprovider ${translator.textToView('tests/test_stats.py')}`, { delay: 2 });
   await page.keyboard.press('Enter');
   await waitFor(async () => /\d+ passed/.test(await terminalRows().innerText()), 30_000, 'the tests in the disguised terminal');
   await bench.screenshot('terminal-checks');

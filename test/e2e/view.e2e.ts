@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
-import { buildBundle, translatorFor, type Bundle } from '../../src/core/bundle';
+import { buildBundle, type Bundle } from '../../src/core/bundle';
+import { translatorFor } from '../../src/core/translator';
 import type { Translator } from '../../src/core/translator';
 import { FIXTURE, copyTree, tempDir } from '../helpers';
 import {
@@ -36,7 +37,7 @@ let translator: Translator;
 
 /** Original names specific enough that VS Code's own UI never shows them. */
 function distinctiveOriginals(): string[] {
-  const names = Object.keys(bundle.identifiers).filter((n) => /_|[a-z][A-Z]/.test(n) && n.length >= 6);
+  const names = Object.keys(bundle.names!.identifiers).filter((n) => /_|[a-z][A-Z]/.test(n) && n.length >= 6);
   return [...names, 'shopcart', 'cart.py', 'registry.py', 'pricing.py', 'ShoppingCart', 'LineItem', 'PriceCalculator', 'DiscountPlugin'];
 }
 
@@ -77,7 +78,7 @@ test('opens the disguised view through the command; the explorer shows disguised
   await page.keyboard.press('Enter');
   await waitFor(async () => /granularity/.test(await quickInputTitle(page)), 10_000, 'the granularity prompt');
   await page.keyboard.press('Enter');
-  const root = translator.toView('shopcart');
+  const root = translator.textToView('shopcart');
   await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
   await waitFor(async () => (await explorerLabels(page)).includes(root), 120_000, `the explorer to show the view root ${root}`);
   await bench.screenshot('explorer-root');
@@ -85,26 +86,26 @@ test('opens the disguised view through the command; the explorer shows disguised
   const rows = page.locator('.explorer-folders-view .monaco-list-row');
   const labelsNow = await explorerLabels(page);
   await rows.nth(labelsNow.lastIndexOf(root)).click();
-  await waitFor(async () => (await explorerLabels(page)).includes(translator.toView('registry.py')), 20_000, 'the package contents');
+  await waitFor(async () => (await explorerLabels(page)).includes(translator.textToView('registry.py')), 20_000, 'the package contents');
   await bench.screenshot('explorer-disguised');
   const labels = await explorerLabels(page);
-  assert.ok(labels.includes(translator.toView('cli.py')), labels.join(', '));
+  assert.ok(labels.includes(translator.textToView('cli.py')), labels.join(', '));
   assert.deepEqual(leaksIn(labels.join('\n')), []);
 });
 
 test('Go to File finds a disguised file and opens its disguised content', async () => {
   const { page } = bench;
-  const registry = translator.toView('registry.py');
+  const registry = translator.textToView('registry.py');
   await pressKeys(page, 'Control+P');
   await page.waitForSelector('.quick-input-widget .quick-input-box input', { state: 'visible' });
   await answerQuickInput(page, registry.replace('.py', ''), registry);
-  const expected = translator.toView('def load_plugin(plugin_name):');
+  const expected = translator.textToView('def load_plugin(plugin_name):');
   await waitFor(async () => (await editorText(page)).includes(expected), 20_000, `the editor to show "${expected}"`);
   await bench.screenshot('go-to-file-opened');
   assert.deepEqual(leaksIn(await editorText(page)), []);
   // Go to Symbol in the file, from the tree-sitter parse.
   await pressKeys(page, 'Control+Shift+O');
-  const symbol = bundle.identifiers.load_plugin;
+  const symbol = bundle.names!.identifiers.load_plugin;
   await waitFor(async () => (await page.locator('.quick-input-widget .monaco-list-row', { hasText: symbol }).count()) > 0, 20_000, `the symbol ${symbol}`);
   await bench.screenshot('go-to-symbol');
   await pressKeys(page, 'Escape');
@@ -116,7 +117,7 @@ test('typing and saving writes the exact reverse-translated text to the real fil
   const before = fs.readFileSync(realFile, 'utf8');
   await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
   await pressKeys(page, 'Control+End');
-  const typed = `\ndef ${bundle.identifiers.plugin_names}_zzz():\n`;
+  const typed = `\ndef ${bundle.names!.identifiers.plugin_names}_zzz():\n`;
   await page.keyboard.type(typed, { delay: 5 });
   await page.keyboard.type('return 1', { delay: 5 });
   await pressKeys(page, 'Control+S');
@@ -130,7 +131,7 @@ test('a change made on disk appears in the open view', async () => {
   const { page } = bench;
   const realFile = path.join(repo, 'shopcart', 'registry.py');
   fs.appendFileSync(realFile, '\n\nLOADED_PLUGIN_NAMES = plugin_names()\n');
-  const expected = translator.toView('LOADED_PLUGIN_NAMES = plugin_names()');
+  const expected = translator.textToView('LOADED_PLUGIN_NAMES = plugin_names()');
   await waitFor(async () => (await editorText(page)).includes(expected), 30_000, `the editor to show "${expected}"`).catch(async (error: Error) => {
     await bench.screenshot('changed-on-disk-failed');
     throw new Error(`${error.message}\neditor:\n${await editorText(page)}\nlog:\n${extensionLogText(server, 'Schrödinger Views')}`);
@@ -140,7 +141,7 @@ test('a change made on disk appears in the open view', async () => {
 
 test('Find in View finds a disguised identifier and opens the match', async () => {
   const { page } = bench;
-  const needle = bundle.identifiers.ShoppingCart;
+  const needle = bundle.names!.identifiers.ShoppingCart;
   await pressKeys(page, 'Escape');
   await pressKeys(page, 'Control+Shift+F');
   await answerQuickInput(page, needle);
@@ -158,18 +159,18 @@ test('the disguised terminal runs view-named commands in the real copy and print
   await page.waitForSelector('.terminal-wrapper .xterm-rows', { timeout: 20_000 });
   const rows = page.locator('.terminal-wrapper .xterm-rows').first();
   await waitFor(async () => / \$ /.test(await rows.innerText()), 20_000, 'the terminal prompt');
-  const pkg = translator.toView('shopcart');
-  const cart = bundle.identifiers.ShoppingCart;
+  const pkg = translator.textToView('shopcart');
+  const cart = bundle.names!.identifiers.ShoppingCart;
   await page.keyboard.type(`/usr/bin/python3 -c "from ${pkg} import ${cart}; print(${cart}.__module__, ${cart}.__name__, 6*7)"`, { delay: 2 });
   await page.keyboard.press('Enter');
   await waitFor(async () => (await rows.innerText()).includes(`${cart} 42`), 20_000, 'the command output');
-  await page.keyboard.type(`/usr/bin/python3 -c "import ${pkg}; ${pkg}.${bundle.identifiers.load_plugin}('zzz')"`, { delay: 2 });
+  await page.keyboard.type(`/usr/bin/python3 -c "import ${pkg}; ${pkg}.${bundle.names!.identifiers.load_plugin}('zzz')"`, { delay: 2 });
   await page.keyboard.press('Enter');
   await waitFor(async () => /\[exit 1\]/.test(await rows.innerText()), 20_000, 'the traceback and its exit code');
   await bench.screenshot('terminal');
   const text = (await rows.innerText()).replace(/\u00a0/g, ' ');
   assert.match(text, /Traceback/);
-  assert.match(text, new RegExp(`${pkg}\\.${translator.toView('models')}`));
+  assert.match(text, new RegExp(`${pkg}\\.${translator.textToView('models')}`));
   assert.deepEqual(leaksIn(text), []);
 });
 
@@ -193,7 +194,7 @@ test('solver mode leaks nothing: explorer, editors, status bar, notifications, w
   await bench.screenshot('solver-mode');
   assert.deepEqual(leaksIn(seen), []);
   // Hovering an identifier shows nothing of the original in solver mode.
-  const word = page.locator('.view-lines span', { hasText: bundle.identifiers.ShoppingCart }).first();
+  const word = page.locator('.view-lines span', { hasText: bundle.names!.identifiers.ShoppingCart }).first();
   await word.hover();
   await sleep(1500);
   const hover = await page.locator('.monaco-hover').allInnerTexts();
@@ -205,7 +206,7 @@ test('reviewer mode, after a confirmation, shows the original in a hover', async
   await runCommand(page, 'Schrödinger: Switch to Reviewer Mode...');
   await page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Switch to Reviewer Mode' }).click();
   await waitFor(async () => /reviewer/.test(await page.locator('.part.statusbar').innerText()), 10_000, 'the status bar to say reviewer');
-  const word = page.locator('.view-lines span', { hasText: bundle.identifiers.ShoppingCart }).first();
+  const word = page.locator('.view-lines span', { hasText: bundle.names!.identifiers.ShoppingCart }).first();
   await page.mouse.move(0, 0);
   await word.hover();
   await waitFor(async () => (await page.locator('.monaco-hover').allInnerTexts()).join('\n').includes('ShoppingCart'), 15_000, 'the hover to show ShoppingCart');
@@ -221,9 +222,9 @@ test('reviewer mode: the mapping table and the original side by side', async () 
   assert.match(await editorText(page), /# Schrödinger Views mapping — seed 42, full/);
   // Back to a view file, then the diff against the original.
   await pressKeys(page, 'Control+P');
-  const cli = translator.toView('cli.py');
+  const cli = translator.textToView('cli.py');
   await answerQuickInput(page, cli.replace('.py', ''), cli);
-  await waitFor(async () => (await editorText(page)).includes(translator.toView('def main(argv=None):')), 20_000, 'the view file');
+  await waitFor(async () => (await editorText(page)).includes(translator.textToView('def main(argv=None):')), 20_000, 'the view file');
   await runCommand(page, 'Schrödinger: Open Original Side by Side');
   await waitFor(async () => (await page.locator('.monaco-diff-editor').count()) > 0, 20_000, 'the diff editor');
   await sleep(1500);
@@ -231,5 +232,5 @@ test('reviewer mode: the mapping table and the original side by side', async () 
   const sides = await page.locator('.monaco-diff-editor .view-lines').allInnerTexts();
   const joined = sides.join('\n').replace(/\u00a0/g, ' ');
   assert.ok(joined.includes('ShoppingCart'), joined.slice(0, 500));
-  assert.ok(joined.includes(bundle.identifiers.ShoppingCart), joined.slice(0, 500));
+  assert.ok(joined.includes(bundle.names!.identifiers.ShoppingCart), joined.slice(0, 500));
 });

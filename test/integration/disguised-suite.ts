@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { buildBundle, translatorFor } from '../../src/core/bundle';
+import { buildBundle } from '../../src/core/bundle';
+import { translatorFor } from '../../src/core/translator';
 import { scanLeaks } from '../../src/core/leaks';
 import { materialize } from '../../src/core/materialize';
 import { roundTrip } from '../../src/core/roundtrip';
@@ -19,10 +20,10 @@ export async function checkDisguisedSuite(repo: string, seed: number, selection:
 
   const view = path.join(tempDir('view'), 'view');
   materialize(repository, translator, view);
-  assert.equal(scanLeaks(view, bundle).leaks, 0, 'leaks');
+  assert.equal(scanLeaks(view, bundle, translatorFor(bundle)).leaks, 0, 'leaks');
 
   const original = runPytest(repo, selection);
-  const disguised = runPytest(view, selection.map((s) => translator.toView(s)));
+  const disguised = runPytest(view, selection.map((s) => translator.textToView(s)));
   const mappedBack = new Map([...disguised].map(([id, outcome]) => [translator.toReal(id), outcome]));
   const differences: string[] = [];
   for (const [id, outcome] of original) {
@@ -30,6 +31,6 @@ export async function checkDisguisedSuite(repo: string, seed: number, selection:
   }
   for (const id of mappedBack.keys()) if (!original.has(id)) differences.push(`${id}: only in the view`);
   assert.deepEqual(differences, [], `outcomes differ for seed ${seed}`);
-  for (const id of disguised.keys()) assert.equal(translator.toView(translator.toReal(id)), id);
+  for (const id of disguised.keys()) assert.equal(translator.textToView(translator.toReal(id)), id);
   return original;
 }

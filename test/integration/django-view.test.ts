@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { buildBundle, translatorFor } from '../../src/core/bundle';
+import { buildBundle } from '../../src/core/bundle';
+import { translatorFor } from '../../src/core/translator';
 import { DisguisedFileSystem } from '../../src/core/view-fs';
 import { searchView } from '../../src/core/view-search';
 import { DJANGO, copyTree, requirePath, tempDir } from '../helpers';
@@ -19,11 +20,11 @@ test("a live view of Debian's Django opens, lists, searches and saves correctly"
   assert.ok(files.filter((f) => f.endsWith('.py')).length >= 859);
   const queryPy = translator.pathToView('db/models/query.py');
   assert.ok(files.includes(queryPy));
-  const renamedSegments = new Set(Object.keys(bundle.paths));
+  const renamedSegments = new Set(Object.keys(bundle.names!.paths));
   assert.deepEqual(files.filter((f) => f.split('/').some((segment) => renamedSegments.has(segment)) || f.includes('__pycache__')), []);
 
   await view.warm();
-  const querySet = bundle.identifiers.QuerySet;
+  const querySet = bundle.names!.identifiers.QuerySet;
   const result = searchView({ listFiles: () => view.listFiles(), readText: (p) => view.readText(p) }, { pattern: `class ${querySet}`, matchCase: true, wholeWord: false });
   assert.ok(result.matches.some((m) => m.path === queryPy && m.preview.startsWith(`class ${querySet}`)), JSON.stringify(result.matches.slice(0, 3)));
   assert.equal(searchView({ listFiles: () => view.listFiles(), readText: (p) => view.readText(p) }, { pattern: 'class QuerySet', matchCase: true }).matches.length, 0);

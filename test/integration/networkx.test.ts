@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { NETWORKX, PYTHON, copyTree, requirePath, tempDir } from '../helpers';
-import { buildBundle, translatorFor } from '../../src/core/bundle';
+import { buildBundle } from '../../src/core/bundle';
+import { translatorFor } from '../../src/core/translator';
 import { readRepository } from '../../src/core/repository';
 import { roundTrip } from '../../src/core/roundtrip';
 import { checkDisguisedSuite } from './disguised-suite';

@@ -8,7 +8,8 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { registerCheckout } from '../../src/cli/commands/checkout';
 import { registerPatch } from '../../src/cli/commands/patch';
-import { readBundleFile, translatorFor } from '../../src/core/bundle';
+import { readBundleFile } from '../../src/core/bundle';
+import { translatorFor } from '../../src/core/translator';
 import { checkoutInstance } from '../../src/core/checkout';
 import { findInstance, loadDataset } from '../../src/core/instances';
 import { buildCalcRepo, CALC_DATASET, CALC_INSTANCE_ID } from '../fixtures/instances/build-repo';
@@ -62,26 +63,26 @@ test('solve a disguised instance end to end: checkout, disguise, fix in the view
   assert.ok(fs.existsSync(path.join(view, statsView)));
 
   // 3. the failing test fails in the view, under its view name
-  const failingInView = translator.toView(failToPass);
+  const failingInView = translator.textToView(failToPass);
   assert.notEqual(failingInView, failToPass);
   assert.equal(runPytest(view, [failingInView]).get(failingInView), 'failed');
 
   // 4. fix the bug by editing the view file, in view names; scratch files and caches on the side
   const realFix = '    middle = len(ordered) // 2\n    if len(ordered) % 2 == 0:\n        return (ordered[middle - 1] + ordered[middle]) / 2\n    return ordered[middle]\n';
-  const buggy = translator.toView('    middle = len(ordered) // 2\n    return ordered[middle]\n');
-  const fixed = translator.toView(realFix);
+  const buggy = translator.textToView('    middle = len(ordered) // 2\n    return ordered[middle]\n');
+  const fixed = translator.textToView(realFix);
   assert.notEqual(fixed, realFix, 'the fix is typed in view names');
   const viewText = fs.readFileSync(path.join(view, statsView), 'utf8');
   assert.ok(viewText.includes(buggy), 'the buggy lines, as the view shows them');
   fs.writeFileSync(path.join(view, statsView), viewText.replace(buggy, fixed));
-  fs.writeFileSync(path.join(view, 'scratch_check.py'), translator.toView('from calcpkg import median\nprint(median([4, 1, 3, 2]))\n'));
+  fs.writeFileSync(path.join(view, 'scratch_check.py'), translator.textToView('from calcpkg import median\nprint(median([4, 1, 3, 2]))\n'));
   const probe = spawnSync(PYTHON, ['scratch_check.py'], { cwd: view, encoding: 'utf8' });
   assert.equal(probe.stdout.trim(), '2.5', probe.stderr);
   spawnSync(PYTHON, ['-m', 'compileall', '-q', '.'], { cwd: view });
   assert.ok(fs.readdirSync(path.join(view, path.dirname(statsView))).includes('__pycache__'));
 
   // 5. the failing test passes in the view, and the others still do
-  const inView = runPytest(view, [failingInView, ...instance.PASS_TO_PASS.map((id) => translator.toView(id))]);
+  const inView = runPytest(view, [failingInView, ...instance.PASS_TO_PASS.map((id) => translator.textToView(id))]);
   assert.equal(inView.size, 1 + instance.PASS_TO_PASS.length);
   assert.deepEqual([...new Set(inView.values())], ['passed']);
 

@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { test } from 'node:test';
-import { buildBundle, serializeBundle, translatorFor, type Bundle } from '../../src/core/bundle';
-import { roundTrip } from '../../src/core/roundtrip';
+import { buildBundle, parseBundle, serializeBundle, type Bundle } from '../../src/core/bundle';
+import { forEachWord, tokenKeys } from '../../src/core/names/words';
 import { readRepository } from '../../src/core/repository';
-import { forEachWord, tokenKeys } from '../../src/core/words';
+import { roundTrip } from '../../src/core/roundtrip';
+import { Translator } from '../../src/core/translator';
 import { FIXTURE } from '../helpers';
 
 const build = async (seed: number, granularity: 'full' | 'definitions' = 'full') => (await buildBundle(FIXTURE, { seed, granularity })).bundle;
@@ -13,23 +16,29 @@ test('same repository and seed give a byte-identical bundle; other seeds give ot
   const b = serializeBundle(await build(11));
   const c = await build(12);
   assert.equal(a, b);
-  assert.notDeepEqual(JSON.parse(a).tokens, c.tokens);
+  assert.notDeepEqual((JSON.parse(a) as Bundle).names!.tokens, c.names!.tokens);
 });
 
-test('records schema, seed, granularity, repository identity and lexicon version', async () => {
+test('records schema, seed, levels, granularity, repository identity and data versions', async () => {
   const bundle = await build(3);
   assert.equal(bundle.schema, 'schrodinger-views/bundle');
-  assert.equal(bundle.schemaVersion, 1);
+  assert.equal(bundle.schemaVersion, 2);
   assert.equal(bundle.seed, 3);
-  assert.equal(bundle.granularity, 'full');
+  assert.deepEqual(bundle.levels, [2]);
+  assert.equal(bundle.names!.granularity, 'full');
   assert.equal(bundle.repository.name, 'shopcart');
   assert.match(bundle.repository.contentHash, /^sha256:[0-9a-f]{64}$/);
   assert.match(bundle.lexiconVersion, /^[0-9a-f]{12}$/);
 });
 
+test('a bundle of an older schema is refused with a clear "rebuild" message', async () => {
+  const old = { ...(await build(3)), schemaVersion: 1 };
+  assert.throws(() => parseBundle(JSON.stringify(old), 'old.json'), /schema version 1.*rebuild/);
+});
+
 test('replacements are unique single words that occur nowhere in the repository', async () => {
   const bundle = await build(5);
-  const replacements = Object.values(bundle.tokens);
+  const replacements = Object.values(bundle.names!.tokens);
   assert.equal(new Set(replacements).size, replacements.length);
   for (const word of replacements) assert.match(word, /^[a-z]{3,9}$/);
   const repoTokens = new Set<string>();
@@ -44,53 +53,51 @@ test('replacements are unique single words that occur nowhere in the repository'
 
 test('renames the package, modules, classes and functions token-consistently', async () => {
   const bundle = await build(7);
-  const t = bundle.tokens;
-  const id = bundle.identifiers;
+  const t = bundle.names!.tokens;
+  const id = bundle.names!.identifiers;
   assert.ok(id.shopcart && id.ShoppingCart && id.LineItem && id.load_plugin && id.sample_cart);
   const cap = (w: string) => w[0].toUpperCase() + w.slice(1);
   assert.equal(id.ShoppingCart, cap(t.shopping) + cap(t.cart));
   assert.equal(id.LineItem, cap(t.line) + cap(t.item));
   assert.equal(id.add_item, `${t.add}_${t.item}`);
-  assert.equal(id.get_status_display, `${t.get}_${t.status}_${t.display}`);
-  assert.equal(bundle.paths['cart.py'], `${t.cart}.py`);
+  assert.equal(bundle.names!.paths['cart.py'], `${t.cart}.py`);
 });
 
 test('keeps external names: stdlib modules and attributes, builtin attributes, external keywords, overrides', async () => {
   const bundle = await build(7);
-  const translator = translatorFor(bundle);
+  const names = bundle.names!;
   for (const word of ['json', 'dumps', 'sort_keys', 'join', 'append', 'OrderedDict', 'import_module', 'run', 'start', 'daemon', 'setUp', 'assertRaises', 'dataclass', 'wraps', 'ArgumentParser', 'add_argument', 'parse_args', 'addinivalue_line', 'config', 'tmp_path', 'capsys']) {
-    assert.equal(translator.toView(word), word, word);
+    assert.equal(names.identifiers[word], undefined, word);
   }
-  assert.match(bundle.excluded.run, /^external-/);
-  assert.equal(bundle.excluded.setUp, 'external-base');
-  assert.equal(bundle.excluded.config, 'hook-parameter');
+  assert.match(names.excluded.run, /^external-|builtin/);
+  assert.match(names.excluded.setUp, /external-base|convention/);
 });
 
 test('the definitions granularity renames fewer names than full', async () => {
   const full = await build(9, 'full');
   const definitions = await build(9, 'definitions');
-  assert.ok(definitions.statistics.renamedNames < full.statistics.renamedNames);
-  assert.ok(definitions.statistics.visiblePercent > full.statistics.visiblePercent);
+  assert.ok(definitions.statistics.renamedNames! < full.statistics.renamedNames!);
+  assert.ok(definitions.statistics.visibleInCodePercent! > full.statistics.visibleInCodePercent!);
 });
 
 test('round trip is byte-exact for every file of the fixture, for several seeds', async () => {
   const repository = readRepository(FIXTURE);
   for (const seed of [1, 2, 3]) {
-    const report = roundTrip(repository, translatorFor(await build(seed)));
+    const report = roundTrip(repository, new Translator(await build(seed)));
     assert.deepEqual(report.mismatched, []);
     assert.equal(report.identical, repository.files.length);
   }
 });
 
-test('binary, non-UTF-8 and syntax-error files: binary passes through, the syntax error is translated', async () => {
+test('binary files pass through; a file with a syntax error is still translated, exactly', async () => {
   const bundle: Bundle = await build(4);
-  const translator = translatorFor(bundle);
+  const translator = new Translator(bundle);
   const repository = readRepository(FIXTURE);
   const byPath = new Map(repository.files.map((f) => [f.path, f]));
   assert.equal(byPath.get('docs/logo.png')!.text, undefined);
-  assert.equal(byPath.get('docs/latin1_notes.txt')!.text, undefined);
   const broken = byPath.get('docs/broken_example.py')!.text!;
-  assert.notEqual(translator.toView(broken), broken);
-  assert.equal(translator.toReal(translator.toView(broken)), broken);
-  assert.equal(bundle.statistics.filesWithSyntaxErrors, 1);
+  const view = translator.fileToView('docs/broken_example.py', broken);
+  assert.notEqual(view, broken);
+  assert.equal(translator.toReal(view), broken);
+  assert.ok(fs.existsSync(path.join(FIXTURE, 'docs', 'latin1_notes.txt')));
 });

@@ -45,7 +45,7 @@ test('build writes a deterministic bundle and prints its statistics', () => {
   assert.equal(b.status, 0, b.stderr);
   assert.ok(fs.readFileSync(path.join(dir, 'a.json')).equals(fs.readFileSync(path.join(dir, 'b.json'))));
   const printed = JSON.parse(a.stdout);
-  assert.equal(typeof printed.statistics.visiblePercent, 'number');
+  assert.equal(typeof printed.statistics.visibleInCodePercent, 'number');
   assert.ok(printed.statistics.renamedNames > 50);
   assert.match(a.stderr, /parsing: \d+\/\d+ files/);
   assert.deepEqual(fs.readdirSync(dir).sort(), ['a.json', 'b.json']);

@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { registerPatch } from '../../src/cli/commands/patch';
-import { buildBundle, serializeBundle, translatorFor } from '../../src/core/bundle';
+import { buildBundle, serializeBundle } from '../../src/core/bundle';
+import { translatorFor } from '../../src/core/translator';
 import { UsageError } from '../../src/core/errors';
 import { materialize } from '../../src/core/materialize';
 import { buildPatch, buildPatchReport, excludeMatcher } from '../../src/core/patch';
@@ -214,15 +215,15 @@ test('with a translator: view edits come back as a patch in original names that 
   assert.notEqual(cartViewPath, 'shopcart/models/cart.py', 'the path is disguised');
   // edits typed in view names
   const viewText = fs.readFileSync(v('shopcart/models/cart.py'), 'utf8');
-  const addition = translator.toView('\n\ndef total_of_line_items(items):\n    return sum(item.subtotal_cents for item in items)\n');
+  const addition = translator.textToView('\n\ndef total_of_line_items(items):\n    return sum(item.subtotal_cents for item in items)\n');
   fs.writeFileSync(v('shopcart/models/cart.py'), viewText + addition);
   const newReal = 'from shopcart.models.cart import LineItem\n\nDEFAULT_ITEM = LineItem("sku-1", 100)\n';
-  write(view, translator.pathToView('shopcart/util/defaults.py'), translator.toView(newReal));
+  write(view, translator.pathToView('shopcart/util/defaults.py'), translator.textToView(newReal));
   fs.rmSync(v('shopcart/plugins/discount.py'));
   fs.writeFileSync(v('docs/logo.png'), Buffer.concat([fs.readFileSync(v('docs/logo.png')), Buffer.from([0, 1])]));
   fs.writeFileSync(v('docs/latin1_notes.txt'), Buffer.concat([fs.readFileSync(v('docs/latin1_notes.txt')), Buffer.from('na\xefve\n', 'latin1')]));
   fs.chmodSync(v('shopcart/cli.py'), 0o755);
-  write(view, 'scratch_probe.py', translator.toView('from shopcart.models.cart import LineItem\n'));
+  write(view, 'scratch_probe.py', translator.textToView('from shopcart.models.cart import LineItem\n'));
   write(view, `${translator.pathToView('shopcart')}/__pycache__/x.pyc`, Buffer.from([0]));
 
   const report = buildPatchReport({ original: real, edited: view, translator, exclude: ['scratch_*.py'] });
@@ -251,7 +252,7 @@ test('with a translator: view edits come back as a patch in original names that 
 test('two view files that stand for the same original path are refused', async () => {
   const dir = tempDir('patch-view');
   const { real, bundle, translator, view } = await disguised(dir);
-  const [token, replacement] = Object.entries(bundle.tokens).find(([t]) => /^[a-z]{4,}$/.test(t) && !translator.isProtected(t))!;
+  const [token, replacement] = Object.entries(bundle.names!.tokens).find(([t]) => /^[a-z]{4,}$/.test(t))!;
   write(view, `${replacement}_notes.txt`, 'a\n');
   write(view, `${token}_notes.txt`, 'b\n');
   assert.throws(
@@ -266,7 +267,7 @@ test('CLI: schrodinger patch prints the patch, writes the prediction, and refuse
   const bundleFile = path.join(dir, 'bundle.json');
   fs.writeFileSync(bundleFile, serializeBundle(bundle));
   const v = (p: string) => path.join(view, translator.pathToView(p));
-  fs.appendFileSync(v('shopcart/registry.py'), translator.toView('\nREGISTRY_VERSION = 2\n'));
+  fs.appendFileSync(v('shopcart/registry.py'), translator.textToView('\nREGISTRY_VERSION = 2\n'));
   write(view, 'scratch_probe.py', 'print(1)\n');
   const preds = path.join(dir, 'preds.json');
   fs.writeFileSync(preds, JSON.stringify({ 'other__repo-1': { instance_id: 'other__repo-1', model_name_or_path: 'human/bob', model_patch: '' } }));

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { buildBundle, translatorFor } from '../../src/core/bundle';
+import { buildBundle } from '../../src/core/bundle';
+import { translatorFor } from '../../src/core/translator';
 import { TerminalSession } from '../../src/core/terminal-session';
 import { DisguisedFileSystem } from '../../src/core/view-fs';
 import { FIXTURE, PYTHON, copyTree, tempDir } from '../helpers';
@@ -14,7 +15,7 @@ async function session() {
   const view = new DisguisedFileSystem({ root: repo, translator });
   let output = '';
   const commands: Array<[string, number]> = [];
-  const rootName = translator.toView('shopcart');
+  const rootName = translator.textToView('shopcart');
   const term = new TerminalSession({ translator, view, rootName, write: (t) => (output += t), onCommand: (line, code) => commands.push([line, code]) });
   term.open();
   const type = async (text: string, until: () => boolean = () => !term.running && output.endsWith('$ ')) => {
@@ -31,41 +32,41 @@ const plain = (text: string) => text.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
 
 test('commands typed with view names run in the real copy; their output comes back in view names', async () => {
   const { bundle, translator, type, commands, repo } = await session();
-  const pkg = translator.toView('shopcart');
-  const cart = bundle.identifiers.ShoppingCart;
+  const pkg = translator.textToView('shopcart');
+  const cart = bundle.names!.identifiers.ShoppingCart;
   const out = plain(await type(`${PYTHON} -c "from ${pkg} import ${cart}; print(${cart}.__module__, ${cart}.__name__)"\r`));
-  assert.match(out, new RegExp(`${pkg}\\.${translator.toView('models')}\\.${translator.toView('cart')} ${cart}`));
+  assert.match(out, new RegExp(`${pkg}\\.${translator.textToView('models')}\\.${translator.textToView('cart')} ${cart}`));
   assert.doesNotMatch(out, /shopcart|ShoppingCart/);
-  const traceback = plain(await type(`${PYTHON} -c "import ${pkg}; ${pkg}.${bundle.identifiers.load_plugin}('zzz')"\r`));
+  const traceback = plain(await type(`${PYTHON} -c "import ${pkg}; ${pkg}.${bundle.names!.identifiers.load_plugin}('zzz')"\r`));
   assert.match(traceback, /Traceback/);
   assert.match(traceback, /LookupError/);
   assert.doesNotMatch(traceback, /shopcart|load_plugin|registry|_PLUGIN_MODULES/);
   assert.ok(!traceback.includes(path.dirname(repo)), 'the real path is not shown');
-  assert.match(traceback, new RegExp(`File "${pkg}/${pkg}/${translator.toView('registry.py')}"`));
+  assert.match(traceback, new RegExp(`File "${pkg}/${pkg}/${translator.textToView('registry.py')}"`));
   assert.match(traceback, /\[exit 1\]/);
   assert.deepEqual(commands.map(([, code]) => code), [0, 1]);
 });
 
 test('a failing test run by its view test id passes after the fix, exit codes and colours kept', async () => {
   const { translator, type } = await session();
-  const testId = translator.toView('tests/test_cart.py::test_known_bug_rounding_is_wrong');
+  const testId = translator.textToView('tests/test_cart.py::test_known_bug_rounding_is_wrong');
   const failing = await type(`${PYTHON} -m pytest -q -p no:cacheprovider ${testId}\r`);
   assert.match(plain(failing), /1 failed/);
   assert.match(failing, /\x1b\[3[0-9]m/, 'colours are kept');
   assert.doesNotMatch(plain(failing), /test_known_bug_rounding_is_wrong|PriceCalculator/);
   assert.match(plain(failing), /\[exit 1\]/);
-  const passing = await type(`${PYTHON} -m pytest -q -p no:cacheprovider ${translator.toView('tests/test_cart.py::test_receipt_path')}\r`);
+  const passing = await type(`${PYTHON} -m pytest -q -p no:cacheprovider ${translator.textToView('tests/test_cart.py::test_receipt_path')}\r`);
   assert.match(plain(passing), /1 passed/);
   assert.doesNotMatch(plain(passing), /\[exit/);
 });
 
 test('cd works in view paths, Ctrl-C interrupts, history and line editing work', async () => {
   const { translator, term, type, rootName } = await session();
-  const pkg = translator.toView('shopcart');
-  let out = await type(`cd ${pkg}/${translator.toView('models')}\r`);
-  assert.match(plain(out), new RegExp(`${rootName}/${pkg}/${translator.toView('models')} \\$ $`));
+  const pkg = translator.textToView('shopcart');
+  let out = await type(`cd ${pkg}/${translator.textToView('models')}\r`);
+  assert.match(plain(out), new RegExp(`${rootName}/${pkg}/${translator.textToView('models')} \\$ $`));
   out = plain(await type('ls\r'));
-  assert.ok(out.includes(translator.toView('cart.py')) && !out.includes('cart.py\n'), out);
+  assert.ok(out.includes(translator.textToView('cart.py')) && !out.includes('cart.py\n'), out);
   out = await type('cd ../../..\r');
   assert.match(plain(out), /outside the view/);
   await type('sleep 30\r', () => term.running);

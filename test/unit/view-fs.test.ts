@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { buildBundle, translatorFor, type Bundle } from '../../src/core/bundle';
+import { buildBundle, type Bundle } from '../../src/core/bundle';
+import { translatorFor } from '../../src/core/translator';
 import { DisguisedFileSystem, type ViewChange } from '../../src/core/view-fs';
 import { FIXTURE, copyTree, tempDir } from '../helpers';
 
@@ -19,18 +20,18 @@ async function setUp(seed = 6) {
   return { repo, bundle, translator, view };
 }
 
-const originalNames = (bundle: Bundle) => [...Object.keys(bundle.identifiers), ...Object.keys(bundle.paths)].filter((n) => n.length >= 3);
+const originalNames = (bundle: Bundle) => [...Object.keys(bundle.names!.identifiers), ...Object.keys(bundle.names!.paths)].filter((n) => n.length >= 3);
 
 test('serves translated names and contents; hides .git and caches', async () => {
   const { bundle, translator, view } = await setUp();
   const top = view.readDirectory('').map(([name]) => name);
-  assert.ok(top.includes(translator.toView('shopcart')));
+  assert.ok(top.includes(translator.textToView('shopcart')));
   assert.ok(!top.includes('.git'));
-  const pkg = translator.toView('shopcart');
+  const pkg = translator.textToView('shopcart');
   assert.ok(!view.readDirectory(pkg).some(([name]) => name === '__pycache__'));
   const cartPath = translator.pathToView('shopcart/models/cart.py');
   const text = Buffer.from(view.readFile(cartPath)).toString('utf8');
-  assert.match(text, new RegExp(`class ${bundle.identifiers.ShoppingCart}\\(`));
+  assert.match(text, new RegExp(`class ${bundle.names!.identifiers.ShoppingCart}\\(`));
   assert.equal(view.stat(cartPath).type, 'file');
   assert.equal(view.stat(cartPath).size, Buffer.byteLength(text));
   assert.throws(() => view.readFile('.git/HEAD'), { code: 'FileNotFound' });
@@ -43,7 +44,7 @@ test('writes reverse-translate exactly, atomically, and keep file modes', async 
   const realFile = path.join(repo, 'shopcart/registry.py');
   fs.chmodSync(realFile, 0o755);
   const original = fs.readFileSync(realFile, 'utf8');
-  const edited = Buffer.from(view.readFile(viewPath)).toString('utf8') + `\n\ndef ${bundle.identifiers.plugin_names}_zqx():\n    return len(${bundle.identifiers.plugin_names}())\n`;
+  const edited = Buffer.from(view.readFile(viewPath)).toString('utf8') + `\n\ndef ${bundle.names!.identifiers.plugin_names}_zqx():\n    return len(${bundle.names!.identifiers.plugin_names}())\n`;
   view.writeFile(viewPath, Buffer.from(edited), { create: false, overwrite: true });
   assert.equal(fs.readFileSync(realFile, 'utf8'), `${original}\n\ndef plugin_names_zqx():\n    return len(plugin_names())\n`);
   assert.equal(fs.statSync(realFile).mode & 0o777, 0o755);
@@ -66,8 +67,8 @@ test('a write after the real file changed on disk fails with a conflict', async 
 
 test('creates, renames and deletes through the view in real coordinates', async () => {
   const { repo, bundle, translator, view } = await setUp();
-  const pkg = translator.toView('shopcart');
-  const newName = `${pkg}/${bundle.tokens.plugin}_extra.py`;
+  const pkg = translator.textToView('shopcart');
+  const newName = `${pkg}/${bundle.names!.tokens.plugin}_extra.py`;
   view.writeFile(newName, Buffer.from(`import ${pkg}\n`), { create: true, overwrite: false });
   assert.equal(fs.readFileSync(path.join(repo, 'shopcart/plugin_extra.py'), 'utf8'), 'import shopcart\n');
   view.createDirectory(`${pkg}/brandnew`);
@@ -110,7 +111,7 @@ test('changes made to the real files by anything else arrive as view paths', asy
   }
   assert.ok(received.some((c) => c.viewPath === translator.pathToView('shopcart/registry.py')), JSON.stringify(received));
   assert.ok(!received.some((c) => c.viewPath.includes('__pycache__')));
-  assert.equal(Buffer.from(view.readFile(translator.pathToView('shopcart/registry.py'))).toString('utf8'), translator.toView('changed = 1\n'));
+  assert.equal(Buffer.from(view.readFile(translator.pathToView('shopcart/registry.py'))).toString('utf8'), translator.textToView('changed = 1\n'));
 });
 
 test('solver mode leaks nothing: every path, content and error message the view serves is disguised', async () => {

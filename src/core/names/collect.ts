@@ -50,7 +50,7 @@ function viewOfSegment(naming: Naming, segment: string): string {
   return out + segment.slice(last);
 }
 
-export async function analyzeRepository(repository: Repository, onProgress?: (done: number, total: number) => void): Promise<RepositoryAnalysis> {
+export async function analyzeRepository(repository: Repository, onProgress?: (done: number, total: number) => void, texts: readonly string[] = []): Promise<RepositoryAnalysis> {
   const python = repository.files.filter((f) => /\.pyi?$/.test(f.path) && f.text !== undefined);
   const facts: FileFacts[] = [];
   const moduleSet = new Set(repository.modules.values());
@@ -71,6 +71,7 @@ export async function analyzeRepository(repository: Repository, onProgress?: (do
     if (file.text !== undefined) addWords(file.text);
     addWords(file.path);
   }
+  for (const text of texts) addWords(text);
   const external = loadExternalNames();
   // The project's own packages: top-level package folders and modules at the root.
   const own = new Set<string>();

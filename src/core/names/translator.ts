@@ -7,7 +7,7 @@ import type { ExternalNames } from '../external-names';
 import { moduleOfPath, type ModuleLayout } from '../repository';
 import { CodeTranslator } from './code';
 import { translateConfig, configKind } from './config';
-import { ProseTranslator, type ProseOptions } from './prose';
+import { applyEdits, ProseTranslator, type ProseOptions } from './prose';
 import type { ModuleContext } from './resolve';
 import { NameRules, type NamesTables } from './rules';
 import { forEachWord } from './words';
@@ -45,9 +45,13 @@ export class NamesTranslator {
     return this.prose.translate(text);
   }
 
-  /** Free text (problem statements, command output, tracebacks) in the view. */
+  /**
+   * Free text (problem statements, command output, tracebacks) in the view: prose, with
+   * Markdown code blocks and doctest examples as code. With options (command output), prose only.
+   */
   textToView(text: string, options?: ProseOptions): string {
-    return this.prose.translate(text, options);
+    if (options) return this.prose.translate(text, options);
+    return this.docToView(text, true);
   }
 
   /** Any text written in the view, back to real names. */
@@ -106,10 +110,24 @@ export class NamesTranslator {
     const proseRange = (start: number, end: number) => {
       if (end > start) this.code.docText(text, start, end, undefined, edits);
     };
+    const context = this.moduleContext('');
     for (const [start, end] of fences) {
       proseRange(last, start);
       const body = text.slice(start, end);
-      const view = this.prose.translate(body, { code: true });
+      const firstLine = body.slice(0, body.indexOf('\n') + 1);
+      const language = firstLine.slice(3).trim().toLowerCase();
+      let view: string;
+      if (['python', 'py', 'python3', 'py3', ''].includes(language)) {
+        // A Python block: code, translated like a module of the repository's.
+        const code = body.slice(firstLine.length, body.length - 3);
+        view = firstLine + this.code.translate(code, context) + '```';
+      } else if (language === 'pycon' || language === 'doctest') {
+        const inner: Array<[number, number, string]> = [];
+        this.code.docText(body, firstLine.length, body.length - 3, undefined, inner);
+        view = applyEdits(body, inner);
+      } else {
+        view = this.prose.translate(body, { code: true });
+      }
       if (view !== body) edits.push([start, end, view]);
       last = end;
     }

@@ -1,0 +1,52 @@
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { requirePath, tempDir } from './helpers';
+
+/** The shared SWE-bench-format instances (real bug fixes with their git history), read at run time. */
+export const INSTANCES_DIR = path.resolve(__dirname, '..', '..', 'shared', 'instances');
+
+export interface SharedInstance {
+  instance_id: string;
+  repo: string;
+  base_commit: string;
+  patch: string;
+  test_patch: string;
+  problem_statement: string;
+  FAIL_TO_PASS: string;
+  PASS_TO_PASS: string;
+  test_cmd: string;
+}
+
+export function sharedInstances(): SharedInstance[] {
+  const file = requirePath(path.join(INSTANCES_DIR, 'instances.jsonl'), 'the shared instances (../shared/instances)');
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as SharedInstance);
+}
+
+const unpacked = new Map<string, string>();
+
+/** The bare repository of an instance, unpacked once per test process. */
+export function bareRepository(instance: SharedInstance): string {
+  const name = instance.repo.split('/')[1];
+  let bare = unpacked.get(name);
+  if (!bare) {
+    const dir = tempDir(`bare-${name}`);
+    execFileSync('tar', ['-xzf', path.join(INSTANCES_DIR, `${name}.git.tar.gz`), '-C', dir]);
+    bare = path.join(dir, `${name}.git`);
+    unpacked.set(name, bare);
+  }
+  return bare;
+}
+
+/** The instance's repository at its base commit, as plain files (no history). */
+export function baseTree(instance: SharedInstance): string {
+  const out = path.join(tempDir(`base-${instance.instance_id}`), instance.repo.split('/')[1]);
+  fs.mkdirSync(out);
+  const archive = execFileSync('git', ['--git-dir', bareRepository(instance), 'archive', instance.base_commit], { maxBuffer: 256 * 1024 * 1024 });
+  execFileSync('tar', ['-x', '-C', out], { input: archive });
+  return out;
+}
