@@ -37,9 +37,13 @@ export class Lexicon {
   pick(token: string, random: RandomSource, taken: (word: string) => boolean): string | undefined {
     const words = this.file.words;
     const related = (this.file.related[token] ?? []).map((i) => words[i]).filter((w) => !taken(w));
+    // A word of the token's length first: text laid out in columns keeps its layout.
+    const sameLength = related.filter((w) => w.length === token.length);
+    if (sameLength.length > 0) return sameLength[Math.floor(random() * sameLength.length)];
     if (related.length > 0) return related[Math.floor(random() * related.length)];
     const pos = this.posOfWord.get(token) ?? 'n';
-    return this.probe(this.posWords[pos], random, taken) ?? this.probe(words, random, taken);
+    const free = (w: string) => taken(w) || w.length !== token.length;
+    return this.probe(this.posWords[pos], random, free) ?? this.probe(this.posWords[pos], random, taken) ?? this.probe(words, random, taken);
   }
 
   private probe(pool: readonly string[], random: RandomSource, taken: (word: string) => boolean): string | undefined {

@@ -8,7 +8,7 @@ import { Bind, Site, scanPython, type Chain, type StringSite } from './python-sc
 import { FileResolver, type ModuleContext } from './resolve';
 import { stringRole } from './string-roles';
 
-export type DefinitionKind = 'class' | 'function' | 'variable' | 'class-attribute' | 'parameter' | 'local' | 'attribute' | 'alias' | 'export';
+export type DefinitionKind = 'class' | 'function' | 'variable' | 'class-attribute' | 'parameter' | 'local' | 'local-callable' | 'attribute' | 'alias' | 'export';
 
 export interface ClassFacts {
   name: string;
@@ -57,6 +57,10 @@ export interface FileFacts {
   globals: string[];
   /** Its `__all__`, when it is a literal list. */
   exports?: string[];
+  /** One-word strings given to the repository's callables or used as keys (candidates for attributes served by `__getattr__`). */
+  wordStrings: string[];
+  /** A class of the file serves attributes from its data (`__getattr__`). */
+  dynamicAttributes: boolean;
   /** Names bound in functions that hand their locals over by name (`return locals()`): kept. */
   dynamicParams: string[];
 }
@@ -64,7 +68,8 @@ export interface FileFacts {
 export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   const scan = scanPython(text);
   const resolver = new FileResolver(scan, context);
-  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], starImports: [], globals: [], dynamicParams: [] };
+  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], starImports: [], globals: [], dynamicParams: [], wordStrings: [], dynamicAttributes: false };
+  facts.dynamicAttributes = scan.scopes.some((s) => s.kind === 'function' && (s.name === '__getattr__' || s.name === '__getattribute__') && scan.scopes[s.parent]?.kind === 'class');
   for (const [name, binding] of scan.scopes[0].bindings) {
     if (binding.kinds & (Bind.ImportModule | Bind.ImportName) && resolver.bindingClass(0, name, binding) === 'external') facts.externalGlobals.push(name);
   }
@@ -119,12 +124,14 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
     switch (site.kind) {
       case Site.Def: {
         const kind = scan.scopes[site.scope].kind;
-        define(site.text, kind === 'module' || kind === 'class' ? 'function' : 'local');
+        define(site.text, kind === 'module' || kind === 'class' ? 'function' : 'local-callable');
         break;
       }
-      case Site.Class:
-        define(site.text, 'class');
+      case Site.Class: {
+        const kind = scan.scopes[site.scope].kind;
+        define(site.text, kind === 'module' || kind === 'class' ? 'class' : 'local-callable');
         break;
+      }
       case Site.Param: {
         const cls = resolver.classify(i);
         define(site.text, cls === 'member' ? 'parameter' : 'local');
@@ -210,6 +217,10 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   for (const site of scan.strings) {
     const content = text.slice(site.token.contentStart, site.token.contentEnd);
     const role = stringRole(site, resolver, content);
+    if (role === 'prose' && !site.token.parts && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) {
+      const asArgument = site.call && site.whole && !resolver.isExternalChain(site.call.callee);
+      if (asArgument || site.container === 'subscript' || site.container === 'dict-key') facts.wordStrings.push(content);
+    }
     if (role === 'fragments' || (role === 'names' && site.token.parts)) facts.families.push(...familyPieces(scan, site));
     if (site.token.parts || role !== 'names') continue;
     const callee = site.call ? resolver.lastAttribute(site.call.callee) : undefined;

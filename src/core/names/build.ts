@@ -17,12 +17,13 @@ export type Granularity = 'definitions' | 'full';
 
 const DEFINITION_KINDS: Record<Granularity, ReadonlySet<string>> = {
   definitions: new Set(['package', 'module', 'class', 'function', 'variable', 'alias']),
-  full: new Set(['package', 'module', 'class', 'function', 'variable', 'alias', 'class-attribute', 'parameter', 'local', 'attribute', 'export']),
+  full: new Set(['package', 'module', 'class', 'function', 'variable', 'alias', 'class-attribute', 'parameter', 'local', 'local-callable', 'attribute', 'export']),
 };
 /** Kinds whose names are renamed as locals (their spelling is invisible outside a function). */
-const LOCAL_KINDS: ReadonlySet<string> = new Set(['local']);
+const LOCAL_KINDS: ReadonlySet<string> = new Set(['local', 'local-callable']);
 /** Short tokens (two letters) are renamed only in these: `nx`, `db`. */
 const SHORT_TOKEN_KINDS: ReadonlySet<string> = new Set(['package', 'module', 'alias']);
+const ENUM_BASES = new Set(['enum.Enum', 'enum.IntEnum', 'enum.StrEnum', 'enum.Flag', 'enum.IntFlag', 'enum.ReprEnum']);
 /** Objects from these modules reach almost every repository (pytest's tmp_path, open(), re): always external. */
 const ALWAYS_EXTERNAL = ['builtins', 'pathlib', 'io', 'os', 're', 'typing', 'collections', 'types', 'functools', 'itertools', 'abc', 'enum', 'dataclasses'];
 
@@ -93,6 +94,13 @@ export function buildNames(
     for (const word of file.unknownKeywords) if (universe.parameters.has(word) || universe.attributes.has(word)) keep(word, 'external-keyword');
   }
   for (const file of input.facts) for (const name of file.dynamicParams) keep(name, 'dynamic-locals');
+  // A class that serves attributes from its data (`__getattr__` looking up keys) makes a word
+  // that is both such a key (a string) and an attribute of an unknown receiver one name: kept.
+  if (input.facts.some((f) => f.dynamicAttributes)) {
+    const words = new Set(input.facts.flatMap((f) => f.wordStrings));
+    // Name-shaped words change in strings too (prose), so only plain words need keeping.
+    for (const file of input.facts) for (const word of file.unknownAttributes) if (words.has(word) && !isNameShaped(word)) keep(word, 'dynamic-attribute');
+  }
   keepExternalBaseNames(input.facts, external, universe, keep);
   keepForwardedKeywords(input.facts, universe, keep);
 
@@ -172,7 +180,10 @@ export function buildNames(
     }
   }
   // Names of families built at run time are renamed as the program builds them, defined or not.
-  for (const [name, view] of Object.entries(tables.overrides)) if (!rules.isKeptMember(name)) identifiers[name] = view;
+  for (const [name, view] of Object.entries(tables.overrides)) {
+    if (view === name) delete identifiers[name];
+    else if (!rules.isKeptMember(name)) identifiers[name] = view;
+  }
   // Private names are mangled with their class's name: `__x` in `Foo` is `_Foo__x` from outside.
   for (const file of input.facts) {
     for (const cls of file.classes) {
@@ -186,7 +197,11 @@ export function buildNames(
   }
   tables.identifiers = sortedRecord(identifiers);
   tables.locals = sortedRecord(locals);
-  tables.callables = [...definitions].filter(([name, kinds]) => name in identifiers && (kinds.has('function') || kinds.has('class'))).map(([name]) => name).sort();
+  // Functions and classes (nested ones too: their names show in reprs and tracebacks).
+  tables.callables = [...definitions]
+    .filter(([name, kinds]) => (name in identifiers && (kinds.has('function') || kinds.has('class'))) || (name in locals && kinds.has('local-callable')))
+    .map(([name]) => name)
+    .sort();
   tables.dataNames = declarativeFields(input.facts).filter((name) => name in identifiers).sort();
   tables.plainNames = Object.keys(identifiers)
     .filter((name) => {
@@ -298,7 +313,8 @@ function familyOverrides(facts: FileFacts[], definitions: Map<string, Set<string
         restView = cls === undefined || cls === rest ? rules.decideMember(rest) : rules.decideMember(cls).toLowerCase();
       }
       const view = side === 'prefix' ? pieceView(piece) + restView : restView + pieceView(piece);
-      if (view !== name && rules.naming.realName(view) === name) overrides[name] = view;
+      // Recorded even when the name stays: then the family decides it stays.
+      if (rules.naming.realName(view) === name) overrides[name] = view;
     }
   }
   return overrides;
@@ -331,6 +347,8 @@ function keepExternalBaseNames(
           const qualified = external.resolveClass(base.external);
           const members = qualified ? external.classMembers(qualified) : undefined;
           found = members ? { members: new Set(members), opaque: false } : { members: new Set(), opaque: true };
+          // An Enum's members are looked up by name (`Color["RED"]`, serialised by name): kept.
+          if (qualified && ENUM_BASES.has(qualified)) for (const cls2 of byName.get(name) ?? []) for (const f of cls2.fields) found.members.add(f);
         } else if (base.repo !== undefined && base.repo !== name) {
           found = externalOf(base.repo, seen);
         }

@@ -14,6 +14,8 @@ import { forEachWord } from './words';
 
 type Edit = [start: number, end: number, text: string];
 
+const SINGLE_NAME = /^[\p{L}_][\p{L}\p{N}_]*$/u;
+
 /** Comments whose words are instructions to tools (`# noqa: E501`, `# doctest: +SKIP`, `# -*- coding: utf-8 -*-`). */
 const PRAGMA_COMMENT = /^#\s*(?:doctest:|noqa|pragma|pylint:|fmt:|type:\s*ignore|isort:|mypy:|flake8|nosec|-\*-|!|vim?:|coding[:=])/;
 
@@ -72,11 +74,11 @@ export class CodeTranslator {
       }
       case Site.Keyword: {
         if (site.classKeyword) return text === 'metaclass' ? text : rules.memberView(text);
-        // `dict(key=value)` is `{"key": value}`: its keys are data, like string keys.
-        if (resolver.isBuiltinCall(site.chain, 'dict')) return this.prose.translate(text);
-        if (resolver.isExternalChain(site.chain)) return resolver.partialOfRepository(site) ? rules.memberView(text) : text;
+        // `dict(key=value)` is `{"key": value}`, and `"{key}".format(key=...)` fills the template's
+        // field: such keywords follow the rule of the same word as a string.
         const method = resolver.lastAttribute(site.chain);
-        if (method === 'format' || method === 'format_map') return text;
+        if (resolver.isBuiltinCall(site.chain, 'dict') || method === 'format' || method === 'format_map') return this.dataWord(text);
+        if (resolver.isExternalChain(site.chain)) return resolver.partialOfRepository(site) ? rules.memberView(text) : text;
         return rules.memberView(text);
       }
       case Site.ImportModule:
@@ -108,21 +110,25 @@ export class CodeTranslator {
       if (range.end <= range.start) continue;
       if (role === 'names' && !token.parts) this.nameList(text, range.start, range.end, edits);
       else if (role === 'flow') this.nameList(text, range.start, range.end, edits, true);
-      else if (!token.parts && role === 'prose' && (this.rules.isDataName(content) || definesCallable(resolver, content))) {
-        // A field name of a declarative class, as a string, is a key named after the field; the
-        // name of a function or class the same file defines is that name (`specname="hello"`).
-        const word = content;
-        const view = this.rules.memberView(word);
-        if (view !== word) edits.push([range.start, range.end, view]);
+      else if (!token.parts && role === 'prose' && SINGLE_NAME.test(content)) {
+        // One word alone: the name of a function or class the file defines is that name
+        // (`specname="hello"`); otherwise a data word (a field's key, or prose).
+        const view = definesCallable(resolver, content) ? this.rules.knownView(content) : this.dataWord(content);
+        if (view !== content) edits.push([range.start, range.end, view]);
       }
       else if (role === 'names' || role === 'fragments') this.fragments(text, range.start, range.end, edits);
       else {
         const piece = text.slice(range.start, range.end);
-        // A message quoting a function or class of this file (`"Hook 'conflict' ..."`) quotes the name.
-        const view = this.prose.translate(piece, { quotedName: (word) => definesCallable(resolver, word) });
+        // A message quoting a function or class (`"Hook 'conflict' ..."`) quotes the name.
+        const view = this.prose.translate(piece, { quotedName: (word) => this.rules.isCallable(word) });
         if (view !== piece) edits.push([range.start, range.end, view]);
       }
     }
+  }
+
+  /** A word standing for itself as data (a string, a `dict(k=...)` key): a field's name when it is one, else prose. */
+  private dataWord(word: string): string {
+    return this.rules.isDataName(word) ? this.rules.memberView(word) : this.prose.translate(word, { standalone: true });
   }
 
   /**
@@ -222,6 +228,7 @@ function definesCallable(resolver: FileResolver, word: string): boolean {
 function classView(rules: NameRules, cls: NameClass, text: string): string {
   switch (cls) {
     case 'external':
+    case 'kept':
       return text;
     case 'local':
       return rules.localView(text);

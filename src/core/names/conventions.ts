@@ -12,6 +12,8 @@ export const CONVENTION_WORDS: ReadonlySet<string> = new Set([
   'setup_class', 'teardown_class', 'setup_module', 'teardown_module', 'setup_function', 'teardown_function',
   'setUp', 'tearDown', 'setUpClass', 'tearDownClass', 'setUpModule', 'tearDownModule', 'load_tests',
   'asyncSetUp', 'asyncTearDown', 'addCleanup', 'doCleanups', 'runTest',
+  // Private names the standard library reads by convention.
+  '_partialmethod', '_fields', '_field_defaults', '_asdict', '_replace', '_make', '_missing_', '_ignore_', '_order_', '_generate_next_value_',
 ]);
 
 /** pytest's own fixtures: a test names them as parameters; pytest injects them by name. */

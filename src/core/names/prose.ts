@@ -30,6 +30,11 @@ export interface ProseOptions {
   config?: boolean;
   /** Names that a single-quoted word stands for (`'compute'` in a message): where the caller knows them. */
   quotedName?: (word: string) => boolean;
+  /**
+   * The text is one word standing alone (a string literal `"Foo"`): a capitalised word is data
+   * then, not the repository's class of that name.
+   */
+  standalone?: boolean;
 }
 
 /** A dotted name or a path, without spaces. */
@@ -37,6 +42,7 @@ const COMPOUND = /(?:\.{0,2}\/)?[\p{L}\p{N}_][\p{L}\p{N}_\-]*(?:(?:\.|\/|::)[\p{
 const CODE_SPAN = /``[^`\n]+``|`[^`\n]+`/g;
 /** Python's own reprs name code: `<function f at 0x...>`, `<class 'pkg.C'>`, `<bound method C.m of ...>`. */
 const REPR = /<(?:function|class|bound method|unbound method|method|module|built-in method|enum) '?([\p{L}_][\p{L}\p{N}_.]*)/gu;
+const TOP_LEVEL_DOMAINS = new Set(['com', 'org', 'net', 'edu', 'gov', 'io', 'dev', 'info', 'biz', 'co', 'uk', 'de', 'fr', 'us', 'eu', 'ca', 'au', 'jp', 'cn', 'ru', 'nl', 'it', 'es', 'ch', 'se', 'app', 'ai', 'me', 'tv', 'localhost', 'invalid']);
 const FILE_EXTENSIONS = new Set([
   'py', 'pyi', 'pyx', 'pxd', 'rst', 'txt', 'md', 'cfg', 'ini', 'toml', 'json', 'yaml', 'yml', 'html', 'htm', 'js', 'css',
   'c', 'h', 'cpp', 'so', 'pyc', 'xml', 'csv', 'tsv', 'dat', 'log', 'png', 'jpg', 'gif', 'svg', 'in', 'sh', 'bat', 'tmpl',
@@ -164,11 +170,12 @@ export class ProseTranslator {
     }
   }
 
-  /** `pkg.mod.Name`, `self.attr`, `os.path.join`. */
+  /** `pkg.mod.Name`, `self.attr`, `os.path.join` (not host names: `www.example.com`). */
   private dottedName(text: string, start: number, end: number, edits: Array<[number, number, string]>): void {
     const value = text.slice(start, end);
     const parts = value.split('.');
     if (parts.some((p) => p === '')) return;
+    if (TOP_LEVEL_DOMAINS.has(parts[parts.length - 1].toLowerCase()) || /(:\/\/|@)$/.test(text.slice(Math.max(0, start - 3), start))) return;
     if (this.rules.isExternalModule(parts[0])) return;
     if (parts.every((p) => /^\p{N}/u.test(p) || p.length <= 1)) return;
     const internal = this.rules.isInternalTop(parts[0]);
@@ -193,14 +200,14 @@ export class ProseTranslator {
     if (view === word) return word;
     if (isNameShaped(word) || rules.isPlainName(word)) return view;
     const parts = splitWord(word);
-    if (parts[0].casing === 'title' || parts[0].casing === 'upper') return view;
+    if ((parts[0].casing === 'title' || parts[0].casing === 'upper') && !options.standalone) return view;
     // Written as a call (`compute()`, `compute\(`), quoted the way Python's messages quote
     // names (`'compute'`), or quoted as a field's key (`"age"`).
     const after = text[end];
     if (after === '(' || (after === '\\' && text[end + 1] === '(')) return view;
     const before = text[start - 1];
     if (before === "'" && after === "'" && options.quotedName?.(word)) return view;
-    if (before === '"' && after === '"' && rules.isDataName(word)) return view;
+    if ((before === '"' || before === "'") && after === before && rules.isDataName(word)) return view;
     return word;
   }
 }

@@ -129,6 +129,8 @@ export interface CallContext {
   args: Array<Chain | undefined>;
   /** Keys of a `**{key: value}` argument that are single chains. */
   splatKeys: Chain[];
+  /** `**X` arguments that are single chains. */
+  splatArgs: Chain[];
 }
 
 export interface StringSite {
@@ -791,7 +793,12 @@ class Scanner {
   /** At the end of an argument: record it when it is a single chain. */
   private noteArgument(): void {
     const bracket = this.top();
-    if (!bracket?.call || bracket.keyword !== undefined || bracket.splat || !this.chain || this.chainStart !== bracket.argStartToken) return;
+    if (!bracket?.call || bracket.keyword !== undefined || !this.chain) return;
+    if (bracket.splat === '**') {
+      if (this.chainStart === bracket.argStartToken + 1) bracket.call.splatArgs.push(this.chain);
+      return;
+    }
+    if (bracket.splat || this.chainStart !== bracket.argStartToken) return;
     bracket.call.args[bracket.argIndex] = this.chain;
   }
 
@@ -833,7 +840,7 @@ class Scanner {
       argStartToken: openToken + 1,
     };
     if (kind === 'call' && chain) {
-      bracket.call = { callee: chain, open, close: this.text.length, args: [], splatKeys: [] };
+      bracket.call = { callee: chain, open, close: this.text.length, args: [], splatKeys: [], splatArgs: [] };
       this.calls.push(bracket.call);
     }
     this.brackets.push(bracket);

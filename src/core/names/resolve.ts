@@ -45,13 +45,16 @@ export interface ModuleContext {
  *   decision holds for the name everywhere.
  * - `module`: a module or package of the repository bound by an import.
  * - `external`: bound to something outside the repository, or a builtin.
+ * - `kept`: the repository's own, but its spelling is read at run time (`return locals()`):
+ *   never renamed, and its value is not known to be external.
  */
-export type NameClass = 'local' | 'member' | 'module' | 'external';
+export type NameClass = 'local' | 'member' | 'module' | 'external' | 'kept';
 
+/** Builtins whose result is a builtin object whatever the argument (not `sum`, `abs` or `type`, which follow it). */
 export const BUILTIN_TYPES = new Set([
   'str', 'bytes', 'bytearray', 'int', 'float', 'complex', 'bool', 'list', 'tuple', 'dict', 'set', 'frozenset', 'object',
-  'type', 'range', 'slice', 'memoryview', 'property', 'staticmethod', 'classmethod', 'open', 'repr', 'len', 'format',
-  'hex', 'oct', 'bin', 'chr', 'ord', 'ascii', 'hash', 'id', 'abs', 'round', 'divmod', 'pow', 'sum', 'isinstance', 'issubclass',
+  'range', 'slice', 'memoryview', 'property', 'staticmethod', 'classmethod', 'open', 'repr', 'len', 'format',
+  'hex', 'oct', 'bin', 'chr', 'ord', 'ascii', 'hash', 'id', 'isinstance', 'issubclass',
 ]);
 
 /** External callables whose keywords belong to their first argument. */
@@ -156,7 +159,7 @@ export class FileResolver {
       case 'function':
         if (binding.kinds & Bind.Param) return this.paramClass(scope, name);
         // `return locals()`: the names become dictionary keys, which are data.
-        return scope.dynamicLocals ? 'external' : 'local';
+        return scope.dynamicLocals ? 'kept' : 'local';
       default:
         return binding.kinds & Bind.Param ? 'local' : 'local';
     }
@@ -168,7 +171,8 @@ export class FileResolver {
    * pytest's objects.
    */
   private paramClass(fn: Scope, name: string): NameClass {
-    if (PYTEST_FIXTURES.has(name) || fn.name.startsWith('pytest_') || fn.dynamicLocals) return 'external';
+    if (PYTEST_FIXTURES.has(name) || fn.name.startsWith('pytest_')) return 'external';
+    if (fn.dynamicLocals) return 'kept';
     if (fn.kind === 'lambda') return 'local';
     const param = fn.params.find((p) => p.name === name);
     if (!param) return 'local';
@@ -190,6 +194,7 @@ export class FileResolver {
    */
   isExternalChain(chain: Chain | undefined): boolean {
     if (!chain) return false;
+    if (chain.root !== -1 && chain.steps.every((s) => s !== '()' && s !== '[]') && this.isExternalInstance(chain.root)) return true;
     if (chain.root === -1) return chain.literal !== undefined && chain.literal !== 'other' ? !chain.steps.includes('()') || chain.literal === 'string' : false;
     if (chain.steps.includes('()') || chain.steps.includes('[]')) {
       // Calling a builtin type gives a builtin object: `str(x).join`.
@@ -235,6 +240,18 @@ export class FileResolver {
     const module = binding.module ?? '';
     const base = binding.imported === undefined ? module : `${module}.${binding.imported}`;
     return [base, ...chain.steps].join('.');
+  }
+
+  /** A variable whose every binding is an instance of an external class (`template = Template(...)`). */
+  private isExternalInstance(siteIndex: number): boolean {
+    const site = this.scan.sites[siteIndex];
+    const found = this.lookup(site.text, site.scope);
+    if (!found || found.binding.otherValue || found.binding.values.length === 0 || found.binding.kinds !== Bind.Assign) return false;
+    return found.binding.values.every((value) => {
+      if (value.root === -1 || value.steps.length === 0 || value.steps[value.steps.length - 1] !== '()' || value.steps.indexOf('()') !== value.steps.length - 1) return false;
+      const called = value.steps.length >= 2 ? value.steps[value.steps.length - 2] : this.scan.sites[value.root].text;
+      return /^[A-Z]/.test(called) && this.classify(value.root) === 'external';
+    });
   }
 
   /** The receiver of a method: the first parameter of a function defined in a class body. */

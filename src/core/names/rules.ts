@@ -93,9 +93,9 @@ export class NameRules {
     return this.dataNames.has(word);
   }
 
-  /** A name the repository defines and the view renames (member or local). */
+  /** A name the repository defines and the view renames, as prose sees it (members, nested functions and classes). */
   isKnownName(word: string): boolean {
-    return this.identifiers.has(word) || this.locals.has(word);
+    return this.knownView(word) !== word;
   }
 
   isPlainName(word: string): boolean {
@@ -129,9 +129,14 @@ export class NameRules {
     return this.ownPackages.get(word) ?? this.identifiers.get(word) ?? word;
   }
 
-  /** A name the repository defines, in prose: its member name, or its local name. */
+  /**
+   * A name the repository defines, in prose: its member name, or the name of a nested function
+   * or class (visible through reprs and tracebacks). Local variables are invisible from prose.
+   */
   knownView(word: string): string {
-    return this.ownPackages.get(word) ?? this.identifiers.get(word) ?? this.locals.get(word) ?? word;
+    const member = this.ownPackages.get(word) ?? this.identifiers.get(word);
+    if (member !== undefined) return member;
+    return this.callables.has(word) && !this.external.builtins.has(word) ? this.locals.get(word) ?? word : word;
   }
 
   /** The build's decision for a member name: renamed unless kept. */

@@ -43,11 +43,14 @@ const MONKEYPATCH_METHODS = new Set(['setattr', 'delattr']);
 const OBJECT_TARGET = new Set(['getattr', 'setattr', 'hasattr', 'delattr', 'object']);
 /** Methods of a `**kwargs` dict that take a key. */
 const KWARGS_METHODS = new Set(['get', 'pop', 'setdefault', '__contains__', '__getitem__']);
-const NAMEISH_ATTRIBUTES = new Set(['__name__', '__qualname__']);
+const NAMEISH_ATTRIBUTES = new Set(['__name__', '__qualname__', 'co_name', 'co_qualname', 'func_name']);
 /** Mappings keyed by names: `obj.__dict__`, `inspect.signature(f).parameters`, `f.__annotations__`. */
 const NAMESPACES = new Set(['__dict__', 'parameters', '__annotations__', '__kwdefaults__', '__members__', '_field_defaults']);
 const ALL_LIKE = new Set(['__all__', '__slots__', '__match_args__']);
-const STR_SEARCH = new Set(['find', 'rfind', 'index', 'rindex', 'count', 'startswith', 'endswith', 'replace', 'split', 'rsplit', 'partition', 'rpartition', 'removeprefix', 'removesuffix', '__contains__']);
+/** str methods whose argument is text (searched for, or put into the result): it follows the text's rules. */
+const STR_SEARCH = new Set(['find', 'rfind', 'index', 'rindex', 'count', 'startswith', 'endswith', 'replace', 'split', 'rsplit', 'partition', 'rpartition', 'removeprefix', 'removesuffix', '__contains__', 'format', 'format_map', 'join']);
+/** Keywords whose value is a pattern matched against the program's own messages. */
+const MESSAGE_PATTERNS = new Set(['match']);
 const SINGLE_VALUE = /^[\p{L}\p{N}_.+\-]*$/u;
 
 export function stringRole(site: StringSite, resolver: FileResolver, content: string): StringRole {
@@ -57,13 +60,23 @@ export function stringRole(site: StringSite, resolver: FileResolver, content: st
   if (flowsIntoName(site, resolver)) return 'flow';
   // A single word handed to code outside the repository is a value of that code's own (text
   // searched for in a string is text, though).
-  if (site.call && site.whole && SINGLE_VALUE.test(content) && resolver.isExternalChain(site.call.callee) && !STR_SEARCH.has(resolver.lastAttribute(site.call.callee) ?? '')) return 'keep';
+  if (
+    site.call &&
+    site.whole &&
+    SINGLE_VALUE.test(content) &&
+    resolver.isExternalChain(site.call.callee) &&
+    !STR_SEARCH.has(resolver.lastAttribute(site.call.callee) ?? '') &&
+    !MESSAGE_PATTERNS.has(site.keyword ?? '') &&
+    !resolver.context.isInternal(content)
+  ) {
+    return 'keep';
+  }
   return 'prose';
 }
 
 function nameRole(site: StringSite, resolver: FileResolver): StringRole | undefined {
   if (site.assignedTo?.some((n) => ALL_LIKE.has(n)) && (site.container === 'list' || site.container === 'group' || site.container === 'set' || site.container === undefined)) return 'names';
-  if (site.comparedWith && NAMEISH_ATTRIBUTES.has(resolver.lastAttribute(site.comparedWith) ?? '')) return 'names';
+  if (site.comparedWith && (NAMEISH_ATTRIBUTES.has(resolver.lastAttribute(site.comparedWith) ?? '') || denotesAll(site.comparedWith, resolver))) return 'names';
   if (site.subscripted && isNamespaceChain(site.subscripted, resolver)) return 'names';
   if (site.splatInto && !resolver.isExternalChain(site.splatInto.callee)) return 'names';
   // A string in a tuple or list argument (`parametrize(("a", "b"), ...)`) is a whole name there.
@@ -140,13 +153,21 @@ export function nameValuedNames(resolver: FileResolver): { names: string[]; cont
       if (name) out.add(name);
     }
   }
+  const containers = new Set<string>();
+  // `cls(**kwargs)` of the repository's callable: the keys of `kwargs` are its keyword names.
+  for (const call of resolver.scan.calls) {
+    if (resolver.isExternalChain(call.callee)) continue;
+    for (const arg of call.splatArgs) {
+      const name = nameOf(arg);
+      if (name) containers.add(name);
+    }
+  }
   for (const { receiver, index } of resolver.scan.subscripts) {
     if (isNamespaceChain(receiver, resolver)) {
       const name = nameOf(index);
       if (name) out.add(name);
     }
   }
-  const containers = new Set<string>();
   for (const loop of resolver.scan.forLoops) {
     if (!loop.iterable || !loop.targets.some((t) => out.has(t))) continue;
     let chain = loop.iterable;
@@ -158,6 +179,14 @@ export function nameValuedNames(resolver: FileResolver): { names: string[]; cont
     if (name) containers.add(name);
   }
   return { names: [...out], containers: [...containers] };
+}
+
+/** `__all__`, `mod.__all__`, or a name imported as `from mod import __all__ as ALL`. */
+function denotesAll(chain: NonNullable<StringSite['comparedWith']>, resolver: FileResolver): boolean {
+  if (resolver.lastAttribute(chain) === '__all__') return true;
+  if (chain.root === -1 || chain.steps.length > 0) return false;
+  const site = resolver.scan.sites[chain.root];
+  return resolver.lookup(site.text, site.scope)?.binding.imported === '__all__';
 }
 
 /** `kwargs` (a `**` parameter), `vars(x)`, `x.__dict__`, `globals()`, `locals()`. */
