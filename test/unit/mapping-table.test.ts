@@ -8,7 +8,7 @@ test('the mapping table lists every token, identifier, path segment and excluded
   const { bundle } = await buildBundle(FIXTURE, { seed: 3, granularity: 'full' });
   const table = mappingTable(bundle);
   const lines = table.split('\n');
-  assert.match(lines[0], /^# Schrödinger Views mapping — seed 3, full, lexicon [0-9a-f]{12}$/);
+  assert.match(lines[0], /^# Schrödinger Views mapping — seed 3, levels 2, full, lexicon [0-9a-f]{12}$/);
   for (const [section, record] of [['tokens', bundle.names!.tokens], ['identifiers', bundle.names!.identifiers], ['path segments', bundle.names!.paths], ['excluded names', bundle.names!.excluded]] as const) {
     assert.ok(lines.includes(`[${section}] ${Object.keys(record).length}`), section);
   }

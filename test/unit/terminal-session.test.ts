@@ -15,7 +15,7 @@ async function session() {
   const view = new DisguisedFileSystem({ root: repo, translator });
   let output = '';
   const commands: Array<[string, number]> = [];
-  const rootName = translator.textToView('shopcart');
+  const rootName = translator.pathToView('shopcart');
   const term = new TerminalSession({ translator, view, rootName, write: (t) => (output += t), onCommand: (line, code) => commands.push([line, code]) });
   term.open();
   const type = async (text: string, until: () => boolean = () => !term.running && output.endsWith('$ ')) => {
@@ -32,17 +32,17 @@ const plain = (text: string) => text.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
 
 test('commands typed with view names run in the real copy; their output comes back in view names', async () => {
   const { bundle, translator, type, commands, repo } = await session();
-  const pkg = translator.textToView('shopcart');
+  const pkg = translator.pathToView('shopcart');
   const cart = bundle.names!.identifiers.ShoppingCart;
   const out = plain(await type(`${PYTHON} -c "from ${pkg} import ${cart}; print(${cart}.__module__, ${cart}.__name__)"\r`));
-  assert.match(out, new RegExp(`${pkg}\\.${translator.textToView('models')}\\.${translator.textToView('cart')} ${cart}`));
+  assert.match(out, new RegExp(`${pkg}\\.${translator.pathToView('models')}\\.${translator.pathToView('cart')} ${cart}`));
   assert.doesNotMatch(out, /shopcart|ShoppingCart/);
   const traceback = plain(await type(`${PYTHON} -c "import ${pkg}; ${pkg}.${bundle.names!.identifiers.load_plugin}('zzz')"\r`));
   assert.match(traceback, /Traceback/);
   assert.match(traceback, /LookupError/);
   assert.doesNotMatch(traceback, /shopcart|load_plugin|registry|_PLUGIN_MODULES/);
   assert.ok(!traceback.includes(path.dirname(repo)), 'the real path is not shown');
-  assert.match(traceback, new RegExp(`File "${pkg}/${pkg}/${translator.textToView('registry.py')}"`));
+  assert.match(traceback, new RegExp(`File "${pkg}/${pkg}/${translator.pathToView('registry.py')}"`));
   assert.match(traceback, /\[exit 1\]/);
   assert.deepEqual(commands.map(([, code]) => code), [0, 1]);
 });
@@ -62,11 +62,11 @@ test('a failing test run by its view test id passes after the fix, exit codes an
 
 test('cd works in view paths, Ctrl-C interrupts, history and line editing work', async () => {
   const { translator, term, type, rootName } = await session();
-  const pkg = translator.textToView('shopcart');
-  let out = await type(`cd ${pkg}/${translator.textToView('models')}\r`);
-  assert.match(plain(out), new RegExp(`${rootName}/${pkg}/${translator.textToView('models')} \\$ $`));
+  const pkg = translator.pathToView('shopcart');
+  let out = await type(`cd ${pkg}/${translator.pathToView('models')}\r`);
+  assert.match(plain(out), new RegExp(`${rootName}/${pkg}/${translator.pathToView('models')} \\$ $`));
   out = plain(await type('ls\r'));
-  assert.ok(out.includes(translator.textToView('cart.py')) && !out.includes('cart.py\n'), out);
+  assert.ok(out.includes(translator.pathToView('cart.py')) && !out.includes('cart.py\n'), out);
   out = await type('cd ../../..\r');
   assert.match(plain(out), /outside the view/);
   await type('sleep 30\r', () => term.running);

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { buildBundle, type Bundle } from '../../src/core/bundle';
+import { isNameShaped } from '../../src/core/names/prose';
 import { translatorFor } from '../../src/core/translator';
 import { DisguisedFileSystem, type ViewChange } from '../../src/core/view-fs';
 import { FIXTURE, copyTree, tempDir } from '../helpers';
@@ -20,14 +21,20 @@ async function setUp(seed = 6) {
   return { repo, bundle, translator, view };
 }
 
-const originalNames = (bundle: Bundle) => [...Object.keys(bundle.names!.identifiers), ...Object.keys(bundle.names!.paths)].filter((n) => n.length >= 3);
+/**
+ * The original names a view must never show: path segments, the package, and every renamed
+ * name written as a name (name-shaped or capitalised). A plain lowercase word such as "cart"
+ * may stay where it is English (a comment, a docstring).
+ */
+const originalNames = (bundle: Bundle) =>
+  [...bundle.names!.ownPackages, ...Object.keys(bundle.names!.identifiers).filter((n) => isNameShaped(n) || /^[A-Z]/.test(n))].filter((n) => n.length >= 3);
 
 test('serves translated names and contents; hides .git and caches', async () => {
   const { bundle, translator, view } = await setUp();
   const top = view.readDirectory('').map(([name]) => name);
-  assert.ok(top.includes(translator.textToView('shopcart')));
+  assert.ok(top.includes(translator.pathToView('shopcart')));
   assert.ok(!top.includes('.git'));
-  const pkg = translator.textToView('shopcart');
+  const pkg = translator.pathToView('shopcart');
   assert.ok(!view.readDirectory(pkg).some(([name]) => name === '__pycache__'));
   const cartPath = translator.pathToView('shopcart/models/cart.py');
   const text = Buffer.from(view.readFile(cartPath)).toString('utf8');
@@ -67,7 +74,7 @@ test('a write after the real file changed on disk fails with a conflict', async 
 
 test('creates, renames and deletes through the view in real coordinates', async () => {
   const { repo, bundle, translator, view } = await setUp();
-  const pkg = translator.textToView('shopcart');
+  const pkg = translator.pathToView('shopcart');
   const newName = `${pkg}/${bundle.names!.tokens.plugin}_extra.py`;
   view.writeFile(newName, Buffer.from(`import ${pkg}\n`), { create: true, overwrite: false });
   assert.equal(fs.readFileSync(path.join(repo, 'shopcart/plugin_extra.py'), 'utf8'), 'import shopcart\n');
@@ -140,8 +147,13 @@ test('solver mode leaks nothing: every path, content and error message the view 
   served.push(...view.listFiles());
   const text = served.join('\n');
   const words = new Set(text.match(/[A-Za-z0-9_]+/g));
-  const leaked = originals.filter((name) => words.has(name) || words.has(name.replace(/\.[^.]*$/, '')));
+  const leaked = originals.filter((name) => words.has(name));
   assert.deepEqual(leaked, []);
+  // Path segments: no served path has one, and no file name of the repository is mentioned.
+  const segments = Object.keys(bundle.names!.paths);
+  const servedSegments = new Set(view.listFiles().flatMap((p) => p.split('/')));
+  assert.deepEqual(segments.filter((s) => servedSegments.has(s)), []);
+  assert.deepEqual(segments.filter((s) => s.includes('.') && text.includes(s)), []);
   assert.ok(!text.includes(view.root), 'the real root path is never served');
 });
 
