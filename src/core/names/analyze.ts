@@ -57,6 +57,12 @@ export interface FileFacts {
   globals: string[];
   /** Its `__all__`, when it is a literal list. */
   exports?: string[];
+  /**
+   * Names that command-line parsers derive from option strings (`add_argument("--owner-name")`
+   * gives `owner_name`, `dest="x"` gives `x`, `click.option("--flag")` a parameter `flag`):
+   * the program reads them as attributes or parameters, so they keep their spelling.
+   */
+  optionNames: string[];
   /** One-word strings given to the repository's callables or used as keys (candidates for attributes served by `__getattr__`). */
   wordStrings: string[];
   /** A class of the file serves attributes from its data (`__getattr__`). */
@@ -68,7 +74,8 @@ export interface FileFacts {
 export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   const scan = scanPython(text);
   const resolver = new FileResolver(scan, context);
-  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], starImports: [], globals: [], dynamicParams: [], wordStrings: [], dynamicAttributes: false };
+  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], starImports: [], globals: [], dynamicParams: [], wordStrings: [], dynamicAttributes: false, optionNames: [] };
+  collectOptionNames(scan, resolver, facts.optionNames);
   facts.dynamicAttributes = scan.scopes.some((s) => s.kind === 'function' && (s.name === '__getattr__' || s.name === '__getattribute__') && scan.scopes[s.parent]?.kind === 'class');
   for (const [name, binding] of scan.scopes[0].bindings) {
     if (binding.kinds & (Bind.ImportModule | Bind.ImportName) && resolver.bindingClass(0, name, binding) === 'external') facts.externalGlobals.push(name);
@@ -232,6 +239,24 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
     }
   }
   return facts;
+}
+
+const OPTION_METHODS = new Set(['add_argument', 'option', 'argument']);
+
+function collectOptionNames(scan: ReturnType<typeof scanPython>, resolver: FileResolver, out: string[]): void {
+  const byCall = new Map<NonNullable<StringSite['call']>, string[]>();
+  for (const site of scan.strings) {
+    const call = site.call;
+    if (!call || !site.whole || !OPTION_METHODS.has(resolver.lastAttribute(call.callee) ?? '')) continue;
+    const value = scan.text.slice(site.token.contentStart, site.token.contentEnd);
+    if (site.keyword === 'dest') out.push(value);
+    else if (site.keyword === undefined) byCall.set(call, [...(byCall.get(call) ?? []), value]);
+  }
+  for (const strings of byCall.values()) {
+    const long = strings.find((s) => s.startsWith('--')) ?? strings.find((s) => s.startsWith('-')) ?? strings[0];
+    const name = long.replace(/^-+/, '').replace(/-/g, '_');
+    if (/^[\p{L}_][\p{L}\p{N}_]*$/u.test(name)) out.push(name);
+  }
 }
 
 const DECLARATIVE_DECORATORS = new Set(['dataclass', 'define', 'frozen', 'mutable', 's', 'attrs', 'dataclass_transform']);

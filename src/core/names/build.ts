@@ -94,6 +94,7 @@ export function buildNames(
     for (const word of file.unknownKeywords) if (universe.parameters.has(word) || universe.attributes.has(word)) keep(word, 'external-keyword');
   }
   for (const file of input.facts) for (const name of file.dynamicParams) keep(name, 'dynamic-locals');
+  for (const file of input.facts) for (const name of file.optionNames) keep(name, 'command-line-option');
   // A class that serves attributes from its data (`__getattr__` looking up keys) makes a word
   // that is both such a key (a string) and an attribute of an unknown receiver one name: kept.
   if (input.facts.some((f) => f.dynamicAttributes)) {

@@ -45,15 +45,22 @@ export function translateConfig(kind: ConfigKind, text: string, prose: ProseTran
         if ((rest.match(/"""|'''/g) ?? []).length % 2 === 1) inMultilineString = true;
         return head + tomlValue(rest, value, prose) + eol;
       }
-      // INI: `key = value` / `key: value` at the start of a line; indented lines continue a value.
+      // INI: `key = value` / `key: value` at the start of a line; indented lines continue a
+      // value (an entry point `name = pkg.mod:func` is a value). Keys stay, except a dotted key
+      // that names the repository's package (an entry-point group `pkg.plugins`).
+      const m = /^(\s*)([^=:]+?)(\s*[=:])(.*)$/.exec(body);
       if (body === trimmed) {
-        const m = /^([^=:]+?)(\s*[=:])(.*)$/.exec(body);
-        if (m) return m[1] + m[2] + value(m[3]) + eol;
+        if (m) return keyOf(m[2], rules, prose) + m[3] + value(m[4]) + eol;
         return line;
       }
+      if (m && !m[2].includes(' ')) return m[1] + value(m[2]) + m[3] + value(m[4]) + eol;
       return value(body) + eol;
     })
     .join('');
+}
+
+function keyOf(key: string, rules: NameRules, prose: ProseTranslator): string {
+  return key.includes('.') && rules.isInternalTop(key.trim().split('.')[0]) ? prose.translate(key, { config: true }) : key;
 }
 
 /** Strings and bare words of a TOML value; a trailing comment is prose. */
@@ -81,10 +88,12 @@ function tomlValue(rest: string, value: (v: string) => string, prose: ProseTrans
 
 function configValue(text: string, prose: ProseTranslator, rules: NameRules): string {
   // Entry points: `pkg.mod:func`.
-  const withEntryPoints = text.replace(/([\p{L}_][\p{L}\p{N}_]*(?:\.[\p{L}_][\p{L}\p{N}_]*)*):([\p{L}_][\p{L}\p{N}_]*)/gu, (whole, dotted: string, member: string) => {
-    if (!rules.isInternalTop(dotted.split('.')[0])) return whole;
-    return `${prose.translate(dotted, { config: true })}:${rules.memberView(member)}`;
-  });
-  if (withEntryPoints !== text) return withEntryPoints;
-  return prose.translate(text, { config: true });
+  let out = '';
+  let last = 0;
+  for (const m of text.matchAll(/([\p{L}_][\p{L}\p{N}_]*(?:\.[\p{L}_][\p{L}\p{N}_]*)*):([\p{L}_][\p{L}\p{N}_]*)/gu)) {
+    if (!rules.isInternalTop(m[1].split('.')[0])) continue;
+    out += prose.translate(text.slice(last, m.index), { config: true }) + `${prose.translate(m[1], { config: true })}:${rules.memberView(m[2])}`;
+    last = m.index! + m[0].length;
+  }
+  return out + prose.translate(text.slice(last), { config: true });
 }
