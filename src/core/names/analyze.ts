@@ -6,7 +6,7 @@
  */
 import { Bind, Site, scanPython, type Chain, type StringSite } from './python-scan';
 import { FileResolver, type ModuleContext } from './resolve';
-import { stringRole } from './string-roles';
+import { nameValuedNames, stringRole } from './string-roles';
 
 export type DefinitionKind = 'class' | 'function' | 'variable' | 'class-attribute' | 'parameter' | 'local' | 'local-callable' | 'attribute' | 'alias' | 'export';
 
@@ -63,6 +63,8 @@ export interface FileFacts {
    * the program reads them as attributes or parameters, so they keep their spelling.
    */
   optionNames: string[];
+  /** Identifiers whose values the file uses as names (`getattr(obj, self.attribute)`). */
+  nameValued: string[];
   /** One-word strings given to the repository's callables or used as keys (candidates for attributes served by `__getattr__`). */
   wordStrings: string[];
   /** A class of the file serves attributes from its data (`__getattr__`). */
@@ -74,7 +76,7 @@ export interface FileFacts {
 export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   const scan = scanPython(text);
   const resolver = new FileResolver(scan, context);
-  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], starImports: [], globals: [], dynamicParams: [], wordStrings: [], dynamicAttributes: false, optionNames: [] };
+  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], starImports: [], globals: [], dynamicParams: [], wordStrings: [], dynamicAttributes: false, optionNames: [], nameValued: nameValuedNames(resolver).names };
   collectOptionNames(scan, resolver, facts.optionNames);
   facts.dynamicAttributes = scan.scopes.some((s) => s.kind === 'function' && (s.name === '__getattr__' || s.name === '__getattribute__') && scan.scopes[s.parent]?.kind === 'class');
   for (const [name, binding] of scan.scopes[0].bindings) {

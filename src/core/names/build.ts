@@ -152,6 +152,7 @@ export function buildNames(
     externalGlobals: externalGlobals(input),
     plainNames: [],
     callables: [],
+    nameKeywords: [...new Set(input.facts.flatMap((f) => f.nameValued))].sort(),
     dataNames: [],
   };
   // Words whose rewrite would not split back into the same tokens keep their spelling.

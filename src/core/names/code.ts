@@ -77,7 +77,9 @@ export class CodeTranslator {
         // `dict(key=value)` is `{"key": value}`, and `"{key}".format(key=...)` fills the template's
         // field: such keywords follow the rule of the same word as a string.
         const method = resolver.lastAttribute(site.chain);
-        if (resolver.isBuiltinCall(site.chain, 'dict') || method === 'format' || method === 'format_map') return this.dataWord(text);
+        if (resolver.isBuiltinCall(site.chain, 'dict')) return this.dataWord(text);
+        // A template's `{field}` is prose: its keyword is the same word.
+        if (method === 'format' || method === 'format_map') return this.prose.translate(text, { standalone: true });
         if (resolver.isExternalChain(site.chain)) return resolver.partialOfRepository(site) ? rules.memberView(text) : text;
         return rules.memberView(text);
       }

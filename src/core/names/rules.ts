@@ -37,6 +37,11 @@ export interface NamesTables {
   plainNames: string[];
   /** Member names the repository defines as functions, methods or classes. */
   callables: string[];
+  /**
+   * Keyword names whose values the repository uses as names somewhere (`attribute=` read
+   * back by `getattr(obj, self.attribute)`): a string given for such a keyword is a name.
+   */
+  nameKeywords: string[];
   /** Field names of declarative classes (schemas, dataclasses, TypedDicts): as strings they are those names. */
   dataNames: string[];
 }
@@ -55,6 +60,7 @@ export class NameRules {
   private readonly plainNames: ReadonlySet<string>;
   private readonly dataNames: ReadonlySet<string>;
   private readonly callables: ReadonlySet<string>;
+  private readonly nameKeywords: ReadonlySet<string>;
   private readonly locals: ReadonlyMap<string, string>;
 
   constructor(
@@ -81,8 +87,13 @@ export class NameRules {
     this.plainNames = new Set(tables.plainNames);
     this.dataNames = new Set(tables.dataNames);
     this.callables = new Set(tables.callables);
+    this.nameKeywords = new Set(tables.nameKeywords);
     this.locals = new Map(Object.entries(tables.locals));
     this.externalGlobals = new Map(Object.entries(tables.externalGlobals).map(([m, names]) => [m, new Set(names)]));
+  }
+
+  isNameKeyword(word: string): boolean {
+    return this.nameKeywords.has(word);
   }
 
   isCallable(word: string): boolean {

@@ -118,7 +118,7 @@ function flowsIntoName(site: StringSite, resolver: FileResolver): boolean {
   if (containers && site.assignedTo?.some(containers) && (site.container === 'dict-key' || site.container === 'list' || site.container === 'set' || site.container === 'group')) return true;
   const compared = site.comparedWith && site.comparedWith.steps.length === 0 && site.comparedWith.root !== -1 ? resolver.scan.sites[site.comparedWith.root].text : undefined;
   if (compared !== undefined && valued(compared)) return true;
-  if (site.keyword !== undefined && site.whole && valued(site.keyword) && !resolver.isExternalChain(site.call?.callee)) return true;
+  if (site.keyword !== undefined && site.whole && (valued(site.keyword) || resolver.context.isNameKeyword?.(site.keyword)) && !resolver.isExternalChain(site.call?.callee)) return true;
   const outer = site.outer;
   if (outer && outer.argIndex === 1 && resolver.lastAttribute(outer.call.callee) === 'parametrize') {
     const text = resolver.scan.text;

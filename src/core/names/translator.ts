@@ -99,6 +99,7 @@ export class NamesTranslator {
       builtins: this.external.builtins,
       isModule: (dotted) => this.rules.isModule(dotted),
       externalGlobal: (module, name) => this.rules.isExternalGlobal(module, name),
+      isNameKeyword: (name) => this.rules.isNameKeyword(name),
     };
   }
 
