@@ -579,6 +579,7 @@ class Scanner {
         site.whole = this.isWholeArgument(tokens, k);
       } else if (bracket.kind === 'subscript') {
         site.subscripted = bracket.chain;
+        site.whole = this.isWholeArgument(tokens, k, '[', ']');
       } else if (bracket.kind === 'dict' && bracket.dictKey) {
         const outer = this.brackets[this.brackets.length - 2];
         if (outer && outer.kind === 'call' && outer.splat === '**') site.splatInto = outer.call;
@@ -625,13 +626,13 @@ class Scanner {
     if (!(next && next.type === Tok.String)) this.atom({ root: -1, literal: 'string', steps: [] }, k);
   }
 
-  private isWholeArgument(tokens: Token[], k: number): boolean {
+  private isWholeArgument(tokens: Token[], k: number, open = '(', close = ')'): boolean {
     let a = k;
     while (a > 0 && tokens[a - 1].type === Tok.String) a--;
     let b = k;
     while (b + 1 < tokens.length && tokens[b + 1].type === Tok.String) b++;
     const opText = (t: Token | undefined) => (t && t.type === Tok.Op ? this.text.slice(t.start, t.end) : '');
-    return ['(', ',', '='].includes(opText(tokens[a - 1])) && [')', ','].includes(opText(tokens[b + 1]));
+    return [open, ',', '='].includes(opText(tokens[a - 1])) && [close, ','].includes(opText(tokens[b + 1]));
   }
 
   // ----- operators -----

@@ -77,7 +77,7 @@ export function stringRole(site: StringSite, resolver: FileResolver, content: st
 function nameRole(site: StringSite, resolver: FileResolver): StringRole | undefined {
   if (site.assignedTo?.some((n) => ALL_LIKE.has(n)) && (site.container === 'list' || site.container === 'group' || site.container === 'set' || site.container === undefined)) return 'names';
   if (site.comparedWith && (NAMEISH_ATTRIBUTES.has(resolver.lastAttribute(site.comparedWith) ?? '') || denotesAll(site.comparedWith, resolver))) return 'names';
-  if (site.subscripted && isNamespaceChain(site.subscripted, resolver)) return 'names';
+  if (site.subscripted && isNamespaceChain(site.subscripted, resolver)) return site.whole ? 'names' : 'fragments';
   if (site.splatInto && !resolver.isExternalChain(site.splatInto.callee)) return 'names';
   // A string in a tuple or list argument (`parametrize(("a", "b"), ...)`) is a whole name there.
   const call = site.call ?? site.outer?.call;
