@@ -69,13 +69,16 @@ test('solve a disguised instance end to end: checkout, disguise, fix in the view
 
   // 4. fix the bug by editing the view file, in view names; scratch files and caches on the side
   const realFix = '    middle = len(ordered) // 2\n    if len(ordered) % 2 == 0:\n        return (ordered[middle - 1] + ordered[middle]) / 2\n    return ordered[middle]\n';
-  const buggy = translator.textToView('    middle = len(ordered) // 2\n    return ordered[middle]\n');
-  const fixed = translator.textToView(realFix);
-  assert.notEqual(fixed, realFix, 'the fix is typed in view names');
+  // The person types the fix in the view's names: the view of the fixed module.
+  const realText = fs.readFileSync(path.join(work, 'calcpkg/stats.py'), 'utf8');
+  const realBuggy = '    middle = len(ordered) // 2\n    return ordered[middle]\n';
+  assert.ok(realText.includes(realBuggy));
+  const fixedView = translator.fileToView('calcpkg/stats.py', realText.replace(realBuggy, realFix));
   const viewText = fs.readFileSync(path.join(view, statsView), 'utf8');
-  assert.ok(viewText.includes(buggy), 'the buggy lines, as the view shows them');
-  fs.writeFileSync(path.join(view, statsView), viewText.replace(buggy, fixed));
-  fs.writeFileSync(path.join(view, 'scratch_check.py'), translator.textToView('from calcpkg import median\nprint(median([4, 1, 3, 2]))\n'));
+  assert.equal(viewText, translator.fileToView('calcpkg/stats.py', realText), 'the view shows the module in view names');
+  assert.ok(!fixedView.includes(realFix), 'the fix is typed in view names');
+  fs.writeFileSync(path.join(view, statsView), fixedView);
+  fs.writeFileSync(path.join(view, 'scratch_check.py'), translator.fileToView('scratch_check.py', 'from calcpkg import median\nprint(median([4, 1, 3, 2]))\n'));
   const probe = spawnSync(PYTHON, ['scratch_check.py'], { cwd: view, encoding: 'utf8' });
   assert.equal(probe.stdout.trim(), '2.5', probe.stderr);
   spawnSync(PYTHON, ['-m', 'compileall', '-q', '.'], { cwd: view });

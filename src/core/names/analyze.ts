@@ -281,7 +281,8 @@ function familyPieces(scan: ReturnType<typeof scanPython>, site: StringSite): Fi
   const out: FileFacts['families'] = [];
   const piece = (from: number, to: number, side: 'prefix' | 'suffix') => {
     const value = text.slice(from, to);
-    if (/^[\p{L}\p{N}_]+$/u.test(value)) out.push([value, side, source]);
+    // A piece names something only with a word in it (`"_" + name` builds nothing recognisable).
+    if (/^[\p{L}\p{N}_]+$/u.test(value) && /\p{L}{2}/u.test(value)) out.push([value, side, source]);
   };
   if (token.parts) {
     const first = token.parts[0];
