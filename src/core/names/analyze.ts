@@ -29,6 +29,8 @@ export interface ClassFacts {
   declarative: boolean;
   /** Class-level names assigned or annotated (not methods). */
   fields: string[];
+  /** Private names (`__x`) written anywhere in the class body, which Python mangles to `_Class__x`. */
+  privateNames: string[];
 }
 
 export interface FileFacts {
@@ -94,7 +96,10 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   for (let s = 0; s < scan.scopes.length; s++) {
     const scope = scan.scopes[s];
     if (scope.kind === 'class') {
-      const cls: ClassFacts = { name: scope.name, bases: [], members: [], assigned: [], used: [], keywords: [], declarative: false, fields: [] };
+      const cls: ClassFacts = { name: scope.name, bases: [], members: [], assigned: [], used: [], keywords: [], declarative: false, fields: [], privateNames: [] };
+      const privates = new Set<string>();
+      for (const site of scan.sites) if (site.start > scope.start && site.end <= scope.end && /^__(?!.*__$)\w/u.test(site.text)) privates.add(site.text);
+      cls.privateNames = [...privates];
       cls.declarative =
         scope.classKeywords.includes('metaclass') ||
         scope.decorators.some((d) => DECLARATIVE_DECORATORS.has(d.replace(/\(.*$/s, '').split('.').pop() ?? '')) ||
@@ -180,8 +185,8 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
         }
         const chain = site.chain;
         if (resolver.isExternalChain(chain)) {
-          const target = site.call?.args[0];
-          if (resolver.partialOfRepository(site) && target) {
+          const target = resolver.forwardTarget(site);
+          if (target) {
             const name = resolver.lastAttribute(target);
             if (name) facts.calls.push([name, site.text]);
           }
@@ -212,6 +217,8 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
           break;
         }
         facts.unknownKeywords.push(site.text);
+        // A method of an unknown receiver: by name, it may be one of the repository's.
+        if (method) facts.calls.push([method, site.text]);
         break;
       }
       case Site.ImportModule: {

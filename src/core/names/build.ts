@@ -152,6 +152,7 @@ export function buildNames(
     externalGlobals: externalGlobals(input),
     plainNames: [],
     callables: [],
+    dataKeywords: [],
     nameKeywords: [...new Set(input.facts.flatMap((f) => f.nameValued))].sort(),
     dataNames: [],
   };
@@ -189,21 +190,25 @@ export function buildNames(
   // Private names are mangled with their class's name: `__x` in `Foo` is `_Foo__x` from outside.
   for (const file of input.facts) {
     for (const cls of file.classes) {
-      for (const member of new Set([...cls.members, ...cls.assigned])) {
+      for (const member of new Set([...cls.members, ...cls.assigned, ...cls.privateNames])) {
         if (!member.startsWith('__') || member.endsWith('__')) continue;
         const mangled = `_${cls.name.replace(/^_+/, '')}${member}`;
-        const view = `_${(identifiers[cls.name] ?? cls.name).replace(/^_+/, '')}${identifiers[member] ?? member}`;
+        const view = `_${(identifiers[cls.name] ?? cls.name).replace(/^_+/, '')}${identifiers[member] ?? locals[member] ?? member}`;
         if (view !== mangled && rules.naming.realName(view) === mangled) identifiers[mangled] = view;
       }
     }
   }
   tables.identifiers = sortedRecord(identifiers);
   tables.locals = sortedRecord(locals);
-  // Functions and classes (nested ones too: their names show in reprs and tracebacks).
-  tables.callables = [...definitions]
-    .filter(([name, kinds]) => (name in identifiers && (kinds.has('function') || kinds.has('class'))) || (name in locals && kinds.has('local-callable')))
-    .map(([name]) => name)
-    .sort();
+  // Functions and classes of the library (not of its tests: a test's helper `foo` is no name a
+  // message quotes), nested ones too: their names show in reprs and tracebacks.
+  const libraryCallables = new Set<string>();
+  input.facts.forEach((file, i) => {
+    if (isTestModule(input.factModules[i])) return;
+    for (const [name, kind] of file.definitions) if (kind === 'function' || kind === 'class' || kind === 'local-callable') libraryCallables.add(name);
+  });
+  tables.callables = [...libraryCallables].filter((name) => name in identifiers || name in locals).sort();
+  tables.dataKeywords = dataKeywords(input.facts);
   tables.dataNames = declarativeFields(input.facts).filter((name) => name in identifiers).sort();
   tables.plainNames = Object.keys(identifiers)
     .filter((name) => {
@@ -374,6 +379,35 @@ function keepExternalBaseNames(
       for (const word of cls.keywords) if (ext.opaque || universe.parameters.has(word) || universe.attributes.has(word)) keep(word, 'external-base');
     }
   }
+}
+
+function isTestModule(module: string | undefined): boolean {
+  return module === undefined || module.split('.').some((part) => part.startsWith('test') || part === 'conftest');
+}
+
+/**
+ * Keywords given to the repository's functions that take them into `**kwargs` without
+ * declaring them (`G.add_edge(u, v, capacity=3)`) are data keys, like the strings that read
+ * them back (`d["capacity"]`). As `callee.keyword`.
+ */
+function dataKeywords(facts: FileFacts[]): string[] {
+  const functions = new Map<string, { params: Set<string>; kwargs: boolean }>();
+  for (const file of facts) {
+    for (const [name, params, kwargs] of file.functions) {
+      const entry = functions.get(name) ?? { params: new Set<string>(), kwargs: false };
+      for (const p of params) entry.params.add(p);
+      entry.kwargs ||= kwargs;
+      functions.set(name, entry);
+    }
+  }
+  const out = new Set<string>();
+  for (const file of facts) {
+    for (const [callee, keyword] of file.calls) {
+      const fn = functions.get(callee);
+      if (fn && fn.kwargs && !fn.params.has(keyword)) out.add(`${callee}.${keyword}`);
+    }
+  }
+  return [...out].sort();
 }
 
 /** Keywords given to a function of the repository that does not declare them, but takes `**kwargs`, go on elsewhere. */

@@ -77,7 +77,7 @@ export class CodeTranslator {
         // `dict(key=value)` is `{"key": value}`, and `"{key}".format(key=...)` fills the template's
         // field: such keywords follow the rule of the same word as a string.
         const method = resolver.lastAttribute(site.chain);
-        if (resolver.isBuiltinCall(site.chain, 'dict')) return this.dataWord(text);
+        if (resolver.isBuiltinCall(site.chain, 'dict') || rules.isDataKeyword(method ?? '', text)) return this.dataWord(text);
         // A template's `{field}` is prose: its keyword is the same word.
         if (method === 'format' || method === 'format_map') return this.prose.translate(text, { standalone: true });
         if (resolver.isExternalChain(site.chain)) return resolver.partialOfRepository(site) ? rules.memberView(text) : text;
@@ -115,7 +115,7 @@ export class CodeTranslator {
       else if (!token.parts && role === 'prose' && SINGLE_NAME.test(content)) {
         // One word alone: the name of a function or class the file defines is that name
         // (`specname="hello"`); otherwise a data word (a field's key, or prose).
-        const view = definesCallable(resolver, content) ? this.rules.knownView(content) : this.dataWord(content);
+        const view = isTestModule(resolver.context.module) && definesCallable(resolver, content) ? this.rules.knownView(content) : this.dataWord(content);
         if (view !== content) edits.push([range.start, range.end, view]);
       }
       else if (role === 'names' || role === 'fragments') this.fragments(text, range.start, range.end, edits);
@@ -213,6 +213,11 @@ export class CodeTranslator {
       if (view !== piece) edits.push([from, to, view]);
     }
   }
+}
+
+/** Test code names its own helpers by string (`specname="hello"`); library code uses strings as data. */
+function isTestModule(module: string | undefined): boolean {
+  return module !== undefined && module.split('.').some((part) => part.startsWith('test') || part === 'conftest');
 }
 
 const callableNames = new WeakMap<PyScan, Set<string>>();

@@ -198,7 +198,8 @@ export class ProseTranslator {
     if (!rules.isKnownName(word)) return word;
     const view = rules.knownView(word);
     if (view === word) return word;
-    if (isNameShaped(word) || rules.isPlainName(word)) return view;
+    // A word with digits standing alone (`"node1"`) is as often data as a name.
+    if ((isNameShaped(word) && !(options.standalone && !/_/.test(word) && splitWord(word).filter((p) => !p.fixed).length === 1)) || rules.isPlainName(word)) return view;
     const parts = splitWord(word);
     if ((parts[0].casing === 'title' || parts[0].casing === 'upper') && !options.standalone) return view;
     // Written as a call (`compute()`, `compute\(`), quoted the way Python's messages quote

@@ -145,6 +145,8 @@ export interface StringSite {
   whole: boolean;
   /** Innermost bracket around the string. */
   container?: 'call' | 'group' | 'list' | 'dict-key' | 'dict-value' | 'set' | 'subscript' | 'params' | 'class-args';
+  /** container 'dict-key': the offset of the dict's `{` (keys of one dict share it). */
+  dict?: number;
   /** container 'subscript': the chain subscripted (`kwargs` in `kwargs["x"]`). */
   subscripted?: Chain;
   /** dict keys: the dict is a `**` argument of this call. */
@@ -178,6 +180,7 @@ export interface PyScan {
   forLoops: Array<{ targets: string[]; iterable: Chain | undefined }>;
 }
 
+const IMPORTING_CALLEES = new Set(['importorskip', 'import_module', '__import__']);
 const KEYWORDS = new Set([
   'False', 'None', 'True', 'and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def', 'del', 'elif',
   'else', 'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or',
@@ -210,6 +213,8 @@ interface Bracket {
   inParamValue: boolean;
   /** Index of the first site scanned inside the bracket. */
   firstSite: number;
+  /** Index of the first scope opened inside the bracket. */
+  firstScope: number;
   /** Token index where the chain before the bracket started. */
   chainStart: number;
   openToken: number;
@@ -345,6 +350,13 @@ class Scanner {
     for (const { scope, name } of stmt.bound) {
       const binding = this.scopes[scope].bindings.get(name);
       if (!binding) continue;
+      if (single && stmt.importedModule) {
+        // An import by call binds the module, like `import numpy as np`.
+        binding.kinds |= Bind.ImportModule;
+        binding.module = stmt.importedModule;
+        binding.level = 0;
+        continue;
+      }
       if (single) binding.values.push(this.chain!);
       else binding.otherValue = true;
     }
@@ -438,8 +450,10 @@ class Scanner {
           if (bracket.comprehension === -1) {
             const enclosing = this.scope;
             bracket.comprehension = this.openScope('comprehension', '', bracket.open);
-            // The element expression before `for` belongs to the comprehension too.
+            // The element expression before `for` belongs to the comprehension too, and so do
+            // the lambdas and comprehensions nested in it.
             for (let s = bracket.firstSite; s < this.sites.length; s++) if (this.sites[s].scope === enclosing) this.sites[s].scope = bracket.comprehension;
+            for (let s = bracket.firstScope; s < bracket.comprehension; s++) if (this.scopes[s].parent === enclosing) this.scopes[s].parent = bracket.comprehension;
           }
           bracket.inForTarget = true;
         }
@@ -577,10 +591,16 @@ class Scanner {
         site.argIndex = bracket.argIndex;
         site.keyword = bracket.keyword;
         site.whole = this.isWholeArgument(tokens, k);
+        const callee = bracket.chain;
+        const called = callee ? (callee.steps.length > 0 ? callee.steps[callee.steps.length - 1] : callee.root !== -1 ? this.sites[callee.root].text : '') : '';
+        if (IMPORTING_CALLEES.has(called) && site.argIndex === 0 && site.whole && this.brackets.length === 1 && this.stmt.targetEnd >= 0) {
+          this.stmt.importedModule = this.text.slice(token.contentStart, token.contentEnd);
+        }
       } else if (bracket.kind === 'subscript') {
         site.subscripted = bracket.chain;
         site.whole = this.isWholeArgument(tokens, k, '[', ']');
       } else if (bracket.kind === 'dict' && bracket.dictKey) {
+        site.dict = bracket.open;
         const outer = this.brackets[this.brackets.length - 2];
         if (outer && outer.kind === 'call' && outer.splat === '**') site.splatInto = outer.call;
       }
@@ -836,6 +856,7 @@ class Scanner {
       paramKind: 'normal',
       inParamValue: false,
       firstSite: this.sites.length,
+      firstScope: this.scopes.length,
       chainStart: this.chainStart,
       openToken,
       argStartToken: openToken + 1,
@@ -952,6 +973,8 @@ interface StatementState {
   asChain: Chain | undefined;
   /** Words of an import statement seen so far. */
   words: number;
+  /** `np = pytest.importorskip("numpy")`: the module the statement imports by call. */
+  importedModule?: string;
   indent: number;
   afterImport: boolean;
   fromModule: string;

@@ -59,8 +59,11 @@ export const BUILTIN_TYPES = new Set([
   'hex', 'oct', 'bin', 'chr', 'ord', 'ascii', 'hash', 'id', 'isinstance', 'issubclass',
 ]);
 
-/** External callables whose keywords belong to their first argument. */
-const FORWARDING_CALLEES = new Set(['partial', 'partialmethod', 'replace', 'evolve', 'assoc']);
+/** External callables that hand their keywords on to one of their arguments (by index). */
+const FORWARDING_CALLEES = new Map<string, number>([
+  ['partial', 0], ['partialmethod', 0], ['replace', 0], ['evolve', 0], ['assoc', 0],
+  ['raises', 1], ['warns', 1], ['deprecated_call', 0], ['submit', 0], ['call_soon', 0], ['call_later', 1], ['run_in_executor', 1],
+]);
 
 export class FileResolver {
   private readonly nameCache = new Map<number, NameClass>();
@@ -280,14 +283,20 @@ export class FileResolver {
   }
 
   /**
-   * A keyword that an external callable hands on to the repository's object in its first
-   * argument: `functools.partial(f, x=1)`, `dataclasses.replace(item, quantity=2)`.
+   * A keyword that an external callable hands on to the repository's object in one of its
+   * arguments: `functools.partial(f, x=1)`, `dataclasses.replace(item, quantity=2)`,
+   * `pytest.raises(Error, f, x=1)`.
    */
   partialOfRepository(site: NameSite): boolean {
-    const method = this.lastAttribute(site.chain);
-    if (!FORWARDING_CALLEES.has(method ?? '')) return false;
-    const target = site.call?.args[0];
-    return target !== undefined && !this.isExternalChain(target);
+    return this.forwardTarget(site) !== undefined;
+  }
+
+  /** The repository's callable a forwarding external callable hands the keyword on to. */
+  forwardTarget(site: NameSite): Chain | undefined {
+    const index = FORWARDING_CALLEES.get(this.lastAttribute(site.chain) ?? '');
+    if (index === undefined) return undefined;
+    const target = site.call?.args[index];
+    return target !== undefined && !this.isExternalChain(target) ? target : undefined;
   }
 
   /** `dict(...)` (the builtin) as a callee. */

@@ -37,6 +37,8 @@ export interface NamesTables {
   plainNames: string[];
   /** Member names the repository defines as functions, methods or classes. */
   callables: string[];
+  /** Keywords the repository's functions take into `**kwargs` undeclared, as `callee.keyword`: data keys. */
+  dataKeywords: string[];
   /**
    * Keyword names whose values the repository uses as names somewhere (`attribute=` read
    * back by `getattr(obj, self.attribute)`): a string given for such a keyword is a name.
@@ -61,6 +63,7 @@ export class NameRules {
   private readonly dataNames: ReadonlySet<string>;
   private readonly callables: ReadonlySet<string>;
   private readonly nameKeywords: ReadonlySet<string>;
+  private readonly dataKeywords: ReadonlySet<string>;
   private readonly locals: ReadonlyMap<string, string>;
 
   constructor(
@@ -88,8 +91,13 @@ export class NameRules {
     this.dataNames = new Set(tables.dataNames);
     this.callables = new Set(tables.callables);
     this.nameKeywords = new Set(tables.nameKeywords);
+    this.dataKeywords = new Set(tables.dataKeywords);
     this.locals = new Map(Object.entries(tables.locals));
     this.externalGlobals = new Map(Object.entries(tables.externalGlobals).map(([m, names]) => [m, new Set(names)]));
+  }
+
+  isDataKeyword(callee: string, word: string): boolean {
+    return this.dataKeywords.has(`${callee}.${word}`);
   }
 
   isNameKeyword(word: string): boolean {

@@ -79,6 +79,7 @@ function nameRole(site: StringSite, resolver: FileResolver): StringRole | undefi
   if (site.comparedWith && (NAMEISH_ATTRIBUTES.has(resolver.lastAttribute(site.comparedWith) ?? '') || denotesAll(site.comparedWith, resolver))) return 'names';
   if (site.subscripted && isNamespaceChain(site.subscripted, resolver)) return site.whole ? 'names' : 'fragments';
   if (site.splatInto && !resolver.isExternalChain(site.splatInto.callee)) return 'names';
+  if (site.dict !== undefined && isKeywordDict(site.dict, resolver)) return 'names';
   // A string in a tuple or list argument (`parametrize(("a", "b"), ...)`) is a whole name there.
   const call = site.call ?? site.outer?.call;
   if (!call) return undefined;
@@ -90,6 +91,8 @@ function nameRole(site: StringSite, resolver: FileResolver): StringRole | undefi
   if (callee.steps.some((s) => NAMEISH_ATTRIBUTES.has(s))) return whole ? 'names' : 'fragments';
   if (method !== undefined && KWARGS_METHODS.has(method) && callee.steps.length === 1 && isKwargsName(callee, resolver)) return 'names';
   if (method !== undefined && ALL_LIKE.has(resolver.rootName(callee) ?? '') && (method === 'append' || method === 'extend')) return 'names';
+  // `@pytest.fixture(name="graph")` names the fixture that parameters ask for.
+  if (site.keyword === 'name' && method === 'fixture' && whole) return 'names';
   if (method === undefined || (site.call && site.keyword !== undefined)) return undefined;
   const root = resolver.rootName(callee);
   // The name of an attribute of an object outside the repository is that object's.
@@ -147,6 +150,9 @@ export function nameValuedNames(resolver: FileResolver): { names: string[]; cont
     if (method && OBJECT_TARGET.has(method) && method !== 'object' && call.callee.steps.length === 0) {
       const name = nameOf(call.args[1]);
       if (name) out.add(name);
+    } else if (method === 'getfixturevalue' || method === 'import_module') {
+      const name = nameOf(call.args[0]);
+      if (name) out.add(name);
     }
     if (!resolver.isExternalChain(call.callee)) for (const key of call.splatKeys) {
       const name = nameOf(key);
@@ -179,6 +185,29 @@ export function nameValuedNames(resolver: FileResolver): { names: string[]; cont
     if (name) containers.add(name);
   }
   return { names: [...out], containers: [...containers] };
+}
+
+const keywordDicts = new WeakMap<FileResolver['scan'], Map<number, boolean>>();
+
+/**
+ * A dict literal whose keys are all parameters of one function of the file (two keys or more),
+ * like the state a `__getstate__` hands to `self.__init__(**state)`: its keys are keyword names.
+ */
+function isKeywordDict(dict: number, resolver: FileResolver): boolean {
+  const scan = resolver.scan;
+  let cache = keywordDicts.get(scan);
+  if (!cache) {
+    cache = new Map();
+    const keys = new Map<number, string[]>();
+    for (const s of scan.strings) {
+      if (s.dict === undefined || s.token.parts) continue;
+      keys.set(s.dict, [...(keys.get(s.dict) ?? []), scan.text.slice(s.token.contentStart, s.token.contentEnd)]);
+    }
+    const paramLists = scan.scopes.filter((s) => s.kind === 'function').map((s) => new Set(s.params.map((p) => p.name)));
+    for (const [offset, names] of keys) cache.set(offset, names.length >= 2 && paramLists.some((params) => names.every((n) => params.has(n))));
+    keywordDicts.set(scan, cache);
+  }
+  return cache.get(dict) ?? false;
 }
 
 /** `__all__`, `mod.__all__`, or a name imported as `from mod import __all__ as ALL`. */
