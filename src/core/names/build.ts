@@ -152,6 +152,7 @@ export function buildNames(
     externalGlobals: externalGlobals(input),
     plainNames: [],
     callables: [],
+    quotableNames: [],
     dataKeywords: [],
     nameKeywords: [...new Set(input.facts.flatMap((f) => f.nameValued))].sort(),
     dataNames: [],
@@ -203,11 +204,16 @@ export function buildNames(
   // Functions and classes of the library (not of its tests: a test's helper `foo` is no name a
   // message quotes), nested ones too: their names show in reprs and tracebacks.
   const libraryCallables = new Set<string>();
+  const allCallables = new Set<string>();
   input.facts.forEach((file, i) => {
-    if (isTestModule(input.factModules[i])) return;
-    for (const [name, kind] of file.definitions) if (kind === 'function' || kind === 'class' || kind === 'local-callable') libraryCallables.add(name);
+    for (const [name, kind] of file.definitions) {
+      if (kind !== 'function' && kind !== 'class' && kind !== 'local-callable') continue;
+      allCallables.add(name);
+      if (!isTestModule(input.factModules[i])) libraryCallables.add(name);
+    }
   });
-  tables.callables = [...libraryCallables].filter((name) => name in identifiers || name in locals).sort();
+  tables.callables = [...allCallables].filter((name) => name in identifiers || name in locals).sort();
+  tables.quotableNames = [...libraryCallables].filter((name) => name in identifiers || name in locals).sort();
   tables.dataKeywords = dataKeywords(input.facts);
   tables.dataNames = declarativeFields(input.facts).filter((name) => name in identifiers).sort();
   tables.plainNames = Object.keys(identifiers)

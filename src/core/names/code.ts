@@ -115,22 +115,23 @@ export class CodeTranslator {
       else if (!token.parts && role === 'prose' && SINGLE_NAME.test(content)) {
         // One word alone: the name of a function or class the file defines is that name
         // (`specname="hello"`); otherwise a data word (a field's key, or prose).
-        const view = isTestModule(resolver.context.module) && definesCallable(resolver, content) ? this.rules.knownView(content) : this.dataWord(content);
+        const view = isTestModule(resolver.context.module) && definesCallable(resolver, content) ? this.rules.knownView(content) : this.dataWord(content, site.container === 'dict-key');
         if (view !== content) edits.push([range.start, range.end, view]);
       }
       else if (role === 'names' || role === 'fragments') this.fragments(text, range.start, range.end, edits);
       else {
         const piece = text.slice(range.start, range.end);
         // A message quoting a function or class (`"Hook 'conflict' ..."`) quotes the name.
-        const view = this.prose.translate(piece, { quotedName: (word) => this.rules.isCallable(word) });
+        const inTest = isTestModule(resolver.context.module);
+        const view = this.prose.translate(piece, { quotedName: (word) => this.rules.isQuotable(word) || (inTest && definesCallable(resolver, word)) });
         if (view !== piece) edits.push([range.start, range.end, view]);
       }
     }
   }
 
   /** A word standing for itself as data (a string, a `dict(k=...)` key): a field's name when it is one, else prose. */
-  private dataWord(word: string): string {
-    return this.rules.isDataName(word) ? this.rules.memberView(word) : this.prose.translate(word, { standalone: true });
+  private dataWord(word: string, key = false): string {
+    return this.rules.isDataName(word) ? this.rules.memberView(word) : this.prose.translate(word, { standalone: !key });
   }
 
   /**

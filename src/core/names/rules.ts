@@ -35,8 +35,10 @@ export interface NamesTables {
    * standing alone in a string or in prose, such a word is the name, not English.
    */
   plainNames: string[];
-  /** Member names the repository defines as functions, methods or classes. */
+  /** Names the repository defines as functions, methods or classes (nested ones too). */
   callables: string[];
+  /** The library's functions and classes (not its tests'): the names its messages quote. */
+  quotableNames: string[];
   /** Keywords the repository's functions take into `**kwargs` undeclared, as `callee.keyword`: data keys. */
   dataKeywords: string[];
   /**
@@ -62,6 +64,7 @@ export class NameRules {
   private readonly plainNames: ReadonlySet<string>;
   private readonly dataNames: ReadonlySet<string>;
   private readonly callables: ReadonlySet<string>;
+  private readonly quotableNames: ReadonlySet<string>;
   private readonly nameKeywords: ReadonlySet<string>;
   private readonly dataKeywords: ReadonlySet<string>;
   private readonly locals: ReadonlyMap<string, string>;
@@ -90,6 +93,7 @@ export class NameRules {
     this.plainNames = new Set(tables.plainNames);
     this.dataNames = new Set(tables.dataNames);
     this.callables = new Set(tables.callables);
+    this.quotableNames = new Set(tables.quotableNames);
     this.nameKeywords = new Set(tables.nameKeywords);
     this.dataKeywords = new Set(tables.dataKeywords);
     this.locals = new Map(Object.entries(tables.locals));
@@ -104,8 +108,8 @@ export class NameRules {
     return this.nameKeywords.has(word);
   }
 
-  isCallable(word: string): boolean {
-    return this.callables.has(word);
+  isQuotable(word: string): boolean {
+    return this.quotableNames.has(word);
   }
 
   isDataName(word: string): boolean {

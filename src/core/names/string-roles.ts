@@ -190,8 +190,8 @@ export function nameValuedNames(resolver: FileResolver): { names: string[]; cont
 const keywordDicts = new WeakMap<FileResolver['scan'], Map<number, boolean>>();
 
 /**
- * A dict literal whose keys are all parameters of one function of the file (two keys or more),
- * like the state a `__getstate__` hands to `self.__init__(**state)`: its keys are keyword names.
+ * A dict literal in a class whose keys are all parameters of the class's `__init__` (two keys or
+ * more), like the state a `__getstate__` hands to `self.__init__(**state)`: its keys are keyword names.
  */
 function isKeywordDict(dict: number, resolver: FileResolver): boolean {
   const scan = resolver.scan;
@@ -203,8 +203,16 @@ function isKeywordDict(dict: number, resolver: FileResolver): boolean {
       if (s.dict === undefined || s.token.parts) continue;
       keys.set(s.dict, [...(keys.get(s.dict) ?? []), scan.text.slice(s.token.contentStart, s.token.contentEnd)]);
     }
-    const paramLists = scan.scopes.filter((s) => s.kind === 'function').map((s) => new Set(s.params.map((p) => p.name)));
-    for (const [offset, names] of keys) cache.set(offset, names.length >= 2 && paramLists.some((params) => names.every((n) => params.has(n))));
+    const inits = new Map<number, Set<string>>();
+    for (const s of scan.scopes) if (s.kind === 'function' && s.name === '__init__' && scan.scopes[s.parent]?.kind === 'class') inits.set(s.parent, new Set(s.params.slice(1).map((p) => p.name)));
+    const dictScope = new Map<number, number>();
+    for (const s of scan.strings) if (s.dict !== undefined) dictScope.set(s.dict, s.scope);
+    for (const [offset, names] of keys) {
+      let scope = dictScope.get(offset) ?? 0;
+      while (scope > 0 && scan.scopes[scope].kind !== 'class') scope = scan.scopes[scope].parent;
+      const params = inits.get(scope);
+      cache.set(offset, names.length >= 2 && params !== undefined && names.every((n) => params.has(n)));
+    }
     keywordDicts.set(scan, cache);
   }
   return cache.get(dict) ?? false;
