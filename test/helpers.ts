@@ -69,3 +69,17 @@ export function runPytest(cwd: string, args: string[]): Map<string, Outcome> {
 export function copyTree(from: string, to: string): void {
   fs.cpSync(from, to, { recursive: true, filter: (src) => !src.includes('__pycache__') });
 }
+
+/** Every non-folder entry under `dir` (files and links), as sorted relative POSIX paths. */
+export function listTree(dir: string): string[] {
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    for (const entry of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const p = rel ? `${rel}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) walk(p);
+      else out.push(p);
+    }
+  };
+  walk('');
+  return out.sort();
+}

@@ -16,9 +16,10 @@ import { UsageError } from '../core/errors';
 import { scanLeaks } from '../core/leaks';
 import { materialize } from '../core/materialize';
 import { readRepository, type Repository } from '../core/repository';
+import { requireBundleOf } from '../core/repository-identity';
 import { roundTrip } from '../core/roundtrip';
 import { translatorFor } from '../core/translator';
-import { requireOutputFile } from '../core/user-paths';
+import { requireFolder, requireOutputFile, requireOutsideFolder } from '../core/user-paths';
 import { PRODUCT_VERSION } from '../core/version';
 import { registerCheckout } from './commands/checkout';
 import { registerLevel1 } from './commands/level1';
@@ -52,7 +53,7 @@ function seedOrBundle(opts: { seed?: string; bundle?: string }): void {
 async function bundleForRepository(repository: Repository, opts: { seed?: string; bundle?: string; granularity: string }, io: Io): Promise<Bundle> {
   if (opts.bundle !== undefined) {
     const bundle = readBundleFile(opts.bundle);
-    if (bundle.repository.contentHash !== repository.contentHash) {
+    if (requireBundleOf(bundle, opts.bundle, repository) === 'changed') {
       io.stderr(`schrodinger: warning: the repository changed since ${opts.bundle} was built; new names are not disguised\n`);
     }
     return bundle;
@@ -65,6 +66,12 @@ async function bundleForRepository(repository: Repository, opts: { seed?: string
   });
   progress.finish();
   return bundle;
+}
+
+/** Warns about what the view leaves out of a repository. */
+function warnLeftOut(repository: Repository, io: Io): void {
+  for (const file of repository.bundleFiles) io.stderr(`schrodinger: warning: left out ${file}: it is a bundle (the key to the disguise)\n`);
+  for (const link of repository.skippedLinks) io.stderr(`schrodinger: warning: left out ${link}: a symbolic link that does not name a file or folder of the repository by a relative path\n`);
 }
 
 function readStandardInput(io: Io): Buffer {
@@ -101,7 +108,9 @@ export function createProgram(io: Io = defaultIo, state: RunState = { exitCode: 
     .option('--force', 'overwrite --out if it exists')
     .action(async (repo: string, opts: { seed: string; granularity: string; out: string; force?: boolean }) => {
       const seed = parseSeed(opts.seed);
+      requireFolder(repo);
       requireOutputFile(opts.out, { overwrite: opts.force === true, overwriteHint: '--force overwrites it' });
+      requireOutsideFolder(opts.out, repo, '--out', 'the repository');
       const progress = new Progress('parsing', io.stderr);
       const { bundle } = await buildBundle(repo, {
         seed,
@@ -125,8 +134,11 @@ export function createProgram(io: Io = defaultIo, state: RunState = { exitCode: 
       seedOrBundle(opts);
       if (opts.seed !== undefined) parseSeed(opts.seed);
       requireEmptyOutput(opts.out);
+      requireFolder(repo);
+      requireOutsideFolder(opts.out, repo, '--out', 'the repository');
       const repository = readRepository(repo);
       const bundle = await bundleForRepository(repository, opts, io);
+      warnLeftOut(repository, io);
       const progress = new Progress('writing', io.stderr);
       const result = materialize(repository, translatorFor(bundle), opts.out, (d, t) => progress.update(d, t));
       progress.finish();
@@ -147,7 +159,7 @@ export function createProgram(io: Io = defaultIo, state: RunState = { exitCode: 
       const bundle = await bundleForRepository(repository, opts, io);
       const report = roundTrip(repository, translatorFor(bundle));
       io.stdout(`${JSON.stringify(report)}\n`);
-      if (report.mismatched.length > 0) state.exitCode = 1;
+      if (report.mismatched.length > 0 || report.untranslated.length > 0) state.exitCode = 1;
     });
 
   program

@@ -3,6 +3,8 @@
  * back, as one versioned JSON document with a section per level (`names`: Level 2).
  */
 import * as fs from 'node:fs';
+import { BUNDLE_SCHEMA } from './bundle-document';
+import { validateBundle } from './bundle-schema';
 import { UsageError } from './errors';
 import { loadExternalNames } from './external-names';
 import { loadLexicon } from './lexicon';
@@ -10,9 +12,10 @@ import { analyzeRepository } from './names/collect';
 import { buildNames, type Granularity, type NamesStatistics } from './names/build';
 import type { NamesTables } from './names/rules';
 import { readRepository, type ModuleLayout, type Repository } from './repository';
+import { pathDigests } from './repository-identity';
 import { PRODUCT_VERSION } from './version';
 
-export const BUNDLE_SCHEMA = 'schrodinger-views/bundle';
+export { BUNDLE_SCHEMA };
 export const BUNDLE_SCHEMA_VERSION = 2;
 
 export type { Granularity };
@@ -44,7 +47,12 @@ export interface Bundle {
   seed: number;
   /** The levels this bundle applies, ascending (`[2]`). */
   levels: number[];
-  repository: { name: string; isPackage: boolean; files: number; contentHash: string };
+  /**
+   * The repository the bundle was built for: `contentHash` says whether a folder is exactly it;
+   * `pathDigests` (a digest of each path, sorted) whether it is the same project at all (see
+   * repository-identity.ts).
+   */
+  repository: { name: string; isPackage: boolean; files: number; contentHash: string; pathDigests: string[] };
   lexiconVersion: string;
   externalNamesVersion: string;
   names?: NamesSection;
@@ -95,7 +103,13 @@ export async function buildBundleFor(repository: Repository, options: BuildOptio
     generator: `schrodinger-views ${PRODUCT_VERSION}`,
     seed: options.seed,
     levels: [2],
-    repository: { name: repository.name, isPackage: repository.isPackage, files: repository.files.length, contentHash: repository.contentHash },
+    repository: {
+      name: repository.name,
+      isPackage: repository.isPackage,
+      files: repository.files.length,
+      contentHash: repository.contentHash,
+      pathDigests: pathDigests(repository),
+    },
     lexiconVersion: lexicon.version,
     externalNamesVersion: external.version,
     names: { granularity: options.granularity, ...tables, excluded, keptSegments: analysis.keptSegments(tables), layout: repository.layout },
@@ -128,7 +142,7 @@ export function parseBundle(text: string, source: string): Bundle {
   if (candidate.schemaVersion !== BUNDLE_SCHEMA_VERSION) {
     throw new UsageError(`bundle ${source} has schema version ${String(candidate.schemaVersion)}; this version reads ${BUNDLE_SCHEMA_VERSION}: rebuild it with "schrodinger build"`);
   }
-  return candidate as Bundle;
+  return validateBundle(candidate, source);
 }
 
 export function readBundleFile(file: string): Bundle {

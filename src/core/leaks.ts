@@ -1,8 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Bundle } from './bundle';
+import { isBundleDocument } from './bundle-document';
 import { forEachWord } from './names/words';
-import { decodeText } from './repository';
+import { decodeText, isPythonFile } from './text-encoding';
 import type { Translator } from './translator';
 import { requireFolder } from './user-paths';
 
@@ -10,14 +11,18 @@ export interface Leak {
   file: string;
   line?: number;
   name: string;
-  where: 'content' | 'path';
+  /** `bundle`: the file is a bundle, the key to the whole disguise. */
+  where: 'content' | 'path' | 'link' | 'bundle';
 }
 
 export interface LeakReport {
   leaks: number;
   examples: Leak[];
   scannedFiles: number;
-  /** Binary and undecodable files: they pass through the view unchanged and are not scanned. */
+  /**
+   * Binary files: they pass through the view unchanged and are not scanned. (A Python file the
+   * view cannot decode is scanned byte by byte: its names are ASCII.)
+   */
   unscannedFiles: string[];
 }
 
@@ -25,7 +30,8 @@ export interface LeakReport {
  * Finds every original name still visible in a view folder where the view should show its
  * disguise: a path segment the bundle renames, or a word of a file at a place where the
  * bundle's forward translation of that file (read back to real names) renames it. A view the
- * bundle did not make (a file left untranslated, a stale or foreign view) shows up here.
+ * bundle did not make (a file left untranslated, a stale or foreign view) shows up here, and so
+ * does a bundle file (whatever its name) and a link whose target shows an original name.
  */
 export function scanLeaks(viewDir: string, bundle: Bundle, translator: Translator, maxExamples = 50): LeakReport {
   requireFolder(viewDir);
@@ -43,8 +49,19 @@ export function scanLeaks(viewDir: string, bundle: Bundle, translator: Translato
         walk(rel);
         continue;
       }
+      if (entry.isSymbolicLink()) {
+        const target = fs.readlinkSync(path.join(viewDir, rel));
+        const expected = translator.pathToView(translator.pathToReal(target));
+        for (const leak of differingWords(target, expected)) if (translator.toReal(leak.word) === leak.word) add({ file: rel, name: leak.word, where: 'link' });
+        continue;
+      }
       if (!entry.isFile()) continue;
-      const text = decodeText(fs.readFileSync(path.join(viewDir, rel)));
+      const bytes = fs.readFileSync(path.join(viewDir, rel));
+      if (isBundleDocument(bytes)) {
+        add({ file: rel, name: entry.name, where: 'bundle' });
+        continue;
+      }
+      const text = decodeText(bytes, rel)?.text ?? (isPythonFile(rel) ? bytes.toString('latin1') : undefined);
       if (text === undefined) {
         report.unscannedFiles.push(rel);
         continue;

@@ -3,37 +3,64 @@ import * as path from 'node:path';
 import { writeFolderAtomic } from './atomic';
 import type { Repository } from './repository';
 import type { Translator } from './translator';
+import { requireOutsideFolder } from './user-paths';
 import { fileToView } from './view-files';
 
 export interface MaterializeResult {
   out: string;
   files: number;
+  /** Symbolic links written as links. */
+  links: number;
   /** The view name of the repository folder itself (its package name when it is a package). */
   viewName: string;
 }
 
-/** Writes the whole disguised repository to `out` (absent or empty), all or nothing. */
+/**
+ * Writes the whole disguised repository to `out` (absent or empty, outside the repository), all
+ * or nothing. Links of the repository that the view serves are written as links, their targets
+ * translated like paths.
+ */
 export function materialize(
   repository: Repository,
   translator: Translator,
   out: string,
   onProgress?: (done: number, total: number) => void,
 ): MaterializeResult {
+  requireOutsideFolder(out, repository.root, '--out', 'the repository');
+  const total = repository.files.length + repository.links.length;
   writeFolderAtomic(out, (temp) => {
     const made = new Set<string>();
     let done = 0;
-    for (const file of repository.files) {
-      const view = fileToView(file, translator);
-      const target = path.join(temp, view.path);
+    const place = (viewPath: string): string => {
+      const target = path.join(temp, viewPath);
+      if (!isInside(temp, target)) throw new Error(`internal error: the view path ${viewPath} leaves the output folder`);
       const dir = path.dirname(target);
       if (!made.has(dir)) {
         fs.mkdirSync(dir, { recursive: true });
         made.add(dir);
       }
-      fs.writeFileSync(target, view.bytes, { mode: view.mode });
+      return target;
+    };
+    for (const file of repository.files) {
+      const view = fileToView(file, translator);
+      const target = place(view.path);
+      fs.writeFileSync(target, view.bytes, { mode: view.mode, flag: 'wx' });
       fs.chmodSync(target, view.mode);
-      onProgress?.(++done, repository.files.length);
+      onProgress?.(++done, total);
+    }
+    for (const link of repository.links) {
+      const viewPath = translator.pathToView(link.path);
+      const target = place(viewPath);
+      const viewTarget = translator.pathToView(link.target);
+      if (!isInside(temp, path.join(path.dirname(target), viewTarget))) throw new Error(`internal error: the link ${viewPath} leaves the output folder`);
+      fs.symlinkSync(viewTarget, target);
+      onProgress?.(++done, total);
     }
   });
-  return { out: path.resolve(out), files: repository.files.length, viewName: translator.segmentToView(repository.name) };
+  return { out: path.resolve(out), files: repository.files.length, links: repository.links.length, viewName: translator.segmentToView(repository.name) };
+}
+
+function isInside(folder: string, target: string): boolean {
+  const relative = path.relative(folder, target);
+  return relative !== '' && relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative);
 }

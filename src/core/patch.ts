@@ -9,8 +9,11 @@
  * Both trees are walked with the same rules: `.git`, the hidden defaults of repository.ts, the
  * original's `.gitignore` and extra `hidden` globs (gitignore syntax, matched against real paths)
  * are left out, and so are the `exclude` globs (scratch files), matched against both the real
- * path and the view path. Symbolic links are left out (and reported). For every file whose final
- * content or executable bit differs from the original, the original and final states are fed to
+ * path and the view path, and so are bundle files (bundle-document.ts). A symbolic link whose
+ * target is relative, stays inside its folder and names a file or folder of it is a link (git's
+ * mode 120000; on the edited side of a view its target is reverse-translated); other links are
+ * left out (and reported). For every file whose final content, kind or executable bit differs
+ * from the original, the original and final states are fed to
  * a throw-away git repository (`git fast-import`, no work tree, no user configuration), and
  * `git diff-tree -p --binary` writes the patch: new, deleted and modified files, mode changes,
  * `GIT binary patch` hunks for binary files. Files that are not valid UTF-8 (or hold NUL bytes)
@@ -27,8 +30,10 @@ import picomatch from 'picomatch';
 import type { Ignore } from 'ignore';
 import { UsageError } from './errors';
 import { gitOk } from './git';
-import { decodeText, makeIgnore } from './repository';
+import { isBundleDocument } from './bundle-document';
+import { linkTarget, makeIgnore } from './repository';
 import type { Translator } from './translator';
+import { contentToReal } from './view-files';
 
 export interface PatchOptions {
   /** The folder the work started from. */
@@ -69,6 +74,15 @@ interface Entry {
   found: string;
   full: string;
   executable: boolean;
+  /** A symbolic link's target, in real coordinates. */
+  link?: string;
+}
+
+interface State {
+  path: string;
+  bytes: Buffer;
+  executable: boolean;
+  link: boolean;
 }
 
 /** The unified diff in original coordinates; see the module comment. */
@@ -95,43 +109,74 @@ export function buildPatchReport(options: PatchOptions): PatchReport {
   const after = walk(edited, {
     toReal: translator ? (p) => translator.pathToReal(p) : (p) => p,
     toOther: (p) => p,
+    linkToReal: translator ? (t) => translator.pathToReal(t) : undefined,
     rules,
     excluded,
     skipped,
     label: 'edited',
   });
+  if (translator) requireViewOfBundle(before, after, translator);
 
   const readEdited = (entry: Entry): Buffer => {
     const bytes = fs.readFileSync(entry.full);
     if (!translator) return bytes;
-    const text = decodeText(bytes);
-    return text === undefined ? bytes : Buffer.from(translator.toReal(text), 'utf8');
+    const real = contentToReal(entry.found, bytes, translator);
+    if (real.status === 'unencodable') throw new UsageError(`cannot read ${entry.found} back to real names: its encoding (${real.encoding}) cannot hold them`);
+    return real.bytes;
   };
+  const state = (entry: Entry, bytes: Buffer): State => ({ path: entry.path, bytes, executable: entry.executable, link: entry.link !== undefined });
 
   const changes: PatchChange[] = [];
-  const oldSide: Array<{ path: string; bytes: Buffer; executable: boolean }> = [];
-  const newSide: Array<{ path: string; bytes: Buffer; executable: boolean }> = [];
+  const oldSide: State[] = [];
+  const newSide: State[] = [];
   const binaryPaths = new Set<string>();
   const paths = [...new Set([...before.keys(), ...after.keys()])].sort();
   for (const p of paths) {
     const a = before.get(p);
     const b = after.get(p);
-    const aBytes = a ? fs.readFileSync(a.full) : undefined;
-    const bBytes = b ? readEdited(b) : undefined;
+    const aState = a ? state(a, a.link !== undefined ? Buffer.from(a.link) : fs.readFileSync(a.full)) : undefined;
+    const bState = b ? state(b, b.link !== undefined ? Buffer.from(b.link) : readEdited(b)) : undefined;
     let status: ChangeStatus | undefined;
-    if (!a) status = 'added';
-    else if (!b) status = 'deleted';
-    else if (!aBytes!.equals(bBytes!)) status = 'modified';
-    else if (a.executable !== b.executable) status = 'mode';
+    if (!aState) status = 'added';
+    else if (!bState) status = 'deleted';
+    else if (aState.link !== bState.link || !aState.bytes.equals(bState.bytes)) status = 'modified';
+    else if (!aState.link && aState.executable !== bState.executable) status = 'mode';
     if (!status) continue;
-    const binary = (aBytes !== undefined && decodeText(aBytes) === undefined) || (bBytes !== undefined && decodeText(bBytes) === undefined);
+    const binary = [aState, bState].some((s) => s !== undefined && !s.link && !isUtf8Text(s.bytes));
     if (binary) binaryPaths.add(p);
     changes.push({ path: p, status, binary });
-    if (a) oldSide.push({ path: p, bytes: aBytes!, executable: a.executable });
-    if (b) newSide.push({ path: p, bytes: bBytes!, executable: b.executable });
+    if (aState) oldSide.push(aState);
+    if (bState) newSide.push(bState);
   }
   if (changes.length === 0) return { patch: '', changes, skipped };
   return { patch: diffStates(oldSide, newSide, binaryPaths, options.renames ?? false), changes, skipped };
+}
+
+/** Valid UTF-8 without NUL bytes: a patch shows it as text and stays valid UTF-8. */
+function isUtf8Text(bytes: Buffer): boolean {
+  return !bytes.includes(0) && isUtf8(bytes);
+}
+
+/**
+ * Refuses an edited folder that is not a view made with the translator's bundle (another seed,
+ * another repository): of the original's paths that the view renames, at least half must be in
+ * the edited folder under their view names.
+ */
+function requireViewOfBundle(before: Map<string, Entry>, after: Map<string, Entry>, translator: Translator): void {
+  const found = new Set([...after.values()].map((e) => e.found));
+  let renamed = 0;
+  let present = 0;
+  for (const entry of before.values()) {
+    const view = translator.pathToView(entry.path);
+    if (view === entry.path) continue;
+    renamed++;
+    if (found.has(view)) present++;
+  }
+  if (renamed > 0 && present * 2 < renamed) {
+    throw new UsageError(
+      `the edited folder is not a view made with this bundle: only ${present} of the ${renamed} paths the bundle renames are in it under their view names (a bundle of another seed or another repository?)`,
+    );
+  }
 }
 
 function requireFolder(dir: string, label: string): string {
@@ -151,15 +196,25 @@ interface WalkOptions {
   toReal: (p: string) => string;
   /** Real relative path -> the path in the other coordinates (for exclude globs), if any. */
   toOther?: (p: string) => string;
+  /** A link target as found -> in real coordinates (default: as found). */
+  linkToReal?: (target: string) => string;
   rules: Ignore;
   excluded: (p: string) => boolean;
   skipped: string[];
   label: string;
 }
 
-/** The files of a folder keyed by real path, with the hidden, ignored and excluded entries left out. */
+/** The files and links of a folder keyed by real path, with the hidden, ignored, excluded and bundle files left out. */
 function walk(root: string, options: WalkOptions): Map<string, Entry> {
   const entries = new Map<string, Entry>();
+  const links: Array<{ found: string; real: string }> = [];
+  const add = (real: string, entry: Entry) => {
+    const previous = entries.get(real);
+    if (previous) {
+      throw new UsageError(`two files in the ${options.label} folder stand for the same original path: ${previous.found} and ${entry.found}`);
+    }
+    entries.set(real, entry);
+  };
   const leftOut = (found: string, real: string, dir: boolean): boolean => {
     const suffix = dir ? '/' : '';
     if (options.rules.ignores(real + suffix)) return true;
@@ -178,19 +233,33 @@ function walk(root: string, options: WalkOptions): Map<string, Entry> {
         continue;
       }
       if (leftOut(found, real, false)) continue;
+      if (item.isSymbolicLink()) {
+        links.push({ found, real });
+        continue;
+      }
       if (!item.isFile()) {
-        options.skipped.push(`${options.label}: ${found}${item.isSymbolicLink() ? ' (symbolic link)' : ' (not a regular file)'}`);
+        options.skipped.push(`${options.label}: ${found} (not a regular file)`);
         continue;
       }
       const full = path.join(root, found);
-      const previous = entries.get(real);
-      if (previous) {
-        throw new UsageError(`two files in the ${options.label} folder stand for the same original path: ${previous.found} and ${found}`);
-      }
-      entries.set(real, { path: real, found, full, executable: (fs.statSync(full).mode & 0o100) !== 0 });
+      if (isBundleDocument(fs.readFileSync(full))) continue;
+      add(real, { path: real, found, full, executable: (fs.statSync(full).mode & 0o100) !== 0 });
     }
   };
   visit('');
+  // Links last: one is kept when what it names is part of the folder's state.
+  const shown = new Set<string>();
+  for (const entry of entries.values()) for (let p = entry.found; p !== '.' && !shown.has(p); p = path.posix.dirname(p)) shown.add(p);
+  const realRoot = fs.realpathSync(root);
+  for (const { found, real } of links) {
+    const full = path.join(root, found);
+    const target = fs.readlinkSync(full);
+    if (linkTarget(realRoot, found, target, (p) => shown.has(p)) === undefined) {
+      options.skipped.push(`${options.label}: ${found} (symbolic link)`);
+      continue;
+    }
+    add(real, { path: real, found, full, executable: false, link: options.linkToReal ? options.linkToReal(target) : target });
+  }
   return entries;
 }
 
@@ -236,8 +305,8 @@ function exactPattern(p: string): string {
 }
 
 function diffStates(
-  oldSide: Array<{ path: string; bytes: Buffer; executable: boolean }>,
-  newSide: Array<{ path: string; bytes: Buffer; executable: boolean }>,
+  oldSide: State[],
+  newSide: State[],
   binaryPaths: ReadonlySet<string>,
   renames: boolean,
 ): string {
@@ -251,10 +320,11 @@ function diffStates(
       fs.writeFileSync(path.join(gitDir, 'info', 'attributes'), lines);
     }
     const stream: Buffer[] = [];
-    const commit = (ref: string, files: Array<{ path: string; bytes: Buffer; executable: boolean }>) => {
+    const commit = (ref: string, files: State[]) => {
       stream.push(Buffer.from(`commit ${ref}\ncommitter schrodinger <schrodinger@localhost> 0 +0000\ndata 0\n`));
       for (const file of files) {
-        stream.push(Buffer.from(`M ${file.executable ? '100755' : '100644'} inline ${quote(file.path)}\ndata ${file.bytes.length}\n`, 'utf8'));
+        const mode = file.link ? '120000' : file.executable ? '100755' : '100644';
+        stream.push(Buffer.from(`M ${mode} inline ${quote(file.path)}\ndata ${file.bytes.length}\n`, 'utf8'));
         stream.push(file.bytes, Buffer.from('\n'));
       }
       stream.push(Buffer.from('\n'));

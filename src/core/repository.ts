@@ -5,9 +5,10 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isUtf8 } from 'node:buffer';
 import ignore, { type Ignore } from 'ignore';
+import { isBundleDocument } from './bundle-document';
 import { UsageError } from './errors';
+import { decodeText } from './text-encoding';
 import { requireFolder } from './user-paths';
 
 /** Never part of a view: version control, caches and build outputs that reveal original names. */
@@ -38,8 +39,21 @@ export interface RepoFile {
   readonly bytes: Buffer;
   /** Permission bits (read from the file system when first asked). */
   readonly mode: number;
-  /** The decoded text, when the file is valid UTF-8 without NUL bytes. */
+  /** The decoded text, when the file is text (see text-encoding.ts). */
   readonly text: string | undefined;
+  /** The encoding `text` was read with (undefined for a file that is not text). */
+  readonly encoding: string | undefined;
+}
+
+/**
+ * A symbolic link of the repository that the view serves as a link: its target is a relative
+ * path that stays inside the repository and names a file or folder the view shows.
+ */
+export interface RepoLink {
+  /** Relative POSIX path of the link. */
+  readonly path: string;
+  /** The link's target, exactly as stored (relative, POSIX). */
+  readonly target: string;
 }
 
 export interface Repository {
@@ -54,15 +68,14 @@ export interface Repository {
   /** First components of the repository's module names. */
   readonly topLevelNames: Set<string>;
   readonly contentHash: string;
-  /** Entries left out because they are symbolic links. */
+  /** Symbolic links served as links. */
+  readonly links: RepoLink[];
+  /** Symbolic links left out: absolute, dangling, or pointing outside the repository or at a hidden file. */
   readonly skippedLinks: string[];
+  /** Files left out because they are Schrödinger Views bundles (a bundle is the key to the disguise). */
+  readonly bundleFiles: string[];
   /** How file paths map to module names. */
   readonly layout: ModuleLayout;
-}
-
-export function decodeText(bytes: Buffer): string | undefined {
-  if (bytes.includes(0) || !isUtf8(bytes)) return undefined;
-  return bytes.toString('utf8');
 }
 
 export function makeIgnore(root: string, extraHidden: readonly string[] = []): Ignore {
@@ -77,14 +90,17 @@ export function readRepository(root: string, options: { hidden?: readonly string
   requireFolder(root);
   const rules = makeIgnore(absolute, options.hidden);
   const files: RepoFile[] = [];
+  const links: RepoLink[] = [];
   const skippedLinks: string[] = [];
+  const bundleFiles: string[] = [];
+  const linkPaths: string[] = [];
   const walk = (relative: string): void => {
     const entries = fs.readdirSync(path.join(absolute, relative), { withFileTypes: true });
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
       const rel = relative ? `${relative}/${entry.name}` : entry.name;
       if (entry.isSymbolicLink()) {
-        if (!rules.ignores(rel)) skippedLinks.push(rel);
+        if (!rules.ignores(rel)) linkPaths.push(rel);
         continue;
       }
       if (entry.isDirectory()) {
@@ -92,24 +108,56 @@ export function readRepository(root: string, options: { hidden?: readonly string
       } else if (entry.isFile() && !rules.ignores(rel)) {
         const full = path.join(absolute, rel);
         const bytes = fs.readFileSync(full);
-        files.push(lazyModeFile(rel, full, bytes));
+        if (isBundleDocument(bytes)) bundleFiles.push(rel);
+        else files.push(lazyModeFile(rel, full, bytes));
       }
     }
   };
   walk('');
   if (!files.some((f) => f.path.endsWith('.py'))) throw new UsageError(`no Python files in ${root}`);
+  const shown = new Set<string>();
+  for (const file of files) for (let p = file.path; p !== '.' && !shown.has(p); p = path.posix.dirname(p)) shown.add(p);
+  const realRoot = fs.realpathSync(absolute);
+  for (const rel of linkPaths) {
+    const target = fs.readlinkSync(path.join(absolute, rel));
+    const resolved = linkTarget(realRoot, rel, target, (p) => shown.has(p));
+    if (resolved === undefined) skippedLinks.push(rel);
+    else links.push({ path: rel, target });
+  }
   const isPackage = files.some((f) => f.path === '__init__.py');
   const name = path.basename(absolute);
   const { modules, topLevelNames, layout } = moduleNames(files, isPackage ? name : undefined);
-  return { root: absolute, name, isPackage, files, modules, topLevelNames, contentHash: contentHash(files), skippedLinks, layout };
+  return { root: absolute, name, isPackage, files, modules, topLevelNames, contentHash: contentHash(files, links), links, skippedLinks, bundleFiles, layout };
+}
+
+/**
+ * The repository-relative path a link of the repository points at, when the view serves it as a
+ * link: `target` is relative, stays inside the repository read as written (`a/../b`), resolves
+ * (following further links) inside it, and `shown` says the view shows what it names.
+ */
+export function linkTarget(realRoot: string, link: string, target: string, shown: (relative: string) => boolean): string | undefined {
+  if (target === '' || path.posix.isAbsolute(target) || target.includes('\\') || target.includes('\0')) return undefined;
+  const lexical = path.posix.normalize(path.posix.join(path.posix.dirname(link), target));
+  if (lexical === '..' || lexical.startsWith('../') || lexical === '.') return undefined;
+  let real: string;
+  try {
+    real = fs.realpathSync(path.join(realRoot, link));
+  } catch {
+    return undefined; // dangling
+  }
+  if (!real.startsWith(realRoot + path.sep)) return undefined;
+  const relative = real.slice(realRoot.length + 1).split(path.sep).join('/');
+  return shown(relative) ? relative : undefined;
 }
 
 function lazyModeFile(rel: string, full: string, bytes: Buffer): RepoFile {
   let mode: number | undefined;
+  const decoded = decodeText(bytes, rel);
   return {
     path: rel,
     bytes,
-    text: decodeText(bytes),
+    text: decoded?.text,
+    encoding: decoded?.encoding,
     get mode(): number {
       mode ??= fs.statSync(full).mode & 0o777;
       return mode;
@@ -165,12 +213,13 @@ export function moduleOfPath(file: string, layout: ModuleLayout): string | undef
   return parts.join('.');
 }
 
-function contentHash(files: RepoFile[]): string {
+function contentHash(files: RepoFile[], links: RepoLink[]): string {
   const hash = createHash('sha256');
   for (const file of files) {
     hash.update(file.path);
     hash.update('\0');
     hash.update(createHash('sha256').update(file.bytes).digest());
   }
+  for (const link of links) hash.update(`\0link\0${link.path}\0${link.target}`);
   return `sha256:${hash.digest('hex')}`;
 }

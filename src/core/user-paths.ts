@@ -38,3 +38,22 @@ export function requireOutputFile(file: string, options: { overwrite: boolean; o
   if (stat.isDirectory()) throw new UsageError(`cannot write ${file}: it is a folder (give a file name)`);
   if (!options.overwrite) throw new UsageError(`output exists: ${file}${options.overwriteHint ? ` (${options.overwriteHint})` : ''}`);
 }
+
+/**
+ * Fails when `target` (existing or not) is `folder` or inside it, links resolved: an output
+ * inside the repository would become part of it (a bundle there ships in the view).
+ */
+export function requireOutsideFolder(target: string, folder: string, label: string, folderLabel: string): void {
+  const resolvedFolder = fs.realpathSync(folder);
+  let existing = path.resolve(target);
+  const rest: string[] = [];
+  while (!fs.existsSync(existing) && path.dirname(existing) !== existing) {
+    rest.unshift(path.basename(existing));
+    existing = path.dirname(existing);
+  }
+  const resolved = path.join(fs.realpathSync(existing), ...rest);
+  const relative = path.relative(resolvedFolder, resolved);
+  if (relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative))) {
+    throw new UsageError(`${label} ${target} is inside ${folderLabel} (${folder}): write it elsewhere`);
+  }
+}

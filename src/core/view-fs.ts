@@ -8,13 +8,18 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Ignore } from 'ignore';
 import { writeFileAtomic } from './atomic';
-import { decodeText, makeIgnore } from './repository';
+import { isBundleDocument, isBundleFile } from './bundle-document';
+import { linkTarget, makeIgnore } from './repository';
+import { decodeText } from './text-encoding';
 import type { Translator } from './translator';
+import { contentToReal, contentToView } from './view-files';
 
 export type EntryType = 'file' | 'directory';
 
 export interface ViewStat {
   type: EntryType;
+  /** A symbolic link (to a file or folder of the working copy that the view shows). */
+  link: boolean;
   size: number;
   mtime: number;
   ctime: number;
@@ -67,6 +72,8 @@ export class DisguisedFileSystem {
   private readonly realPaths = new Map<string, string | null>();
   /** Real folders (relative) known to resolve inside the working copy. */
   private readonly safeFolders = new Set<string>();
+  /** Real relative path -> whether the file is a bundle, for the file's state then. */
+  private readonly bundles = new Map<string, { mtimeMs: number; size: number; ino: number; bundle: boolean }>();
 
   constructor(options: DisguisedFileSystemOptions) {
     this.root = fs.realpathSync(options.root);
@@ -103,18 +110,55 @@ export class DisguisedFileSystem {
   }
 
   private absolute(realRelative: string, viewPath: string): string {
-    // normalize() has refused `..` and translation only rewrites words: the path stays inside.
+    // normalize() has refused `..`, and a checked bundle maps words to words: still, a path
+    // that would leave the working copy is not one of the view's.
+    if (realRelative !== '' && !realRelative.split('/').every((s) => s !== '' && s !== '.' && s !== '..')) throw notFound(viewPath);
     const full = realRelative === '' ? this.root : `${this.root}/${realRelative}`;
-    // A symbolic link anywhere on the way must stay inside the working copy.
+    // A symbolic link anywhere on the way must stay inside the working copy, at a path the view shows.
     const folder = path.posix.dirname(realRelative);
     if (!this.safeFolders.has(realRelative) && !(this.safeFolders.has(folder) && !isLink(full))) {
       let existing = full;
       while (!fs.existsSync(existing) && existing !== this.root) existing = path.dirname(existing);
       const resolved = fs.realpathSync.native(existing);
       if (resolved !== this.root && !resolved.startsWith(this.root + path.sep)) throw notFound(viewPath);
+      const resolvedRelative = resolved === this.root ? '' : resolved.slice(this.root.length + 1).split(path.sep).join('/');
+      if (resolvedRelative !== '' && this.isHidden(resolvedRelative, fs.statSync(resolved).isDirectory())) throw notFound(viewPath);
+      if (existing === full && isLink(full) && this.servedLink(realRelative) === undefined) throw notFound(viewPath);
       if (existing === full && !isLink(full)) this.safeFolders.add(fs.statSync(full).isDirectory() ? realRelative : folder);
     }
     return full;
+  }
+
+  /** What a link of the working copy names, when the view serves it as a link (repository.ts `linkTarget`). */
+  private servedLink(realRelative: string): EntryType | undefined {
+    const full = path.join(this.root, realRelative);
+    let target: string;
+    try {
+      target = fs.readlinkSync(full);
+    } catch {
+      return undefined;
+    }
+    const resolved = linkTarget(this.root, realRelative, target, (p) => {
+      const info = fs.statSync(path.join(this.root, p));
+      if (info.isDirectory()) return !this.isHidden(p, true);
+      return info.isFile() && !this.isHidden(p) && !this.isBundle(p, path.join(this.root, p), info);
+    });
+    if (resolved === undefined) return undefined;
+    return fs.statSync(full).isDirectory() ? 'directory' : 'file';
+  }
+
+  /** Whether a real file is a bundle (never served: it is the key to the disguise). */
+  private isBundle(real: string, full: string, info: fs.Stats): boolean {
+    const known = this.bundles.get(real);
+    if (known && known.mtimeMs === info.mtimeMs && known.size === info.size && known.ino === info.ino) return known.bundle;
+    let bundle = false;
+    try {
+      bundle = isBundleFile(full);
+    } catch {
+      /* unreadable: not served anyway */
+    }
+    this.bundles.set(real, { mtimeMs: info.mtimeMs, size: info.size, ino: info.ino, bundle });
+    return bundle;
   }
 
   /**
@@ -165,12 +209,14 @@ export class DisguisedFileSystem {
     const real = this.realRelative(viewPath);
     const full = this.absolute(real, viewPath);
     const info = statOrNotFound(full, viewPath);
-    if (info.isDirectory()) return { type: 'directory', size: 0, mtime: info.mtimeMs, ctime: info.ctimeMs };
+    const link = real !== '' && isLink(full);
+    if (info.isDirectory()) return { type: 'directory', link, size: 0, mtime: info.mtimeMs, ctime: info.ctimeMs };
     if (!info.isFile()) throw notFound(viewPath);
-    return { type: 'file', size: this.viewContent(real, full, info).byteLength, mtime: info.mtimeMs, ctime: info.ctimeMs };
+    return { type: 'file', link, size: this.viewContent(real, full, info, viewPath).byteLength, mtime: info.mtimeMs, ctime: info.ctimeMs };
   }
 
-  readDirectory(viewPath: string): Array<[name: string, type: EntryType]> {
+  /** The entries of a folder; a symbolic link has a third element, `true`. */
+  readDirectory(viewPath: string): Array<[name: string, type: EntryType, link?: true]> {
     const real = this.realRelative(viewPath);
     const full = this.absolute(real, viewPath);
     let dirents: fs.Dirent[];
@@ -181,27 +227,26 @@ export class DisguisedFileSystem {
       if ((error as NodeJS.ErrnoException).code === 'ENOTDIR') throw new ViewFsError('FileNotADirectory', rel, `not a folder: ${rel}`);
       throw notFound(rel);
     }
-    const entries: Array<[string, EntryType]> = [];
+    const entries: Array<[string, EntryType, true?]> = [];
     for (const entry of dirents) {
       const childReal = real ? `${real}/${entry.name}` : entry.name;
       let type: EntryType | undefined;
       if (entry.isDirectory()) type = 'directory';
-      else if (entry.isFile()) type = 'file';
-      else if (entry.isSymbolicLink()) type = this.linkTargetType(path.join(full, entry.name));
+      else if (entry.isFile()) type = this.isBundleAt(childReal) ? undefined : 'file';
+      else if (entry.isSymbolicLink()) type = this.servedLink(childReal);
       if (!type || this.isHidden(childReal, type === 'directory')) continue;
-      entries.push([this.translator.segmentToView(entry.name), type]);
+      const name = this.translator.segmentToView(entry.name);
+      entries.push(entry.isSymbolicLink() ? [name, type, true] : [name, type]);
     }
     return entries;
   }
 
-  private linkTargetType(link: string): EntryType | undefined {
+  private isBundleAt(real: string): boolean {
+    const full = path.join(this.root, real);
     try {
-      const target = fs.realpathSync(link);
-      if (target !== this.root && !target.startsWith(this.root + path.sep)) return undefined;
-      const info = fs.statSync(target);
-      return info.isDirectory() ? 'directory' : info.isFile() ? 'file' : undefined;
+      return this.isBundle(real, full, fs.statSync(full));
     } catch {
-      return undefined;
+      return false;
     }
   }
 
@@ -210,15 +255,15 @@ export class DisguisedFileSystem {
     const full = this.absolute(real, viewPath);
     const info = statOrNotFound(full, viewPath);
     if (info.isDirectory()) throw new ViewFsError('FileIsADirectory', this.normalize(viewPath), `is a folder: ${this.normalize(viewPath)}`);
-    return this.viewContent(real, full, info);
+    return this.viewContent(real, full, info, viewPath);
   }
 
-  private viewContent(real: string, full: string, info: fs.Stats): Uint8Array {
+  private viewContent(real: string, full: string, info: fs.Stats, viewPath: string): Uint8Array {
     const cached = this.contents.get(real);
     if (cached && cached.mtimeMs === info.mtimeMs && cached.size === info.size && cached.ino === info.ino) return cached.view;
     const bytes = fs.readFileSync(full);
-    const text = decodeText(bytes);
-    const view = text === undefined ? bytes : Buffer.from(this.translator.fileToView(real, text), 'utf8');
+    if (isBundleDocument(bytes)) throw notFound(this.normalize(viewPath));
+    const view = contentToView(real, bytes, this.translator).bytes;
     this.contents.set(real, { mtimeMs: info.mtimeMs, size: info.size, ino: info.ino, view });
     this.lastSeen.set(real, hashOf(bytes));
     return view;
@@ -229,7 +274,9 @@ export class DisguisedFileSystem {
   writeFile(viewPath: string, content: Uint8Array, options: { create: boolean; overwrite: boolean }): void {
     const real = this.requireStableName(viewPath);
     const rel = this.normalize(viewPath);
-    const full = this.absolute(real, rel);
+    let full = this.absolute(real, rel);
+    // Through a link, the file it names changes; the link stays.
+    if (isLink(full)) full = fs.realpathSync(full);
     const parent = path.dirname(full);
     if (!fs.existsSync(parent) || !fs.statSync(parent).isDirectory()) throw notFound(path.posix.dirname(rel));
     let mode: number | undefined;
@@ -237,6 +284,7 @@ export class DisguisedFileSystem {
       const info = fs.statSync(full);
       if (info.isDirectory()) throw new ViewFsError('FileIsADirectory', rel, `is a folder: ${rel}`);
       if (!options.overwrite) throw new ViewFsError('FileExists', rel, `already exists: ${rel}`);
+      if (this.isBundle(real, full, info)) throw notFound(rel);
       const seen = this.lastSeen.get(real);
       if (seen !== undefined && seen !== hashOf(fs.readFileSync(full))) {
         throw new ViewFsError('Conflict', rel, `${rel} changed on disk since it was opened; reload it before saving`);
@@ -245,8 +293,11 @@ export class DisguisedFileSystem {
     } else if (!options.create) {
       throw notFound(rel);
     }
-    const text = decodeText(Buffer.from(content));
-    const bytes = text === undefined ? Buffer.from(content) : Buffer.from(this.translator.toReal(text), 'utf8');
+    const written = contentToReal(rel, Buffer.from(content), this.translator);
+    if (written.status === 'unencodable') {
+      throw new ViewFsError('NoPermissions', rel, `cannot save ${rel}: its encoding (${written.encoding}) cannot hold the names it stands for; use ASCII there`);
+    }
+    const bytes = written.bytes;
     writeFileAtomic(full, bytes, mode);
     this.lastSeen.set(real, hashOf(bytes));
     // The view serves what was written for as long as the real file is what the write made of
@@ -312,7 +363,9 @@ export class DisguisedFileSystem {
         const child = real ? `${real}/${entry.name}` : entry.name;
         if (entry.isDirectory()) {
           if (!this.isHidden(child, true)) walk(child);
-        } else if (entry.isFile() && !this.isHidden(child)) {
+        } else if (entry.isFile() && !this.isHidden(child) && !this.isBundleAt(child)) {
+          out.push(this.translator.pathToView(child));
+        } else if (entry.isSymbolicLink() && !this.isHidden(child) && this.servedLink(child) === 'file') {
           out.push(this.translator.pathToView(child));
         }
       }
@@ -325,7 +378,7 @@ export class DisguisedFileSystem {
 
   /** The view text of a view file, or undefined for binary and non-UTF-8 files. */
   readText(viewPath: string): string | undefined {
-    return decodeText(Buffer.from(this.readFile(viewPath)));
+    return decodeText(this.readFile(viewPath), viewPath)?.text;
   }
 
   /**

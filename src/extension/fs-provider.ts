@@ -1,6 +1,6 @@
 /** Serves `schrodinger://<id>/<name>/...` from the real working copy through the core view. */
 import * as vscode from 'vscode';
-import { ViewFsError, type ViewChange } from '../core/view-fs';
+import { ViewFsError, type EntryType, type ViewChange } from '../core/view-fs';
 import type { Log } from './log';
 import type { OpenView, ViewRegistry } from './views';
 
@@ -49,13 +49,13 @@ export class DisguisedFileSystemProvider implements vscode.FileSystemProvider {
   stat(uri: vscode.Uri): vscode.FileStat {
     return this.run(uri, (view, viewPath) => {
       const s = view.fs.stat(viewPath);
-      return { type: s.type === 'directory' ? vscode.FileType.Directory : vscode.FileType.File, size: s.size, mtime: s.mtime, ctime: s.ctime };
+      return { type: fileType(s.type, s.link), size: s.size, mtime: s.mtime, ctime: s.ctime };
     });
   }
 
   readDirectory(uri: vscode.Uri): Array<[string, vscode.FileType]> {
     return this.run(uri, (view, viewPath) =>
-      view.fs.readDirectory(viewPath).map(([name, type]) => [name, type === 'directory' ? vscode.FileType.Directory : vscode.FileType.File]),
+      view.fs.readDirectory(viewPath).map(([name, type, link]) => [name, fileType(type, link === true)]),
     );
   }
 
@@ -114,4 +114,9 @@ function toFileSystemError(error: unknown, uri: vscode.Uri, log: Log): Error {
       log.warn(error.message);
       return vscode.FileSystemError.NoPermissions(error.message);
   }
+}
+
+function fileType(type: EntryType, link: boolean): vscode.FileType {
+  const base = type === 'directory' ? vscode.FileType.Directory : vscode.FileType.File;
+  return link ? base | vscode.FileType.SymbolicLink : base;
 }

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { test } from 'node:test';
-import { FIXTURE, ROOT, runCli, tempDir } from '../helpers';
+import { FIXTURE, ROOT, runCli, tempDir, listTree } from '../helpers';
 
 function assertUsageError(result: ReturnType<typeof runCli>, pattern: RegExp): void {
   assert.equal(result.status, 2, result.stderr);
@@ -11,19 +11,6 @@ function assertUsageError(result: ReturnType<typeof runCli>, pattern: RegExp): v
   assert.equal(lines.length, 1, `expected one line, got: ${result.stderr}`);
   assert.match(lines[0], pattern);
   assert.equal(result.stdout, '');
-}
-
-function listTree(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (rel: string) => {
-    for (const entry of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
-      const p = rel ? `${rel}/${entry.name}` : entry.name;
-      if (entry.isDirectory()) walk(p);
-      else out.push(p);
-    }
-  };
-  walk('');
-  return out.sort();
 }
 
 test('--help works for the program and every command', () => {
@@ -92,7 +79,7 @@ test('materialize with --seed and with the built --bundle write the same tree; r
 
   const round = runCli(['roundtrip', FIXTURE, '--seed', '8']);
   assert.equal(round.status, 0, round.stderr);
-  assert.deepEqual(JSON.parse(round.stdout), { files: files.length, identical: files.length, mismatched: [] });
+  assert.deepEqual(JSON.parse(round.stdout), { files: files.length, identical: files.length, mismatched: [], untranslated: [] });
 
   const clean = runCli(['leaks', path.join(dir, 'a'), '--bundle', bundle]);
   assert.equal(clean.status, 0, clean.stderr);

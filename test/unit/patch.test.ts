@@ -172,15 +172,30 @@ test('no change gives an empty patch; the original .git and ignored files are ne
   assert.equal(buildPatch({ original, edited, hidden: ['dist/'] }), '');
 });
 
-test('symbolic links are left out and reported; missing folders are UsageErrors', () => {
+test('symbolic links: inside the folder they are links (mode 120000) that git apply recreates; others are left out and reported; missing folders are UsageErrors', () => {
   const dir = tempDir('patch');
   const original = pristine(dir);
   const edited = path.join(dir, 'edited');
   copyTree(original, edited);
   fs.symlinkSync('pkg/core.py', path.join(edited, 'link.py'));
+  fs.symlinkSync('../pkg', path.join(edited, 'docs', 'pkg-link'));
+  fs.symlinkSync('/etc/hostname', path.join(edited, 'absolute.txt'));
+  fs.symlinkSync('../../outside', path.join(edited, 'pkg', 'escape'));
+  fs.symlinkSync('.git/config', path.join(edited, 'hidden-link'));
   const report = buildPatchReport({ original, edited });
-  assert.equal(report.patch, '');
-  assert.deepEqual(report.skipped, ['edited: link.py (symbolic link)']);
+  assert.deepEqual(
+    report.changes.map((c) => [c.path, c.status]),
+    [['docs/pkg-link', 'added'], ['link.py', 'added']],
+  );
+  assert.match(report.patch, /^diff --git a\/link.py b\/link.py\nnew file mode 120000\n/m);
+  assert.deepEqual(report.skipped.sort(), ['edited: absolute.txt (symbolic link)', 'edited: hidden-link (symbolic link)', 'edited: pkg/escape (symbolic link)']);
+  const applied = path.join(dir, 'applied');
+  copyTree(original, applied);
+  gitIn(applied, ['apply', '--whitespace=nowarn'], report.patch);
+  assert.equal(fs.readlinkSync(path.join(applied, 'link.py')), 'pkg/core.py');
+  assert.equal(fs.readlinkSync(path.join(applied, 'docs', 'pkg-link')), '../pkg');
+  // The same links on both sides: no change.
+  assert.equal(buildPatchReport({ original: applied, edited }).changes.length, 0);
   assert.throws(() => buildPatch({ original: path.join(dir, 'nope'), edited }), (e: unknown) => e instanceof UsageError && /^no such original folder: /.test(e.message));
   assert.throws(() => buildPatch({ original, edited: path.join(original, 'pkg', 'core.py') }), (e: unknown) => e instanceof UsageError && /^edited is not a folder: /.test(e.message));
 });

@@ -4,7 +4,8 @@ import { translatorFor } from '../../core/translator';
 import { UsageError } from '../../core/errors';
 import { buildPatchReport, type ChangeStatus } from '../../core/patch';
 import { checkModelName, readPredictions, writePrediction } from '../../core/predictions';
-import { readRepository } from '../../core/repository';
+import { readRepository, type Repository } from '../../core/repository';
+import { requireBundleOf } from '../../core/repository-identity';
 import { warn, type CliIo, type CliState } from './io';
 
 interface PatchCommandOptions {
@@ -69,15 +70,18 @@ function summary(statuses: ChangeStatus[]): string {
   return `${statuses.length} ${statuses.length === 1 ? 'file' : 'files'} changed (${parts.join(', ')})`;
 }
 
-/** Warns when the original folder is not the state the bundle was built from (a wrong --original gives a wrong patch). */
+/**
+ * Refuses an original folder that is another repository than the bundle's; warns when it is not
+ * the state the bundle was built from (a wrong --original gives a wrong patch).
+ */
 function checkBundleMatches(original: string, bundle: Bundle, bundleFile: string, io: CliIo): void {
-  let hash: string | undefined;
+  let repository: Repository;
   try {
-    hash = readRepository(original).contentHash;
+    repository = readRepository(original);
   } catch {
     return; // buildPatch reports a missing folder; a folder without Python files cannot have made the bundle
   }
-  if (hash !== bundle.repository.contentHash) {
+  if (requireBundleOf(bundle, bundleFile, repository) === 'changed') {
     warn(io, `${original} is not the state ${bundleFile} was built from: files changed since; is --original the folder the view was made from?`);
   }
 }

@@ -1,0 +1,224 @@
+/**
+ * The one schema every bundle is checked against before any work: a bundle is input, and
+ * input is hostile until checked. Beyond types and shapes, the names section must be able to
+ * make nothing but names: replacement words are plain lowercase words, names are identifiers,
+ * path segments hold no separator and are never `.` or `..`, and every view name reads back,
+ * through the token map, as the original it stands for (which makes every map injective).
+ *
+ * The field lists are typed against `Bundle` and `NamesSection`: a field added to either does
+ * not compile until it is described here.
+ */
+import { UsageError } from './errors';
+// bundle.ts imports this module: its values are read only when a bundle is checked.
+import { BUNDLE_SCHEMA_VERSION, GRANULARITIES, type Bundle, type NamesSection } from './bundle';
+import { BUNDLE_SCHEMA } from './bundle-document';
+import { Naming } from './names/naming';
+import { forEachWord, isIdentifier } from './names/words';
+
+/** Names, words and path segments longer than this are refused (no repository has one). */
+export const MAX_NAME_LENGTH = 512;
+const MAX_TEXT_LENGTH = 4096;
+
+class Damage extends Error {}
+
+type Check = (value: unknown, where: string) => void;
+
+function fail(where: string, what: string): never {
+  throw new Damage(where ? `${where}: ${what}` : what);
+}
+
+function show(value: unknown): string {
+  const text = typeof value === 'string' ? JSON.stringify(value) : typeof value === 'object' && value !== null ? (Array.isArray(value) ? 'an array' : 'an object') : String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+const text =
+  (max = MAX_TEXT_LENGTH): Check =>
+  (value, where) => {
+    if (typeof value !== 'string') fail(where, `expected a string, found ${show(value)}`);
+    if (value.length > max) fail(where, `a string of ${value.length} characters (at most ${max})`);
+  };
+
+const integer =
+  (min: number, max: number): Check =>
+  (value, where) => {
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) fail(where, `expected a whole number from ${min} to ${max}, found ${show(value)}`);
+  };
+
+const boolean: Check = (value, where) => {
+  if (typeof value !== 'boolean') fail(where, `expected true or false, found ${show(value)}`);
+};
+
+const matching =
+  (what: string, test: (s: string) => boolean, max = MAX_NAME_LENGTH): Check =>
+  (value, where) => {
+    text(max)(value, where);
+    if (!test(value as string)) fail(where, `${show(value)} is not ${what}`);
+  };
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+const arrayOf =
+  (item: Check, options: { unique?: boolean } = {}): Check =>
+  (value, where) => {
+    if (!Array.isArray(value)) fail(where, `expected an array, found ${show(value)}`);
+    const seen = new Set<unknown>();
+    value.forEach((v, i) => {
+      item(v, `${where}[${i}]`);
+      if (options.unique && seen.has(v)) fail(`${where}[${i}]`, `${show(v)} appears twice`);
+      seen.add(v);
+    });
+  };
+
+const recordOf =
+  (key: Check, item: Check): Check =>
+  (value, where) => {
+    if (!isObject(value)) fail(where, `expected an object, found ${show(value)}`);
+    for (const [k, v] of Object.entries(value)) {
+      key(k, `${where} key ${show(k)}`);
+      item(v, `${where}[${show(k)}]`);
+    }
+  };
+
+type Shape<T> = { [K in keyof T]-?: { check: Check; optional?: boolean } };
+
+function objectOf<T>(shape: Shape<T>): Check {
+  return (value, where) => {
+    if (!isObject(value)) fail(where, `expected an object, found ${show(value)}`);
+    for (const key of Object.keys(value)) if (!Object.hasOwn(shape, key)) fail(where, `unknown field ${show(key)}`);
+    for (const [key, field] of Object.entries(shape) as Array<[string, { check: Check; optional?: boolean }]>) {
+      const at = where ? `${where}.${key}` : key;
+      if (!Object.hasOwn(value, key) || value[key] === undefined) {
+        if (!field.optional) fail(at, 'missing');
+        continue;
+      }
+      field.check(value[key], at);
+    }
+  };
+}
+
+const required = (check: Check) => ({ check });
+const optional = (check: Check) => ({ check, optional: true });
+
+/** One whole word of name characters (what `forEachWord` sees as one word). */
+function isWholeWord(s: string): boolean {
+  let words = 0;
+  let whole = false;
+  forEachWord(s, (start, end) => {
+    words++;
+    whole = start === 0 && end === s.length;
+  });
+  return words === 1 && whole;
+}
+
+/** A token key: one lowercase word without underscores, not starting with a digit. */
+const isTokenKey = (s: string) => isWholeWord(s) && !s.includes('_') && !/^[0-9]/.test(s) && s === s.toLowerCase();
+const isReplacementWord = (s: string) => /^[a-z]{3,64}$/.test(s);
+const isName = (s: string) => isIdentifier(s);
+const isDottedName = (s: string) => s.split('.').every(isIdentifier);
+/** A file or folder name: no separator, no NUL, not `.` or `..`. */
+const isSegment = (s: string) => s !== '' && s !== '.' && s !== '..' && !/[/\\\0]/.test(s);
+const isRelativePath = (s: string) => s.split('/').every(isSegment);
+/** A word the tables keep (it is never written anywhere: only looked up). */
+const isKeptWord = (s: string) => s !== '' && !/[\s/\\\0]/.test(s);
+
+const name = matching('a Python name', isName);
+const reason = text(200);
+
+const namesShape = (): Shape<NamesSection> => ({
+  granularity: required(matching(`one of ${GRANULARITIES.join(', ')}`, (s) => (GRANULARITIES as readonly string[]).includes(s))),
+  tokens: required(recordOf(matching('a token (one lowercase word)', isTokenKey), matching('a replacement word (3 to 64 lowercase letters a-z)', isReplacementWord))),
+  overrides: required(recordOf(name, name)),
+  keptEverywhere: required(recordOf(matching('a word', isKeptWord), reason)),
+  keptMembers: required(recordOf(matching('a word', isKeptWord), reason)),
+  modules: required(arrayOf(matching('a dotted module name', isDottedName), { unique: true })),
+  ownPackages: required(arrayOf(name, { unique: true })),
+  identifiers: required(recordOf(name, name)),
+  locals: required(recordOf(name, name)),
+  paths: required(recordOf(matching('a path segment', isSegment), matching('a path segment', isSegment))),
+  externalGlobals: required(recordOf(matching('a dotted module name', isDottedName), arrayOf(name))),
+  plainNames: required(arrayOf(name)),
+  callables: required(arrayOf(name)),
+  dataNames: required(arrayOf(name)),
+  excluded: required(recordOf(matching('a word', isKeptWord), reason)),
+  keptSegments: required(arrayOf(matching('a path segment', isSegment))),
+  layout: required(
+    objectOf<NamesSection['layout']>({
+      packageFolders: required(arrayOf(matching('a relative path', isRelativePath, MAX_TEXT_LENGTH))),
+      prefix: required(matching('empty or a Python name', (s) => s === '' || isName(s))),
+    }),
+  ),
+});
+
+const count = integer(0, Number.MAX_SAFE_INTEGER);
+
+const STATISTICS_COUNTS = ['files', 'textFiles', 'binaryFiles', 'pythonFiles', 'skippedLinks'] as const;
+
+const bundleShape = (): Shape<Bundle> => ({
+  schema: required(matching(`"${BUNDLE_SCHEMA}"`, (s) => s === BUNDLE_SCHEMA)),
+  schemaVersion: required(integer(BUNDLE_SCHEMA_VERSION, BUNDLE_SCHEMA_VERSION)),
+  generator: required(text(200)),
+  seed: required(integer(0, 999_999_999_999_999)),
+  levels: required(arrayOf(integer(1, 4), { unique: true })),
+  repository: required(
+    objectOf<Bundle['repository']>({
+      name: required(matching('a folder name', isSegment)),
+      isPackage: required(boolean),
+      files: required(count),
+      contentHash: required(matching('"sha256:" and 64 hexadecimal digits', (s) => /^sha256:[0-9a-f]{64}$/.test(s), 80)),
+      pathDigests: required(arrayOf(matching('16 hexadecimal digits', (s) => /^[0-9a-f]{16}$/.test(s), 16))),
+    }),
+  ),
+  lexiconVersion: required(text(200)),
+  externalNamesVersion: required(text(200)),
+  names: optional(objectOf(namesShape())),
+  // Only the counts are read; the rest is a report.
+  statistics: required((value, where) => {
+    if (!isObject(value)) fail(where, `expected an object, found ${show(value)}`);
+    for (const key of STATISTICS_COUNTS) {
+      if (!Object.hasOwn(value, key)) fail(`${where}.${key}`, 'missing');
+      count(value[key], `${where}.${key}`);
+    }
+  }),
+});
+
+/** The names section's meaning: every view name reads back as its original; maps are injective. */
+function checkNames(names: NamesSection): void {
+  const replacements = new Map<string, string>();
+  for (const [token, word] of Object.entries(names.tokens)) {
+    const other = replacements.get(word);
+    if (other !== undefined) fail(`names.tokens[${show(token)}]`, `${show(word)} replaces ${show(other)} too`);
+    if (Object.hasOwn(names.tokens, word)) fail(`names.tokens[${show(token)}]`, `the replacement word ${show(word)} is itself a token`);
+    replacements.set(word, token);
+  }
+  const naming = new Naming(names.tokens, names.overrides);
+  for (const table of ['overrides', 'identifiers', 'locals', 'paths'] as const) {
+    const originals = new Map<string, string>();
+    for (const [original, view] of Object.entries(names[table])) {
+      const where = `names.${table}[${show(original)}]`;
+      const other = originals.get(view);
+      if (other !== undefined) fail(where, `${show(view)} stands for ${show(other)} too`);
+      originals.set(view, original);
+      const back = naming.toReal(view);
+      if (back !== original) fail(where, `${show(view)} reads back as ${show(back)} through names.tokens`);
+    }
+  }
+}
+
+/** The bundle, checked; a damaged one throws "damaged bundle: SOURCE: WHAT". */
+export function validateBundle(value: unknown, source: string): Bundle {
+  try {
+    objectOf(bundleShape())(value, '');
+    const bundle = value as Bundle;
+    const levels = bundle.levels;
+    if (levels.some((level, i) => i > 0 && level <= levels[i - 1])) fail('levels', 'expected ascending levels');
+    if (levels.includes(2) !== (bundle.names !== undefined)) fail('names', levels.includes(2) ? 'missing (levels include 2)' : 'present although levels do not include 2');
+    if (bundle.names) checkNames(bundle.names);
+    return bundle;
+  } catch (error) {
+    if (error instanceof Damage) throw new UsageError(`damaged bundle: ${source}: ${error.message}`);
+    throw error;
+  }
+}
