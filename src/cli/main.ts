@@ -1,5 +1,7 @@
 import { isUtf8 } from 'node:buffer';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { Command, Option } from 'commander';
 import { requireEmptyOutput, writeFileAtomic } from '../core/atomic';
 import {
@@ -62,6 +64,7 @@ async function bundleForRepository(repository: Repository, opts: { seed?: string
   const bundle = await buildBundleFor(repository, {
     seed: parseSeed(opts.seed!),
     granularity: parseGranularity(opts.granularity),
+    factsCache: factsCacheDir(),
     onProgress: (done, total) => progress.update(done, total),
   });
   progress.finish();
@@ -81,6 +84,13 @@ function readStandardInput(io: Io): Buffer {
     if ((error as NodeJS.ErrnoException).code === 'EISDIR') throw new UsageError('standard input is a folder: translate reads text (e.g. schrodinger translate ... < file.txt)');
     throw error;
   }
+}
+
+/** Where builds keep per-file facts: `$SCHRODINGER_CACHE/facts` (`off` turns it off), else `~/.cache/schrodinger-views/facts`. */
+function factsCacheDir(): string | undefined {
+  const configured = process.env.SCHRODINGER_CACHE;
+  if (configured === 'off') return undefined;
+  return path.join(configured ?? path.join(os.homedir(), '.cache', 'schrodinger-views'), 'facts');
 }
 
 export interface RunState {
@@ -115,6 +125,7 @@ export function createProgram(io: Io = defaultIo, state: RunState = { exitCode: 
       const { bundle } = await buildBundle(repo, {
         seed,
         granularity: parseGranularity(opts.granularity),
+        factsCache: factsCacheDir(),
         onProgress: (done, total) => progress.update(done, total),
       });
       progress.finish();

@@ -27,7 +27,7 @@ export async function loadOrBuildBundle(
       fs.rmSync(file, { force: true });
     }
   }
-  const bundle = await buildBundleFor(repository, { seed, granularity, onProgress });
+  const bundle = await buildBundleFor(repository, { seed, granularity, onProgress, factsCache: path.join(cacheDir, 'facts') });
   fs.mkdirSync(cacheDir, { recursive: true });
   writeFileAtomic(file, serializeBundle(bundle));
   return { bundle, file, cached: false };

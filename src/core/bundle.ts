@@ -9,6 +9,7 @@ import { UsageError } from './errors';
 import { loadExternalNames } from './external-names';
 import { loadLexicon } from './lexicon';
 import { analyzeRepository } from './names/collect';
+import { FactsCache } from './names/facts-cache';
 import { buildNames, type Granularity, type NamesStatistics } from './names/build';
 import type { NamesTables } from './names/rules';
 import { readRepository, type ModuleLayout, type Repository } from './repository';
@@ -68,6 +69,8 @@ export interface BuildOptions {
    * avoid their words too, so that translating them back is exact as well.
    */
   texts?: readonly string[];
+  /** A folder to keep per-file facts in between builds (the CLI's and the extension's cache). */
+  factsCache?: string;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -94,7 +97,7 @@ export async function buildBundle(root: string, options: BuildOptions): Promise<
 export async function buildBundleFor(repository: Repository, options: BuildOptions): Promise<Bundle> {
   const external = loadExternalNames();
   const lexicon = loadLexicon();
-  const analysis = await analyzeRepository(repository, options.onProgress, options.texts);
+  const analysis = await analyzeRepository(repository, options.onProgress, options.texts, options.factsCache ? new FactsCache(options.factsCache) : undefined);
   const { tables, statistics, excluded } = buildNames(analysis.input, { seed: options.seed, granularity: options.granularity }, external, lexicon);
   const textFiles = repository.files.filter((f) => f.text !== undefined).length;
   return {

@@ -17,6 +17,8 @@ export class Lexicon {
   private readonly file: LexiconFile;
   private readonly posOfWord = new Map<string, 'n' | 'v' | 'a' | 'r'>();
   private readonly posWords: Record<'n' | 'v' | 'a' | 'r', string[]>;
+  /** Words of a part of speech by length: `${pos}${length}`. */
+  private readonly byLength = new Map<string, string[]>();
 
   constructor(file: LexiconFile) {
     this.file = file;
@@ -24,6 +26,14 @@ export class Lexicon {
     for (const pos of ['r', 'a', 'v', 'n'] as const) for (const i of file.pos[pos]) this.posOfWord.set(file.words[i], pos);
     const wordsOf = (pos: 'n' | 'v' | 'a' | 'r') => file.pos[pos].map((i) => file.words[i]);
     this.posWords = { n: wordsOf('n'), v: wordsOf('v'), a: wordsOf('a'), r: wordsOf('r') };
+    for (const pos of ['n', 'v', 'a', 'r'] as const) {
+      for (const word of this.posWords[pos]) {
+        const key = `${pos}${word.length}`;
+        let list = this.byLength.get(key);
+        if (!list) this.byLength.set(key, (list = []));
+        list.push(word);
+      }
+    }
   }
 
   get size(): number {
@@ -42,8 +52,7 @@ export class Lexicon {
     if (sameLength.length > 0) return sameLength[Math.floor(random() * sameLength.length)];
     if (related.length > 0) return related[Math.floor(random() * related.length)];
     const pos = this.posOfWord.get(token) ?? 'n';
-    const free = (w: string) => taken(w) || w.length !== token.length;
-    return this.probe(this.posWords[pos], random, free) ?? this.probe(this.posWords[pos], random, taken) ?? this.probe(words, random, taken);
+    return this.probe(this.byLength.get(`${pos}${token.length}`) ?? [], random, taken) ?? this.probe(this.posWords[pos], random, taken) ?? this.probe(words, random, taken);
   }
 
   private probe(pool: readonly string[], random: RandomSource, taken: (word: string) => boolean): string | undefined {

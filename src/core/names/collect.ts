@@ -4,7 +4,9 @@
  */
 import { loadExternalNames } from '../external-names';
 import type { Repository } from '../repository';
+import { createHash } from 'node:crypto';
 import { analyzeFile, type FileFacts } from './analyze';
+import type { FactsCache } from './facts-cache';
 import { Naming } from './naming';
 import type { NamesInput } from './build';
 import type { ModuleContext } from './resolve';
@@ -50,12 +52,26 @@ function viewOfSegment(naming: Naming, segment: string): string {
   return out + segment.slice(last);
 }
 
-export async function analyzeRepository(repository: Repository, onProgress?: (done: number, total: number) => void, texts: readonly string[] = []): Promise<RepositoryAnalysis> {
+export async function analyzeRepository(
+  repository: Repository,
+  onProgress?: (done: number, total: number) => void,
+  texts: readonly string[] = [],
+  cache?: FactsCache,
+): Promise<RepositoryAnalysis> {
   const python = repository.files.filter((f) => /\.pyi?$/.test(f.path) && f.text !== undefined);
   const facts: FileFacts[] = [];
   const moduleSet = new Set(repository.modules.values());
+  // What a file's analysis depends on beyond its text: the repository's modules.
+  const structure = cache ? createHash('sha256').update([...moduleSet].sort().join('\n')).digest('hex') : '';
   for (let i = 0; i < python.length; i++) {
-    facts.push(analyzeFile(python[i].text!, moduleContext(repository, python[i].path, moduleSet)));
+    const file = python[i];
+    const key = cache?.key(file.text!, `${file.path}\0${structure}`);
+    let fileFacts = key ? cache!.get(key) : undefined;
+    if (!fileFacts) {
+      fileFacts = analyzeFile(file.text!, moduleContext(repository, file.path, moduleSet));
+      if (key) cache!.set(key, fileFacts);
+    }
+    facts.push(fileFacts);
     if (i % 32 === 31) {
       onProgress?.(i + 1, python.length);
       await new Promise((resolve) => setImmediate(resolve));

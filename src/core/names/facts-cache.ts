@@ -1,0 +1,48 @@
+/**
+ * Facts of Python files kept on disk between builds, keyed by everything the analysis reads:
+ * the file's text, its module context and the code that analysed it. A second seed for the same
+ * repository, or a later commit of it, analyses only the files that changed.
+ */
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { writeFileAtomic } from '../atomic';
+import type { FileFacts } from './analyze';
+
+let codeVersion: string | undefined;
+
+/** A digest of the code that runs (the bundled product file), so that new code never reads old facts. */
+function currentCode(): string {
+  codeVersion ??= createHash('sha256').update(fs.readFileSync(__filename)).digest('hex').slice(0, 16);
+  return codeVersion;
+}
+
+export class FactsCache {
+  constructor(private readonly dir: string) {}
+
+  /** The key of a file's facts: its text and the repository context it was read in. */
+  key(text: string, context: string): string {
+    return createHash('sha256').update(currentCode()).update('\0').update(context).update('\0').update(text).digest('hex');
+  }
+
+  get(key: string): FileFacts | undefined {
+    try {
+      return JSON.parse(fs.readFileSync(this.file(key), 'utf8')) as FileFacts;
+    } catch {
+      return undefined;
+    }
+  }
+
+  set(key: string, facts: FileFacts): void {
+    try {
+      fs.mkdirSync(path.dirname(this.file(key)), { recursive: true });
+      writeFileAtomic(this.file(key), JSON.stringify(facts));
+    } catch {
+      /* a cache that cannot be written is only slower */
+    }
+  }
+
+  private file(key: string): string {
+    return path.join(this.dir, key.slice(0, 2), `${key.slice(2)}.json`);
+  }
+}
