@@ -31,6 +31,8 @@ export async function checkDisguisedSuite(repo: string, seed: number, selection:
   }
   for (const id of mappedBack.keys()) if (!original.has(id)) differences.push(`${id}: only in the view`);
   assert.deepEqual(differences, [], `outcomes differ for seed ${seed}`);
-  for (const id of disguised.keys()) assert.equal(translator.textToView(translator.toReal(id)), id);
+  // A test id typed from its original name reaches the same test in the view. (Parameter ids in
+  // brackets are data or names depending on the value: only the way back is exact for them.)
+  for (const id of disguised.keys()) if (!id.includes('[')) assert.equal(translator.textToView(translator.toReal(id)), id);
   return original;
 }

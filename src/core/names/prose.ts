@@ -80,6 +80,23 @@ export class ProseTranslator {
       if (taken[start]) continue;
       this.compound(text, start, end, edits, options);
       mark(start, end);
+      // A test id's parameters (`test_x[graph1-True]`) are data, but for the functions and
+      // classes pytest names by their `__name__` (`test_x[Graph]`).
+      if (m[0].includes('::') && text[end] === '[') {
+        const close = text.indexOf(']', end);
+        if (close !== -1 && !text.slice(end, close).includes('\n')) {
+          forEachWord(
+            text,
+            (s, e) => {
+              const word = text.slice(s, e);
+              if (this.rules.isCallableName(word)) edits.push([s, e, this.rules.knownView(word)]);
+            },
+            end,
+            close,
+          );
+          mark(end, close + 1);
+        }
+      }
     }
     forEachWord(text, (start, end) => {
       if (taken[start]) return;
@@ -157,6 +174,7 @@ export class ProseTranslator {
     }
     if (pathEnd < end) {
       // `::Class::test_name[param]`: names (the parameter id in brackets is data).
+      const bracket = text.indexOf('[', pathEnd);
       forEachWord(
         text,
         (s, e) => {
@@ -165,7 +183,7 @@ export class ProseTranslator {
           if (view !== word) edits.push([s, e, view]);
         },
         pathEnd,
-        end,
+        bracket !== -1 && bracket < end ? bracket : end,
       );
     }
   }

@@ -108,6 +108,11 @@ export class NameRules {
     return this.nameKeywords.has(word);
   }
 
+  /** A function or class the repository defines (nested ones too). */
+  isCallableName(word: string): boolean {
+    return this.callables.has(word);
+  }
+
   isQuotable(word: string): boolean {
     return this.quotableNames.has(word);
   }
