@@ -22,6 +22,10 @@ export interface TerminalSessionOptions {
   onCommand?: (line: string, exitCode: number, ms: number) => void;
   env?: NodeJS.ProcessEnv;
   shell?: string;
+  /** Lines printed under the greeting (e.g. which Python runs). */
+  banner?: string[];
+  /** Printed (dimmed) after a command whose output matched `when`. */
+  notes?: Array<{ when: RegExp; text: string }>;
 }
 
 export class TerminalSession {
@@ -45,6 +49,7 @@ export class TerminalSession {
 
   open(): void {
     this.options.write(`Disguised terminal: commands run in the real working copy; names are translated both ways.\r\n`);
+    for (const line of this.options.banner ?? []) this.options.write(`${line}\r\n`);
     this.prompt();
   }
 
@@ -170,8 +175,9 @@ export class TerminalSession {
       return this.prompt();
     }
     const started = Date.now();
-    const code = await this.run(commandLineToReal(line, this.options.translator));
+    const { code, output } = await this.run(commandLineToReal(line, this.options.translator));
     this.options.onCommand?.(trimmed, code, Date.now() - started);
+    for (const note of this.options.notes ?? []) if (note.when.test(output)) this.options.write(`\x1b[2m${note.text}\x1b[0m\r\n`);
     if (code !== 0) this.options.write(`\x1b[2m[exit ${code}]\x1b[0m\r\n`);
     this.prompt();
   }
@@ -191,15 +197,19 @@ export class TerminalSession {
     }
   }
 
-  private run(realLine: string): Promise<number> {
+  /** Runs a line; resolves to its exit code and the tail of what it printed (view names). */
+  private run(realLine: string): Promise<{ code: number; output: string }> {
     const { view, translator } = this.options;
     const cwd = path.join(view.root, view.realRelative(this.cwd));
     const out = new OutputTranslator(translator);
     // The real location of the working copy is not the person's business: show the view root.
     const translatedRoot = translator.toView(view.root);
+    let output = '';
     const show = (text: string) => {
       const hidden = text.split(translatedRoot).join(this.options.rootName);
-      if (hidden) this.options.write(hidden.replace(/\r?\n/g, '\r\n'));
+      if (!hidden) return;
+      this.options.write(hidden.replace(/\r?\n/g, '\r\n'));
+      if (this.options.notes) output = (output + hidden).slice(-65536);
     };
     return new Promise((resolve) => {
       const child = spawn(this.options.shell ?? '/bin/bash', ['-c', realLine], {
@@ -214,7 +224,7 @@ export class TerminalSession {
       child.on('close', (code, signal) => {
         show(out.flush());
         this.child = undefined;
-        resolve(code ?? (signal === 'SIGINT' ? 130 : 1));
+        resolve({ code: code ?? (signal === 'SIGINT' ? 130 : 1), output });
       });
     });
   }

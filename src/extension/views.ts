@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { readBundleFile, translatorFor, type Bundle, type Granularity } from '../core/bundle';
+import { NavigationIndex } from '../core/navigation/index';
 import type { Translator } from '../core/translator';
 import { DisguisedFileSystem } from '../core/view-fs';
 
@@ -28,6 +29,8 @@ export interface OpenView {
   bundle: Bundle;
   translator: Translator;
   fs: DisguisedFileSystem;
+  /** Definitions, references and symbols, read from the text `fs` serves (view names only). */
+  navigation: NavigationIndex;
 }
 
 const STATE_KEY = 'schrodinger.views';
@@ -63,7 +66,9 @@ export class ViewRegistry {
     if (!record) return undefined;
     const bundle = readBundleFile(record.bundleFile);
     const translator = translatorFor(bundle);
-    view = { record, bundle, translator, fs: new DisguisedFileSystem({ root: record.repository, translator, hidden: this.hidden() }) };
+    const fs = new DisguisedFileSystem({ root: record.repository, translator, hidden: this.hidden() });
+    const navigation = new NavigationIndex({ listFiles: () => fs.listFiles(), readText: (viewPath) => fs.readText(viewPath) });
+    view = { record, bundle, translator, fs, navigation };
     this.open.set(id, view);
     return view;
   }
