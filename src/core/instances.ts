@@ -27,6 +27,8 @@ export interface Instance {
   version: string;
   created_at: string;
   environment_setup_commit: string;
+  /** The command that runs the tests in the repository root, `{tests}` standing for the test ids ('' when the dataset has none). */
+  test_cmd: string;
 }
 
 export interface Dataset {
@@ -38,7 +40,7 @@ export interface Dataset {
 }
 
 export const REQUIRED_FIELDS = ['instance_id', 'repo', 'base_commit', 'problem_statement'] as const;
-const OPTIONAL_TEXT_FIELDS = ['hints_text', 'patch', 'test_patch', 'version', 'created_at', 'environment_setup_commit'] as const;
+const OPTIONAL_TEXT_FIELDS = ['hints_text', 'patch', 'test_patch', 'version', 'created_at', 'environment_setup_commit', 'test_cmd'] as const;
 const TEST_LIST_FIELDS = ['FAIL_TO_PASS', 'PASS_TO_PASS'] as const;
 
 /** Reads a dataset file; see the module comment for the formats. */

@@ -1,6 +1,6 @@
 /**
  * `path:line` in what the disguised terminal prints, as links to the view file at that line:
- * Python tracebacks (`File "pkg/mod.py", line 688, in f`), pytest and compiler-style locations
+ * Python tracebacks (`File "pkg/mod.py", line 688, in f`, whatever the view calls `line`), pytest and compiler-style locations
  * (`pkg/mod.py:688: TypeError`, `pkg/mod.py:688:5`). Paths are view paths, relative to the
  * terminal's folder or the view root, or under the view's root name (the terminal prints the
  * working copy's location as that name).
@@ -18,7 +18,8 @@ export interface TerminalLink {
   column?: number;
 }
 
-const TRACEBACK = /File "([^"\n]+)", line (\d+)/g;
+// The word `line` is prose: the disguise may have renamed it (`File "a.py", stock 14`).
+const TRACEBACK = /File "([^"\n]+)", [\p{L}_]+ (\d+)/gu;
 const LOCATION = /(?<![\w./-])((?:[\w.-]+\/)*[\w.-]+\.[A-Za-z]\w*):(\d+)(?::(\d+))?/g;
 
 export function findLinks(text: string): TerminalLink[] {

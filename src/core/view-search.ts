@@ -210,7 +210,7 @@ function previewOf(text: string, lineStart: number, lineEnd: number, column: num
  * the match (cut with an ellipsis, never inside a surrogate pair), so the match is always in
  * sight; `highlight` is the match's [start, end) in `label`.
  */
-export function resultLabel(match: Pick<SearchMatch, 'preview' | 'previewColumn' | 'length'>, before = 24): { label: string; highlight: [number, number] } {
+export function resultLabel(match: Pick<SearchMatch, 'preview' | 'previewColumn' | 'length'>, before = 12): { label: string; highlight: [number, number] } {
   let cut = match.previewColumn - before;
   if (cut <= 1) return { label: match.preview, highlight: [match.previewColumn, match.previewColumn + match.length] };
   if (isLowSurrogate(match.preview.charCodeAt(cut))) cut--;

@@ -99,6 +99,12 @@ export class FindInViewResults implements vscode.TreeDataProvider<Node> {
     await this.run();
   }
 
+  /** Runs a search without asking (the mapping view's entries). */
+  async find(pattern: string, options: { wholeWord: boolean; matchCase: boolean }): Promise<void> {
+    this.query = { ...this.query, pattern, isRegex: false, ...options };
+    await this.run();
+  }
+
   async setGlobs(which: 'include' | 'exclude'): Promise<void> {
     const value = await vscode.window.showInputBox({
       title: `Find in View: files to ${which}`,

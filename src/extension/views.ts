@@ -110,4 +110,9 @@ export class ViewRegistry {
   }
 }
 
+/** Free text (an issue, a test command) in the view's names: the one place the extension translates text. */
+export function viewText(view: OpenView, text: string): string {
+  return view.translator.toView(text);
+}
+
 export type { Bundle };

@@ -5,6 +5,8 @@ import { candidatePaths, findLinks } from '../../src/core/terminal-links';
 test('links in tracebacks and pytest output, with their lines', () => {
   const traceback = '  File "repo/rim/certitude.py", line 688, in navigate';
   assert.deepEqual(findLinks(traceback), [{ start: 2, length: 38, path: 'repo/rim/certitude.py', line: 688 }]);
+  // The view may have renamed the word `line` itself.
+  assert.deepEqual(findLinks('  File "repo/a.py", stock 14, in cyst'), [{ start: 2, length: 26, path: 'repo/a.py', line: 14 }]);
   assert.deepEqual(findLinks('rim/certitude.py:688: TypeError'), [{ start: 0, length: 20, path: 'rim/certitude.py', line: 688 }]);
   assert.deepEqual(findLinks('E   at x.py:3:7 and tests/test_a.py:12'), [
     { start: 7, length: 8, path: 'x.py', line: 3, column: 7 },
