@@ -18,6 +18,7 @@ import { SCHEME, ViewRegistry, viewText, type Mode, type OpenView } from './view
 
 const CONTAINER = 'workbench.view.extension.schrodinger';
 const BUILT_IN_SEARCH = 'workbench.view.search';
+const SECONDARY_SIDE_BAR_CONTAINER = 'workbench.panel.chat';
 const SEARCH_MOVED = 'schrodinger.builtInSearchMoved';
 
 export function activate(context: vscode.ExtensionContext): { views: ViewRegistry } {
@@ -113,16 +114,18 @@ export function activate(context: vscode.ExtensionContext): { views: ViewRegistr
   };
 
   let lastTerminal: vscode.Terminal | undefined;
-  const openTerminal = (): vscode.Terminal | undefined => {
+  const openTerminal = async (): Promise<vscode.Terminal | undefined> => {
     const view = views.inWorkspace()[0];
     if (!view) {
       void vscode.window.showWarningMessage('Schrödinger: no disguised view is open in this window.');
       return undefined;
     }
-    lastTerminal = vscode.window.createTerminal(createDisguisedTerminalOptions(view, log, (command, exitCode, ms) => recordAction(undefined, 'terminal', { command, exitCode, ms })));
+    const options = await vscode.window.withProgress({ location: { viewId: 'schrodinger.solve' } }, () => terminalOptions(view));
+    lastTerminal = vscode.window.createTerminal(options);
     lastTerminal.show();
     return lastTerminal;
   };
+  const terminalOptions = (view: OpenView) => createDisguisedTerminalOptions(view, log, (command, exitCode, ms) => recordAction(undefined, 'terminal', { command, exitCode, ms }));
 
   const pyInView = { scheme: SCHEME, language: 'python' };
   const lastEdit = new Map<string, number>();
@@ -166,7 +169,7 @@ export function activate(context: vscode.ExtensionContext): { views: ViewRegistr
     vscode.commands.registerCommand('schrodinger.selectPython', async () => {
       if (await selectPython(views, log)) solve.refresh();
     }),
-    vscode.commands.registerCommand('schrodinger.runTests', () => {
+    vscode.commands.registerCommand('schrodinger.runTests', async () => {
       const view = currentInstance();
       const instance = view && instanceOf(view);
       if (!view || !instance) {
@@ -186,7 +189,7 @@ export function activate(context: vscode.ExtensionContext): { views: ViewRegistr
         pathToView: (real) => view.fs.viewPathOf(real),
         textToView: (text) => viewText(view, text),
       });
-      const terminal = lastTerminal && lastTerminal.exitStatus === undefined ? lastTerminal : openTerminal();
+      const terminal = lastTerminal && lastTerminal.exitStatus === undefined ? lastTerminal : await openTerminal();
       terminal?.show();
       terminal?.sendText(`${line}\r`, false);
     }),
@@ -225,10 +228,10 @@ export function activate(context: vscode.ExtensionContext): { views: ViewRegistr
       if (terminal === lastTerminal) lastTerminal = undefined;
     }),
     vscode.window.registerTerminalProfileProvider('schrodinger.terminal', {
-      provideTerminalProfile: () => {
+      provideTerminalProfile: async () => {
         const view = views.inWorkspace()[0];
         if (!view) throw new Error('no disguised view is open in this window');
-        return new vscode.TerminalProfile(createDisguisedTerminalOptions(view, log, (command, exitCode, ms) => recordAction(undefined, 'terminal', { command, exitCode, ms })));
+        return new vscode.TerminalProfile(await terminalOptions(view));
       },
     }),
     vscode.commands.registerCommand('schrodinger.findInView', () => results.prompt()),
@@ -311,16 +314,19 @@ function startSolving(views: ViewRegistry, sessions: Sessions, log: Log, updateC
 
 /**
  * VS Code's own Search does not search custom-scheme folders (it silently searches open
- * editors only), so while a view is open it leaves the activity bar: it moves into the
- * Schrödinger side bar, below Find in View, collapsed. A window without a view puts it back.
+ * editors only), and its view cannot be hidden, so while a view is open it leaves the activity
+ * bar for the closed secondary side bar (the Chat container, empty here); where that container
+ * does not exist it stays in the Schrödinger side bar, below Find in View. A window without a
+ * view puts it back.
  */
 async function placeBuiltInSearch(context: vscode.ExtensionContext, viewOpen: boolean, log: Log): Promise<void> {
   try {
     if (viewOpen) {
-      await vscode.commands.executeCommand('vscode.moveViews', { viewIds: [BUILT_IN_SEARCH], destinationId: CONTAINER });
       await context.globalState.update(SEARCH_MOVED, true);
-      await vscode.commands.executeCommand(`${BUILT_IN_SEARCH}.removeView`).then(undefined, () => undefined);
-      log.info('the built-in Search view is hidden while the view is open: use Find in View');
+      await vscode.commands.executeCommand('vscode.moveViews', { viewIds: [BUILT_IN_SEARCH], destinationId: CONTAINER });
+      await vscode.commands.executeCommand('vscode.moveViews', { viewIds: [BUILT_IN_SEARCH], destinationId: SECONDARY_SIDE_BAR_CONTAINER });
+      await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
+      log.info('the built-in Search view is put away while the view is open: use Find in View (Ctrl+Shift+F)');
     } else if (context.globalState.get<boolean>(SEARCH_MOVED)) {
       await vscode.commands.executeCommand(`${BUILT_IN_SEARCH}.resetViewLocation`);
       await context.globalState.update(SEARCH_MOVED, false);

@@ -14,7 +14,9 @@ import { checkoutInstance } from '../core/checkout';
 import { findInstance, instanceCode, loadDataset } from '../core/instances';
 import { listChanges } from '../core/patch';
 import { SessionLog } from '../core/session';
-import { chooseInterpreter, writeShims, type ChosenInterpreter } from '../core/solve/python';
+import { loadExternalNames } from '../core/external-names';
+import { chooseInterpreter, envOfTestCmd, probeInterpreter, suiteImports, writeShims, type ChosenInterpreter, type SuiteCheck } from '../core/solve/python';
+import { testFileOf } from '../core/solve/tests';
 import { describeItem, type ReviewItem } from '../core/solve/review';
 import { exportSolution } from '../core/solve/submission';
 import type { Log } from './log';
@@ -222,28 +224,49 @@ export function showProblemStatement(views: ViewRegistry, sessions: Sessions): v
 
 // ----- the interpreter -----
 
-const interpreters = new Map<string, ChosenInterpreter | Error>();
+/** Third-party modules the instance's test files import, and where to try collecting them (the pristine base checkout). */
+function instanceSuite(instance: InstanceRecord): { modules: string[]; suite: SuiteCheck } {
+  const files = [...new Set([...(instance.failToPass ?? []), ...(instance.passToPass ?? [])].map(testFileOf))].filter((f) => fs.existsSync(path.join(instance.base, f)));
+  const texts = files.map((file) => fs.readFileSync(path.join(instance.base, file), 'utf8'));
+  const folders = [...new Set(files.map((f) => path.dirname(f)))];
+  const isOwn = (top: string) => ['', 'src', ...folders].some((folder) => fs.existsSync(path.join(instance.base, folder, top)) || fs.existsSync(path.join(instance.base, folder, `${top}.py`)));
+  return { modules: suiteImports(texts, isOwn, loadExternalNames().stdlibTopModules), suite: { cwd: instance.base, files, env: envOfTestCmd(instance.testCmd) } };
+}
 
-/** The interpreter of the view's instance (or of `schrodinger.python` for a plain view); an Error when none runs. */
-export function interpreterOf(view: OpenView): ChosenInterpreter | Error {
-  const instance = instanceOf(view);
+const interpreters = new Map<string, Promise<ChosenInterpreter | Error>>();
+const settled = new Map<string, ChosenInterpreter | Error>();
+
+function interpreterKey(view: OpenView): string {
   const setting = vscode.workspace.getConfiguration('schrodinger').get<string>('python', '');
-  const key = `${view.record.repository}\0${instance?.python ?? ''}\0${setting}`;
+  return `${view.record.repository}\0${instanceOf(view)?.python ?? ''}\0${setting}`;
+}
+
+/**
+ * The interpreter of the view's instance (or of `schrodinger.python` for a plain view), an Error
+ * when none runs; found once (trying candidates may run pytest's collection for a few seconds).
+ */
+export function interpreterOf(view: OpenView): Promise<ChosenInterpreter | Error> {
+  const key = interpreterKey(view);
   let chosen = interpreters.get(key);
   if (!chosen) {
-    try {
-      chosen = chooseInterpreter({ instance: instance?.python, setting, testCmd: instance?.testCmd, searchPath: process.env.PATH ?? '' });
-    } catch (error) {
-      chosen = error as Error;
-    }
+    const instance = instanceOf(view);
+    const setting = vscode.workspace.getConfiguration('schrodinger').get<string>('python', '');
+    const suite = instance ? instanceSuite(instance) : undefined;
+    chosen = chooseInterpreter({ instance: instance?.python, setting, testCmd: instance?.testCmd, suiteModules: suite?.modules, suite: suite?.suite, searchPath: process.env.PATH ?? '' })
+      .catch((error: Error) => error)
+      .then((found) => (settled.set(key, found), found));
     interpreters.set(key, chosen);
   }
   return chosen;
 }
 
+/** The interpreter when it is known already; undefined while it is being found. */
+export function knownInterpreter(view: OpenView): ChosenInterpreter | Error | undefined {
+  return settled.get(interpreterKey(view));
+}
+
 /** PATH for the view's terminal: the interpreter's `python`/`python3` first. */
-export function terminalPath(view: OpenView): string | undefined {
-  const chosen = interpreterOf(view);
+export function terminalPath(view: OpenView, chosen: ChosenInterpreter | Error): string | undefined {
   const instance = instanceOf(view);
   if (chosen instanceof Error || !instance) return undefined;
   const shims = writeShims(path.join(instance.folder, 'bin'), chosen.executable);
@@ -252,27 +275,28 @@ export function terminalPath(view: OpenView): string | undefined {
 
 export function describeInterpreter(chosen: ChosenInterpreter): string {
   const why = { instance: 'chosen for this instance', setting: 'schrodinger.python', test_cmd: "the instance's test command", default: 'runs the test suite' }[chosen.source];
-  return `python3 is ${chosen.executable} (Python ${chosen.version}; ${why})`;
+  const problems = [
+    ...(chosen.missing.length > 0 ? [`cannot import ${chosen.missing.join(', ')}`] : []),
+    ...(chosen.runsSuite === false ? ['its pytest does not collect the test files'] : []),
+  ];
+  return `python3 is ${chosen.executable} (Python ${chosen.version}; ${problems.length > 0 ? problems.join('; ') : why})`;
 }
 
 export async function selectPython(views: ViewRegistry, log: Log): Promise<boolean> {
   const view = views.inWorkspace()[0];
-  if (!view || !instanceOf(view)) {
+  const instance = view && instanceOf(view);
+  if (!view || !instance) {
     void vscode.window.showWarningMessage('Schrödinger: open an instance being solved first (for other views, set schrodinger.python).');
     return false;
   }
-  const current = interpreterOf(view);
+  const current = await interpreterOf(view);
+  const { modules } = instanceSuite(instance);
   const items: Array<vscode.QuickPickItem & { value?: string }> = [];
   for (const candidate of ['/usr/bin/python3', 'python3', 'python']) {
-    const found = (() => {
-      try {
-        return chooseInterpreter({ instance: candidate, searchPath: process.env.PATH ?? '' });
-      } catch {
-        return undefined;
-      }
-    })();
+    const found = probeInterpreter(candidate, process.env.PATH ?? '', ['pytest', ...modules]);
     if (found && !items.some((i) => i.value === found.executable)) {
-      items.push({ label: found.executable, description: `Python ${found.version}${found.hasPytest ? ', pytest' : ', no pytest'}`, value: found.executable, picked: !(current instanceof Error) && current.executable === found.executable });
+      const missing = found.missing.length > 0 ? `cannot import ${found.missing.join(', ')}` : 'imports what the tests need';
+      items.push({ label: found.executable, description: `Python ${found.version}; ${missing}`, value: found.executable, picked: !(current instanceof Error) && current.executable === found.executable });
     }
   }
   items.push({ label: 'Enter a path...', alwaysShow: true });
@@ -280,10 +304,8 @@ export async function selectPython(views: ViewRegistry, log: Log): Promise<boole
   if (!picked) return false;
   const value = picked.value ?? (await vscode.window.showInputBox({ title: 'Path of a Python interpreter', validateInput: (v) => (path.isAbsolute(v) ? undefined : 'an absolute path') }));
   if (!value) return false;
-  try {
-    chooseInterpreter({ instance: value, searchPath: process.env.PATH ?? '' });
-  } catch (error) {
-    void vscode.window.showErrorMessage(`Schrödinger: ${(error as Error).message}`);
+  if (!probeInterpreter(value, process.env.PATH ?? '')) {
+    void vscode.window.showErrorMessage(`Schrödinger: the Python interpreter ${value} does not run.`);
     return false;
   }
   updateInstance(view, { python: value });

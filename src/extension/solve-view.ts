@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { instanceCode } from '../core/instances';
 import { formatElapsed } from '../core/session';
 import { clockView } from '../core/solve/clock';
-import { changedFiles, describeInterpreter, instanceOf, interpreterOf, type Sessions } from './instances';
+import { changedFiles, describeInterpreter, instanceOf, interpreterOf, knownInterpreter, type Sessions } from './instances';
 import type { OpenView, ViewRegistry } from './views';
 
 type Node =
@@ -51,7 +51,7 @@ export class SolveTree implements vscode.TreeDataProvider<Node> {
       const item = new vscode.TreeItem(`Files changed (${node.files.length})`, node.files.length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None);
       item.iconPath = new vscode.ThemeIcon('diff');
       item.tooltip = 'Files that differ from the instance\'s starting point (Export and Submit list them for review)';
-      item.id = 'solve.files';
+      item.id = `solve.files.${node.files.length}`;
       return item;
     }
     const view = this.view();
@@ -101,8 +101,11 @@ export class SolveTree implements vscode.TreeDataProvider<Node> {
     about.iconPath = new vscode.ThemeIcon('tasklist');
     about.tooltip = 'The instance you are solving, by its neutral code';
     this.clock = { kind: 'item', id: 'clock', item: new vscode.TreeItem('') };
-    const chosen = interpreterOf(view);
-    const python = chosen instanceof Error
+    const chosen = knownInterpreter(view);
+    if (!chosen) void interpreterOf(view).then(() => this.refresh());
+    const python = !chosen
+      ? action('python', 'Python: checking which interpreter runs the tests...', 'loading~spin', 'schrodinger.selectPython', 'Trying the interpreters on the instance\'s test files')
+      : chosen instanceof Error
       ? action('python', 'Python: none found', 'warning', 'schrodinger.selectPython', chosen.message)
       : action('python', `Python ${chosen.version}`, 'symbol-namespace', 'schrodinger.selectPython', `${describeInterpreter(chosen)}. Click to choose another for this instance.`, chosen.executable);
     this.files ??= changedFiles(view);

@@ -10,15 +10,15 @@ import type { OpenView, ViewRegistry } from './views';
 /** The session behind each disguised terminal's pty (for its folder, when a link is relative). */
 const sessions = new WeakMap<vscode.Pseudoterminal, { view: OpenView; session: TerminalSession }>();
 
-export function createDisguisedTerminalOptions(
+export async function createDisguisedTerminalOptions(
   view: OpenView,
   log: Log,
   onCommand: (line: string, exitCode: number, ms: number) => void = () => undefined,
-): vscode.ExtensionTerminalOptions {
+): Promise<vscode.ExtensionTerminalOptions> {
   const write = new vscode.EventEmitter<string>();
   const close = new vscode.EventEmitter<number | void>();
-  const chosen = interpreterOf(view);
-  const searchPath = terminalPath(view);
+  const chosen = await interpreterOf(view);
+  const searchPath = terminalPath(view, chosen);
   const banner = [chosen instanceof Error ? `\x1b[33mPython: ${chosen.message}\x1b[0m` : `\x1b[2m${describeInterpreter(chosen)}\x1b[0m`];
   const session = new TerminalSession({
     translator: view.translator,

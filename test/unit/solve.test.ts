@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { SessionLog } from '../../src/core/session';
 import { clockView } from '../../src/core/solve/clock';
-import { chooseInterpreter, probeInterpreter, programOfTestCmd, usesPytest, writeShims, type Interpreter } from '../../src/core/solve/python';
+import { chooseInterpreter, collectsSuite, envOfTestCmd, probeInterpreter, programOfTestCmd, suiteImports, usesPytest, writeShims } from '../../src/core/solve/python';
 import { describeItem, isTestPath, reviewItems } from '../../src/core/solve/review';
 import { exportSolution, PATCH_FILE, type ExportSteps, type InstanceFolders } from '../../src/core/solve/submission';
 import { JUDGING_TESTS_NOTE, NOT_FOUND, testCommand, testFileOf } from '../../src/core/solve/tests';
@@ -140,27 +140,59 @@ test('Run tests: the test files of the judging ids that exist, in view names, in
   assert.match(JUDGING_TESTS_NOTE, /not in the working copy/);
 });
 
-test('the interpreter: the instance choice, the setting, else the test_cmd program that can run the suite', () => {
+test('the interpreter: the instance choice, the setting, else the test_cmd program that can run the suite', async () => {
   assert.equal(programOfTestCmd('PYTHONPATH=src python3 -m pytest {tests}'), 'python3');
   assert.equal(programOfTestCmd('tox -e py'), undefined);
+  assert.deepEqual(envOfTestCmd('PYTHONPATH=src DEBUG=1 python3 -m pytest DEBUG=2'), { PYTHONPATH: 'src', DEBUG: '1' });
+  assert.deepEqual(envOfTestCmd("PYTHONPATH='src' python3"), { PYTHONPATH: 'src' });
   assert.ok(usesPytest('python3 -m pytest {tests}') && !usesPytest('python3 runtests.py'));
-  const fake: Record<string, Interpreter> = {
-    python3: { executable: '/opt/venv/bin/python3', version: '3.12.0', hasPytest: false },
-    '/usr/bin/python3': { executable: '/usr/bin/python3', version: '3.11.2', hasPytest: true },
+  const installed: Record<string, { executable: string; version: string; modules: string[]; collects: boolean }> = {
+    python3: { executable: '/opt/venv/bin/python3.12', version: '3.12.0', modules: ['pytest', 'pytz'], collects: false },
+    '/usr/bin/python3': { executable: '/usr/bin/python3', version: '3.11.2', modules: ['pytest', 'pytz', 'simplejson'], collects: true },
   };
-  const probe = (program: string) => fake[program];
-  // python3 on PATH cannot run pytest: Debian's can.
-  assert.deepEqual(chooseInterpreter({ testCmd: 'python3 -m pytest {tests}', searchPath: '', probe }), { ...fake['/usr/bin/python3'], source: 'default' });
-  assert.equal(chooseInterpreter({ testCmd: 'python3 runtests.py', searchPath: '', probe }).executable, '/opt/venv/bin/python3');
-  assert.equal(chooseInterpreter({ setting: 'python3', testCmd: 'python3 -m pytest', searchPath: '', probe }).source, 'setting');
-  assert.equal(chooseInterpreter({ instance: '/usr/bin/python3', setting: 'python3', searchPath: '', probe }).source, 'instance');
-  assert.throws(() => chooseInterpreter({ setting: '/nope/python', searchPath: '', probe }), /\/nope\/python \(schrodinger.python\) does not run/);
+  const probe = (program: string, _path: string, modules: readonly string[] = []) => {
+    const found = installed[program];
+    return found && { executable: found.executable, version: found.version, missing: modules.filter((m) => !found.modules.includes(m)) };
+  };
+  const collect = async (executable: string) => Object.values(installed).find((i) => i.executable === executable)!.collects;
+  const suite = { cwd: '/x', files: ['tests/test_a.py'], env: {} };
+  // python3 on PATH imports what the tests need, but its pytest refuses the suite: Debian's runs it.
+  assert.deepEqual(await chooseInterpreter({ testCmd: 'python3 -m pytest {tests}', suiteModules: ['pytz'], suite, searchPath: '', probe, collect }), { executable: '/usr/bin/python3', version: '3.11.2', missing: [], source: 'default', runsSuite: true });
+  // python3 on PATH lacks simplejson: Debian's, without trying the collection on the first.
+  assert.equal((await chooseInterpreter({ testCmd: 'python3 -m pytest {tests}', suiteModules: ['simplejson'], searchPath: '', probe })).executable, '/usr/bin/python3');
+  assert.equal((await chooseInterpreter({ testCmd: 'python3 -m pytest {tests}', searchPath: '', probe })).executable, '/opt/venv/bin/python3.12');
+  // Nobody has everything: the one missing the fewest, and it says what it misses.
+  assert.deepEqual((await chooseInterpreter({ testCmd: 'python3 -m pytest', suiteModules: ['simplejson', 'numpy'], searchPath: '', probe })).missing, ['numpy']);
+  assert.equal((await chooseInterpreter({ setting: 'python3', testCmd: 'python3 -m pytest', searchPath: '', probe })).source, 'setting');
+  assert.equal((await chooseInterpreter({ instance: '/usr/bin/python3', setting: 'python3', searchPath: '', probe })).source, 'instance');
+  await assert.rejects(chooseInterpreter({ setting: '/nope/python', searchPath: '', probe }), /\/nope\/python \(schrodinger.python\) does not run/);
+});
+
+test('a real pytest collects a suite, or says it cannot (a conftest this pytest refuses)', async () => {
+  const dir = tempDir('collect');
+  fs.mkdirSync(path.join(dir, 'tests'));
+  fs.writeFileSync(path.join(dir, 'tests', 'test_a.py'), 'import helper\n\ndef test_a():\n    assert helper.X == 1\n');
+  fs.writeFileSync(path.join(dir, 'src_helper.py'), '');
+  fs.mkdirSync(path.join(dir, 'lib'));
+  fs.writeFileSync(path.join(dir, 'lib', 'helper.py'), 'X = 1\n');
+  const suite = { cwd: dir, files: ['tests/test_a.py'], env: envOfTestCmd('PYTHONPATH=lib python3 -m pytest {tests}') };
+  assert.equal(await collectsSuite(PYTHON, suite, process.env.PATH ?? ''), true);
+  assert.equal(await collectsSuite(PYTHON, { ...suite, env: {} }, process.env.PATH ?? ''), false, 'without PYTHONPATH the import fails');
+  fs.writeFileSync(path.join(dir, 'tests', 'conftest.py'), 'raise RuntimeError("this pytest is refused")\n');
+  assert.equal(await collectsSuite(PYTHON, suite, process.env.PATH ?? ''), false);
+  assert.ok(!fs.existsSync(path.join(dir, 'tests', '__pycache__')) && !fs.existsSync(path.join(dir, '.pytest_cache')), 'nothing written');
+});
+
+test('the modules a suite needs: third-party imports of its test files, not the standard library nor the repository', () => {
+  const texts = ['import os, sys\nimport pytest\nfrom pytz import utc\nfrom mylib.core import x\nfrom . import helpers\nimport simplejson as json\n    import numpy.linalg\n', 'from __future__ import annotations\nfrom tests.util import y\n'];
+  assert.deepEqual(suiteImports(texts, (top) => top === 'mylib' || top === 'tests', new Set(['os', 'sys'])), ['numpy', 'pytest', 'pytz', 'simplejson']);
 });
 
 test('the real interpreter is probed, and the shims run it first on PATH', () => {
-  const found = probeInterpreter(PYTHON, '');
-  assert.ok(found && /^3\.\d+\.\d+$/.test(found.version) && found.hasPytest, JSON.stringify(found));
-  const shims = writeShims(path.join(tempDir('shims'), 'bin'), PYTHON);
+  const found = probeInterpreter(PYTHON, process.env.PATH ?? '', ['pytest', 'no_such_module_here']);
+  assert.ok(found && /^3\.\d+\.\d+$/.test(found.version), JSON.stringify(found));
+  assert.deepEqual(found.missing, ['no_such_module_here']);
+  const shims = writeShims(path.join(tempDir('shims'), 'bin'), found.executable);
   const run = spawnSync('python', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8', env: { ...process.env, PATH: `${shims}:/nonexistent` } });
-  assert.equal(run.stdout.trim(), PYTHON);
+  assert.equal(run.stdout.trim(), found.executable);
 });
