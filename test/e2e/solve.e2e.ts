@@ -56,7 +56,7 @@ before(async () => {
       'files.simpleDialog.enable': true,
       'terminal.integrated.gpuAcceleration': 'off',
       'schrodinger.repositories': { 'calcpkg/calcpkg': source.repo },
-      'schrodinger.reviewerId': 'e2e-person',
+      'schrodinger.solverId': 'e2e-person',
       'schrodinger.predictionsFile': preds,
     },
   });
@@ -85,7 +85,10 @@ test('Solve Instance checks out the instance and opens its disguise', async () =
   await box.fill(String(SEED));
   await page.keyboard.press('Enter');
   const pkg = translator.toView('calcpkg');
-  await waitFor(async () => (await explorerLabels(page)).includes(pkg), 120_000, `the view with ${pkg}`);
+  // The window reopens on the Solve side bar; the explorer is one key away.
+  await waitFor(async () => (await page.locator('.part.sidebar').innerText().catch(() => '')).includes('Run tests'), 120_000, 'the Solve side bar');
+  await pressKeys(page, 'Control+Shift+E');
+  await waitFor(async () => (await explorerLabels(page)).includes(pkg), 60_000, `the view with ${pkg}`);
   await bench.screenshot('solve-view-open');
   assert.ok(!(await explorerLabels(page)).includes('calcpkg'));
 });
@@ -142,7 +145,10 @@ test('fix the bug in the view, check it in the disguised terminal, submit', asyn
   const shown = (await terminalRows().innerText()).replace(/\u00a0/g, ' ');
   assert.doesNotMatch(shown, /calcpkg|\bmedian\b|test_stats/);
 
-  await runCommand(page, 'Schrödinger: Submit');
+  await runCommand(page, 'Schrödinger: Submit...');
+  // The review of the changed files, then the confirmation (the solver id is set).
+  await waitFor(async () => (await page.locator('.quick-input-widget .quick-input-list .monaco-list-row').allInnerTexts()).some((r) => r.includes(stats)), 20_000, 'the review');
+  await page.locator('.quick-input-widget .quick-input-box input').press('Enter');
   await page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Submit' }).click();
   await waitFor(() => fs.existsSync(preds), 20_000, 'preds.json');
   await waitFor(async () => (await page.locator('.monaco-dialog-box').innerText().catch(() => '')).includes('submitted after'), 20_000, 'the session summary');
