@@ -230,6 +230,12 @@ test('module names: packages from their outermost __init__.py, src layouts, plai
   assert.equal(modules.resolve('src/lib/sub/deep.py', '', 1), 'src/lib/sub/__init__.py');
   assert.equal(modules.submodule('src/lib/__init__.py', 'sub'), 'src/lib/sub/__init__.py');
   assert.equal(modules.fileOf('missing'), undefined);
+  // A view whose root is the package itself: imports name the root by a name the view cannot know.
+  const rooted = new ModuleMap(['__init__.py', 'db/__init__.py', 'db/models.py', 'utils.py']);
+  assert.equal(rooted.fileOf('framework.db.models'), 'db/models.py');
+  assert.equal(rooted.fileOf('framework.utils'), 'utils.py');
+  assert.equal(rooted.fileOf('db.models'), 'db/models.py');
+  assert.equal(rooted.fileOf('framework'), undefined);
 });
 
 test('in a real disguised view, navigation answers in view names only', async () => {

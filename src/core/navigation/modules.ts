@@ -38,9 +38,18 @@ export class ModuleMap {
     return /^[\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}.]*$/u.test(name) ? name : undefined;
   }
 
-  /** The file of an absolute module name, if the view has it. */
+  /**
+   * The file of an absolute module name, if the view has it. When the view's root is itself a
+   * package (a view opened on `django/`), imports name it by a name the view does not know
+   * (`django.db`): a module not found otherwise is looked up again without its first component.
+   */
   fileOf(module: string): string | undefined {
-    return this.byName.get(module) ?? this.byPath.get(module);
+    const found = this.byName.get(module) ?? this.byPath.get(module);
+    if (found !== undefined || !this.files.has('__init__.py')) return found;
+    const dot = module.indexOf('.');
+    if (dot === -1) return undefined;
+    const rest = module.slice(dot + 1);
+    return this.byName.get(rest) ?? this.byPath.get(rest);
   }
 
   /**
