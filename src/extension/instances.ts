@@ -265,21 +265,23 @@ export function knownInterpreter(view: OpenView): ChosenInterpreter | Error | un
   return settled.get(interpreterKey(view));
 }
 
-/** PATH for the view's terminal: the interpreter's `python`/`python3` first. */
+/** PATH for the view's terminal: the interpreter's `python`/`python3` first (links kept beside the instance, or the view's bundle). */
 export function terminalPath(view: OpenView, chosen: ChosenInterpreter | Error): string | undefined {
+  if (chosen instanceof Error) return undefined;
   const instance = instanceOf(view);
-  if (chosen instanceof Error || !instance) return undefined;
-  const shims = writeShims(path.join(instance.folder, 'bin'), chosen.executable);
+  const folder = instance ? path.join(instance.folder, 'bin') : path.join(path.dirname(view.record.bundleFile), 'bin', view.record.id);
+  const shims = writeShims(folder, chosen.executable);
   return `${shims}${path.delimiter}${process.env.PATH ?? ''}`;
 }
 
 export function describeInterpreter(chosen: ChosenInterpreter): string {
-  const why = { instance: 'chosen for this instance', setting: 'schrodinger.python', test_cmd: "the instance's test command", default: 'runs the test suite' }[chosen.source];
-  const problems = [
+  const why = { instance: 'chosen for this instance', setting: 'schrodinger.python', test_cmd: "the instance's test command", default: 'found first' }[chosen.source];
+  const notes = [
+    why,
     ...(chosen.missing.length > 0 ? [`cannot import ${chosen.missing.join(', ')}`] : []),
-    ...(chosen.runsSuite === false ? ['its pytest does not collect the test files'] : []),
+    ...(chosen.runsSuite === true ? ["runs the instance's tests"] : chosen.runsSuite === false ? ["its pytest does not collect the instance's tests"] : []),
   ];
-  return `python3 is ${chosen.executable} (Python ${chosen.version}; ${problems.length > 0 ? problems.join('; ') : why})`;
+  return `python3 is ${chosen.executable} (Python ${chosen.version}; ${notes.join(', ')})`;
 }
 
 export async function selectPython(views: ViewRegistry, log: Log): Promise<boolean> {

@@ -721,6 +721,17 @@ export async function ctrlClickTerminalText(page: Page, text: string): Promise<v
   await page.keyboard.up('Control');
 }
 
+/** Accepts a multi-select quick pick with its OK button (an Enter pressed while it settles can be lost), until it closes. */
+export async function acceptPicks(page: Page, timeoutMs = 15_000): Promise<void> {
+  const ok = page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' }).first();
+  await waitFor(async () => {
+    if (!(await page.locator(QUICK_INPUT_BOX).isVisible())) return true;
+    await ok.click({ timeout: 2000 }).catch(() => undefined);
+    await sleep(500);
+    return !(await page.locator(QUICK_INPUT_BOX).isVisible());
+  }, timeoutMs, 'the quick pick to be accepted');
+}
+
 /** Gives the first terminal the keyboard (its rows sit under an overlay that takes clicks). */
 export async function focusTerminal(page: Page): Promise<void> {
   await page.locator('.terminal-wrapper .xterm-helper-textarea').first().focus();

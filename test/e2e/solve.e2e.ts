@@ -13,6 +13,7 @@ import type { Translator } from '../../src/core/translator';
 import { buildCalcRepo, CALC_DATASET, CALC_INSTANCE_ID, type CalcRepository } from '../fixtures/instances/build-repo';
 import { tempDir } from '../helpers';
 import {
+  acceptPicks,
   answerFileDialog,
   answerQuickInput,
   editorText,
@@ -87,8 +88,13 @@ test('Solve Instance checks out the instance and opens its disguise', async () =
   const pkg = translator.toView('calcpkg');
   // The window reopens on the Solve side bar; the explorer is one key away.
   await waitFor(async () => (await page.locator('.part.sidebar').innerText().catch(() => '')).includes('Run tests'), 120_000, 'the Solve side bar');
-  await pressKeys(page, 'Control+Shift+E');
-  await waitFor(async () => (await explorerLabels(page)).includes(pkg), 60_000, `the view with ${pkg}`);
+  // (The Solve side bar may still be coming forward: click the explorer until it shows.)
+  await waitFor(async () => {
+    if ((await explorerLabels(page)).includes(pkg)) return true;
+    await page.locator('.part.activitybar [aria-label^="Explorer"]').first().click().catch(() => undefined);
+    await sleep(1000);
+    return false;
+  }, 60_000, `the view with ${pkg}`);
   await bench.screenshot('solve-view-open');
   assert.ok(!(await explorerLabels(page)).includes('calcpkg'));
 });
@@ -147,8 +153,9 @@ test('fix the bug in the view, check it in the disguised terminal, submit', asyn
 
   await runCommand(page, 'Schrödinger: Submit...');
   // The review of the changed files, then the confirmation (the solver id is set).
-  await waitFor(async () => (await page.locator('.quick-input-widget .quick-input-list .monaco-list-row').allInnerTexts()).some((r) => r.includes(stats)), 20_000, 'the review');
-  await page.locator('.quick-input-widget .quick-input-box input').press('Enter');
+  await waitFor(async () => (await quickInputTitle(page)) === 'Submit: the files of your solution', 20_000, 'the review');
+  assert.ok((await page.locator('.quick-input-widget .quick-input-list .monaco-list-row').allInnerTexts()).some((r) => r.includes(stats)));
+  await acceptPicks(page);
   await page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Submit' }).click();
   await waitFor(() => fs.existsSync(preds), 20_000, 'preds.json');
   await waitFor(async () => (await page.locator('.monaco-dialog-box').innerText().catch(() => '')).includes('submitted after'), 20_000, 'the session summary');
