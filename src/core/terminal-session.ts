@@ -212,7 +212,12 @@ export class TerminalSession {
       if (this.options.notes) output = (output + hidden).slice(-65536);
     };
     return new Promise((resolve) => {
-      const child = spawn(this.options.shell ?? '/bin/bash', ['-c', realLine], {
+      const shell = this.options.shell ?? '/bin/bash';
+      // No start-up files: bash reads ~/.bashrc even for `-c` when its input is a socket (as
+      // Node's pipes are) and SHLVL < 2, and a profile that puts another Python first on PATH
+      // would silently override the interpreter the view chose.
+      const args = path.basename(shell) === 'bash' ? ['--norc', '--noprofile', '-c', realLine] : ['-c', realLine];
+      const child = spawn(shell, args, {
         cwd,
         detached: true,
         env: { ...process.env, ...this.options.env, FORCE_COLOR: '1', PY_COLORS: '1', PYTHONDONTWRITEBYTECODE: '1', TERM: 'xterm-256color' },

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { buildBundle, translatorFor } from '../../src/core/bundle';
@@ -84,9 +85,14 @@ test('cd works in view paths, Ctrl-C interrupts, history and line editing work',
 
 test('the banner says which Python runs; a test id pytest cannot find gets the note that the judging tests are not here', async () => {
   const shims = writeShims(path.join(tempDir('terminal-shims'), 'bin'), PYTHON);
+  // A profile that puts another Python first (as pyenv's does): bash would read it for `-c` when
+  // SHLVL < 2 and its input is a socket, as Node's pipes are. The terminal reads no start-up file.
+  const home = tempDir('terminal-home');
+  const other = writeShims(path.join(home, 'other-bin'), '/bin/false');
+  fs.writeFileSync(path.join(home, '.bashrc'), `export PATH=${other}:$PATH\n`);
   const { type, greeting, translator } = await session({
     banner: ['python3 is /usr/bin/python3 (3.11)'],
-    env: { PATH: `${shims}:${process.env.PATH ?? ''}` },
+    env: { PATH: `${shims}:${process.env.PATH ?? ''}`, HOME: home, SHLVL: '0' },
     notes: [{ when: NOT_FOUND, text: JUDGING_TESTS_NOTE }],
   });
   assert.match(plain(greeting), /python3 is \/usr\/bin\/python3 \(3\.11\)\r\n/);
