@@ -30,6 +30,8 @@ export interface Instance {
   version: string;
   created_at: string;
   environment_setup_commit: string;
+  /** The command that runs the tests in the repository root, `{tests}` standing for the test ids ('' when the dataset has none). */
+  test_cmd: string;
 }
 
 export interface Dataset {
@@ -44,7 +46,7 @@ export const REQUIRED_FIELDS = ['instance_id', 'repo', 'base_commit', 'problem_s
 export type RequiredField = (typeof REQUIRED_FIELDS)[number];
 /** What Level 1 needs of an instance. */
 export const STATEMENT_FIELDS: readonly RequiredField[] = ['instance_id', 'problem_statement'];
-const OPTIONAL_TEXT_FIELDS = ['hints_text', 'patch', 'test_patch', 'version', 'created_at', 'environment_setup_commit'] as const;
+const OPTIONAL_TEXT_FIELDS = ['hints_text', 'patch', 'test_patch', 'version', 'created_at', 'environment_setup_commit', 'test_cmd'] as const;
 const TEST_LIST_FIELDS = ['FAIL_TO_PASS', 'PASS_TO_PASS'] as const;
 
 export interface DatasetOptions {

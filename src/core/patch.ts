@@ -48,6 +48,8 @@ export interface PatchOptions {
   hidden?: readonly string[];
   /** Pair deleted and added files as renames (git's `-M`); default: deletion + addition. */
   renames?: boolean;
+  /** Real paths left out of the patch (the files a person unticked in the export review). */
+  excludePaths?: readonly string[];
 }
 
 export type ChangeStatus = 'added' | 'deleted' | 'modified' | 'mode';
@@ -91,11 +93,32 @@ export function buildPatch(options: PatchOptions): string {
 }
 
 export function buildPatchReport(options: PatchOptions): PatchReport {
+  const states = compareStates(options);
+  if (states.changes.length === 0) return { patch: '', changes: states.changes, skipped: states.skipped };
+  return { patch: diffStates(states.oldSide, states.newSide, states.binaryPaths, options.renames ?? false), changes: states.changes, skipped: states.skipped };
+}
+
+/** The files whose content or mode differs, without writing the diff (cheap enough to run on every save). */
+export function listChanges(options: PatchOptions): PatchChange[] {
+  return compareStates(options).changes;
+}
+
+interface States {
+  changes: PatchChange[];
+  oldSide: State[];
+  newSide: State[];
+  binaryPaths: Set<string>;
+  skipped: string[];
+}
+
+function compareStates(options: PatchOptions): States {
   const original = requireFolder(options.original, 'original');
   const edited = requireFolder(options.edited, 'edited');
   const translator = options.translator;
   const rules = makeIgnore(original, options.hidden ?? []);
-  const excluded = excludeMatcher(options.exclude ?? []);
+  const byGlob = excludeMatcher(options.exclude ?? []);
+  const byPath = new Set(options.excludePaths ?? []);
+  const excluded = byPath.size === 0 ? byGlob : (p: string) => byPath.has(p) || byGlob(p);
   const skipped: string[] = [];
 
   const before = walk(original, {
@@ -148,8 +171,7 @@ export function buildPatchReport(options: PatchOptions): PatchReport {
     if (aState) oldSide.push(aState);
     if (bState) newSide.push(bState);
   }
-  if (changes.length === 0) return { patch: '', changes, skipped };
-  return { patch: diffStates(oldSide, newSide, binaryPaths, options.renames ?? false), changes, skipped };
+  return { changes, oldSide, newSide, binaryPaths, skipped };
 }
 
 /** Valid UTF-8 without NUL bytes: a patch shows it as text and stays valid UTF-8. */

@@ -17,11 +17,11 @@ export interface Prediction {
 
 export type Predictions = Record<string, Prediction & Record<string, unknown>>;
 
-/** `human/<reviewer id>`: the model name of a person's prediction. */
-export function humanModelName(reviewerId: string): string {
-  const id = reviewerId.trim();
+/** `human/<solver id>`: the model name of a person's prediction. */
+export function humanModelName(solverId: string): string {
+  const id = solverId.trim();
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(id)) {
-    throw new UsageError(`bad reviewer id "${reviewerId}": use letters, digits, ".", "_" and "-"`);
+    throw new UsageError(`bad solver id "${solverId}": use letters, digits, ".", "_" and "-"`);
   }
   return `human/${id}`;
 }
@@ -29,7 +29,7 @@ export function humanModelName(reviewerId: string): string {
 /** Checks a model name: non-empty, printable, no whitespace (the harness makes folder names of it). */
 export function checkModelName(name: string): string {
   if (name === '' || /[\s\x00-\x1f\x7f]/.test(name) || name.split('/').some((part) => part === '' || part === '.' || part === '..')) {
-    throw new UsageError(`bad model name "${name}": expected something like human/<reviewer id>`);
+    throw new UsageError(`bad model name "${name}": expected something like human/<solver id>`);
   }
   return name;
 }

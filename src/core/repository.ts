@@ -85,6 +85,38 @@ export function makeIgnore(root: string, extraHidden: readonly string[] = []): I
   return rules;
 }
 
+/**
+ * Why a folder cannot be disguised (no such folder, not a folder, no Python file — with a word
+ * when it is a bare git clone), or undefined when it can. Cheap: stops at the first Python file.
+ */
+export function checkRepositoryFolder(root: string, hidden: readonly string[] = []): string | undefined {
+  const absolute = path.resolve(root);
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(absolute);
+  } catch {
+    return `no such folder: ${root}`;
+  }
+  if (!stat.isDirectory()) return `not a folder: ${root}`;
+  const rules = makeIgnore(absolute, hidden);
+  const hasPython = (relative: string): boolean => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(path.join(absolute, relative), { withFileTypes: true });
+    } catch {
+      return false;
+    }
+    for (const entry of entries) {
+      const rel = relative ? `${relative}/${entry.name}` : entry.name;
+      if (entry.isFile() && entry.name.endsWith('.py') && !rules.ignores(rel)) return true;
+    }
+    return entries.some((entry) => entry.isDirectory() && !rules.ignores(`${relative ? `${relative}/` : ''}${entry.name}/`) && hasPython(relative ? `${relative}/${entry.name}` : entry.name));
+  };
+  if (hasPython('')) return undefined;
+  const bare = ['HEAD', 'objects', 'refs'].every((name) => fs.existsSync(path.join(absolute, name)));
+  return bare ? `no Python files in ${root}: it is a bare git clone (use Solve Instance..., or open a checkout of it)` : `no Python files in ${root}`;
+}
+
 export function readRepository(root: string, options: { hidden?: readonly string[] } = {}): Repository {
   const absolute = path.resolve(root);
   requireFolder(root);

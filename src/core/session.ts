@@ -52,6 +52,7 @@ export type ActionKind =
   | 'save'
   | 'go-to-file'
   | 'symbol'
+  | 'references'
   | 'problem-statement'
   | 'pause'
   | 'resume'
@@ -59,7 +60,7 @@ export type ActionKind =
   | 'submit';
 
 export const ACTION_KINDS: readonly ActionKind[] = [
-  'file-open', 'search', 'terminal', 'edit', 'save', 'go-to-file', 'symbol', 'problem-statement',
+  'file-open', 'search', 'terminal', 'edit', 'save', 'go-to-file', 'symbol', 'references', 'problem-statement',
   'pause', 'resume', 'start', 'submit',
 ];
 
@@ -126,7 +127,7 @@ export interface SessionSummary {
 
 /**
  * The class of an action (undefined for bookkeeping):
- * - `file-open`, `go-to-file`, `symbol` -> navigate (opening a test file is navigation too: what
+ * - `file-open`, `go-to-file`, `symbol`, `references` -> navigate (opening a test file is navigation too: what
  *   the person does with it afterwards — edit, run — is classified by those actions);
  * - `search` (Find in View) -> search;
  * - `problem-statement` -> read;
@@ -142,6 +143,7 @@ export function classifyAction(action: { kind: ActionKind; detail?: Record<strin
     case 'file-open':
     case 'go-to-file':
     case 'symbol':
+    case 'references':
       return 'navigate';
     case 'search':
       return 'search';
@@ -832,6 +834,11 @@ function describeAction(entry: SessionAction, meta: RecordedSessionMeta): string
     case 'symbol': {
       const symbol = str(d.symbol);
       return `Went to symbol ${symbol ?? '(unnamed)'}${where() ? ` in${where()}` : ''}`;
+    }
+    case 'references': {
+      const symbol = str(d.symbol);
+      const results = str(d.results);
+      return `Listed the references of ${symbol ?? '(unnamed)'}${where() ? ` from${where()}` : ''}${results ? ` (${results})` : ''}`;
     }
     case 'search': {
       const query = str(d.query);

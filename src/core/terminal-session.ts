@@ -22,6 +22,10 @@ export interface TerminalSessionOptions {
   onCommand?: (line: string, exitCode: number, ms: number) => void;
   env?: NodeJS.ProcessEnv;
   shell?: string;
+  /** Lines printed under the greeting (e.g. which Python runs). */
+  banner?: string[];
+  /** Printed (dimmed) after a command whose output matched `when`. */
+  notes?: Array<{ when: RegExp; text: string }>;
 }
 
 export class TerminalSession {
@@ -45,6 +49,7 @@ export class TerminalSession {
 
   open(): void {
     this.options.write(`Disguised terminal: commands run in the real working copy; names are translated both ways.\r\n`);
+    for (const line of this.options.banner ?? []) this.options.write(`${line}\r\n`);
     this.prompt();
   }
 
@@ -170,8 +175,9 @@ export class TerminalSession {
       return this.prompt();
     }
     const started = Date.now();
-    const code = await this.run(commandLineToReal(line, this.options.translator));
+    const { code, output } = await this.run(commandLineToReal(line, this.options.translator));
     this.options.onCommand?.(trimmed, code, Date.now() - started);
+    for (const note of this.options.notes ?? []) if (note.when.test(output)) this.options.write(`\x1b[2m${note.text}\x1b[0m\r\n`);
     if (code !== 0) this.options.write(`\x1b[2m[exit ${code}]\x1b[0m\r\n`);
     this.prompt();
   }
@@ -191,18 +197,27 @@ export class TerminalSession {
     }
   }
 
-  private run(realLine: string): Promise<number> {
+  /** Runs a line; resolves to its exit code and the tail of what it printed (view names). */
+  private run(realLine: string): Promise<{ code: number; output: string }> {
     const { view, translator } = this.options;
     const cwd = path.join(view.root, view.realRelative(this.cwd));
     // Paths outside the working copy stay as they are.
     const out = new OutputTranslator(translator, { roots: [view.root] });
     // The real location of the working copy is not the person's business: show the view root.
+    let output = '';
     const show = (text: string) => {
       const hidden = text.split(view.root).join(this.options.rootName);
-      if (hidden) this.options.write(hidden.replace(/\r?\n/g, '\r\n'));
+      if (!hidden) return;
+      this.options.write(hidden.replace(/\r?\n/g, '\r\n'));
+      if (this.options.notes) output = (output + hidden).slice(-65536);
     };
     return new Promise((resolve) => {
-      const child = spawn(this.options.shell ?? '/bin/bash', ['-c', realLine], {
+      const shell = this.options.shell ?? '/bin/bash';
+      // No start-up files: bash reads ~/.bashrc even for `-c` when its input is a socket (as
+      // Node's pipes are) and SHLVL < 2, and a profile that puts another Python first on PATH
+      // would silently override the interpreter the view chose.
+      const args = path.basename(shell) === 'bash' ? ['--norc', '--noprofile', '-c', realLine] : ['-c', realLine];
+      const child = spawn(shell, args, {
         cwd,
         detached: true,
         env: { ...process.env, ...this.options.env, FORCE_COLOR: '1', PY_COLORS: '1', PYTHONDONTWRITEBYTECODE: '1', TERM: 'xterm-256color' },
@@ -214,7 +229,7 @@ export class TerminalSession {
       child.on('close', (code, signal) => {
         show(out.flush());
         this.child = undefined;
-        resolve(code ?? (signal === 'SIGINT' ? 130 : 1));
+        resolve({ code: code ?? (signal === 'SIGINT' ? 130 : 1), output });
       });
     });
   }

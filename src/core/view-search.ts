@@ -185,16 +185,38 @@ function isLowSurrogate(code: number): boolean {
   return (code & 0xfc00) === 0xdc00;
 }
 
-/** The line's text, cut to PREVIEW_MAX code units (never splitting a surrogate pair) with the match in view. */
+/**
+ * The line's text without its indentation, cut to PREVIEW_MAX code units (never splitting a
+ * surrogate pair) with the match in view; a match longer than that is shown whole.
+ */
 function previewOf(text: string, lineStart: number, lineEnd: number, column: number, length: number): { preview: string; previewColumn: number } {
+  let indent = 0;
+  while (indent < column && (text.charCodeAt(lineStart + indent) === 32 || text.charCodeAt(lineStart + indent) === 9)) indent++;
+  lineStart += indent;
+  column -= indent;
   const lineLength = lineEnd - lineStart;
   if (lineLength <= PREVIEW_MAX) return { preview: text.slice(lineStart, lineEnd), previewColumn: column };
+  if (length >= PREVIEW_MAX) return { preview: text.slice(lineStart + column, lineStart + column + length), previewColumn: 0 };
   // Keep PREVIEW_BEFORE code units before the match, or more when the match is near the line's end.
   let start = Math.max(0, Math.min(column - Math.min(PREVIEW_BEFORE, Math.max(0, PREVIEW_MAX - length)), lineLength - PREVIEW_MAX));
   if (start > 0 && isLowSurrogate(text.charCodeAt(lineStart + start))) start--;
   let end = Math.min(lineLength, start + PREVIEW_MAX);
   if (end < lineLength && isLowSurrogate(text.charCodeAt(lineStart + end))) end--;
   return { preview: text.slice(lineStart + start, lineStart + end), previewColumn: column - start };
+}
+
+/**
+ * A result row as a narrow side bar shows it: at most `before` code units of context ahead of
+ * the match (cut with an ellipsis, never inside a surrogate pair), so the match is always in
+ * sight; `highlight` is the match's [start, end) in `label`.
+ */
+export function resultLabel(match: Pick<SearchMatch, 'preview' | 'previewColumn' | 'length'>, before = 12): { label: string; highlight: [number, number] } {
+  let cut = match.previewColumn - before;
+  if (cut <= 1) return { label: match.preview, highlight: [match.previewColumn, match.previewColumn + match.length] };
+  if (isLowSurrogate(match.preview.charCodeAt(cut))) cut--;
+  const label = `…${match.preview.slice(cut)}`;
+  const start = match.previewColumn - cut + 1;
+  return { label, highlight: [start, start + Math.min(match.length, match.preview.length - match.previewColumn)] };
 }
 
 /**

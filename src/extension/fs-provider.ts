@@ -41,6 +41,7 @@ export class DisguisedFileSystemProvider implements vscode.FileSystemProvider {
   }
 
   private fire(view: OpenView, changes: ViewChange[]): void {
+    for (const change of changes) view.navigation.invalidate(change.viewPath);
     this.log.info(`changed on disk: ${changes.map((c) => `${c.type} ${c.viewPath}`).join(', ')}`);
     const kinds = { created: vscode.FileChangeType.Created, changed: vscode.FileChangeType.Changed, deleted: vscode.FileChangeType.Deleted };
     this.changes.fire(changes.map((c) => ({ type: kinds[c.type], uri: this.views.uriOf(view, c.viewPath) })));
@@ -66,6 +67,7 @@ export class DisguisedFileSystemProvider implements vscode.FileSystemProvider {
   writeFile(uri: vscode.Uri, content: Uint8Array, options: { create: boolean; overwrite: boolean }): void {
     this.run(uri, (view, viewPath) => {
       view.fs.writeFile(viewPath, content, options);
+      view.navigation.invalidate(viewPath);
       this.log.info(`saved ${viewPath}`);
     });
   }

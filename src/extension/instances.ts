@@ -1,23 +1,28 @@
 /**
  * Solving a disguised SWE-bench instance by hand: pick an instance, get a history-free
  * checkout, work in its disguise with a session log running, read the translated problem
- * statement, export the patch (original coordinates, never shown in solver mode) and submit a
- * prediction with a trajectory.
+ * statement, run the tests with the instance's interpreter, review and export the patch
+ * (original coordinates, never shown in solver mode) and submit a prediction with a trajectory.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import MarkdownIt from 'markdown-it';
 import * as vscode from 'vscode';
+import { writeFileAtomic } from '../core/atomic';
 import { checkoutInstance } from '../core/checkout';
 import { findInstance, instanceCode, loadDataset } from '../core/instances';
-import { buildPatchReport } from '../core/patch';
-import { humanModelName, writePrediction } from '../core/predictions';
-import { buildTrajectory, SessionLog, writeTrajectory } from '../core/session';
+import { listChanges } from '../core/patch';
+import { SessionLog } from '../core/session';
+import { loadExternalNames } from '../core/external-names';
+import { chooseInterpreter, envOfTestCmd, probeInterpreter, suiteImports, writeShims, type ChosenInterpreter, type SuiteCheck } from '../core/solve/python';
+import { testFileOf } from '../core/solve/tests';
+import { describeItem, type ReviewItem } from '../core/solve/review';
+import { exportSolution } from '../core/solve/submission';
 import type { Log } from './log';
 import { askSeed } from './prompts';
 import { openDisguisedView } from './open-view';
-import type { OpenView, ViewRegistry } from './views';
+import { viewText, type OpenView, type ViewRegistry } from './views';
 
 /** What the extension keeps about an instance being solved (in the instance's own folder). */
 export interface InstanceRecord {
@@ -28,11 +33,18 @@ export interface InstanceRecord {
   base: string;
   sessionFile: string;
   seed: number;
+  /** The dataset's `test_cmd` ('' or absent when it has none). */
+  testCmd?: string;
+  /** Test ids that judge the task (real names: never shown). */
+  failToPass?: string[];
+  passToPass?: string[];
+  /** The interpreter picked for this instance (Select Python Interpreter). */
+  python?: string;
 }
 
 const INSTANCE_FILE = 'instance.json';
 
-/** Read once per working copy: the record is written before its view opens and never changes. */
+/** Read once per working copy: the record changes only through `updateInstance`. */
 const instanceRecords = new Map<string, InstanceRecord | null>();
 
 export function instanceOf(view: OpenView): InstanceRecord | undefined {
@@ -47,6 +59,18 @@ export function instanceOf(view: OpenView): InstanceRecord | undefined {
     instanceRecords.set(view.record.repository, record);
   }
   return record ?? undefined;
+}
+
+function updateInstance(view: OpenView, change: Partial<InstanceRecord>): InstanceRecord {
+  const record = { ...instanceOf(view)!, ...change };
+  writeFileAtomic(path.join(record.folder, INSTANCE_FILE), JSON.stringify(record, null, 2));
+  instanceRecords.set(view.record.repository, record);
+  return record;
+}
+
+/** The neutral name of an instance's root folder in the view. */
+export function instanceRootName(instanceId: string): string {
+  return `instance-${instanceCode(instanceId)}`;
 }
 
 export async function solveInstance(context: vscode.ExtensionContext, views: ViewRegistry, log: Log): Promise<void> {
@@ -94,6 +118,9 @@ export async function solveInstance(context: vscode.ExtensionContext, views: Vie
       base: path.join(folder, 'base'),
       sessionFile: path.join(folder, 'session.jsonl'),
       seed,
+      testCmd: instance.test_cmd,
+      failToPass: instance.FAIL_TO_PASS,
+      passToPass: instance.PASS_TO_PASS,
     };
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Schrödinger: preparing the instance' }, async (progress) => {
       progress.report({ message: 'checking out the base commit (without history)' });
@@ -102,7 +129,7 @@ export async function solveInstance(context: vscode.ExtensionContext, views: Vie
     });
     fs.writeFileSync(path.join(folder, INSTANCE_FILE), JSON.stringify(record, null, 2));
     log.info(`instance ${key} checked out; opening its disguise`);
-    await openDisguisedView(context, views, log, { repository: record.work, seed, granularity: config.get('defaultGranularity', 'full') });
+    await openDisguisedView(context, views, log, { repository: record.work, seed, granularity: config.get('defaultGranularity', 'full'), rootName: instanceRootName(instance.instance_id) });
   } catch (error) {
     log.error(`could not prepare the instance: ${(error as Error).message}`);
     void vscode.window.showErrorMessage(`Schrödinger: ${(error as Error).message}`);
@@ -116,6 +143,9 @@ export async function solveInstance(context: vscode.ExtensionContext, views: Vie
  */
 export class Sessions {
   private readonly open = new Map<string, SessionLog>();
+  private readonly changed = new vscode.EventEmitter<void>();
+  /** Fires when a session pauses, resumes or ends. */
+  readonly onDidChange = this.changed.event;
 
   pauseAll(): void {
     for (const session of this.open.values()) if (!session.paused && !session.ended) session.pause({ reason: 'window-closed' });
@@ -141,7 +171,25 @@ export class Sessions {
     }
     return session;
   }
+
+  /** Records an action unless the session is over (nothing is recorded after the submission). */
+  record(view: OpenView, kind: Parameters<SessionLog['record']>[0], detail: Record<string, unknown> = {}): void {
+    const session = this.get(view);
+    if (session && !session.ended) session.record(kind, detail);
+  }
+
+  notify(): void {
+    this.changed.fire();
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
 }
+
+// ----- the problem statement -----
+
+let statementPanel: vscode.WebviewPanel | undefined;
 
 export function showProblemStatement(views: ViewRegistry, sessions: Sessions): void {
   const view = views.inWorkspace()[0];
@@ -150,19 +198,165 @@ export function showProblemStatement(views: ViewRegistry, sessions: Sessions): v
     void vscode.window.showWarningMessage('Schrödinger: this view is not an instance being solved.');
     return;
   }
+  sessions.record(view, 'problem-statement', {});
+  if (statementPanel) {
+    statementPanel.reveal(vscode.ViewColumn.Beside);
+    return;
+  }
   const panel = vscode.window.createWebviewPanel('schrodinger.problemStatement', 'Problem statement', vscode.ViewColumn.Beside, {
     enableScripts: false,
     localResourceRoots: [],
   });
+  statementPanel = panel;
+  panel.onDidDispose(() => (statementPanel = undefined));
   // Issue text is untrusted: raw HTML off, links not made from bare text, then a strict CSP.
   const markdown = new MarkdownIt({ html: false, linkify: false });
-  const body = markdown.render(view.translator.textToView(instance.problemStatement));
+  const body = markdown.render(viewText(view, instance.problemStatement));
+  const judging = (instance.failToPass?.length ?? 0) > 0
+    ? `<p class="note">The tests that judge this task (${instance.failToPass!.length} failing now, expected to pass after your fix) are <strong>not in the working copy</strong>: they are added when your patch is evaluated, so their ids are not found if you type them. Run the existing test files (<em>Run tests</em> in the Solve side bar) or write your own check.</p>`
+    : '<p class="note">The tests that judge this task are <strong>not in the working copy</strong>: they are added when your patch is evaluated. Run the existing tests or write your own check.</p>';
   const nonce = randomBytes(16).toString('base64');
   panel.webview.html = `<!DOCTYPE html><html><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'nonce-${nonce}'; img-src ${panel.webview.cspSource} data:;">
-<style nonce="${nonce}">body{font-family:var(--vscode-font-family);color:var(--vscode-foreground);padding:0 1em;line-height:1.5}pre,code{font-family:var(--vscode-editor-font-family);background:var(--vscode-textCodeBlock-background)}pre{padding:.6em;overflow:auto}</style>
-</head><body>${body}</body></html>`;
-  sessions.get(view)?.record('problem-statement', {});
+<style nonce="${nonce}">body{font-family:var(--vscode-font-family);color:var(--vscode-foreground);padding:0 1em;line-height:1.5}pre,code{font-family:var(--vscode-editor-font-family);background:var(--vscode-textCodeBlock-background)}pre{padding:.6em;overflow:auto}.note{border-left:3px solid var(--vscode-editorInfo-foreground);padding:.4em .8em;background:var(--vscode-textBlockQuote-background)}</style>
+</head><body>${judging}${body}</body></html>`;
+}
+
+// ----- the interpreter -----
+
+/** Third-party modules the instance's test files import, and where to try collecting them (the pristine base checkout). */
+function instanceSuite(instance: InstanceRecord): { modules: string[]; suite: SuiteCheck } {
+  const files = [...new Set([...(instance.failToPass ?? []), ...(instance.passToPass ?? [])].map(testFileOf))].filter((f) => fs.existsSync(path.join(instance.base, f)));
+  const texts = files.map((file) => fs.readFileSync(path.join(instance.base, file), 'utf8'));
+  const folders = [...new Set(files.map((f) => path.dirname(f)))];
+  const isOwn = (top: string) => ['', 'src', ...folders].some((folder) => fs.existsSync(path.join(instance.base, folder, top)) || fs.existsSync(path.join(instance.base, folder, `${top}.py`)));
+  return { modules: suiteImports(texts, isOwn, loadExternalNames().stdlibTopModules), suite: { cwd: instance.base, files, env: envOfTestCmd(instance.testCmd) } };
+}
+
+const interpreters = new Map<string, Promise<ChosenInterpreter | Error>>();
+const settled = new Map<string, ChosenInterpreter | Error>();
+
+function interpreterKey(view: OpenView): string {
+  const setting = vscode.workspace.getConfiguration('schrodinger').get<string>('python', '');
+  return `${view.record.repository}\0${instanceOf(view)?.python ?? ''}\0${setting}`;
+}
+
+/**
+ * The interpreter of the view's instance (or of `schrodinger.python` for a plain view), an Error
+ * when none runs; found once (trying candidates may run pytest's collection for a few seconds).
+ */
+export function interpreterOf(view: OpenView): Promise<ChosenInterpreter | Error> {
+  const key = interpreterKey(view);
+  let chosen = interpreters.get(key);
+  if (!chosen) {
+    const instance = instanceOf(view);
+    const setting = vscode.workspace.getConfiguration('schrodinger').get<string>('python', '');
+    const suite = instance ? instanceSuite(instance) : undefined;
+    chosen = chooseInterpreter({ instance: instance?.python, setting, testCmd: instance?.testCmd, suiteModules: suite?.modules, suite: suite?.suite, searchPath: process.env.PATH ?? '' })
+      .catch((error: Error) => error)
+      .then((found) => (settled.set(key, found), found));
+    interpreters.set(key, chosen);
+  }
+  return chosen;
+}
+
+/** The interpreter when it is known already; undefined while it is being found. */
+export function knownInterpreter(view: OpenView): ChosenInterpreter | Error | undefined {
+  return settled.get(interpreterKey(view));
+}
+
+/** PATH for the view's terminal: the interpreter's `python`/`python3` first (links kept beside the instance, or the view's bundle). */
+export function terminalPath(view: OpenView, chosen: ChosenInterpreter | Error): string | undefined {
+  if (chosen instanceof Error) return undefined;
+  const instance = instanceOf(view);
+  const folder = instance ? path.join(instance.folder, 'bin') : path.join(path.dirname(view.record.bundleFile), 'bin', view.record.id);
+  const shims = writeShims(folder, chosen.executable);
+  return `${shims}${path.delimiter}${process.env.PATH ?? ''}`;
+}
+
+export function describeInterpreter(chosen: ChosenInterpreter): string {
+  const why = { instance: 'chosen for this instance', setting: 'schrodinger.python', test_cmd: "the instance's test command", default: 'found first' }[chosen.source];
+  const notes = [
+    why,
+    ...(chosen.missing.length > 0 ? [`cannot import ${chosen.missing.join(', ')}`] : []),
+    ...(chosen.runsSuite === true ? ["runs the instance's tests"] : chosen.runsSuite === false ? ["its pytest does not collect the instance's tests"] : []),
+  ];
+  return `python3 is ${chosen.executable} (Python ${chosen.version}; ${notes.join(', ')})`;
+}
+
+export async function selectPython(views: ViewRegistry, log: Log): Promise<boolean> {
+  const view = views.inWorkspace()[0];
+  const instance = view && instanceOf(view);
+  if (!view || !instance) {
+    void vscode.window.showWarningMessage('Schrödinger: open an instance being solved first (for other views, set schrodinger.python).');
+    return false;
+  }
+  const current = await interpreterOf(view);
+  const { modules } = instanceSuite(instance);
+  const items: Array<vscode.QuickPickItem & { value?: string }> = [];
+  for (const candidate of ['/usr/bin/python3', 'python3', 'python']) {
+    const found = probeInterpreter(candidate, process.env.PATH ?? '', ['pytest', ...modules]);
+    if (found && !items.some((i) => i.value === found.executable)) {
+      const missing = found.missing.length > 0 ? `cannot import ${found.missing.join(', ')}` : 'imports what the tests need';
+      items.push({ label: found.executable, description: `Python ${found.version}; ${missing}`, value: found.executable, picked: !(current instanceof Error) && current.executable === found.executable });
+    }
+  }
+  items.push({ label: 'Enter a path...', alwaysShow: true });
+  const picked = await vscode.window.showQuickPick(items, { title: 'Schrödinger: the Python interpreter of this instance', placeHolder: current instanceof Error ? current.message : describeInterpreter(current) });
+  if (!picked) return false;
+  const value = picked.value ?? (await vscode.window.showInputBox({ title: 'Path of a Python interpreter', validateInput: (v) => (path.isAbsolute(v) ? undefined : 'an absolute path') }));
+  if (!value) return false;
+  if (!probeInterpreter(value, process.env.PATH ?? '')) {
+    void vscode.window.showErrorMessage(`Schrödinger: the Python interpreter ${value} does not run.`);
+    return false;
+  }
+  updateInstance(view, { python: value });
+  log.info(`python interpreter for this instance set to ${value}`);
+  void vscode.window.showInformationMessage('Schrödinger: new terminals use this interpreter.');
+  return true;
+}
+
+// ----- files changed, export and submit -----
+
+/** The files changed so far, in view names (for the side bar). */
+export function changedFiles(view: OpenView): Array<{ viewPath: string; status: string }> {
+  const instance = instanceOf(view);
+  if (!instance) return [];
+  const hidden = vscode.workspace.getConfiguration('schrodinger').get<string[]>('hidden', []);
+  try {
+    return listChanges({ original: instance.base, edited: instance.work, hidden }).map((c) => ({ viewPath: view.fs.viewPathOf(c.path), status: c.status }));
+  } catch {
+    return [];
+  }
+}
+
+/** The review: every changed file, ticked to include; scratch files unticked; flags in the description. */
+async function reviewStep(items: ReviewItem[], submit: boolean): Promise<ReviewItem[] | undefined> {
+  const pick = vscode.window.createQuickPick<vscode.QuickPickItem & { item: ReviewItem }>();
+  pick.title = submit ? 'Submit: the files of your solution' : 'Export Patch: the files of your solution';
+  pick.placeholder = 'Untick the files to leave out, then press Enter';
+  pick.canSelectMany = true;
+  pick.ignoreFocusOut = true;
+  pick.matchOnDescription = true;
+  pick.items = items.map((item) => ({
+    label: `${item.flags.length > 0 ? '$(warning) ' : ''}${item.viewPath}`,
+    description: describeItem(item),
+    item,
+  }));
+  pick.selectedItems = pick.items.filter((p) => p.item.include);
+  return new Promise((resolve) => {
+    let done = false;
+    pick.onDidAccept(() => {
+      done = true;
+      resolve(pick.selectedItems.map((p) => p.item));
+      pick.hide();
+    });
+    pick.onDidHide(() => {
+      if (!done) resolve(undefined);
+      pick.dispose();
+    });
+    pick.show();
+  });
 }
 
 export async function exportPatch(views: ViewRegistry, sessions: Sessions, log: Log, submit: boolean): Promise<void> {
@@ -173,36 +367,53 @@ export async function exportPatch(views: ViewRegistry, sessions: Sessions, log: 
     return;
   }
   const config = vscode.workspace.getConfiguration('schrodinger');
-  const report = buildPatchReport({ original: instance.base, edited: instance.work, exclude: config.get<string[]>('scratchFiles', []), hidden: config.get<string[]>('hidden', []) });
-  const patchFile = path.join(instance.folder, 'patch.diff');
-  fs.writeFileSync(patchFile, report.patch);
-  const changed = report.changes.length;
-  log.info(`patch exported: ${changed} file${changed === 1 ? '' : 's'} changed`);
-  if (!submit) {
-    void vscode.window.showInformationMessage(`Schrödinger: patch exported (${changed} file${changed === 1 ? '' : 's'} changed), in original coordinates, to the instance folder.`);
-    return;
-  }
-  const answer = await vscode.window.showWarningMessage(`Submit this solution (${changed} file${changed === 1 ? '' : 's'} changed)? The session ends.`, { modal: true }, 'Submit');
-  if (answer !== 'Submit') return;
-  const reviewer = config.get<string>('reviewerId', '') || (await vscode.window.showInputBox({ title: 'Your reviewer id (for model_name_or_path: human/<id>)', validateInput: (v) => (/^[\w.-]+$/.test(v) ? undefined : 'letters, digits, . _ - only') }));
-  if (!reviewer) return;
   const session = sessions.get(view);
-  session?.submit('submitted', { files: changed });
-  const predsFile = config.get<string>('predictionsFile', '') || path.join(path.dirname(instance.folder), 'preds.json');
-  const modelName = humanModelName(reviewer);
-  writePrediction(predsFile, { instance_id: instance.instanceId, model_name_or_path: modelName, model_patch: report.patch });
-  if (session) {
-    const trajectory = buildTrajectory(session, { patch: report.patch, exitStatus: 'submitted', modelName });
-    writeTrajectory(path.join(instance.folder, 'trajectory.traj.json'), trajectory);
-    // Alongside the prediction too, named by instance as SWE-bench tooling expects.
-    writeTrajectory(path.join(path.dirname(predsFile), `${instance.instanceId}.traj.json`), trajectory);
-    const summary = session.summary();
-    const minutes = (summary.elapsedMs / 60000).toFixed(1);
-    const classes = Object.entries(summary.byClass)
+  try {
+    const result = await exportSolution({
+      instance: { instanceId: instance.instanceId, folder: instance.folder, base: instance.base, work: instance.work },
+      hidden: config.get<string[]>('hidden', []),
+      scratchGlobs: config.get<string[]>('scratchFiles', []),
+      pathToView: (p) => view.fs.viewPathOf(p),
+      session,
+      submit: submit
+        ? { predictionsFile: config.get<string>('predictionsFile', '') || path.join(path.dirname(instance.folder), 'preds.json'), solverId: config.get<string>('solverId', '') }
+        : undefined,
+      steps: {
+        review: (items) => reviewStep(items, submit),
+        confirm: async (included) => {
+          const names = included.map((i) => i.viewPath).join(', ');
+          const answer = await vscode.window.showWarningMessage(
+            `Submit ${included.length} file${included.length === 1 ? '' : 's'} (${names})? The session ends: the clock stops and you cannot submit again.`,
+            { modal: true },
+            'Submit',
+          );
+          return answer === 'Submit';
+        },
+        solverId: async () => vscode.window.showInputBox({ title: 'Your solver id (the prediction is named human/<solver id>)', ignoreFocusOut: true, validateInput: (v) => (/^[A-Za-z0-9][\w.-]*$/.test(v) ? undefined : 'letters, digits, . _ - only') }),
+      },
+    });
+    if (!result) {
+      log.info(submit ? 'submit cancelled: nothing written' : 'export cancelled: nothing written');
+      return;
+    }
+    const files = `${result.included.length} file${result.included.length === 1 ? '' : 's'}`;
+    const left = result.excluded.length > 0 ? `; left out: ${result.excluded.map((i) => i.viewPath).join(', ')}` : '';
+    log.info(`patch exported: ${files}${left}`);
+    if (!result.submitted) {
+      void vscode.window.showInformationMessage(`Schrödinger: patch exported (${files}: ${result.included.map((i) => i.viewPath).join(', ')}${left}), in original coordinates, to the instance folder.`);
+      return;
+    }
+    sessions.notify();
+    const summary = result.submitted.summary;
+    const minutes = ((summary?.elapsedMs ?? 0) / 60000).toFixed(1);
+    const classes = Object.entries(summary?.byClass ?? {})
       .filter(([, n]) => (n as number) > 0)
       .map(([name, n]) => `${name} ${n}`)
       .join(', ');
-    void vscode.window.showInformationMessage(`Schrödinger: submitted after ${minutes} min; ${summary.actions} actions (${classes || 'none'}).`, { modal: true });
+    log.info('solution submitted: prediction and trajectory written');
+    void vscode.window.showInformationMessage(`Schrödinger: submitted after ${minutes} min; ${summary?.actions ?? 0} actions (${classes || 'none'}). The session is over.`, { modal: true });
+  } catch (error) {
+    log.error(`${submit ? 'submit' : 'export'} failed: ${(error as Error).message}`);
+    void vscode.window.showErrorMessage(`Schrödinger: ${(error as Error).message}`);
   }
-  log.info('solution submitted: prediction and trajectory written');
 }

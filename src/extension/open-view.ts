@@ -5,7 +5,7 @@ import { parseSeed, type Granularity } from '../core/bundle';
 import { translatorFor } from '../core/translator';
 import { loadOrBuildBundle } from '../core/bundle-cache';
 import { UsageError } from '../core/errors';
-import { readRepository } from '../core/repository';
+import { checkRepositoryFolder, readRepository } from '../core/repository';
 import type { Log } from './log';
 import { askSeed } from './prompts';
 import { viewId, type Mode, type ViewRecord, type ViewRegistry } from './views';
@@ -15,6 +15,8 @@ export interface OpenViewArguments {
   seed?: number | string;
   granularity?: Granularity;
   newWindow?: boolean;
+  /** The view's name for the root folder (default: the folder's own name, translated). */
+  rootName?: string;
 }
 
 export async function openDisguisedView(
@@ -26,6 +28,13 @@ export async function openDisguisedView(
   const config = vscode.workspace.getConfiguration('schrodinger');
   const repository = args.repository ?? (await pickFolder());
   if (!repository) return undefined;
+  // A folder that cannot be disguised is said before any question about the disguise.
+  const problem = checkRepositoryFolder(repository, config.get<string[]>('hidden', []));
+  if (problem) {
+    log.error(problem);
+    void vscode.window.showErrorMessage(`Schrödinger: ${problem}`);
+    return undefined;
+  }
   const seedValue =
     args.seed !== undefined ? args.seed : await askSeed('Schrödinger: Open Disguised View (seed)', 'The seed draws the disguise: the same seed gives the same view.');
   if (seedValue === undefined) return undefined;
@@ -58,7 +67,7 @@ export async function openDisguisedView(
           }
         });
         const translator = translatorFor(bundle);
-        const rootName = translator.segmentToView(path.basename(repo.root));
+        const rootName = args.rootName ?? translator.segmentToView(path.basename(repo.root));
         log.info(`${cached ? 'loaded' : 'built'} the bundle of ${rootName}: seed ${seed}, ${granularity}`);
         const mode = config.get<Mode>('defaultMode', 'solver');
         const entry: ViewRecord = { id: viewId(repo.root, seed, granularity), repository: repo.root, seed, granularity, bundleFile: file, mode, rootName };

@@ -6,7 +6,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { MAPPING_SECTIONS as SECTIONS, mappingTable } from '../core/mapping-table';
-import type { OpenView, ViewRegistry } from './views';
+import { SCHEME, type OpenView, type ViewRegistry } from './views';
 
 const WORD = /[A-Za-z0-9_]+/;
 
@@ -62,6 +62,10 @@ export class MappingTree implements vscode.TreeDataProvider<MappingNode> {
     const [original, other] = node.entry;
     const item = new vscode.TreeItem(node.section === 'Excluded names' ? original : `${original} → ${other}`);
     if (node.section === 'Excluded names') item.description = other;
+    // Excluded names keep their spelling in the view.
+    const shown = node.section === 'Excluded names' ? original : other;
+    item.command = { command: 'schrodinger.revealMappingEntry', title: 'Show in the view', arguments: [node.section, shown] };
+    item.tooltip = `Show ${shown} in the view`;
     return item;
   }
 
@@ -110,6 +114,49 @@ export class RenamedDecorations {
   }
 }
 
+/**
+ * A click on a mapping entry shows it in the view: an identifier at its definition, a path
+ * segment in the explorer, a token or an excluded name in Find in View.
+ */
+export async function revealMappingEntry(views: ViewRegistry, find: (pattern: string, options: { wholeWord: boolean; matchCase: boolean }) => Promise<void>, section: string, shown: string): Promise<void> {
+  const view = views.inWorkspace().find((v) => v.record.mode === 'reviewer');
+  if (!view || typeof section !== 'string' || typeof shown !== 'string') return;
+  if (section === 'Identifiers') {
+    const definition = (await view.navigation.workspaceSymbols(shown, 64)).find((d) => d.name === shown);
+    if (definition) {
+      const at = new vscode.Range(definition.selection.startLine, definition.selection.startColumn, definition.selection.endLine, definition.selection.endColumn);
+      await vscode.window.showTextDocument(views.uriOf(view, definition.path), { selection: at, preview: true });
+      return;
+    }
+    await find(shown, { wholeWord: true, matchCase: true });
+    return;
+  }
+  if (section === 'Path segments') {
+    const files = view.fs.listFiles();
+    const file = files.find((f) => f.split('/').includes(shown));
+    if (file) {
+      const segments = file.split('/');
+      const target = segments.slice(0, segments.indexOf(shown) + 1).join('/');
+      await vscode.commands.executeCommand('revealInExplorer', views.uriOf(view, target));
+      if (target === file) await vscode.window.showTextDocument(views.uriOf(view, file), { preview: true });
+      return;
+    }
+  }
+  await find(shown, { wholeWord: section !== 'Tokens', matchCase: section !== 'Tokens' });
+}
+
+/** Tabs only reviewer mode opens: original-vs-disguise diffs and the mapping table. */
+export async function closeReviewerTabs(): Promise<number> {
+  const tabs = vscode.window.tabGroups.all.flatMap((group) => group.tabs).filter((tab) => {
+    const input = tab.input;
+    if (input instanceof vscode.TabInputTextDiff) return input.original.scheme === 'file' && input.modified.scheme === SCHEME;
+    if (input instanceof vscode.TabInputText) return input.uri.scheme === MAPPING_SCHEME;
+    return false;
+  });
+  if (tabs.length > 0) await vscode.window.tabGroups.close(tabs);
+  return tabs.length;
+}
+
 export async function openOriginalSideBySide(views: ViewRegistry, uri: vscode.Uri | undefined): Promise<void> {
   const target = uri ?? vscode.window.activeTextEditor?.document.uri;
   const resolved = target && views.resolve(target);
@@ -123,7 +170,10 @@ export async function openOriginalSideBySide(views: ViewRegistry, uri: vscode.Ur
   }
   const real = resolved.view.fs.realRelative(resolved.viewPath);
   const original = vscode.Uri.file(path.join(resolved.view.fs.root, real));
-  await vscode.commands.executeCommand('vscode.diff', original, target, `${real} (original) ↔ ${resolved.viewPath} (disguised)`);
+  // At the cursor: the disguise keeps every line where it is, so both sides show the same place.
+  const editor = vscode.window.activeTextEditor;
+  const selection = editor && editor.document.uri.toString() === target.toString() ? editor.selection : undefined;
+  await vscode.commands.executeCommand('vscode.diff', original, target, `${real} (original) ↔ ${resolved.viewPath} (disguised)`, selection ? { selection } : {});
 }
 
 export const MAPPING_SCHEME = 'schrodinger-mapping';

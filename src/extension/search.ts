@@ -1,7 +1,7 @@
 /** Go to File and Find in View: VS Code's own Quick Open and search do not see custom schemes. */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { searchView, type SearchMatch, type SearchQuery } from '../core/view-search';
+import { resultLabel, searchView, type SearchMatch, type SearchQuery } from '../core/view-search';
 import type { Log } from './log';
 import type { OpenView, ViewRegistry } from './views';
 
@@ -48,7 +48,9 @@ export class FindInViewResults implements vscode.TreeDataProvider<Node> {
       return item;
     }
     const { match } = node;
-    const item = new vscode.TreeItem({ label: match.preview, highlights: [[match.previewColumn, match.previewColumn + match.length]] });
+    const row = resultLabel(match);
+    const item = new vscode.TreeItem({ label: row.label, highlights: [row.highlight] });
+    item.tooltip = match.preview;
     item.description = `${match.line + 1}:${match.column + 1}`;
     const range = new vscode.Range(match.line, match.column, match.line, match.column + match.length);
     item.command = { command: 'vscode.open', title: 'Open match', arguments: [node.uri, { selection: range, preview: true }] };
@@ -94,6 +96,12 @@ export class FindInViewResults implements vscode.TreeDataProvider<Node> {
     input.dispose();
     if (accepted === undefined || accepted === '') return;
     this.query = { ...this.query, pattern: accepted };
+    await this.run();
+  }
+
+  /** Runs a search without asking (the mapping view's entries). */
+  async find(pattern: string, options: { wholeWord: boolean; matchCase: boolean }): Promise<void> {
+    this.query = { ...this.query, pattern, isRegex: false, ...options };
     await this.run();
   }
 

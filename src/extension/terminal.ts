@@ -1,16 +1,25 @@
-/** The disguised terminal: a Pseudoterminal around the core TerminalSession. */
+/** The disguised terminal: a Pseudoterminal around the core TerminalSession, and its `path:line` links. */
 import * as vscode from 'vscode';
+import { JUDGING_TESTS_NOTE, NOT_FOUND } from '../core/solve/tests';
+import { candidatePaths, findLinks } from '../core/terminal-links';
 import { TerminalSession } from '../core/terminal-session';
+import { describeInterpreter, instanceOf, interpreterOf, terminalPath } from './instances';
 import type { Log } from './log';
-import type { OpenView } from './views';
+import type { OpenView, ViewRegistry } from './views';
 
-export function createDisguisedTerminalOptions(
+/** The session behind each disguised terminal's pty (for its folder, when a link is relative). */
+const sessions = new WeakMap<vscode.Pseudoterminal, { view: OpenView; session: TerminalSession }>();
+
+export async function createDisguisedTerminalOptions(
   view: OpenView,
   log: Log,
   onCommand: (line: string, exitCode: number, ms: number) => void = () => undefined,
-): vscode.ExtensionTerminalOptions {
+): Promise<vscode.ExtensionTerminalOptions> {
   const write = new vscode.EventEmitter<string>();
   const close = new vscode.EventEmitter<number | void>();
+  const chosen = await interpreterOf(view);
+  const searchPath = terminalPath(view, chosen);
+  const banner = [chosen instanceof Error ? `\x1b[33mPython: ${chosen.message}\x1b[0m` : `\x1b[2m${describeInterpreter(chosen)}\x1b[0m`];
   const session = new TerminalSession({
     translator: view.translator,
     view: view.fs,
@@ -21,6 +30,9 @@ export function createDisguisedTerminalOptions(
       log.info(`terminal: "${line}" exited ${code} after ${ms} ms`);
       onCommand(line, code, ms);
     },
+    banner,
+    env: searchPath ? { PATH: searchPath } : undefined,
+    notes: instanceOf(view) ? [{ when: NOT_FOUND, text: JUDGING_TESTS_NOTE }] : [],
   });
   const pty: vscode.Pseudoterminal = {
     onDidWrite: write.event,
@@ -29,5 +41,46 @@ export function createDisguisedTerminalOptions(
     close: () => session.close(),
     handleInput: (data) => session.handleInput(data),
   };
+  sessions.set(pty, { view, session });
   return { name: `${view.record.rootName} (disguised)`, pty, iconPath: new vscode.ThemeIcon('eye-closed') };
+}
+
+interface ViewLink extends vscode.TerminalLink {
+  uri: vscode.Uri;
+  line: number;
+  column?: number;
+}
+
+/** `path:line` and traceback locations in a disguised terminal open the view file at that line. */
+export class TerminalLinks implements vscode.TerminalLinkProvider<ViewLink> {
+  constructor(
+    private readonly views: ViewRegistry,
+    private readonly onOpen: (uri: vscode.Uri, line: number) => void = () => undefined,
+  ) {}
+
+  provideTerminalLinks(context: vscode.TerminalLinkContext): ViewLink[] {
+    const options = context.terminal.creationOptions as Partial<vscode.ExtensionTerminalOptions>;
+    const owner = options.pty ? sessions.get(options.pty) : undefined;
+    if (!owner) return [];
+    const { view, session } = owner;
+    const out: ViewLink[] = [];
+    for (const link of findLinks(context.line)) {
+      const viewPath = candidatePaths(link.path, view.record.rootName, session.viewCwd).find((p) => {
+        try {
+          return view.fs.stat(p).type === 'file';
+        } catch {
+          return false;
+        }
+      });
+      if (viewPath === undefined) continue;
+      out.push({ startIndex: link.start, length: link.length, tooltip: `Open ${viewPath}:${link.line}`, uri: this.views.uriOf(view, viewPath), line: link.line, column: link.column });
+    }
+    return out;
+  }
+
+  async handleTerminalLink(link: ViewLink): Promise<void> {
+    const position = new vscode.Position(link.line - 1, Math.max(0, (link.column ?? 1) - 1));
+    await vscode.window.showTextDocument(link.uri, { selection: new vscode.Range(position, position), preview: false });
+    this.onOpen(link.uri, link.line);
+  }
 }

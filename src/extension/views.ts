@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import { readBundleFile, type Bundle, type Granularity } from '../core/bundle';
+import { NavigationIndex } from '../core/navigation/index';
 import { translatorFor } from '../core/translator';
 import type { Translator } from '../core/translator';
 import { DisguisedFileSystem } from '../core/view-fs';
@@ -29,6 +30,8 @@ export interface OpenView {
   bundle: Bundle;
   translator: Translator;
   fs: DisguisedFileSystem;
+  /** Definitions, references and symbols, read from the text `fs` serves (view names only). */
+  navigation: NavigationIndex;
 }
 
 const STATE_KEY = 'schrodinger.views';
@@ -64,7 +67,9 @@ export class ViewRegistry {
     if (!record) return undefined;
     const bundle = readBundleFile(record.bundleFile);
     const translator = translatorFor(bundle);
-    view = { record, bundle, translator, fs: new DisguisedFileSystem({ root: record.repository, translator, hidden: this.hidden() }) };
+    const fs = new DisguisedFileSystem({ root: record.repository, translator, hidden: this.hidden() });
+    const navigation = new NavigationIndex({ listFiles: () => fs.listFiles(), readText: (viewPath) => fs.readText(viewPath) });
+    view = { record, bundle, translator, fs, navigation };
     this.open.set(id, view);
     return view;
   }
@@ -104,6 +109,11 @@ export class ViewRegistry {
   dispose(): void {
     this.modeChanged.dispose();
   }
+}
+
+/** Free text (an issue, a test command) in the view's names: the one place the extension translates text. */
+export function viewText(view: OpenView, text: string): string {
+  return view.translator.textToView(text);
 }
 
 export type { Bundle };

@@ -671,6 +671,97 @@ export async function editorText(page: Page): Promise<string> {
   return '';
 }
 
+/** The rendered rows of the first terminal, as text (non-breaking spaces made plain). */
+export async function terminalText(page: Page): Promise<string> {
+  const text = await page.locator('.terminal-wrapper .xterm-rows').first().innerText().catch(() => '');
+  return text.replace(/\u00a0/g, ' ');
+}
+
+/**
+ * Ctrl+clicks the first rendered occurrence of `text` in the terminal (a terminal link is
+ * activated so), after hovering it long enough for the link to be detected. Throws when the
+ * text is not on screen.
+ */
+export async function ctrlClickTerminalText(page: Page, text: string): Promise<void> {
+  const point = await page.evaluate((wanted: string) => {
+    type TextNode = { textContent: string | null };
+    type Rect = { left: number; top: number; width: number; height: number };
+    const doc = (globalThis as unknown as {
+      document: {
+        querySelector(s: string): { children: ArrayLike<{ textContent: string | null }> } | null;
+        createTreeWalker(root: unknown, what: number): { nextNode(): TextNode | null };
+        createRange(): { setStart(n: TextNode, o: number): void; setEnd(n: TextNode, o: number): void; getBoundingClientRect(): Rect };
+      };
+    }).document;
+    const rows = doc.querySelector('.terminal-wrapper .xterm-rows');
+    if (!rows) return undefined;
+    for (const row of Array.from(rows.children)) {
+      let offset = (row.textContent ?? '').replace(/\u00a0/g, ' ').indexOf(wanted);
+      if (offset < 0) continue;
+      const walker = doc.createTreeWalker(row, 4 /* NodeFilter.SHOW_TEXT */);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const length = (node.textContent ?? '').length;
+        if (offset < length) {
+          const range = doc.createRange();
+          range.setStart(node, offset);
+          range.setEnd(node, offset + 1);
+          const box = range.getBoundingClientRect();
+          return { x: box.left + box.width / 2, y: box.top + box.height / 2 };
+        }
+        offset -= length;
+      }
+    }
+    return undefined;
+  }, text);
+  if (!point) throw new Error(`"${text}" is not on the terminal's screen:\n${await terminalText(page)}`);
+  await page.mouse.move(point.x, point.y);
+  await sleep(800);
+  await page.keyboard.down('Control');
+  await page.mouse.click(point.x, point.y);
+  await page.keyboard.up('Control');
+}
+
+/** Accepts a multi-select quick pick with its OK button (an Enter pressed while it settles can be lost), until it closes. */
+export async function acceptPicks(page: Page, timeoutMs = 15_000): Promise<void> {
+  const ok = page.locator('.quick-input-widget .quick-input-action .monaco-button', { hasText: 'OK' }).first();
+  await waitFor(async () => {
+    if (!(await page.locator(QUICK_INPUT_BOX).isVisible())) return true;
+    await ok.click({ timeout: 2000 }).catch(() => undefined);
+    await sleep(500);
+    return !(await page.locator(QUICK_INPUT_BOX).isVisible());
+  }, timeoutMs, 'the quick pick to be accepted');
+}
+
+/** Gives the first terminal the keyboard (its rows sit under an overlay that takes clicks). */
+export async function focusTerminal(page: Page): Promise<void> {
+  await page.locator('.terminal-wrapper .xterm-helper-textarea').first().focus();
+  await sleep(200);
+}
+
+/** A row of a side bar tree (or list) whose text contains `label`. */
+export function sideBarRow(page: Page, label: string | RegExp) {
+  return page.locator('.part.sidebar .monaco-list-row', { hasText: label }).first();
+}
+
+/** The status bar entry "Ln 12, Col 3" of the active editor: [line, column]. */
+export async function cursorPosition(page: Page): Promise<[number, number] | undefined> {
+  const text = await page.locator('.part.statusbar').innerText().catch(() => '');
+  const m = /Ln (\d+), Col (\d+)/.exec(text);
+  return m ? [Number(m[1]), Number(m[2])] : undefined;
+}
+
+/** Moves the cursor of the focused editor with Go to Line (`line:column`, 1-based). */
+export async function goToLine(page: Page, line: number, column = 1): Promise<void> {
+  await pressKeys(page, 'Control+G');
+  await page.waitForSelector(QUICK_INPUT_BOX, { state: 'visible', timeout: 10_000 });
+  await page.keyboard.type(`${line}:${column}`);
+  await page.keyboard.press('Enter');
+  await waitFor(async () => {
+    const at = await cursorPosition(page);
+    return at !== undefined && at[0] === line && at[1] === column;
+  }, 10_000, `the cursor at ${line}:${column}`);
+}
+
 /** Texts of the notifications shown as toasts or in the notification center. */
 export async function notifications(page: Page): Promise<string[]> {
   const texts = await page.$$eval(

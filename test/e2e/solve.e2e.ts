@@ -14,6 +14,7 @@ import type { Translator } from '../../src/core/translator';
 import { buildCalcRepo, CALC_DATASET, CALC_INSTANCE_ID, type CalcRepository } from '../fixtures/instances/build-repo';
 import { tempDir } from '../helpers';
 import {
+  acceptPicks,
   answerFileDialog,
   answerQuickInput,
   editorText,
@@ -57,7 +58,7 @@ before(async () => {
       'files.simpleDialog.enable': true,
       'terminal.integrated.gpuAcceleration': 'off',
       'schrodinger.repositories': { 'calcpkg/calcpkg': source.repo },
-      'schrodinger.reviewerId': 'e2e-person',
+      'schrodinger.solverId': 'e2e-person',
       'schrodinger.predictionsFile': preds,
     },
   });
@@ -85,8 +86,16 @@ test('Solve Instance checks out the instance and opens its disguise', async () =
   await waitFor(async () => /\(seed\)/.test(await quickInputTitle(page)), 10_000, 'the seed prompt');
   await box.fill(String(SEED));
   await page.keyboard.press('Enter');
-  const pkg = translator.textToView('calcpkg');
-  await waitFor(async () => (await explorerLabels(page)).includes(pkg), 120_000, `the view with ${pkg}`);
+  const pkg = translator.pathToView('calcpkg');
+  // The window reopens on the Solve side bar; the explorer is one key away.
+  await waitFor(async () => (await page.locator('.part.sidebar').innerText().catch(() => '')).includes('Run tests'), 120_000, 'the Solve side bar');
+  // (The Solve side bar may still be coming forward: click the explorer until it shows.)
+  await waitFor(async () => {
+    if ((await explorerLabels(page)).includes(pkg)) return true;
+    await page.locator('.part.activitybar [aria-label^="Explorer"]').first().click().catch(() => undefined);
+    await sleep(1000);
+    return false;
+  }, 60_000, `the view with ${pkg}`);
   await bench.screenshot('solve-view-open');
   assert.ok(!(await explorerLabels(page)).includes('calcpkg'));
 });
@@ -143,7 +152,11 @@ test('fix the bug in the view, check it in the disguised terminal, submit', asyn
   const shown = (await terminalRows().innerText()).replace(/\u00a0/g, ' ');
   assert.doesNotMatch(shown, /calcpkg|\bmedian\b|test_stats/);
 
-  await runCommand(page, 'Schrödinger: Submit');
+  await runCommand(page, 'Schrödinger: Submit...');
+  // The review of the changed files, then the confirmation (the solver id is set).
+  await waitFor(async () => (await quickInputTitle(page)) === 'Submit: the files of your solution', 20_000, 'the review');
+  assert.ok((await page.locator('.quick-input-widget .quick-input-list .monaco-list-row').allInnerTexts()).some((r) => r.includes(stats)));
+  await acceptPicks(page);
   await page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Submit' }).click();
   await waitFor(() => fs.existsSync(preds), 20_000, 'preds.json');
   await waitFor(async () => (await page.locator('.monaco-dialog-box').innerText().catch(() => '')).includes('submitted after'), 20_000, 'the session summary');

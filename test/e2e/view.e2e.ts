@@ -2,6 +2,7 @@
 // its dialogs, browse, edit and save, see changes made on disk, Go to File, Find in View, prove
 // that solver mode leaks nothing, then switch to reviewer mode and hover.
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
@@ -12,15 +13,18 @@ import { FIXTURE, copyTree, tempDir } from '../helpers';
 import {
   answerFileDialog,
   answerQuickInput,
+  cursorPosition,
   editorText,
   explorerLabels,
   extensionLogText,
+  goToLine,
   notifications,
   openWorkspace,
   packageExtension,
   pressKeys,
   quickInputTitle,
   runCommand,
+  sideBarRow,
   sleep,
   startCodeServer,
   waitFor,
@@ -66,6 +70,22 @@ afterEach(async (t) => {
 after(async () => {
   await bench?.close();
   await server?.stop();
+});
+
+test('a bare clone is refused at once, before any question about the disguise', async () => {
+  const { page } = bench;
+  const bare = path.join(tempDir('e2e-bare'), 'project.git');
+  assert.equal(spawnSync('git', ['init', '-q', '--bare', bare]).status, 0);
+  await runCommand(page, 'Schrödinger: Open Disguised View...');
+  let asked = false;
+  const refused = async () => {
+    asked ||= /seed/.test(await quickInputTitle(page));
+    return (await notifications(page)).some((n) => /no Python files in .*project\.git: it is a bare git clone/.test(n));
+  };
+  await answerFileDialog(page, `${bare}/`, refused, 'the refusal of the bare clone');
+  await bench.screenshot('bare-clone-refused');
+  assert.equal(asked, false, 'no seed was asked');
+  await pressKeys(page, 'Escape');
 });
 
 test('opens the disguised view through the command; the explorer shows disguised names only', async () => {
@@ -148,6 +168,10 @@ test('Find in View finds a disguised identifier and opens the match', async () =
   const results = '.pane-body .monaco-list-row';
   await waitFor(async () => (await page.locator(results, { hasText: needle }).count()) > 0, 20_000, `results for ${needle}`);
   await bench.screenshot('find-in-view');
+  // Rows show the match near their start: no indentation, at most a short lead before it.
+  const rows = (await page.locator(results, { hasText: needle }).allInnerTexts()).filter((r) => !/\.py|\.rst/.test(r));
+  assert.ok(rows.length >= 3, rows.join('\n'));
+  for (const row of rows) assert.ok(!/^\s/.test(row) && row.replace(/^…/, '').indexOf(needle) <= 13, JSON.stringify(row));
   await page.locator(results, { hasText: `class ${needle}` }).first().click();
   await waitFor(async () => (await editorText(page)).includes(`class ${needle}(`), 20_000, 'the match to open');
   await bench.screenshot('find-in-view-opened');
@@ -224,13 +248,51 @@ test('reviewer mode: the mapping table and the original side by side', async () 
   await pressKeys(page, 'Control+P');
   const cli = translator.textToView('cli.py');
   await answerQuickInput(page, cli.replace('.py', ''), cli);
-  await waitFor(async () => (await editorText(page)).includes(translator.textToView('def main(argv=None):')), 20_000, 'the view file');
+  await waitFor(async () => (await editorText(page)).includes(translator.fileToView('shopcart/cli.py', 'def main(argv=None):')), 20_000, 'the view file');
+  await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
+  await goToLine(page, 12, 5);
   await runCommand(page, 'Schrödinger: Open Original Side by Side');
   await waitFor(async () => (await page.locator('.monaco-diff-editor').count()) > 0, 20_000, 'the diff editor');
   await sleep(1500);
   await bench.screenshot('side-by-side');
+  assert.deepEqual(await cursorPosition(page), [12, 5], 'the diff opens at the cursor');
   const sides = await page.locator('.monaco-diff-editor .view-lines').allInnerTexts();
   const joined = sides.join('\n').replace(/\u00a0/g, ' ');
   assert.ok(joined.includes('ShoppingCart'), joined.slice(0, 500));
   assert.ok(joined.includes(bundle.names!.identifiers.ShoppingCart), joined.slice(0, 500));
+});
+
+test('a mapping entry, clicked, shows its definition in the view', async () => {
+  const { page } = bench;
+  await runCommand(page, 'Focus on Mapping View');
+  await sideBarRow(page, 'Identifiers').click();
+  const view = bundle.names!.identifiers.ShoppingCart;
+  const entry = sideBarRow(page, `ShoppingCart → ${view}`);
+  await waitFor(async () => (await entry.count()) > 0, 20_000, 'the ShoppingCart entry');
+  await entry.click();
+  await waitFor(async () => (await page.locator('.tabs-container .tab.active').innerText()).replace(/\s+/g, '').includes(translator.pathToView('cart.py')), 20_000, 'the file defining it');
+  const line = (await editorText(page)).split('\n').find((l) => l.includes(`class ${view}(`));
+  assert.ok(line, await editorText(page));
+  await bench.screenshot('mapping-entry-revealed');
+});
+
+test('back in solver mode, the diff, the mapping table and the Mapping view are gone', async () => {
+  const { page } = bench;
+  const tabs = async () => (await page.locator('.tabs-container').innerText()).replace(/\s+/g, '');
+  // The file the mapping entry opened, side by side with its original; and the mapping table.
+  await runCommand(page, 'Schrödinger: Open Original Side by Side');
+  await waitFor(async () => (await tabs()).includes('(original)'), 20_000, 'the diff tab');
+  await runCommand(page, 'Schrödinger: Show Mapping Table');
+  await waitFor(async () => (await tabs()).includes('mapping.schrodinger-mapping'), 20_000, 'the mapping table tab');
+  assert.ok((await tabs()).includes('(original)'), await tabs());
+  await bench.screenshot('reviewer-tabs');
+  await runCommand(page, 'Schrödinger: Switch to Solver Mode');
+  await waitFor(async () => /solver/.test(await page.locator('.part.statusbar').innerText()), 10_000, 'the status bar to say solver');
+  await waitFor(async () => {
+    const shown = await tabs();
+    return !shown.includes('mapping.schrodinger-mapping') && !shown.includes('(original)');
+  }, 10_000, 'the reviewer tabs to close');
+  await waitFor(async () => !/\bMapping\b/.test(await page.locator('.part.sidebar').innerText().catch(() => '')), 10_000, 'the Mapping view to go');
+  await bench.screenshot('solver-mode-again');
+  assert.doesNotMatch(await page.locator('.part.editor').innerText(), /ShoppingCart/);
 });

@@ -38,11 +38,11 @@ test('a damaged or foreign predictions file is refused and left unchanged', () =
   usage(() => writePrediction(path.join(dir, 'p.json'), { instance_id: ' ', model_name_or_path: 'human/x', model_patch: '' }), /needs an instance id/);
 });
 
-test('model names: human/<reviewer id>', () => {
+test('model names: human/<solver id>', () => {
   assert.equal(humanModelName('alice'), 'human/alice');
   assert.equal(humanModelName(' r-2.b_c '), 'human/r-2.b_c');
-  usage(() => humanModelName('al ice'), /bad reviewer id/);
-  usage(() => humanModelName('../x'), /bad reviewer id/);
+  usage(() => humanModelName('al ice'), /bad solver id/);
+  usage(() => humanModelName('../x'), /bad solver id/);
   assert.equal(checkModelName('human/alice'), 'human/alice');
   for (const bad of ['', 'human alice', 'human/', 'a//b', 'human/../x', 'x\ny']) usage(() => checkModelName(bad), /bad model name/);
 });

@@ -46,6 +46,7 @@ test('classification of every kind', () => {
     ['file-open', { path: 'tests/test_core.py' }, 'navigate'],
     ['go-to-file', { query: 'core' }, 'navigate'],
     ['symbol', { symbol: 'Lamp' }, 'navigate'],
+    ['references', { symbol: 'glow', results: 4 }, 'navigate'],
     ['search', { query: 'def glow' }, 'search'],
     ['problem-statement', {}, 'read'],
     ['edit', { path: 'lantern/core.py' }, 'edit'],

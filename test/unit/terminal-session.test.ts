@@ -1,13 +1,16 @@
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { buildBundle } from '../../src/core/bundle';
 import { translatorFor } from '../../src/core/translator';
+import { writeShims } from '../../src/core/solve/python';
+import { JUDGING_TESTS_NOTE, NOT_FOUND } from '../../src/core/solve/tests';
 import { TerminalSession } from '../../src/core/terminal-session';
 import { DisguisedFileSystem } from '../../src/core/view-fs';
 import { FIXTURE, PYTHON, copyTree, tempDir } from '../helpers';
 
-async function session() {
+async function session(extra: Partial<ConstructorParameters<typeof TerminalSession>[0]> = {}) {
   const repo = path.join(tempDir('terminal'), 'shopcart');
   copyTree(FIXTURE, repo);
   const { bundle } = await buildBundle(repo, { seed: 31, granularity: 'full' });
@@ -16,8 +19,10 @@ async function session() {
   let output = '';
   const commands: Array<[string, number]> = [];
   const rootName = translator.pathToView('shopcart');
-  const term = new TerminalSession({ translator, view, rootName, write: (t) => (output += t), onCommand: (line, code) => commands.push([line, code]) });
+  let greeting = '';
+  const term = new TerminalSession({ translator, view, rootName, write: (t) => (output += t), onCommand: (line, code) => commands.push([line, code]), ...extra });
   term.open();
+  greeting = output;
   const type = async (text: string, until: () => boolean = () => !term.running && output.endsWith('$ ')) => {
     output = '';
     term.handleInput(text);
@@ -25,7 +30,7 @@ async function session() {
     while (!until() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     return output;
   };
-  return { repo, bundle, translator, term, type, commands, rootName, get output() { return output; } };
+  return { repo, bundle, translator, term, type, commands, rootName, greeting, get output() { return output; } };
 }
 
 const plain = (text: string) => text.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
@@ -77,4 +82,26 @@ test('cd works in view paths, Ctrl-C interrupts, history and line editing work',
   assert.match(out, /sleep 30$/);
   out = plain(await type('\x1b[H\x1b[3~\x1b[3~\x1b[3~\x1b[3~\x1b[3~echo\r'));
   assert.match(out, /^.*\n?30\r?\n/m);
+});
+
+test('the banner says which Python runs; a test id pytest cannot find gets the note that the judging tests are not here', async () => {
+  const shims = writeShims(path.join(tempDir('terminal-shims'), 'bin'), PYTHON);
+  // A profile that puts another Python first (as pyenv's does): bash would read it for `-c` when
+  // SHLVL < 2 and its input is a socket, as Node's pipes are. The terminal reads no start-up file.
+  const home = tempDir('terminal-home');
+  const other = writeShims(path.join(home, 'other-bin'), '/bin/false');
+  fs.writeFileSync(path.join(home, '.bashrc'), `export PATH=${other}:$PATH\n`);
+  const { type, greeting, translator } = await session({
+    banner: ['python3 is /usr/bin/python3 (3.11)'],
+    env: { PATH: `${shims}:${process.env.PATH ?? ''}`, HOME: home, SHLVL: '0' },
+    notes: [{ when: NOT_FOUND, text: JUDGING_TESTS_NOTE }],
+  });
+  assert.match(plain(greeting), /python3 is \/usr\/bin\/python3 \(3\.11\)\r\n/);
+  const which = plain(await type('python3 -c "import sys; print(sys.executable)"\r'));
+  assert.match(which, new RegExp(`^${PYTHON}\\r$`, 'm'));
+  const missing = plain(await type(`python3 -m pytest -q -p no:cacheprovider ${translator.pathToView('tests/test_cart.py')}::test_not_in_the_working_copy\r`));
+  assert.match(missing, /ERROR: not found/);
+  assert.ok(missing.includes(JUDGING_TESTS_NOTE), missing);
+  const found = plain(await type(`python3 -m pytest -q -p no:cacheprovider ${translator.textToView('tests/test_cart.py::test_receipt_path')}\r`));
+  assert.ok(!found.includes(JUDGING_TESTS_NOTE));
 });

@@ -5,6 +5,7 @@ import {
   compileQuery,
   globMatcher,
   PREVIEW_MAX,
+  resultLabel,
   searchView,
   type SearchMatch,
   type SearchQuery,
@@ -74,8 +75,9 @@ test('regex mode: classes, groups, multi-line, ^ and $ per line', () => {
   };
   const r = run(files, { pattern: 'def \\w+_field', isRegex: true });
   assert.deepEqual(where(r.matches), ['f.py:0:0+14', 'f.py:3:4+14']);
-  assert.equal(r.matches[1].preview, '    def char_field(x): pass');
-  assert.equal(r.matches[1].previewColumn, 4);
+  // The indentation is not shown (the column still counts it).
+  assert.equal(r.matches[1].preview, 'def char_field(x): pass');
+  assert.equal(r.matches[1].previewColumn, 0);
   assert.deepEqual(where(run(files, { pattern: '^def', isRegex: true }).matches), ['f.py:0:0+3', 'f.py:2:0+3']);
   assert.deepEqual(where(run(files, { pattern: 'pass$', isRegex: true }).matches), ['f.py:1:4+4', 'f.py:3:23+4']);
   // A match spanning lines is reported at its start, its length clipped to that line.
@@ -228,6 +230,25 @@ test('long lines: the preview is cut around the match, at most PREVIEW_MAX code 
   assert.ok(e.preview.length <= PREVIEW_MAX);
   assert.equal(e.preview.slice(e.previewColumn, e.previewColumn + 6), 'NEEDLE');
   assert.ok(!/[\uD800-\uDFFF]/u.test(e.preview), 'no lone surrogate');
+});
+
+test('a match longer than the preview is shown whole; result rows keep the match in sight', () => {
+  const long = 'x'.repeat(PREVIEW_MAX + 50);
+  const [m] = run({ 'l.txt': `    a = "${long}"\n` }, { pattern: long }).matches;
+  assert.equal(m.preview.slice(m.previewColumn, m.previewColumn + m.length), long);
+  assert.equal(m.column, 9);
+  // Deep indentation and a long line before the match: the row shows a short lead, the match whole.
+  const line = `${' '.repeat(16)}return self.${'very_long_name_'.repeat(4)}helper(value, NEEDLE_FOUND)`;
+  const [n] = run({ 'n.py': line }, { pattern: 'NEEDLE_FOUND' }).matches;
+  assert.ok(!n.preview.startsWith(' '), n.preview);
+  const row = resultLabel(n);
+  assert.equal(row.label.slice(...row.highlight), 'NEEDLE_FOUND');
+  assert.ok(row.label.startsWith('…') && row.highlight[0] <= 13, JSON.stringify(row));
+  const short = resultLabel({ preview: 'a = NEEDLE', previewColumn: 4, length: 6 });
+  assert.deepEqual(short, { label: 'a = NEEDLE', highlight: [4, 10] });
+  const astral = resultLabel({ preview: `${'😀'.repeat(20)}NEEDLE`, previewColumn: 40, length: 6 });
+  assert.ok(!/^…[\uDC00-\uDFFF]/.test(astral.label), 'no lone low surrogate after the ellipsis');
+  assert.equal(astral.label.slice(...astral.highlight), 'NEEDLE');
 });
 
 test('cancellation stops between files with a partial, flagged result', () => {

@@ -31,7 +31,7 @@ export function registerPatch(program: Command, io: CliIo, _state: CliState): vo
     .option('--renames', 'pair deleted and added files as renames (default: deletion + addition)')
     .option('--instance <id>', 'with --preds and --model: the instance the prediction is for')
     .option('--preds <file>', 'predictions file (JSON object keyed by instance id) to merge the prediction into')
-    .option('--model <name>', 'model_name_or_path of the prediction, like human/<reviewer id>')
+    .option('--model <name>', 'model_name_or_path of the prediction, like human/<solver id>')
     .action((opts: PatchCommandOptions) => {
       const prediction = [opts.instance, opts.preds, opts.model];
       const given = prediction.filter((v) => v !== undefined).length;
