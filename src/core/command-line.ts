@@ -99,6 +99,12 @@ export class OutputTranslator {
     // An escape sequence cut in two waits too.
     const escape = text.lastIndexOf('\x1b');
     if (escape !== -1 && escape < cut && !ANSI_AT.test(text.slice(escape)) && text.length - escape < 32) cut = escape;
+    // A traceback frame's line of source is code: the frame waits for its source line.
+    const frame = LAST_FRAME_OPEN.exec(text.slice(0, cut));
+    if (frame) cut = frame.index + (text[frame.index] === '\n' ? 1 : 0);
+    const lineStart = text.lastIndexOf('\n', cut - 1) + 1;
+    const lastLine = text.slice(lineStart, cut).trimStart();
+    if (lastLine.startsWith('File "') || 'File "'.startsWith(lastLine)) cut = lineStart;
     // A very long run of word characters cannot be held back forever.
     if (text.length - cut > 4096) cut = text.length;
     this.pending = text.slice(cut);
@@ -121,5 +127,7 @@ export class OutputTranslator {
   }
 }
 
+/** A traceback frame line at the end of the text, its line of source not complete yet. */
+const LAST_FRAME_OPEN = /(?:^|\n)[ \t]*File "[^"\n]*", line \d+, in [^\n]*(?:\n[^\n]*)?$/;
 const ANSI = /(\x1b\[[0-9;?]*[ -\/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[@-Z\\-_])/;
 const ANSI_AT = /^(\x1b\[[0-9;?]*[ -\/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[@-Z\\-_])/;

@@ -60,7 +60,20 @@ let translator: Translator;
 let preds: string;
 let work: string;
 
+/** Free text (a command line, a test id) as the view shows it. */
 const v = (text: string) => translator.textToView(text);
+/** The view name of a name the repository defines, as the bundle decided it. */
+const named = (original: string): string => {
+  const view = bundle.names!.identifiers[original] ?? bundle.names!.locals[original];
+  assert.ok(view, `${original} is renamed`);
+  return view;
+};
+/** Line `n` of the view of a file of the instance (Level 2 keeps lines where they are). */
+const viewLine = (file: string, n: number): string =>
+  translator.fileToView(file, fs.readFileSync(path.join(work, 'probe', file), 'utf8')).split('\n')[n - 1];
+/** The reproduction of the statement, in view names. */
+const reproduction = (): string =>
+  `python3 -c "from ${translator.pathToView('boltons/urlutils').replace('/', '.')} import ${named('URL')}; print(${named('URL')}('https://host').${named('navigate')}('a').${named('navigate')}('b'))"`;
 
 function storageInstanceFolder(): string {
   const storage = path.join(server.userDataDir, 'User', 'globalStorage', 'schrodinger-views.schrodinger-views', 'instances');
@@ -137,7 +150,7 @@ test('Solve Instance opens the problem statement and the Solve side bar; the roo
   const statement = await waitFor(() => webviewText('not in the working copy'), 60_000, 'the problem statement, opened by itself');
   await sleep(1000);
   await bench.screenshot('solve-side-bar-and-statement');
-  assert.match(statement, new RegExp(`${v('URL')}\\('https://${v('host')}'\\)\\.${v('navigate')}\\('a'\\)`));
+  assert.ok(statement.includes(`${named('URL')}('https://host').${named('navigate')}('a')`), statement);
   assert.doesNotMatch(statement, ORIGINALS);
   // The interpreter is found by trying the suite's collection: it shows once known.
   const sideBar = await waitFor(async () => {
@@ -177,25 +190,27 @@ test('the terminal from the side bar: its Python, the view keys, the judging-tes
   const judging = v(instance.FAIL_TO_PASS[0]);
   await typeInTerminal(`python3 -m pytest -q -p no:cacheprovider '${judging}'`, (t) => /not in the working copy/.test(t), 'the note on judging tests');
   // The reproduction of the statement, typed in view names.
-  const repro = v(`python3 -c "from boltons.urlutils import URL; print(URL('https://host').navigate('a').navigate('b'))"`);
+  const repro = reproduction();
   const traceback = await typeInTerminal(repro, (t) => /TypeError/.test(t), 'the traceback');
   await bench.screenshot('terminal-traceback');
   assert.doesNotMatch(traceback, ORIGINALS);
-  const failing = new RegExp(`File "([^"]+/${v('urlutils')}\\.py)", \\w+ 688`).exec(traceback);
+  const failing = new RegExp(`File "([^"]+/${translator.segmentToView('urlutils.py').replace('.', '\\.')})", \\w+ 688, in ${named('navigate')}`).exec(traceback);
   assert.ok(failing, traceback);
   await ctrlClickTerminalText(page, `File "${failing[1]}"`);
   await waitFor(async () => (await cursorPosition(page))?.[0] === 688, 20_000, 'the view file at line 688');
-  const line = v('                new_path_parts = self.path_parts[:-1] + dest.path_parts').trim();
+  const line = viewLine('boltons/urlutils.py', 688).trim();
+  // The traceback's line of source is the view's line.
+  assert.ok(traceback.includes(line), traceback);
   await waitFor(async () => (await editorText(page)).includes(line), 10_000, 'the failing line in the editor');
   await bench.screenshot('terminal-link-opened');
   const tab = (await page.locator('.tabs-container .tab.active').innerText()).replace(/\s+/g, '');
-  assert.ok(tab.includes(`${v('urlutils')}.py`), tab);
+  assert.ok(tab.includes(translator.segmentToView('urlutils.py')), tab);
 });
 
 test('Go to Definition, Peek, Find All References and the hover follow the bug in view names', async () => {
   const { page } = bench;
-  const line688 = v('                new_path_parts = self.path_parts[:-1] + dest.path_parts');
-  const parts = v('path_parts');
+  const line688 = viewLine('boltons/urlutils.py', 688);
+  const parts = named('path_parts');
   // F12 on self.<path_parts>: the attribute, first assigned in the class's __init__ (line 520).
   await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
   await goToLine(page, 688, line688.indexOf(`self.${parts}`) + 'self.'.length + 2);
@@ -213,8 +228,8 @@ test('Go to Definition, Peek, Find All References and the hover follow the bug i
   assert.ok(Number(/References \((\d+)\)/.exec(references)![1]) >= 10, references);
   await pressKeys(page, 'Escape');
   // normalize() (line 650) assigns the result of resolve_path_parts: Peek its definition.
-  const resolve = v('resolve_path_parts');
-  const line650 = v('        self.path_parts = resolve_path_parts(self.path_parts)');
+  const resolve = named('resolve_path_parts');
+  const line650 = viewLine('boltons/urlutils.py', 650);
   await goToLine(page, 650, line650.indexOf(resolve) + 3);
   await runCommand(page, 'Peek Definition');
   const peekText = async () => (await page.locator('.peekview-widget').first().innerText().catch(() => '')).replace(/\u00a0/g, ' ');
@@ -243,13 +258,15 @@ test('the fix in the view, a scratch file, and Run tests from the side bar', asy
   await page.locator('.editor-instance .monaco-editor .view-lines').first().click();
   await goToLine(page, 688, 1);
   await pressKeys(page, ['Home', 'Shift+End']);
-  await page.keyboard.type(v('new_path_parts = list(self.path_parts[:-1]) + list(dest.path_parts)'), { delay: 2 });
+  const [, target, parts, dest] = /^\s*(\w+) = self\.(\w+)\[:-1\] \+ (\w+)\.\w+$/.exec(viewLine('boltons/urlutils.py', 688)) ?? [];
+  assert.ok(target && parts && dest, viewLine('boltons/urlutils.py', 688));
+  await page.keyboard.type(`${target} = list(self.${parts}[:-1]) + list(${dest}.${parts})`, { delay: 2 });
   await pressKeys(page, ['Escape', 'Control+S']);
   const realFile = path.join(storageInstanceFolder(), 'work', 'boltons', 'urlutils.py');
   await waitFor(() => fs.readFileSync(realFile, 'utf8').includes('new_path_parts = list(self.path_parts[:-1]) + list(dest.path_parts)'), 20_000, 'the fix on disk');
-  const pkg = v('boltons');
-  const repro = v(`python3 -c "from boltons.urlutils import URL; print(URL('https://host').navigate('a').navigate('b'))"`);
-  const fixedUrl = v('https://host/b');
+  const pkg = translator.pathToView('boltons');
+  const repro = reproduction();
+  const fixedUrl = 'https://host/b';
   await typeInTerminal(`clear`, () => true, 'a clear screen');
   await typeInTerminal(repro, (t) => t.includes(fixedUrl), 'the fixed navigation');
   // Scratch files: a reproduction script at the root, a note in the package.
@@ -261,7 +278,7 @@ test('the fix in the view, a scratch file, and Run tests from the side bar', asy
   }, 60_000, 'the test run');
   await bench.screenshot('run-tests');
   // The command typed for the person (scrolled off the screen by now): the suite's test file, in view names.
-  assert.ok(extensionLogText(server, 'Schrödinger Views').includes(`terminal: "python3 -m pytest -q -p no:cacheprovider ${v('tests/test_urlutils.py')}" exited 0`));
+  assert.ok(extensionLogText(server, 'Schrödinger Views').includes(`terminal: "python3 -m pytest -q -p no:cacheprovider ${translator.pathToView('tests/test_urlutils.py')}" exited 0`));
   const summary = run.split('\n').reverse().find((l) => /\d+ passed/.test(l))!;
   assert.doesNotMatch(summary, /failed|error/, summary);
   await waitFor(async () => (await page.locator('.part.sidebar').innerText()).includes('Files changed (3)'), 20_000, 'three files changed in the side bar');
@@ -281,7 +298,7 @@ test('Export lists every changed file and leaves out the scratch files; a cancel
   }));
   await sideBarRow(page, 'Export patch...').click();
   const shown = (await review('Export Patch')).join('\n');
-  assert.ok(shown.includes(`${v('boltons/urlutils.py')}`) && shown.includes('repro.py') && shown.includes('scribble.txt'), shown);
+  assert.ok(shown.includes(translator.pathToView('boltons/urlutils.py')) && shown.includes('repro.py') && shown.includes('scribble.txt'), shown);
   assert.match(shown, /repro\.py[\s\S]*scratch file\?/);
   assert.equal(await checked('repro.py'), false, 'repro.py is unticked at first');
   assert.equal(await checked('scribble.txt'), true);

@@ -37,3 +37,22 @@ test('translates output in chunks without splitting words; paths outside the wor
   const expected = `Traceback: File "${root}/${d.name('shop')}/${d.name('cart')}.py", line 3, in ${d.name('add_item')}\n  File "/usr/lib/python3/shop/cart.py", line 1\n\x1b[31m${d.name('ShoppingCart')}\x1b[0m`;
   assert.equal(view, expected);
 });
+
+test("a traceback's frames name the view's functions and show the view's line of source, however the output is cut", async () => {
+  const files = {
+    'shop/__init__.py': '',
+    'shop/ledger.py':
+      'class Ledger:\n    def total(self, prices):\n        running_sum = 0\n        for price in prices:\n            running_sum = running_sum + price.amount\n        return running_sum\n',
+  };
+  const d = await disguise(files);
+  const sourceLine = files['shop/ledger.py'].split('\n')[4];
+  const viewLine = d.view('shop/ledger.py').split('\n')[4];
+  assert.notEqual(viewLine, sourceLine);
+  const real = `Traceback (most recent call last):\r\n  File "${d.root}/shop/ledger.py", line 5, in total\r\n${sourceLine}\r\nAttributeError: 'int' object has no attribute 'amount'\r\n`;
+  const expected = `Traceback (most recent call last):\r\n  File "${d.root}/${d.name('shop')}/${d.translator.segmentToView('ledger.py')}", line 5, in ${d.name('total')}\r\n${viewLine}\r\nAttributeError: 'int' object has no attribute 'amount'\r\n`;
+  for (let cut = 0; cut <= real.length; cut++) {
+    const out = new OutputTranslator(d.translator, { roots: [d.root] });
+    const view = out.push(real.slice(0, cut)) + out.push(real.slice(cut)) + out.flush();
+    assert.equal(view, expected, `cut at ${cut}`);
+  }
+});

@@ -42,6 +42,10 @@ const COMPOUND = /(?:\.{0,2}\/)?[\p{L}\p{N}_][\p{L}\p{N}_\-]*(?:(?:\.|\/|::)[\p{
 const CODE_SPAN = /``[^`\n]+``|`[^`\n]+`/g;
 /** Python's own reprs name code: `<function f at 0x...>`, `<class 'pkg.C'>`, `<bound method C.m of ...>`. */
 const REPR = /<(?:function|class|bound method|unbound method|method|module|built-in method|enum) '?([\p{L}_][\p{L}\p{N}_.]*)/gu;
+/** A traceback frame: `File "pkg/mod.py", line 3, in func`; the function's name is a name. */
+export const TRACEBACK_FRAME = /^([ \t]*File "[^"\n]*", line \d+, in )([\p{L}_][\p{L}\p{N}_]*)[ \t]*\r?$/gmu;
+/** A string literal on a line of source code, with its prefix. */
+const STRING_LITERAL = /\b[rRbBuUfF]{0,2}(["'])((?:\\.|(?!\1)[^\\\n])*)\1/g;
 const TOP_LEVEL_DOMAINS = new Set(['com', 'org', 'net', 'edu', 'gov', 'io', 'dev', 'info', 'biz', 'co', 'uk', 'de', 'fr', 'us', 'eu', 'ca', 'au', 'jp', 'cn', 'ru', 'nl', 'it', 'es', 'ch', 'se', 'app', 'ai', 'me', 'tv', 'localhost', 'invalid']);
 const FILE_EXTENSIONS = new Set([
   'py', 'pyi', 'pyx', 'pxd', 'rst', 'txt', 'md', 'cfg', 'ini', 'toml', 'json', 'yaml', 'yml', 'html', 'htm', 'js', 'css',
@@ -61,8 +65,10 @@ export class ProseTranslator {
       this.codeWords(text, 0, text.length, edits);
       return applyEdits(text, edits);
     }
+    if (!options.config) this.tracebackFrames(text, edits, mark);
     for (const m of text.matchAll(CODE_SPAN)) {
       const start = m.index!;
+      if (taken[start]) continue;
       const end = start + m[0].length;
       this.codeSpan(text, start, end, edits);
       mark(start, end);
@@ -105,6 +111,53 @@ export class ProseTranslator {
       if (view !== word) edits.push([start, end, view]);
     });
     return applyEdits(text, edits);
+  }
+
+  /**
+   * Python's tracebacks name code: the function of each frame, and the line of source under it,
+   * which is the line of the view's file (names as code names them; string contents as prose).
+   */
+  private tracebackFrames(text: string, edits: Array<[number, number, string]>, mark: (start: number, end: number) => void): void {
+    for (const m of text.matchAll(TRACEBACK_FRAME)) {
+      const nameStart = m.index! + m[1].length;
+      const nameEnd = nameStart + m[2].length;
+      const view = this.rules.knownView(m[2]);
+      if (view !== m[2]) edits.push([nameStart, nameEnd, view]);
+      mark(nameStart, nameEnd);
+      const lineStart = text.indexOf('\n', nameEnd) + 1;
+      if (lineStart === 0) continue;
+      const next = text.indexOf('\n', lineStart);
+      const lineEnd = next === -1 ? text.length : next;
+      const line = text.slice(lineStart, lineEnd);
+      if (!/^[ \t]+\S/.test(line) || /^\s*File "/.test(line)) continue;
+      let last = lineStart;
+      for (const s of line.matchAll(STRING_LITERAL)) {
+        const start = lineStart + s.index!;
+        this.sourceWords(text, last, start, edits);
+        const contentStart = start + s[0].length - s[2].length - 1;
+        const content = s[2];
+        const view = this.translate(content);
+        if (view !== content) edits.push([contentStart, contentStart + content.length, view]);
+        last = start + s[0].length;
+      }
+      this.sourceWords(text, last, lineEnd, edits);
+      mark(lineStart, lineEnd);
+    }
+  }
+
+  /** Words of a line of source code: members by the member rule, other names as the repository's locals are renamed. */
+  private sourceWords(text: string, from: number, to: number, edits: Array<[number, number, string]>): void {
+    forEachWord(
+      text,
+      (start, end) => {
+        const word = text.slice(start, end);
+        let view = this.rules.memberView(word);
+        if (view === word && text[start - 1] !== '.') view = this.rules.localOnlyView(word);
+        if (view !== word) edits.push([start, end, view]);
+      },
+      from,
+      to,
+    );
   }
 
   /** Every word renamed by the member rule (code blocks and code spans). */

@@ -148,6 +148,11 @@ export class NameRules {
     return this.isKeptEverywhere(word) ? word : this.naming.viewName(word);
   }
 
+  /** A name the repository uses only for function locals, in the view (as it is otherwise). */
+  localOnlyView(word: string): string {
+    return this.locals.get(word) ?? word;
+  }
+
   /**
    * A member name in the view: the repository's own members (and names of families built at
    * run time) as the bundle decided; any other name, which only code outside the repository can
