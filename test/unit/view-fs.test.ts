@@ -186,3 +186,18 @@ test('a file replaced by an atomic save keeps being watched', async () => {
     watcher.close();
   }
 });
+
+test("a file made in the view keeps its extension even where the extension's word is a renamed name", async () => {
+  const { disguise } = await import('../names-helper');
+  const d = await disguise({ 'pkg/__init__.py': '', 'pkg/compat.py': 'def is_py3():\n    return True\n\n\ndef txt_lines(py):\n    return py\n' });
+  assert.ok(d.bundle.names!.tokens.txt, 'the word "txt" is renamed in this repository');
+  const view = new DisguisedFileSystem({ root: d.root, translator: d.translator });
+  const pkg = d.translator.pathToView('pkg');
+  for (const name of ['repro.py', `${pkg}/notes.txt`]) {
+    view.writeFile(name, Buffer.from('print(1)\n'), { create: true, overwrite: false });
+    assert.equal(d.translator.pathToView(d.translator.pathToReal(name)), name);
+  }
+  assert.ok(fs.existsSync(path.join(d.root, 'repro.py')));
+  assert.ok(fs.existsSync(path.join(d.root, 'pkg', 'notes.txt')));
+  assert.ok(view.readDirectory('').some(([name]) => name === 'repro.py'));
+});

@@ -301,9 +301,14 @@ export function isNameShaped(word: string): boolean {
 }
 
 function hasFileExtension(value: string): boolean {
-  const dot = value.lastIndexOf('.');
-  if (dot <= 0) return false;
-  return FILE_EXTENSIONS.has(value.slice(dot + 1).toLowerCase());
+  return fileExtensionAt(value) !== -1;
+}
+
+/** Where a known file extension starts in a file name (`repro.py` -> 4, at its dot), or -1. */
+export function fileExtensionAt(name: string): number {
+  const dot = name.lastIndexOf('.');
+  if (dot <= 0) return -1;
+  return FILE_EXTENSIONS.has(name.slice(dot + 1).toLowerCase()) ? dot : -1;
 }
 
 export function applyEdits(text: string, edits: Array<[number, number, string]>): string {

@@ -7,7 +7,7 @@ import type { ExternalNames } from '../external-names';
 import { moduleOfPath, type ModuleLayout } from '../repository';
 import { CodeTranslator } from './code';
 import { translateConfig, configKind } from './config';
-import { applyEdits, ProseTranslator, type ProseOptions } from './prose';
+import { applyEdits, fileExtensionAt, ProseTranslator, type ProseOptions } from './prose';
 import type { ModuleContext } from './resolve';
 import { NameRules, type NamesTables } from './rules';
 import { forEachWord } from './words';
@@ -73,10 +73,22 @@ export class NamesTranslator {
       .join('/');
   }
 
-  /** A path segment: the repository's own as the bundle says; a new one (made in the view) word by word. */
+  /**
+   * A path segment: the repository's own as the bundle says; a new one (made in the view) word by
+   * word, but for its file extension (`repro.py` stays `repro.py`), unless the view uses that
+   * extension's word as a name (then it is renamed both ways, as any word).
+   */
   segmentToView(segment: string): string {
     const known = this.rules.pathSegmentView(segment);
     if (known !== segment || this.keptSegments.has(segment)) return known;
+    const dot = fileExtensionAt(segment);
+    const extension = dot === -1 ? '' : segment.slice(dot);
+    const keepExtension = extension !== '' && this.toReal(extension) === extension;
+    const stem = keepExtension ? segment.slice(0, dot) : segment;
+    return this.wordByWord(stem) + (keepExtension ? extension : '');
+  }
+
+  private wordByWord(segment: string): string {
     let out = '';
     let last = 0;
     forEachWord(segment, (s, e) => {
