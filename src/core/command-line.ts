@@ -99,7 +99,7 @@ export class OutputTranslator {
     // An escape sequence cut in two waits too.
     const escape = text.lastIndexOf('\x1b');
     if (escape !== -1 && escape < cut && !ANSI_AT.test(text.slice(escape)) && text.length - escape < 32) cut = escape;
-    // A traceback frame's line of source is code: the frame waits for its source line.
+    // A traceback frame's line of source is code: the frame waits for its source line and carets.
     const frame = LAST_FRAME_OPEN.exec(text.slice(0, cut));
     if (frame) cut = frame.index + (text[frame.index] === '\n' ? 1 : 0);
     const lineStart = text.lastIndexOf('\n', cut - 1) + 1;
@@ -127,7 +127,7 @@ export class OutputTranslator {
   }
 }
 
-/** A traceback frame line at the end of the text, its line of source not complete yet. */
-const LAST_FRAME_OPEN = /(?:^|\n)[ \t]*File "[^"\n]*", line \d+, in [^\n]*(?:\n[^\n]*)?$/;
+/** A traceback frame line at the end of the text, its line of source (and the carets under it) not complete yet. */
+const LAST_FRAME_OPEN = /(?:^|\n)[ \t]*File "[^"\n]*", line \d+, in [^\n]*(?:\n[^\n]*){0,2}$/;
 const ANSI = /(\x1b\[[0-9;?]*[ -\/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[@-Z\\-_])/;
 const ANSI_AT = /^(\x1b\[[0-9;?]*[ -\/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[@-Z\\-_])/;

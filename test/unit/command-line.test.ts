@@ -48,11 +48,34 @@ test("a traceback's frames name the view's functions and show the view's line of
   const sourceLine = files['shop/ledger.py'].split('\n')[4];
   const viewLine = d.view('shop/ledger.py').split('\n')[4];
   assert.notEqual(viewLine, sourceLine);
-  const real = `Traceback (most recent call last):\r\n  File "${d.root}/shop/ledger.py", line 5, in total\r\n${sourceLine}\r\nAttributeError: 'int' object has no attribute 'amount'\r\n`;
-  const expected = `Traceback (most recent call last):\r\n  File "${d.root}/${d.name('shop')}/${d.translator.segmentToView('ledger.py')}", line 5, in ${d.name('total')}\r\n${viewLine}\r\nAttributeError: 'int' object has no attribute 'amount'\r\n`;
+  // Python 3.11's carets stand under the expression that failed: `price.amount`, wherever it moved.
+  const realCarets = ' '.repeat(sourceLine.lastIndexOf(' + ') + 3) + '^'.repeat(sourceLine.length - sourceLine.lastIndexOf(' + ') - 3);
+  const viewCarets = ' '.repeat(viewLine.lastIndexOf(' + ') + 3) + '^'.repeat(viewLine.length - viewLine.lastIndexOf(' + ') - 3);
+  const real = `Traceback (most recent call last):\r\n  File "${d.root}/shop/ledger.py", line 5, in total\r\n${sourceLine}\r\n${realCarets}\r\nAttributeError: 'int' object has no attribute 'amount'\r\n`;
+  const expected = `Traceback (most recent call last):\r\n  File "${d.root}/${d.name('shop')}/${d.translator.segmentToView('ledger.py')}", line 5, in ${d.name('total')}\r\n${viewLine}\r\n${viewCarets}\r\nAttributeError: 'int' object has no attribute 'amount'\r\n`;
   for (let cut = 0; cut <= real.length; cut++) {
     const out = new OutputTranslator(d.translator, { roots: [d.root] });
     const view = out.push(real.slice(0, cut)) + out.push(real.slice(cut)) + out.flush();
     assert.equal(view, expected, `cut at ${cut}`);
   }
+});
+
+test("a traceback's carets under a binary operation stay under its operands and operator when names change length", async () => {
+  const files = {
+    'shop/__init__.py': '',
+    'shop/basket.py': 'class Basket:\n    def __init__(self, unit_prices):\n        self.unit_prices = unit_prices\n\n    def merged(self, other_basket):\n        return self.unit_prices[:-1] + other_basket.unit_prices\n',
+  };
+  const d = await disguise(files, 3);
+  const carets = (line: string) => {
+    const left = line.indexOf('self.');
+    const plus = line.indexOf(' + ') + 1;
+    return ' '.repeat(left) + '~'.repeat(plus - left) + '^' + '~'.repeat(line.length - plus - 1);
+  };
+  const sourceLine = files['shop/basket.py'].split('\n')[5];
+  const viewLine = d.view('shop/basket.py').split('\n')[5];
+  assert.notEqual(viewLine.length, sourceLine.length);
+  const frame = (file: string, name: string) => `  File "${d.root}/${file}", line 6, in ${name}\n`;
+  const real = `${frame('shop/basket.py', 'merged')}${sourceLine}\n${carets(sourceLine)}\nTypeError: can only concatenate list (not "tuple") to list\n`;
+  const view = d.translator.textToView(real, { roots: [d.root] });
+  assert.equal(view, `${frame(d.translator.pathToView('shop/basket.py'), d.name('merged'))}${viewLine}\n${carets(viewLine)}\nTypeError: can only concatenate list (not "tuple") to list\n`);
 });

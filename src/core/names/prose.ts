@@ -44,6 +44,8 @@ const CODE_SPAN = /``[^`\n]+``|`[^`\n]+`/g;
 const REPR = /<(?:function|class|bound method|unbound method|method|module|built-in method|enum) '?([\p{L}_][\p{L}\p{N}_.]*)/gu;
 /** A traceback frame: `File "pkg/mod.py", line 3, in func`; the function's name is a name. */
 export const TRACEBACK_FRAME = /^([ \t]*File "[^"\n]*", line \d+, in )([\p{L}_][\p{L}\p{N}_]*)[ \t]*\r?$/gmu;
+/** Python 3.11's markers under a traceback's line of source. */
+const CARET_LINE = /^[ \t]*[~^]+[ \t~^]*\r?$/;
 /** A string literal on a line of source code, with its prefix. */
 const STRING_LITERAL = /\b[rRbBuUfF]{0,2}(["'])((?:\\.|(?!\1)[^\\\n])*)\1/g;
 const TOP_LEVEL_DOMAINS = new Set(['com', 'org', 'net', 'edu', 'gov', 'io', 'dev', 'info', 'biz', 'co', 'uk', 'de', 'fr', 'us', 'eu', 'ca', 'au', 'jp', 'cn', 'ru', 'nl', 'it', 'es', 'ch', 'se', 'app', 'ai', 'me', 'tv', 'localhost', 'invalid']);
@@ -130,18 +132,29 @@ export class ProseTranslator {
       const lineEnd = next === -1 ? text.length : next;
       const line = text.slice(lineStart, lineEnd);
       if (!/^[ \t]+\S/.test(line) || /^\s*File "/.test(line)) continue;
+      const lineEdits: Array<[number, number, string]> = [];
       let last = lineStart;
       for (const s of line.matchAll(STRING_LITERAL)) {
         const start = lineStart + s.index!;
-        this.sourceWords(text, last, start, edits);
+        this.sourceWords(text, last, start, lineEdits);
         const contentStart = start + s[0].length - s[2].length - 1;
         const content = s[2];
         const view = this.translate(content);
-        if (view !== content) edits.push([contentStart, contentStart + content.length, view]);
+        if (view !== content) lineEdits.push([contentStart, contentStart + content.length, view]);
         last = start + s[0].length;
       }
-      this.sourceWords(text, last, lineEnd, edits);
+      this.sourceWords(text, last, lineEnd, lineEdits);
+      edits.push(...lineEdits);
       mark(lineStart, lineEnd);
+      // Python's carets (`~~~^~~`) under the source line: re-aligned under the renamed expression.
+      if (next === -1 || lineEdits.length === 0) continue;
+      const caretStart = next + 1;
+      const caretNext = text.indexOf('\n', caretStart);
+      const caretEnd = caretNext === -1 ? text.length : caretNext;
+      const caretLine = text.slice(caretStart, caretEnd);
+      if (!CARET_LINE.test(caretLine)) continue;
+      edits.push([caretStart, caretEnd, realignCarets(caretLine, lineStart, lineEdits)]);
+      mark(caretStart, caretEnd);
     }
   }
 
@@ -298,6 +311,30 @@ export function isNameShaped(word: string): boolean {
     else if (/^\p{Nd}/u.test(part.text)) digits = true;
   }
   return tokens > 1 || (tokens === 1 && digits);
+}
+
+/**
+ * A caret line under a line of source whose words were replaced (`edits`, in the text's
+ * offsets; the source line starts at `lineStart`): each replaced word gets the marker that stood
+ * under it, repeated over its new length; everything else keeps its marker.
+ */
+function realignCarets(carets: string, lineStart: number, edits: ReadonlyArray<readonly [number, number, string]>): string {
+  const end = carets.endsWith('\r') ? carets.length - 1 : carets.length;
+  const sorted = [...edits].sort((a, b) => a[0] - b[0]);
+  const markerAt = (column: number) => (column < end ? carets[column] : ' ');
+  let out = '';
+  let column = 0;
+  for (const [start, stop, view] of sorted) {
+    const from = start - lineStart;
+    const to = stop - lineStart;
+    if (from < column) continue;
+    for (; column < from; column++) out += markerAt(column);
+    const covered = Array.from({ length: to - from }, (_, i) => markerAt(from + i));
+    out += Array.from({ length: [...view].length }, (_, i) => covered[Math.min(covered.length - 1, Math.floor((i * covered.length) / Math.max(1, [...view].length)))]).join('');
+    column = to;
+  }
+  for (; column < end; column++) out += markerAt(column);
+  return out.trimEnd() + carets.slice(end);
 }
 
 function hasFileExtension(value: string): boolean {
