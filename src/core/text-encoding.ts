@@ -4,7 +4,9 @@
  * A file is text when it decodes without loss and holds no NUL byte. Python files (`.py`,
  * `.pyi`, `.pyw`) follow PEP 263: a UTF-8 byte order mark means UTF-8; otherwise a coding
  * cookie (`# -*- coding: latin-1 -*-`) on the first line, or on the second when the first is
- * blank or a comment, names the encoding; without one, UTF-8. Every other file is UTF-8.
+ * blank or a comment, names the encoding; without one, UTF-8. Every other file is UTF-8 when it
+ * is valid UTF-8, else ISO 8859-1 when it holds no control byte (a Latin-1 or cp1252 README: its
+ * prose and paths are translated like any other text, and every byte reads back as itself).
  *
  * Besides UTF-8, the encodings read are single-byte ones, each through a byte <-> character
  * table, so that `encodeText(decodeText(bytes))` is exactly `bytes`. A file in any other
@@ -20,6 +22,7 @@ export interface DecodedText {
 }
 
 export const UTF8 = 'utf-8';
+const LATIN1 = 'iso-8859-1';
 
 const PYTHON_FILE = /\.py[iw]?$/;
 const COOKIE = /^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)/;
@@ -29,7 +32,7 @@ const BLANK_OR_COMMENT = /^[ \t\f]*(?:#.*)?\r?$/;
 export function decodeText(bytes: Uint8Array, file = ''): DecodedText | undefined {
   const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (buffer.includes(0)) return undefined;
-  const encoding = declaredEncoding(buffer, file);
+  const encoding = readEncoding(buffer, file);
   if (encoding === UTF8) return isUtf8(buffer) ? { text: buffer.toString('utf8'), encoding } : undefined;
   const table = encoding === undefined ? undefined : singleByteTable(encoding);
   if (!table) return undefined;
@@ -61,8 +64,18 @@ export function encodeText(text: string, encoding: string, file = ''): Buffer | 
       bytes[i] = byte;
     }
   }
-  return declaredEncoding(bytes, file) === encoding ? bytes : undefined;
+  return readEncoding(bytes, file) === encoding ? bytes : undefined;
 }
+
+/** The encoding `decodeText` reads a file's bytes with (undefined: none, the file is not text). */
+function readEncoding(bytes: Buffer, file: string): string | undefined {
+  if (isPythonFile(file)) return declaredEncoding(bytes, file);
+  if (isUtf8(bytes)) return UTF8;
+  return CONTROL_BYTE.test(bytes.toString('latin1')) ? undefined : LATIN1;
+}
+
+/** Bytes no text file holds (C0 controls but tab, line breaks, form feed and escape; DEL). */
+const CONTROL_BYTE = /[\x00-\x08\x0e-\x1a\x1c-\x1f\x7f]/;
 
 export function isPythonFile(file: string): boolean {
   return PYTHON_FILE.test(file);
@@ -83,7 +96,7 @@ export function declaredEncoding(bytes: Buffer, file: string): string | undefine
 function canonicalEncoding(name: string): string | undefined {
   const normal = name.toLowerCase().replace(/_/g, '-');
   if (normal === 'utf-8' || normal.startsWith('utf-8-') || normal === 'utf8' || normal === 'u8' || normal === 'utf' || normal === 'cp65001') return UTF8;
-  if (/^(latin-1|iso-8859-1|iso-latin-1)(-|$)/.test(normal)) return 'iso-8859-1';
+  if (/^(latin-1|iso-8859-1|iso-latin-1)(-|$)/.test(normal)) return LATIN1;
   const canonical = ALIASES.get(normal) ?? normal;
   return SINGLE_BYTE.has(canonical) ? canonical : undefined;
 }

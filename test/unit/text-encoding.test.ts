@@ -24,7 +24,7 @@ test('the single-byte tables are Python\'s codecs, byte for byte, and invert exa
   }
 });
 
-test('coding cookies are read as Python reads them: first or second line, aliases, a BOM; other files are UTF-8', () => {
+test('coding cookies are read as Python reads them: first or second line, aliases, a BOM; other files are UTF-8, else ISO 8859-1 when they hold no control byte', () => {
   const body = latin1('x = "\xe9"\n');
   const read = (head: string, file = 'm.py') => decodeText(Buffer.concat([latin1(head), body]), file)?.encoding;
   assert.equal(read('# -*- coding: latin-1 -*-\n'), 'iso-8859-1');
@@ -32,7 +32,13 @@ test('coding cookies are read as Python reads them: first or second line, aliase
   assert.equal(read('# coding=Windows-1252\n'), 'cp1252');
   assert.equal(read('# coding: latin_1\n', 'stub.pyi'), 'iso-8859-1');
   assert.equal(read('import os\n# coding: latin-1\n'), undefined, 'a cookie after code is no cookie: the file is UTF-8, and invalid');
-  assert.equal(read('# coding: latin-1\n', 'notes.txt'), undefined, 'only Python files have cookies');
+  assert.equal(read('# coding: cp1252\n', 'notes.txt'), 'iso-8859-1', 'only Python files have cookies: other text that is not UTF-8 is read as ISO 8859-1');
+  assert.equal(decodeText(Buffer.from('caf\u00e9\n'), 'notes.txt')?.encoding, 'utf-8');
+  assert.equal(decodeText(latin1('\x89PNG\r\n\x1a\ncaf\xe9'), 'logo.png'), undefined, 'control bytes: not text');
+  assert.equal(decodeText(latin1('caf\xe9\x7f'), 'notes.txt'), undefined);
+  // Written back, text must read back the same way: ISO 8859-1 bytes that are valid UTF-8 would not.
+  assert.equal(encodeText('caf\u00c3\u00a9', 'iso-8859-1', 'notes.txt'), undefined);
+  assert.ok(encodeText('caf\u00e9', 'iso-8859-1', 'notes.txt')!.equals(latin1('caf\xe9')));
   assert.equal(read('# coding: shift_jis\n'), undefined, 'a multi-byte encoding is not read');
   assert.equal(decodeText(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('# coding: latin-1\nx = "é"\n')]), 'm.py')?.encoding, 'utf-8');
   // A translation that its encoding cannot hold, or that would change the cookie, is refused.

@@ -40,6 +40,8 @@ export interface NamesInput {
   packageFolders: string[];
   /** Every word of every text file and path (replacement words must avoid them all). */
   vocabulary: Set<string>;
+  /** Words of the Python files the view cannot decode (they pass through unchanged): kept everywhere. */
+  undecodedWords: string[];
   /** The repository's own top-level packages and modules. */
   ownPackages: string[];
 }
@@ -164,6 +166,7 @@ export function buildNames(
     const view = rules.naming.viewName(word);
     if (view !== word && rules.naming.realName(view) !== word) keptEverywhere[word] = 'casing';
   }
+  for (const word of input.undecodedWords) keptEverywhere[word] ??= 'undecodable-file';
   tables.keptEverywhere = sortedRecord(keptEverywhere);
   tables.keptMembers = sortedRecord(keptMembers);
   rules = new NameRules(tables, external);

@@ -11,6 +11,7 @@ import { Naming } from './naming';
 import type { NamesInput } from './build';
 import type { ModuleContext } from './resolve';
 import type { NamesTables } from './rules';
+import { isPythonFile } from '../text-encoding';
 import { forEachWord } from './words';
 
 export interface RepositoryAnalysis {
@@ -83,10 +84,21 @@ export async function analyzeRepository(
     forEachWord(text, (start, end) => {
       vocabulary.add(text.slice(start, end));
     });
+  // A Python file the view cannot decode passes through unchanged, and Python still reads it: its
+  // words (ASCII names, read byte by byte) keep their spelling everywhere, so that the names it
+  // defines and the names it uses mean the same in the view.
+  const undecodedWords = new Set<string>();
   for (const file of repository.files) {
     if (file.text !== undefined) addWords(file.text);
+    else if (isPythonFile(file.path)) {
+      const text = file.bytes.toString('latin1');
+      forEachWord(text, (start, end) => {
+        undecodedWords.add(text.slice(start, end));
+      });
+    }
     addWords(file.path);
   }
+  for (const word of undecodedWords) vocabulary.add(word);
   for (const text of texts) addWords(text);
   const external = loadExternalNames();
   // The project's own packages: top-level package folders and modules at the root.
@@ -101,7 +113,7 @@ export async function analyzeRepository(
   const modules = [...new Set(repository.modules.values())].filter((m) => !external.stdlibTopModules.has(m.split('.')[0]));
   const paths = repository.files.map((f) => f.path);
   return {
-    input: { facts, factModules: python.map((f) => repository.modules.get(f.path)), modules, paths, packageFolders: repository.layout.packageFolders, vocabulary, ownPackages: [...own].sort() },
+    input: { facts, factModules: python.map((f) => repository.modules.get(f.path)), modules, paths, packageFolders: repository.layout.packageFolders, vocabulary, undecodedWords: [...undecodedWords].sort(), ownPackages: [...own].sort() },
     pythonFiles: python.length,
     keptSegments(tables: NamesTables): string[] {
       const kept = new Set<string>();
