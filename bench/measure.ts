@@ -6,9 +6,9 @@ export function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)];
 }
 
-export function timeProcess(command: string, args: string[]): number {
+export function timeProcess(command: string, args: string[], env?: NodeJS.ProcessEnv): number {
   const start = process.hrtime.bigint();
-  const done = spawnSync(command, args, { encoding: 'utf8' });
+  const done = spawnSync(command, args, { encoding: 'utf8', env: env ? { ...process.env, ...env } : process.env });
   const ms = Number(process.hrtime.bigint() - start) / 1e6;
   if (done.status !== 0) throw new Error(`${command} ${args.join(' ')} failed:\n${done.stderr}`);
   return ms;

@@ -39,6 +39,32 @@ export interface ProseOptions {
 
 /** A dotted name or a path, without spaces. */
 const COMPOUND = /(?:\.{0,2}\/)?[\p{L}\p{N}_][\p{L}\p{N}_\-]*(?:(?:\.|\/|::)[\p{L}\p{N}_][\p{L}\p{N}_\-]*)+\/?|[\p{L}\p{N}_][\p{L}\p{N}_\-]*\/(?![\p{L}\p{N}_])|\/[\p{L}\p{N}_.][\p{L}\p{N}_.\-]*(?:\/[\p{L}\p{N}_.][\p{L}\p{N}_.\-]*)*\/?/gu;
+/** The characters a compound can hold: a compound lies within one run of them. */
+const COMPOUND_RUN_CHAR = /[\p{L}\p{N}_\-.\/:]/u;
+
+/**
+ * The matches of COMPOUND in a text, found only inside the runs of compound characters that
+ * hold a separator (the same matches as over the whole text, since no match leaves its run and
+ * the lookahead sees the same end of a run).
+ */
+function* compoundMatches(text: string): Generator<{ index: number; 0: string }> {
+  const isRunChar = (code: number) =>
+    (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 45 && code <= 58) || code === 95 || (code >= 0xd800 && code <= 0xdfff) || (code > 127 && COMPOUND_RUN_CHAR.test(String.fromCharCode(code)));
+  let scanned = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 46 && c !== 47 && c !== 58) continue;
+    if (i < scanned) continue;
+    let start = i;
+    while (start > 0 && isRunChar(text.charCodeAt(start - 1))) start--;
+    let end = i + 1;
+    while (end < text.length && isRunChar(text.charCodeAt(end))) end++;
+    scanned = end;
+    const run = text.slice(start, end);
+    COMPOUND.lastIndex = 0;
+    for (let m = COMPOUND.exec(run); m !== null; m = COMPOUND.exec(run)) yield { index: start + m.index, 0: m[0] };
+  }
+}
 const CODE_SPAN = /``[^`\n]+``|`[^`\n]+`/g;
 /** Python's own reprs name code: `<function f at 0x...>`, `<class 'pkg.C'>`, `<bound method C.m of ...>`. */
 const REPR = /<(?:function|class|bound method|unbound method|method|module|built-in method|enum) '?([\p{L}_][\p{L}\p{N}_.]*)/gu;
@@ -82,8 +108,8 @@ export class ProseTranslator {
       this.dottedName(text, start, end, edits);
       mark(start, end);
     }
-    for (const m of text.matchAll(COMPOUND)) {
-      const start = m.index!;
+    for (const m of compoundMatches(text)) {
+      const start = m.index;
       const end = start + m[0].length;
       if (taken[start]) continue;
       this.compound(text, start, end, edits, options);
