@@ -1,0 +1,35 @@
+// The corpus check of ../shared/corpus (ten real projects no one here wrote, with their pytest
+// suites): the materialized view of each must give its original test results. One seed here (the
+// README and the closing notes report more); the projects that do not match yet are named, with
+// the reason, and every other project must match.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { ROOT, requirePath, tempDir } from '../helpers';
+
+const CORPUS = path.resolve(ROOT, '..', 'shared', 'corpus');
+
+/** Projects whose view does not run like the original yet (Level 2 limits the README lists). */
+const NOT_YET: Record<string, string> = {
+  pyparsing: 'results names read through __getattr__, function names in explain() output',
+  marshmallow: 'parameter names handed across calls as strings',
+  boltons: 'inspect parameter names compared with literals, table headers from __dict__',
+};
+
+test('the corpus: every project but those named runs in its view exactly like the original (seed 1)', { timeout: 40 * 60_000 }, () => {
+  const script = requirePath(path.join(CORPUS, 'run.sh'), 'the corpus (../shared/corpus)');
+  const run = spawnSync('bash', [script, '--seed', '1', '--scratch', tempDir('corpus')], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, SCHRODINGER: `${process.execPath} ${path.join(ROOT, 'bin', 'schrodinger.js')}` },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const lines = [...run.stdout.matchAll(/^(\S+): original=(.*) view=(.*) (MATCH|MISMATCH)\b.*$/gm)];
+  assert.equal(lines.length, 10, `ten projects reported:\n${run.stdout}\n${run.stderr.slice(-3000)}`);
+  const failed = lines.filter((m) => m[4] === 'MISMATCH' && !(m[1] in NOT_YET)).map((m) => m[0]);
+  assert.deepEqual(failed, [], run.stdout);
+  const nowMatching = lines.filter((m) => m[4] === 'MATCH' && m[1] in NOT_YET).map((m) => m[1]);
+  if (nowMatching.length > 0) console.log(`corpus: now matching, remove from NOT_YET: ${nowMatching.join(', ')}`);
+  console.log(run.stdout.split('\n').filter((l) => /MATCH|^corpus:/.test(l)).join('\n'));
+});
