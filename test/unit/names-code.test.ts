@@ -160,14 +160,14 @@ async function viewRunsLikeOriginal(repo: Record<string, string>): Promise<Await
 test('a string looked up with `in` among the keywords a function was given is a keyword name', async () => {
   const d = await viewRunsLikeOriginal({
     'hooks/__init__.py': '',
-    'hooks/run.py': 'def run_hook(hook, payload, many_items=True):\n    return hook(payload, many_items=many_items)\n',
+    'hooks/run.py': 'def run_hook(hook, payload, many=True):\n    return hook(payload, many=many)\n',
     'tests/test_run.py': [
       'from hooks.run import run_hook',
       '',
       '',
       'def test_keyword_seen():',
       '    def collect(payload, **kwargs):',
-      '        assert "many_items" in kwargs',
+      '        assert "many" in kwargs',
       '        assert "payload" not in kwargs',
       '        return payload',
       '',
@@ -175,17 +175,17 @@ test('a string looked up with `in` among the keywords a function was given is a 
       '',
     ].join('\n'),
   });
-  assert.ok(d.view('tests/test_run.py').includes(`"${d.name('many_items')}" in kwargs`));
+  assert.ok(d.view('tests/test_run.py').includes(`"${d.name('many')}" in kwargs`));
 });
 
 test('keywords handed on through **kwargs to a callable that declares them are its parameters, not data keys', async () => {
   await viewRunsLikeOriginal({
     'fields/__init__.py': [
       'class Nested:',
-      '    def __init__(self, target, only=None, many_items=False, **kwargs):',
+      '    def __init__(self, target, only=None, many=False, **kwargs):',
       '        self.target = target',
       '        self.only = only',
-      '        self.many_items = many_items',
+      '        self.many = many',
       '',
       '',
       'class Pick(Nested):',
@@ -193,7 +193,7 @@ test('keywords handed on through **kwargs to a callable that declares them are i
       '        super().__init__(target, only=(field_name,), **kwargs)',
       '',
     ].join('\n'),
-    'tests/test_fields.py': 'from fields import Pick\n\n\ndef test_pick_many():\n    assert Pick(object, "x", many_items=True).many_items is True\n',
+    'tests/test_fields.py': 'from fields import Pick\n\n\ndef test_pick_many():\n    assert Pick(object, "x", many=True).many is True\n',
   });
 });
 
