@@ -199,17 +199,32 @@ test('keywords handed on through **kwargs to a callable that declares them are i
 
 test('the name a class factory gives the class it makes follows the variable bound to it', async () => {
   const d = await viewRunsLikeOriginal({
-    'shapes/__init__.py': 'from collections import namedtuple\n\nPointPair = namedtuple("PointPair", ["left", "right"])\n',
+    'shapes/__init__.py': [
+      'from collections import namedtuple',
+      '',
+      'PointPair = namedtuple("PointPair", ["left", "right"])',
+      'SETTINGS = {"ceiling": 3}',
+      '',
+      '',
+      'def limit():',
+      '    ceiling = SETTINGS.get("ceiling")',
+      '    return ceiling',
+      '',
+    ].join('\n'),
     'tests/test_shapes.py': [
       'import pickle',
       '',
-      'from shapes import PointPair',
+      'from shapes import PointPair, limit',
       '',
       '',
       'def test_pickle_and_repr():',
       '    pair = PointPair(1, 2)',
       '    assert pickle.loads(pickle.dumps(pair)) == pair',
       '    assert PointPair.__name__ == "PointPair"',
+      '',
+      '',
+      'def test_lookup_by_the_same_word():',
+      '    assert limit() == 3',
       '',
     ].join('\n'),
   });

@@ -117,9 +117,22 @@ function nameRole(site: StringSite, resolver: FileResolver): StringRole | undefi
   return whole ? 'names' : 'fragments';
 }
 
-/** `Point = namedtuple("Point", ...)`, `T = TypeVar("T")`: the first argument of the call that makes the value names the variable. */
+/**
+ * `Point = namedtuple("Point", ...)`, `T = TypeVar("T")`: the first argument of the call that
+ * makes a class (a capitalised name, as classes are) names the variable it is bound to
+ * (`first = opts.get("first")` is a lookup, not a class).
+ */
 function namesItsBinding(site: StringSite, content: string): boolean {
-  return site.call !== undefined && site.argIndex === 0 && site.keyword === undefined && site.whole && !site.token.parts && site.assignedTo?.length === 1 && site.assignedTo[0] === content;
+  return (
+    site.call !== undefined &&
+    site.argIndex === 0 &&
+    site.keyword === undefined &&
+    site.whole &&
+    !site.token.parts &&
+    /^\p{Lu}/u.test(content) &&
+    site.assignedTo?.length === 1 &&
+    site.assignedTo[0] === content
+  );
 }
 
 function flowsIntoName(site: StringSite, resolver: FileResolver): boolean {
