@@ -394,7 +394,8 @@ function isTestModule(module: string | undefined): boolean {
 /**
  * Keywords given to the repository's functions that take them into `**kwargs` without
  * declaring them (`G.add_edge(u, v, capacity=3)`) are data keys, like the strings that read
- * them back (`d["capacity"]`). As `callee.keyword`.
+ * them back (`d["capacity"]`), unless the function hands its `**kwargs` on to a callable that
+ * declares them (`super().__init__(**kwargs)`): there they are parameters. As `callee.keyword`.
  */
 function dataKeywords(facts: FileFacts[]): string[] {
   const functions = new Map<string, { params: Set<string>; kwargs: boolean; forwardsTo: Set<string> }>();
