@@ -144,3 +144,89 @@ test('round trip is byte-exact and the materialized view runs like the original'
     assert.equal(original.size, 4);
   }
 });
+
+/** Materializes the view of a small repository and runs its suite there: every test passes, as in the original. */
+async function viewRunsLikeOriginal(repo: Record<string, string>): Promise<Awaited<ReturnType<typeof disguise>>> {
+  const d = await disguise(repo);
+  const view = path.join(tempDir('names-view'), 'view');
+  materialize(readRepository(d.root), d.translator, view);
+  const original = runPytest(d.root, []);
+  assert.ok([...original.values()].every((o) => o === 'passed'), JSON.stringify([...original]));
+  const disguised = runPytest(view, []);
+  assert.deepEqual([...disguised].map(([id, outcome]) => [d.translator.toReal(id), outcome]).sort(), [...original].sort());
+  return d;
+}
+
+test('a string looked up with `in` among the keywords a function was given is a keyword name', async () => {
+  const d = await viewRunsLikeOriginal({
+    'hooks/__init__.py': '',
+    'hooks/run.py': 'def run_hook(hook, payload, many=True):\n    return hook(payload, many=many)\n',
+    'tests/test_run.py': [
+      'from hooks.run import run_hook',
+      '',
+      '',
+      'def test_keyword_seen():',
+      '    def collect(payload, **kwargs):',
+      '        assert "many" in kwargs',
+      '        assert "payload" not in kwargs',
+      '        return payload',
+      '',
+      '    assert run_hook(collect, 3) == 3',
+      '',
+    ].join('\n'),
+  });
+  assert.ok(d.view('tests/test_run.py').includes(`"${d.name('many')}" in kwargs`));
+});
+
+test('keywords handed on through **kwargs to a callable that declares them are its parameters, not data keys', async () => {
+  await viewRunsLikeOriginal({
+    'fields/__init__.py': [
+      'class Nested:',
+      '    def __init__(self, target, only=None, many=False, **kwargs):',
+      '        self.target = target',
+      '        self.only = only',
+      '        self.many = many',
+      '',
+      '',
+      'class Pick(Nested):',
+      '    def __init__(self, target, field_name, **kwargs):',
+      '        super().__init__(target, only=(field_name,), **kwargs)',
+      '',
+    ].join('\n'),
+    'tests/test_fields.py': 'from fields import Pick\n\n\ndef test_pick_many():\n    assert Pick(object, "x", many=True).many is True\n',
+  });
+});
+
+test('the name a class factory gives the class it makes follows the variable bound to it', async () => {
+  const d = await viewRunsLikeOriginal({
+    'shapes/__init__.py': [
+      'from collections import namedtuple',
+      '',
+      'PointPair = namedtuple("PointPair", ["left", "right"])',
+      'SETTINGS = {"ceiling": 3}',
+      '',
+      '',
+      'def limit():',
+      '    ceiling = SETTINGS.get("ceiling")',
+      '    return ceiling',
+      '',
+    ].join('\n'),
+    'tests/test_shapes.py': [
+      'import pickle',
+      '',
+      'from shapes import PointPair, limit',
+      '',
+      '',
+      'def test_pickle_and_repr():',
+      '    pair = PointPair(1, 2)',
+      '    assert pickle.loads(pickle.dumps(pair)) == pair',
+      '    assert PointPair.__name__ == "PointPair"',
+      '',
+      '',
+      'def test_lookup_by_the_same_word():',
+      '    assert limit() == 3',
+      '',
+    ].join('\n'),
+  });
+  assert.ok(d.view('shapes/__init__.py').includes(`${d.name('PointPair')} = namedtuple("${d.name('PointPair')}"`));
+});

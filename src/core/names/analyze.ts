@@ -42,8 +42,11 @@ export interface FileFacts {
   unknownKeywords: string[];
   /** Keywords passed to the repository's own callables, by callee name. */
   calls: Array<[callee: string, keyword: string]>;
-  /** Functions and methods: name, parameters that can be passed by keyword, whether it takes `**kwargs`. */
-  functions: Array<[name: string, params: string[], kwargs: boolean]>;
+  /**
+   * Functions and methods: name, parameters that can be passed by keyword, whether it takes
+   * `**kwargs`, and the callables (by name) it hands its `**kwargs` on to (`super().__init__(**kwargs)`).
+   */
+  functions: Array<[name: string, params: string[], kwargs: boolean, forwardsTo: string[]]>;
   /** Absolute dotted names of the external modules it imports. */
   externalModules: string[];
   /**
@@ -92,6 +95,7 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   for (const w of scan.scopes[0].wildcards) {
     if (resolver.isInternalModule(w.module, w.level)) facts.starImports.push(resolver.absoluteModule(w.module, w.level));
   }
+  const forwards = kwargsForwards(resolver);
   const classIndex = new Map<number, ClassFacts>();
   for (let s = 0; s < scan.scopes.length; s++) {
     const scope = scan.scopes[s];
@@ -119,10 +123,11 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
     } else if (scope.kind === 'function') {
       const params = scope.params.filter((p) => p.kind === 'normal' || p.kind === 'kwonly').map((p) => p.name);
       const kwargs = scope.params.some((p) => p.kind === 'dstar');
-      facts.functions.push([scope.name, params, kwargs]);
+      const forwardsTo = [...(forwards.get(s) ?? [])].sort();
+      facts.functions.push([scope.name, params, kwargs, forwardsTo]);
       // A class is called with the keywords of its __init__.
       const parent = scan.scopes[scope.parent];
-      if (scope.name === '__init__' && parent?.kind === 'class') facts.functions.push([parent.name, params, kwargs]);
+      if (scope.name === '__init__' && parent?.kind === 'class') facts.functions.push([parent.name, params, kwargs, forwardsTo]);
     }
   }
   const define = (name: string, kind: DefinitionKind) => facts.definitions.push([name, kind]);
@@ -319,4 +324,25 @@ function familyPieces(scan: ReturnType<typeof scanPython>, site: StringSite): Fi
 
 function isDotNext(text: string, end: number): boolean {
   return text.charCodeAt(end) === 46;
+}
+
+/** Per function scope: the names of the repository's callables it hands its own `**kwargs` on to. */
+function kwargsForwards(resolver: FileResolver): Map<number, Set<string>> {
+  const out = new Map<number, Set<string>>();
+  const scan = resolver.scan;
+  for (const call of scan.calls) {
+    if (resolver.isExternalChain(call.callee)) continue;
+    const callee = resolver.lastAttribute(call.callee);
+    if (callee === undefined) continue;
+    for (const arg of call.splatArgs) {
+      if (arg.root === -1 || arg.steps.length > 0) continue;
+      const site = scan.sites[arg.root];
+      const found = resolver.lookup(site.text, site.scope);
+      if (!found || !scan.scopes[found.scope].params.some((p) => p.name === site.text && p.kind === 'dstar')) continue;
+      let names = out.get(found.scope);
+      if (!names) out.set(found.scope, (names = new Set()));
+      names.add(callee);
+    }
+  }
+  return out;
 }

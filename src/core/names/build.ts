@@ -397,23 +397,32 @@ function isTestModule(module: string | undefined): boolean {
 /**
  * Keywords given to the repository's functions that take them into `**kwargs` without
  * declaring them (`G.add_edge(u, v, capacity=3)`) are data keys, like the strings that read
- * them back (`d["capacity"]`). As `callee.keyword`.
+ * them back (`d["capacity"]`), unless the function hands its `**kwargs` on to a callable that
+ * declares them (`super().__init__(**kwargs)`): there they are parameters. As `callee.keyword`.
  */
 function dataKeywords(facts: FileFacts[]): string[] {
-  const functions = new Map<string, { params: Set<string>; kwargs: boolean }>();
+  const functions = new Map<string, { params: Set<string>; kwargs: boolean; forwardsTo: Set<string> }>();
   for (const file of facts) {
-    for (const [name, params, kwargs] of file.functions) {
-      const entry = functions.get(name) ?? { params: new Set<string>(), kwargs: false };
+    for (const [name, params, kwargs, forwardsTo] of file.functions) {
+      const entry = functions.get(name) ?? { params: new Set<string>(), kwargs: false, forwardsTo: new Set<string>() };
       for (const p of params) entry.params.add(p);
+      for (const f of forwardsTo) entry.forwardsTo.add(f);
       entry.kwargs ||= kwargs;
       functions.set(name, entry);
     }
   }
+  // A keyword handed on through `**kwargs` to a callable that declares it is that callable's parameter.
+  const declares = (name: string, keyword: string, seen: Set<string>): boolean => {
+    const fn = functions.get(name);
+    if (!fn || seen.has(name)) return false;
+    seen.add(name);
+    return fn.params.has(keyword) || [...fn.forwardsTo].some((target) => declares(target, keyword, seen));
+  };
   const out = new Set<string>();
   for (const file of facts) {
     for (const [callee, keyword] of file.calls) {
       const fn = functions.get(callee);
-      if (fn && fn.kwargs && !fn.params.has(keyword)) out.add(`${callee}.${keyword}`);
+      if (fn && fn.kwargs && !declares(callee, keyword, new Set())) out.add(`${callee}.${keyword}`);
     }
   }
   return [...out].sort();

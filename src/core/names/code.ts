@@ -103,6 +103,12 @@ export class CodeTranslator {
     if (content.length === 0) return;
     const role = stringRole(site, resolver, content);
     if (role === 'keep') return;
+    if (role === 'binding') {
+      const found = resolver.lookup(content, site.scope);
+      const view = found ? classView(this.rules, resolver.bindingClass(found.scope, content, found.binding), content) : content;
+      if (view !== content) edits.push([token.contentStart, token.contentEnd, view]);
+      return;
+    }
     if (role === 'docstring') {
       this.docText(text, token.contentStart, token.contentEnd, resolver, edits);
       return;

@@ -11,9 +11,19 @@ import type { FileFacts } from './analyze';
 
 let codeVersion: string | undefined;
 
-/** A digest of the code that runs (the bundled product file), so that new code never reads old facts. */
+/**
+ * A digest of the code that runs, so that new code never reads old facts: the bundled product
+ * file, or, run from the sources (tests through tsx), every module of the analysis (this folder).
+ */
 function currentCode(): string {
-  codeVersion ??= createHash('sha256').update(fs.readFileSync(__filename)).digest('hex').slice(0, 16);
+  if (codeVersion === undefined) {
+    const hash = createHash('sha256');
+    const files = __filename.endsWith('.ts')
+      ? fs.readdirSync(__dirname).filter((f) => f.endsWith('.ts')).sort().map((f) => path.join(__dirname, f))
+      : [__filename];
+    for (const file of files) hash.update(fs.readFileSync(file));
+    codeVersion = hash.digest('hex').slice(0, 16);
+  }
   return codeVersion;
 }
 

@@ -153,6 +153,8 @@ export interface StringSite {
   splatInto?: CallContext;
   /** `x == "s"`, `x != "s"`, `"s" in x`: the chain on the other side when it precedes. */
   comparedWith?: Chain;
+  /** `"s" in X` / `"s" not in X`: the bare name X the string is looked up in. */
+  lookedUpIn?: string;
   /** The simple names assigned by the statement whose value contains the string (`__all__`). */
   assignedTo?: string[];
   /** The string is the whole value assigned to these names (`X = "s"`, `self.X = "s"`). */
@@ -607,6 +609,7 @@ class Scanner {
     }
     if (prev && isComparison(this.text, prev)) site.comparedWith = this.lastChain;
     else if (bracket?.comparedWith && bracket.kind !== 'call') site.comparedWith = bracket.comparedWith;
+    site.lookedUpIn = membershipOperand(this.text, tokens, k);
     if (this.stmt.targetEnd >= 0 && k > this.stmt.targetEnd) {
       site.assignedTo = this.stmt.targetNames;
       if (this.brackets.length === 0 && k === this.stmt.targetEnd + 1 && isLastOfLine(tokens, k)) site.assignedValueOf = this.stmt.valueTargets;
@@ -1163,6 +1166,18 @@ function isDotNext(text: string, tokens: Token[], k: number): boolean {
 }
 
 /** `==`, `!=`, `in` (also `not in`). */
+/** `"s" in name` or `"s" not in name`, the name alone (not `name.attr`, `name[...]`, `name(...)`): the name. */
+function membershipOperand(text: string, tokens: Token[], k: number): string | undefined {
+  let j = k + 1;
+  if (isWord(text, tokens[j], 'not')) j++;
+  if (!isWord(text, tokens[j], 'in')) return undefined;
+  const name = tokens[j + 1];
+  if (name === undefined || name.type !== Tok.Name) return undefined;
+  const after = tokens[j + 2];
+  if (after !== undefined && after.type === Tok.Op && ['.', '(', '['].includes(text.slice(after.start, after.end))) return undefined;
+  return text.slice(name.start, name.end);
+}
+
 function isComparison(text: string, t: Token): boolean {
   const word = text.slice(t.start, t.end);
   return (t.type === Tok.Op && (word === '==' || word === '!=')) || (t.type === Tok.Name && word === 'in');

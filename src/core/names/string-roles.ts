@@ -6,6 +6,9 @@
  *   decision for that name in code;
  * - `fragments`: pieces of a name built at run time (`"visit_" + name`): each word is renamed
  *   token by token, like a name;
+ * - `binding`: the name a class factory gives the class it makes, when the statement binds the
+ *   class to that same name (`Point = namedtuple("Point", ...)`): its `__name__` (shown by
+ *   reprs, looked up by pickle) follows the variable;
  * - `flow`: a string that reaches a variable holding names (`name = "x"` and later
  *   `getattr(obj, name)`): the repository's member names in it follow the code;
  * - `keep`: a value handed to code outside the repository (`errors="ignore"`, `float("-Inf")`,
@@ -15,7 +18,7 @@
 import type { StringSite } from './python-scan';
 import type { FileResolver } from './resolve';
 
-export type StringRole = 'docstring' | 'names' | 'flow' | 'fragments' | 'keep' | 'prose';
+export type StringRole = 'docstring' | 'names' | 'binding' | 'flow' | 'fragments' | 'keep' | 'prose';
 
 /** Callees whose argument at the given index is a name (`getattr(obj, "name")`). */
 const NAME_ARGUMENTS: Record<string, number[]> = {
@@ -55,6 +58,7 @@ const SINGLE_VALUE = /^[\p{L}\p{N}_.+\-]*$/u;
 
 export function stringRole(site: StringSite, resolver: FileResolver, content: string): StringRole {
   if (site.docstring) return 'docstring';
+  if (namesItsBinding(site, content)) return 'binding';
   const name = nameRole(site, resolver);
   if (name) return name;
   if (flowsIntoName(site, resolver)) return 'flow';
@@ -78,6 +82,8 @@ function nameRole(site: StringSite, resolver: FileResolver): StringRole | undefi
   if (site.assignedTo?.some((n) => ALL_LIKE.has(n)) && (site.container === 'list' || site.container === 'group' || site.container === 'set' || site.container === undefined)) return 'names';
   if (site.comparedWith && (NAMEISH_ATTRIBUTES.has(resolver.lastAttribute(site.comparedWith) ?? '') || denotesAll(site.comparedWith, resolver))) return 'names';
   if (site.subscripted && isNamespaceChain(site.subscripted, resolver)) return site.whole ? 'names' : 'fragments';
+  // `"many" in kwargs`: a keyword name looked up among the keywords a function was given.
+  if (site.lookedUpIn !== undefined && isKwargsParam(site.lookedUpIn, site.scope, resolver)) return 'names';
   if (site.splatInto && !resolver.isExternalChain(site.splatInto.callee)) return 'names';
   if (site.dict !== undefined && isKeywordDict(site.dict, resolver)) return 'names';
   // A string in a tuple or list argument (`parametrize(("a", "b"), ...)`) is a whole name there.
@@ -109,6 +115,24 @@ function nameRole(site: StringSite, resolver: FileResolver): StringRole | undefi
   if (method === 'multiple' && resolver.lastAttribute({ ...callee, steps: callee.steps.slice(0, -1) }) !== 'patch') return undefined;
   if ((method === 'getattr' || method === 'setattr' || method === 'hasattr' || method === 'delattr') && callee.steps.length > 0) return undefined;
   return whole ? 'names' : 'fragments';
+}
+
+/**
+ * `Point = namedtuple("Point", ...)`, `T = TypeVar("T")`: the first argument of the call that
+ * makes a class (a capitalised name, as classes are) names the variable it is bound to
+ * (`first = opts.get("first")` is a lookup, not a class).
+ */
+function namesItsBinding(site: StringSite, content: string): boolean {
+  return (
+    site.call !== undefined &&
+    site.argIndex === 0 &&
+    site.keyword === undefined &&
+    site.whole &&
+    !site.token.parts &&
+    /^\p{Lu}/u.test(content) &&
+    site.assignedTo?.length === 1 &&
+    site.assignedTo[0] === content
+  );
 }
 
 function flowsIntoName(site: StringSite, resolver: FileResolver): boolean {
@@ -238,8 +262,12 @@ function isNamespaceChain(chain: NonNullable<StringSite['subscripted']>, resolve
 function isKwargsName(chain: NonNullable<StringSite['subscripted']>, resolver: FileResolver): boolean {
   if (chain.root === -1) return false;
   const site = resolver.scan.sites[chain.root];
-  const found = resolver.lookup(site.text, site.scope);
+  return isKwargsParam(site.text, site.scope, resolver);
+}
+
+/** `name`, used in `scope`, is a function's `**` parameter. */
+function isKwargsParam(name: string, scope: number, resolver: FileResolver): boolean {
+  const found = resolver.lookup(name, scope);
   if (!found) return false;
-  const scope = resolver.scan.scopes[found.scope];
-  return scope.params.some((p) => p.name === site.text && p.kind === 'dstar');
+  return resolver.scan.scopes[found.scope].params.some((p) => p.name === name && p.kind === 'dstar');
 }
