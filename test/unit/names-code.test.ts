@@ -230,3 +230,38 @@ test('the name a class factory gives the class it makes follows the variable bou
   });
   assert.ok(d.view('shapes/__init__.py').includes(`${d.name('PointPair')} = namedtuple("${d.name('PointPair')}"`));
 });
+
+test('words in capitals inside string values are data, as is the argument a repository callable is given for them', async () => {
+  await viewRunsLikeOriginal({
+    'grammar/__init__.py': [
+      'class Keyword:',
+      '    def __init__(self, match_string):',
+      '        self.match_string = match_string',
+      '',
+      '    def opens(self, text):',
+      '        return text.split()[0] == self.match_string',
+      '',
+      '    def closes(self, text):',
+      '        return text.split()[-1] == self.match_string',
+      '',
+      '',
+      'BEGIN = Keyword("BEGIN")',
+      'END = Keyword("END")',
+      '',
+      '',
+      'def bracketed(text, stop_on="END"):',
+      '    return BEGIN.opens(text) and END.closes(text) and text.endswith(stop_on)',
+      '',
+    ].join('\n'),
+    'tests/test_grammar.py': [
+      'from grammar import END, bracketed',
+      '',
+      '',
+      'def test_bracketed():',
+      '    assert bracketed("BEGIN aaa bbb END")',
+      '    assert not bracketed("BEGIN aaa")',
+      '    assert END.match_string == "END"',
+      '',
+    ].join('\n'),
+  });
+});

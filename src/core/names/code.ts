@@ -129,7 +129,7 @@ export class CodeTranslator {
         const piece = text.slice(range.start, range.end);
         // A message quoting a function or class (`"Hook 'conflict' ..."`) quotes the name.
         const inTest = isTestModule(resolver.context.module);
-        const view = this.prose.translate(piece, { quotedName: (word) => this.rules.isQuotable(word) || (inTest && definesCallable(resolver, word)) });
+        const view = this.prose.translate(piece, { stringValue: true, quotedName: (word) => this.rules.isQuotable(word) || (inTest && definesCallable(resolver, word)) });
         if (view !== piece) edits.push([range.start, range.end, view]);
       }
     }

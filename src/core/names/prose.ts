@@ -35,6 +35,12 @@ export interface ProseOptions {
    * then, not the repository's class of that name.
    */
   standalone?: boolean;
+  /**
+   * The text is a string value in code (not a docstring): a single word in capitals (`END`,
+   * `BEGIN` in `"BEGIN aaa END"`) is data there (grammar keywords, SQL, markers), not the
+   * repository's constant of that name.
+   */
+  stringValue?: boolean;
 }
 
 /** A dotted name or a path, without spaces. */
@@ -311,7 +317,7 @@ export class ProseTranslator {
     // A word with digits standing alone (`"node1"`) is as often data as a name.
     if ((isNameShaped(word) && !(options.standalone && !/_/.test(word) && splitWord(word).filter((p) => !p.fixed).length === 1)) || rules.isPlainName(word)) return view;
     const parts = splitWord(word);
-    if ((parts[0].casing === 'title' || parts[0].casing === 'upper') && !options.standalone) return view;
+    if ((parts[0].casing === 'title' || (parts[0].casing === 'upper' && !options.stringValue)) && !options.standalone) return view;
     // Written as a call (`compute()`, `compute\(`), quoted the way Python's messages quote
     // names (`'compute'`), or quoted as a field's key (`"age"`).
     const after = text[end];

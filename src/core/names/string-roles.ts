@@ -58,7 +58,7 @@ const SINGLE_VALUE = /^[\p{L}\p{N}_.+\-]*$/u;
 
 export function stringRole(site: StringSite, resolver: FileResolver, content: string): StringRole {
   if (site.docstring) return 'docstring';
-  if (namesItsBinding(site, content)) return 'binding';
+  if (namesItsBinding(site, content, resolver)) return 'binding';
   const name = nameRole(site, resolver);
   if (name) return name;
   if (flowsIntoName(site, resolver)) return 'flow';
@@ -118,13 +118,16 @@ function nameRole(site: StringSite, resolver: FileResolver): StringRole | undefi
 }
 
 /**
- * `Point = namedtuple("Point", ...)`, `T = TypeVar("T")`: the first argument of the call that
+ * `Point = namedtuple("Point", ...)`, `T = TypeVar("T")`: the first argument of the external call that
  * makes a class (a capitalised name, as classes are) names the variable it is bound to
  * (`first = opts.get("first")` is a lookup, not a class).
  */
-function namesItsBinding(site: StringSite, content: string): boolean {
+function namesItsBinding(site: StringSite, content: string, resolver: FileResolver): boolean {
   return (
     site.call !== undefined &&
+    // A word in capitals is a class name only for a factory outside the repository (`TypeVar`):
+    // a repository callable's argument in capitals is data (`BEGIN = Keyword("BEGIN")`).
+    (/\p{Ll}/u.test(content) || resolver.isExternalChain(site.call.callee)) &&
     site.argIndex === 0 &&
     site.keyword === undefined &&
     site.whole &&
