@@ -265,3 +265,31 @@ test('words in capitals inside string values are data, as is the argument a repo
     ].join('\n'),
   });
 });
+
+test('names a module adds to its own namespace by name (vars().update) and reads as globals keep their spelling', async () => {
+  const d = await viewRunsLikeOriginal({
+    'sqlish/__init__.py': '',
+    'sqlish/words.py': ['class Word:', '    def __init__(self, text):', '        self.text = text', '', '', 'ORDER = Word("by")', ''].join('\n'),
+    // Another module's own TRUE: the repository defines the name, so it is renamed there.
+    'sqlish/flags.py': ['from .words import Word', '', 'TRUE = Word("yes")', ''].join('\n'),
+    'sqlish/select.py': [
+      'from .words import *',
+      '',
+      'keywords = {k: Word(k) for k in """',
+      '    TRUE FALSE NULL',
+      '""".split()}',
+      'vars().update(keywords)',
+      '',
+      'LITERALS = [TRUE, FALSE, NULL, ORDER]',
+      '',
+      '',
+      'def texts():',
+      '    return [w.text for w in LITERALS]',
+      '',
+    ].join('\n'),
+    'tests/test_select.py': ['from sqlish.select import texts', '', '', 'def test_texts():', '    assert texts() == ["TRUE", "FALSE", "NULL", "by"]', ''].join('\n'),
+  });
+  assert.equal(d.bundle.names!.excluded.TRUE, 'dynamic-global');
+  // ORDER comes from the star import: it is the repository's name, renamed as everywhere.
+  assert.ok(d.bundle.names!.identifiers.ORDER);
+});

@@ -76,12 +76,19 @@ export interface FileFacts {
   dynamicAttributes: boolean;
   /** Names bound in functions that hand their locals over by name (`return locals()`): kept. */
   dynamicParams: string[];
+  /**
+   * A module that adds to its own namespace by name (`vars().update(d)`, `globals()[k] = v`):
+   * the global names it reads that nothing in it binds (the build subtracts star imports).
+   */
+  dynamicGlobals: string[];
 }
+
+const UPDATES_NAMESPACE = /\b(?:vars|globals)\(\s*\)\s*(?:\.\s*(?:update|setdefault)\s*\(|\[)/;
 
 export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   const scan = scanPython(text);
   const resolver = new FileResolver(scan, context);
-  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], starImports: [], globals: [], dynamicParams: [], wordStrings: [], dynamicAttributes: false, optionNames: [], nameValued: nameValuedNames(resolver).names };
+  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], starImports: [], globals: [], dynamicParams: [], dynamicGlobals: [], wordStrings: [], dynamicAttributes: false, optionNames: [], nameValued: nameValuedNames(resolver).names };
   collectOptionNames(scan, resolver, facts.optionNames);
   facts.dynamicAttributes = scan.scopes.some((s) => s.kind === 'function' && (s.name === '__getattr__' || s.name === '__getattribute__') && scan.scopes[s.parent]?.kind === 'class');
   for (const [name, binding] of scan.scopes[0].bindings) {
@@ -89,6 +96,14 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   }
   for (const [name, binding] of scan.scopes[0].bindings) {
     if (binding.kinds & (Bind.Def | Bind.Class | Bind.Assign) && !facts.externalGlobals.includes(name)) facts.globals.push(name);
+  }
+  if (UPDATES_NAMESPACE.test(text)) {
+    const unbound = new Set<string>();
+    for (const site of scan.sites) {
+      if (site.kind !== Site.Name || site.store || context.builtins.has(site.text)) continue;
+      if (resolver.lookup(site.text, site.scope) === undefined) unbound.add(site.text);
+    }
+    facts.dynamicGlobals = [...unbound].sort();
   }
   // A function that hands its namespace over by name (`return locals()`) makes its names keys.
   for (const scope of scan.scopes) if (scope.kind === 'function' && scope.dynamicLocals) for (const name of scope.bindings.keys()) facts.dynamicParams.push(name);

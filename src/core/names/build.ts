@@ -96,6 +96,8 @@ export function buildNames(
     for (const word of file.unknownKeywords) if (universe.parameters.has(word) || universe.attributes.has(word)) keep(word, 'external-keyword');
   }
   for (const file of input.facts) for (const name of file.dynamicParams) keep(name, 'dynamic-locals');
+  const bindings = moduleBindings(input);
+  keepDynamicGlobals(input, bindings, keep);
   for (const file of input.facts) for (const name of file.optionNames) keep(name, 'command-line-option');
   // A class that serves attributes from its data (`__getattr__` looking up keys) makes a word
   // that is both such a key (a string) and an attribute of an unknown receiver one name: kept.
@@ -151,7 +153,7 @@ export function buildNames(
     identifiers: {},
     locals: {},
     paths: {},
-    externalGlobals: externalGlobals(input),
+    externalGlobals: externalGlobals(input, bindings),
     plainNames: [],
     callables: [],
     quotableNames: [],
@@ -241,8 +243,13 @@ export function buildNames(
   return { tables, statistics: statistics(definitions, tables, rules, input, external, keptMembers, keptEverywhere), excluded: sortedRecord(excluded) };
 }
 
-/** Per module: the global names it binds to external things, following `from m import *` chains. */
-function externalGlobals(input: NamesInput): Record<string, string[]> {
+type ModuleNames = { external: Set<string>; own: Set<string> };
+
+/**
+ * The global names each module binds, its own (def, class, assignment) and those bound to
+ * external things by imports, following `from m import *` chains (and their `__all__`).
+ */
+function moduleBindings(input: NamesInput): (module: string) => ModuleNames {
   // A name a module (or a module it star-imports) defines itself is the repository's, whatever else imports it.
   const direct = new Map<string, { external: Set<string>; own: Set<string>; exports?: Set<string> }>();
   const stars = new Map<string, string[]>();
@@ -252,8 +259,8 @@ function externalGlobals(input: NamesInput): Record<string, string[]> {
     direct.set(module, { external: new Set(file.externalGlobals), own: new Set(file.globals), exports: file.exports ? new Set(file.exports) : undefined });
     if (file.starImports.length > 0) stars.set(module, file.starImports);
   });
-  const resolved = new Map<string, { external: Set<string>; own: Set<string> }>();
-  const bound = (module: string, seen: Set<string>): { external: Set<string>; own: Set<string> } => {
+  const resolved = new Map<string, ModuleNames>();
+  const bound = (module: string, seen: Set<string>): ModuleNames => {
     const done = resolved.get(module);
     if (done) return done;
     const entry = direct.get(module);
@@ -271,13 +278,32 @@ function externalGlobals(input: NamesInput): Record<string, string[]> {
     resolved.set(module, result);
     return result;
   };
-  const resolve = (module: string, seen: Set<string>) => bound(module, seen).external;
+  return (module) => bound(module, new Set());
+}
+
+/** Per module: the global names it binds to external things, following `from m import *` chains. */
+function externalGlobals(input: NamesInput, bindings: (module: string) => ModuleNames): Record<string, string[]> {
   const out: Record<string, string[]> = {};
-  for (const module of [...direct.keys()].sort()) {
-    const names = resolve(module, new Set());
+  const modules = input.factModules.filter((m): m is string => m !== undefined);
+  for (const module of [...new Set(modules)].sort()) {
+    const names = bindings(module).external;
     if (names.size > 0) out[module] = [...names].sort();
   }
   return out;
+}
+
+/**
+ * Names a module creates at run time by adding to its namespace (`vars().update(keywords)`) and
+ * reads as globals: their spelling is the data's, so they keep it. Names its star imports bind
+ * are not among them.
+ */
+function keepDynamicGlobals(input: NamesInput, bindings: (module: string) => ModuleNames, keep: (word: string, reason: string) => void): void {
+  input.facts.forEach((file, i) => {
+    if (file.dynamicGlobals.length === 0) return;
+    const module = input.factModules[i];
+    const bound = module === undefined ? undefined : bindings(module);
+    for (const name of file.dynamicGlobals) if (!bound?.own.has(name) && !bound?.external.has(name)) keep(name, 'dynamic-global');
+  });
 }
 
 /** Field names of declarative classes and of the repository's subclasses of them. */
