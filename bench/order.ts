@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import seedrandom from 'seedrandom';
+import { orderRandom } from '../src/core/order/level';
 import { reorderFile, restoreFile } from '../src/core/order/reorder';
 import { loadPythonParser } from '../src/core/parse';
 import { median, row, timeProcess } from './measure';
@@ -51,7 +51,7 @@ export async function measureOrder(root: string, seed: number, roundTrip = false
   let kendallSum = 0;
   const results = [];
   const start = process.hrtime.bigint();
-  for (const { rel, text } of files) results.push(await reorderFile(text, seedrandom(`order:${seed}:${rel}`)));
+  for (const { rel, text } of files) results.push(await reorderFile(text, orderRandom(seed, rel)));
   m.milliseconds = Number(process.hrtime.bigint() - start) / 1e6;
   for (const [k, result] of results.entries()) {
     if (result.record) m.changedFiles++;

@@ -9,6 +9,7 @@ import {
   buildBundleFor,
   GRANULARITIES,
   parseGranularity,
+  parseLevels,
   parseSeed,
   readBundleFile,
   serializeBundle,
@@ -47,12 +48,23 @@ function printJson(io: Io, value: unknown): void {
   io.stdout(`${JSON.stringify(value, null, 2)}\n`);
 }
 
-function seedOrBundle(opts: { seed?: string; bundle?: string }): void {
-  if (opts.seed !== undefined && opts.bundle !== undefined) throw new UsageError('give either --seed or --bundle, not both');
-  if (opts.seed === undefined && opts.bundle === undefined) throw new UsageError('give --seed N or --bundle FILE');
+interface SeedOrBundle {
+  seed?: string;
+  bundle?: string;
+  levels?: string;
+  granularity: string;
 }
 
-async function bundleForRepository(repository: Repository, opts: { seed?: string; bundle?: string; granularity: string }, io: Io): Promise<Bundle> {
+/** Checks the choice between --seed (with --levels) and --bundle before any work. */
+function seedOrBundle(opts: SeedOrBundle): void {
+  if (opts.seed !== undefined && opts.bundle !== undefined) throw new UsageError('give either --seed or --bundle, not both');
+  if (opts.seed === undefined && opts.bundle === undefined) throw new UsageError('give --seed N or --bundle FILE');
+  if (opts.bundle !== undefined && opts.levels !== undefined) throw new UsageError('give --levels with --seed, not with --bundle (the bundle says its levels)');
+  if (opts.seed !== undefined) parseSeed(opts.seed);
+  if (opts.levels !== undefined) parseLevels(opts.levels);
+}
+
+async function bundleForRepository(repository: Repository, opts: SeedOrBundle, io: Io): Promise<Bundle> {
   if (opts.bundle !== undefined) {
     const bundle = readBundleFile(opts.bundle);
     if (requireBundleOf(bundle, opts.bundle, repository) === 'changed') {
@@ -63,6 +75,7 @@ async function bundleForRepository(repository: Repository, opts: { seed?: string
   const progress = new Progress('parsing', io.stderr);
   const bundle = await buildBundleFor(repository, {
     seed: parseSeed(opts.seed!),
+    levels: opts.levels === undefined ? undefined : parseLevels(opts.levels),
     granularity: parseGranularity(opts.granularity),
     factsCache: factsCacheDir(),
     onProgress: (done, total) => progress.update(done, total),
@@ -107,30 +120,34 @@ export function createProgram(io: Io = defaultIo, state: RunState = { exitCode: 
     new Option('--granularity <level>', 'definitions (packages, modules, classes, functions, module variables) or full (every name)')
       .choices(GRANULARITIES as string[])
       .default('full');
+  const levels = () => new Option('--levels <list>', 'the levels to apply, comma-separated: 2 (names), 3 (definition order), e.g. 2,3 (default: 2)');
 
   program
     .command('build')
     .description('Build the mapping bundle of a repository for a seed.')
     .argument('<repo>', 'folder holding a Python repository')
     .requiredOption('--seed <n>', 'seed: a whole number')
+    .addOption(levels())
     .addOption(granularity())
     .requiredOption('--out <file>', 'where to write the bundle (JSON)')
     .option('--force', 'overwrite --out if it exists')
-    .action(async (repo: string, opts: { seed: string; granularity: string; out: string; force?: boolean }) => {
+    .action(async (repo: string, opts: { seed: string; levels?: string; granularity: string; out: string; force?: boolean }) => {
       const seed = parseSeed(opts.seed);
+      const chosen = opts.levels === undefined ? undefined : parseLevels(opts.levels);
       requireFolder(repo);
       requireOutputFile(opts.out, { overwrite: opts.force === true, overwriteHint: '--force overwrites it' });
       requireOutsideFolder(opts.out, repo, '--out', 'the repository');
       const progress = new Progress('parsing', io.stderr);
       const { bundle } = await buildBundle(repo, {
         seed,
+        levels: chosen,
         granularity: parseGranularity(opts.granularity),
         factsCache: factsCacheDir(),
         onProgress: (done, total) => progress.update(done, total),
       });
       progress.finish();
       writeFileAtomic(opts.out, serializeBundle(bundle));
-      printJson(io, { bundle: opts.out, statistics: bundle.statistics });
+      printJson(io, { bundle: opts.out, levels: bundle.levels, statistics: bundle.statistics });
     });
 
   program
@@ -139,11 +156,11 @@ export function createProgram(io: Io = defaultIo, state: RunState = { exitCode: 
     .argument('<repo>', 'folder holding a Python repository')
     .option('--seed <n>', 'seed: a whole number (builds the bundle)')
     .option('--bundle <file>', 'a bundle built before')
+    .addOption(levels())
     .addOption(granularity())
     .requiredOption('--out <dir>', 'output folder (absent or empty)')
-    .action(async (repo: string, opts: { seed?: string; bundle?: string; granularity: string; out: string }) => {
+    .action(async (repo: string, opts: SeedOrBundle & { out: string }) => {
       seedOrBundle(opts);
-      if (opts.seed !== undefined) parseSeed(opts.seed);
       requireEmptyOutput(opts.out);
       requireFolder(repo);
       requireOutsideFolder(opts.out, repo, '--out', 'the repository');
@@ -151,24 +168,25 @@ export function createProgram(io: Io = defaultIo, state: RunState = { exitCode: 
       const bundle = await bundleForRepository(repository, opts, io);
       warnLeftOut(repository, io);
       const progress = new Progress('writing', io.stderr);
-      const result = materialize(repository, translatorFor(bundle), opts.out, (d, t) => progress.update(d, t));
+      const result = await materialize(repository, bundle, opts.out, (d, t) => progress.update(d, t));
       progress.finish();
+      for (const file of result.unfitted) io.stderr(`schrodinger: warning: ${file} keeps its state: it changed since the bundle was built\n`);
       printJson(io, { ...result, seed: bundle.seed, levels: bundle.levels, granularity: bundle.names?.granularity });
     });
 
   program
     .command('roundtrip')
-    .description('Check that reverse(forward(x)) is x, byte for byte, for every file and path.')
+    .description("Check that reverse(forward(x)) is x, byte for byte, for every file and path, and each level's inverse.")
     .argument('<repo>', 'folder holding a Python repository')
     .option('--seed <n>', 'seed: a whole number')
     .option('--bundle <file>', 'a bundle built before')
+    .addOption(levels())
     .addOption(granularity())
-    .action(async (repo: string, opts: { seed?: string; bundle?: string; granularity: string }) => {
+    .action(async (repo: string, opts: SeedOrBundle) => {
       seedOrBundle(opts);
-      if (opts.seed !== undefined) parseSeed(opts.seed);
       const repository = readRepository(repo);
       const bundle = await bundleForRepository(repository, opts, io);
-      const report = roundTrip(repository, translatorFor(bundle));
+      const report = await roundTrip(repository, bundle);
       io.stdout(`${JSON.stringify(report)}\n`);
       if (report.mismatched.length > 0 || report.untranslated.length > 0) state.exitCode = 1;
     });

@@ -3,17 +3,21 @@
  * input is hostile until checked. Beyond types and shapes, the names section must be able to
  * make nothing but names: replacement words are plain lowercase words, names are identifiers,
  * path segments hold no separator and are never `.` or `..`, and every view name reads back,
- * through the token map, as the original it stands for (which makes every map injective).
+ * through the token map, as the original it stands for (which makes every map injective). The
+ * order section (Level 3) names Python files by relative paths and units by Python names, and
+ * each reordered run's positions are a permutation of its units.
  *
  * The field lists are typed against `Bundle` and `NamesSection`: a field added to either does
  * not compile until it is described here.
  */
 import { UsageError } from './errors';
 // bundle.ts imports this module: its values are read only when a bundle is checked.
-import { BUNDLE_SCHEMA_VERSION, GRANULARITIES, type Bundle, type NamesSection } from './bundle';
+import { BUNDLE_SCHEMA_VERSION, GRANULARITIES, type Bundle, type NamesSection, type OrderSection } from './bundle';
 import { BUNDLE_SCHEMA } from './bundle-document';
 import { Naming } from './names/naming';
 import { forEachWord, isIdentifier } from './names/words';
+import { ORDER_RECORD_VERSION, type ContainerRecord, type OrderRecord, type RunRecord } from './order/reorder';
+import { isPythonFile } from './text-encoding';
 
 /** Names, words and path segments longer than this are refused (no repository has one). */
 export const MAX_NAME_LENGTH = 512;
@@ -155,6 +159,39 @@ const namesShape = (): Shape<NamesSection> => ({
   ),
 });
 
+/** A container of an order record: "" (the module) or a dotted path of classes, `#k` for the k-th of that path. */
+const isContainerPath = (s: string) => {
+  if (s === '') return true;
+  const [dotted, k, ...more] = s.split('#');
+  return more.length === 0 && isDottedName(dotted) && (k === undefined || /^[1-9][0-9]{0,5}$/.test(k));
+};
+
+const orderShape = (): Shape<OrderSection> => ({
+  files: required(
+    recordOf(
+      matching('a relative path of a Python file', (s) => isRelativePath(s) && isPythonFile(s), MAX_TEXT_LENGTH),
+      objectOf<OrderRecord>({
+        version: required(integer(ORDER_RECORD_VERSION, ORDER_RECORD_VERSION)),
+        containers: required(
+          arrayOf(
+            objectOf<ContainerRecord>({
+              path: required(matching('a container path (empty, or dotted class names)', isContainerPath, MAX_TEXT_LENGTH)),
+              runs: required(
+                arrayOf(
+                  objectOf<RunRecord>({
+                    names: required(arrayOf(name)),
+                    original: optional(arrayOf(integer(0, 100_000), { unique: true })),
+                  }),
+                ),
+              ),
+            }),
+          ),
+        ),
+      }),
+    ),
+  ),
+});
+
 const count = integer(0, Number.MAX_SAFE_INTEGER);
 
 const STATISTICS_COUNTS = ['files', 'textFiles', 'binaryFiles', 'pythonFiles', 'skippedLinks'] as const;
@@ -177,6 +214,7 @@ const bundleShape = (): Shape<Bundle> => ({
   lexiconVersion: required(text(200)),
   externalNamesVersion: required(text(200)),
   names: optional(objectOf(namesShape())),
+  order: optional(objectOf(orderShape())),
   // Only the counts are read; the rest is a report.
   statistics: required((value, where) => {
     if (!isObject(value)) fail(where, `expected an object, found ${show(value)}`);
@@ -210,6 +248,27 @@ function checkNames(names: NamesSection): void {
   }
 }
 
+/** The order section's meaning: each reordered run's positions are a permutation of its units, in another order. */
+function checkOrder(order: OrderSection): void {
+  for (const [file, record] of Object.entries(order.files)) {
+    if (record.containers.length === 0) fail(`order.files[${show(file)}].containers`, 'empty (a file that keeps its order has no record)');
+    const paths = new Set<string>();
+    record.containers.forEach((container, c) => {
+      const where = `order.files[${show(file)}].containers[${c}]`;
+      if (paths.has(container.path)) fail(`${where}.path`, `${show(container.path)} appears twice`);
+      paths.add(container.path);
+      container.runs.forEach((run, r) => {
+        const at = `${where}.runs[${r}]`;
+        if (run.names.length === 0) fail(`${at}.names`, 'empty');
+        if (!run.original) return;
+        if (run.original.length !== run.names.length) fail(`${at}.original`, `${run.original.length} positions for ${run.names.length} names`);
+        if (run.original.some((position) => position >= run.names.length)) fail(`${at}.original`, `not a permutation of 0 to ${run.names.length - 1}`);
+        if (run.original.every((position, k) => position === k)) fail(`${at}.original`, 'the original order (a run that keeps its order has none)');
+      });
+    });
+  }
+}
+
 /** The bundle, checked; a damaged one throws "damaged bundle: SOURCE: WHAT". */
 export function validateBundle(value: unknown, source: string): Bundle {
   try {
@@ -218,7 +277,9 @@ export function validateBundle(value: unknown, source: string): Bundle {
     const levels = bundle.levels;
     if (levels.some((level, i) => i > 0 && level <= levels[i - 1])) fail('levels', 'expected ascending levels');
     if (levels.includes(2) !== (bundle.names !== undefined)) fail('names', levels.includes(2) ? 'missing (levels include 2)' : 'present although levels do not include 2');
+    if (levels.includes(3) !== (bundle.order !== undefined)) fail('order', levels.includes(3) ? 'missing (levels include 3)' : 'present although levels do not include 3');
     if (bundle.names) checkNames(bundle.names);
+    if (bundle.order) checkOrder(bundle.order);
     return bundle;
   } catch (error) {
     if (error instanceof Damage) throw new UsageError(`damaged bundle: ${source}: ${error.message}`);

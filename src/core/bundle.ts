@@ -1,6 +1,7 @@
 /**
  * The mapping bundle: everything needed to translate a repository to its seeded disguise and
- * back, as one versioned JSON document with a section per level (`names`: Level 2).
+ * back, as one versioned JSON document with a section per level (`names`: Level 2; `order`:
+ * Level 3, see state-levels.ts).
  */
 import * as fs from 'node:fs';
 import { BUNDLE_SCHEMA } from './bundle-document';
@@ -12,12 +13,14 @@ import { analyzeRepository } from './names/collect';
 import { FactsCache } from './names/facts-cache';
 import { buildNames, type Granularity, type NamesStatistics } from './names/build';
 import type { NamesTables } from './names/rules';
+import type { OrderRecord } from './order/reorder';
 import { readRepository, type ModuleLayout, type Repository } from './repository';
 import { pathDigests } from './repository-identity';
+import { buildStateSections, isStateLevel, type StateSection } from './state-levels';
 import { PRODUCT_VERSION } from './version';
 
 export { BUNDLE_SCHEMA };
-export const BUNDLE_SCHEMA_VERSION = 2;
+export const BUNDLE_SCHEMA_VERSION = 3;
 
 export type { Granularity };
 export const GRANULARITIES: readonly Granularity[] = ['definitions', 'full'];
@@ -33,12 +36,17 @@ export interface NamesSection extends NamesTables {
   layout: ModuleLayout;
 }
 
+/** Level 3: the order section, the order record of each Python file whose definitions moved. */
+export type OrderSection = StateSection<OrderRecord>;
+
 export interface BundleStatistics extends Partial<NamesStatistics> {
   files: number;
   textFiles: number;
   binaryFiles: number;
   pythonFiles: number;
   skippedLinks: number;
+  /** Level 3: files looked at and changed, runs, mean Kendall distance (see order/level.ts). */
+  order?: Record<string, number>;
 }
 
 export interface Bundle {
@@ -46,7 +54,7 @@ export interface Bundle {
   schemaVersion: number;
   generator: string;
   seed: number;
-  /** The levels this bundle applies, ascending (`[2]`). */
+  /** The levels this bundle applies, ascending (`[2]`, `[3]`, `[2, 3]`): each has its section. */
   levels: number[];
   /**
    * The repository the bundle was built for: `contentHash` says whether a folder is exactly it;
@@ -57,11 +65,14 @@ export interface Bundle {
   lexiconVersion: string;
   externalNamesVersion: string;
   names?: NamesSection;
+  order?: OrderSection;
   statistics: BundleStatistics;
 }
 
 export interface BuildOptions {
   seed: number;
+  /** The levels to apply (ascending; see parseLevels); `[2]` when absent. */
+  levels?: readonly number[];
   granularity: Granularity;
   hidden?: readonly string[];
   /**
@@ -88,6 +99,25 @@ export function parseGranularity(text: string): Granularity {
   return text as Granularity;
 }
 
+/** The levels `build` makes: 2 (names) and 3 (definition order). */
+export const BUILD_LEVELS: readonly number[] = [2, 3];
+export const DEFAULT_LEVELS: readonly number[] = [2];
+
+/** A `--levels` value: levels from BUILD_LEVELS, comma-separated, each once; ascending. */
+export function parseLevels(text: string): number[] {
+  const problem = (what: string) => new UsageError(`bad levels "${text}": ${what} (expected levels from ${BUILD_LEVELS.join(', ')}, comma-separated, e.g. 2,3)`);
+  const parts = text.split(',').map((part) => part.trim());
+  const levels: number[] = [];
+  for (const part of parts) {
+    if (!/^[0-9]$/.test(part)) throw problem(part === '' ? 'an empty level' : `"${part}" is not a level`);
+    const level = Number(part);
+    if (!BUILD_LEVELS.includes(level)) throw problem(`level ${level} is not one build makes`);
+    if (levels.includes(level)) throw problem(`level ${level} appears twice`);
+    levels.push(level);
+  }
+  return levels.sort((a, b) => a - b);
+}
+
 export async function buildBundle(root: string, options: BuildOptions): Promise<{ bundle: Bundle; repository: Repository }> {
   const repository = readRepository(root, { hidden: options.hidden });
   const bundle = await buildBundleFor(repository, options);
@@ -95,17 +125,27 @@ export async function buildBundle(root: string, options: BuildOptions): Promise<
 }
 
 export async function buildBundleFor(repository: Repository, options: BuildOptions): Promise<Bundle> {
+  const levels = [...(options.levels ?? DEFAULT_LEVELS)];
   const external = loadExternalNames();
   const lexicon = loadLexicon();
-  const analysis = await analyzeRepository(repository, options.onProgress, options.texts, options.factsCache ? new FactsCache(options.factsCache) : undefined);
-  const { tables, statistics, excluded } = buildNames(analysis.input, { seed: options.seed, granularity: options.granularity }, external, lexicon);
+  let names: { section: NamesSection; statistics: NamesStatistics; pythonFiles: number } | undefined;
+  if (levels.includes(2)) {
+    const analysis = await analyzeRepository(repository, options.onProgress, options.texts, options.factsCache ? new FactsCache(options.factsCache) : undefined);
+    const { tables, statistics, excluded } = buildNames(analysis.input, { seed: options.seed, granularity: options.granularity }, external, lexicon);
+    names = {
+      section: { granularity: options.granularity, ...tables, excluded, keptSegments: analysis.keptSegments(tables), layout: repository.layout },
+      statistics,
+      pythonFiles: analysis.pythonFiles,
+    };
+  }
+  const state = await buildStateSections(repository, options.seed, levels.filter(isStateLevel), names ? undefined : options.onProgress);
   const textFiles = repository.files.filter((f) => f.text !== undefined).length;
   return {
     schema: BUNDLE_SCHEMA,
     schemaVersion: BUNDLE_SCHEMA_VERSION,
     generator: `schrodinger-views ${PRODUCT_VERSION}`,
     seed: options.seed,
-    levels: [2],
+    levels,
     repository: {
       name: repository.name,
       isPackage: repository.isPackage,
@@ -115,14 +155,16 @@ export async function buildBundleFor(repository: Repository, options: BuildOptio
     },
     lexiconVersion: lexicon.version,
     externalNamesVersion: external.version,
-    names: { granularity: options.granularity, ...tables, excluded, keptSegments: analysis.keptSegments(tables), layout: repository.layout },
+    ...(names ? { names: names.section } : {}),
+    ...state.sections,
     statistics: {
       files: repository.files.length,
       textFiles,
       binaryFiles: repository.files.length - textFiles,
-      pythonFiles: analysis.pythonFiles,
+      pythonFiles: names?.pythonFiles ?? repository.files.filter((f) => /\.pyi?$/.test(f.path) && f.text !== undefined).length,
       skippedLinks: repository.skippedLinks.length,
-      ...statistics,
+      ...names?.statistics,
+      ...state.statistics,
     },
   };
 }

@@ -1,8 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFolderAtomic } from './atomic';
+import type { Bundle } from './bundle';
 import type { Repository } from './repository';
-import type { Translator } from './translator';
+import { repositoryInState } from './state-levels';
+import { translatorFor } from './translator';
 import { requireOutsideFolder } from './user-paths';
 import { fileToView } from './view-files';
 
@@ -13,20 +15,27 @@ export interface MaterializeResult {
   links: number;
   /** The view name of the repository folder itself (its package name when it is a package). */
   viewName: string;
+  /** Per state level (e.g. "3"): how many files it changed. */
+  stateChanges: Record<string, number>;
+  /** Files a state level kept because its record no longer fits them (they changed since the bundle was built). */
+  unfitted: string[];
 }
 
 /**
  * Writes the whole disguised repository to `out` (absent or empty, outside the repository), all
- * or nothing. Links of the repository that the view serves are written as links, their targets
- * translated like paths.
+ * or nothing: each file in the state the bundle's state levels make (state-levels.ts), shown
+ * through its interface levels (translator.ts). Links of the repository that the view serves
+ * are written as links, their targets translated like paths.
  */
-export function materialize(
+export async function materialize(
   repository: Repository,
-  translator: Translator,
+  bundle: Bundle,
   out: string,
   onProgress?: (done: number, total: number) => void,
-): MaterializeResult {
+): Promise<MaterializeResult> {
   requireOutsideFolder(out, repository.root, '--out', 'the repository');
+  const translator = translatorFor(bundle);
+  const state = await repositoryInState(repository, bundle);
   const total = repository.files.length + repository.links.length;
   writeFolderAtomic(out, (temp) => {
     const made = new Set<string>();
@@ -41,7 +50,7 @@ export function materialize(
       }
       return target;
     };
-    for (const file of repository.files) {
+    for (const file of state.repository.files) {
       const view = fileToView(file, translator);
       const target = place(view.path);
       fs.writeFileSync(target, view.bytes, { mode: view.mode, flag: 'wx' });
@@ -57,7 +66,14 @@ export function materialize(
       onProgress?.(++done, total);
     }
   });
-  return { out: path.resolve(out), files: repository.files.length, links: repository.links.length, viewName: translator.segmentToView(repository.name) };
+  return {
+    out: path.resolve(out),
+    files: repository.files.length,
+    links: repository.links.length,
+    viewName: translator.segmentToView(repository.name),
+    stateChanges: Object.fromEntries([...state.changed].map(([level, files]) => [String(level), files.length])),
+    unfitted: state.unfitted,
+  };
 }
 
 function isInside(folder: string, target: string): boolean {

@@ -15,11 +15,11 @@ import { runPytest, tempDir, type Outcome } from '../helpers';
 export async function checkDisguisedSuite(repo: string, seed: number, selection: string[]): Promise<Map<string, Outcome>> {
   const { bundle, repository } = await buildBundle(repo, { seed, granularity: 'full' });
   const translator = translatorFor(bundle);
-  const round = roundTrip(repository, translator);
+  const round = await roundTrip(repository, bundle);
   assert.deepEqual(round.mismatched, [], 'round trip');
 
   const view = path.join(tempDir('view'), 'view');
-  materialize(repository, translator, view);
+  await materialize(repository, bundle, view);
   assert.equal(scanLeaks(view, bundle, translatorFor(bundle)).leaks, 0, 'leaks');
 
   const original = runPytest(repo, selection);

@@ -8,7 +8,6 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { buildBundle, serializeBundle } from '../../src/core/bundle';
 import { materialize } from '../../src/core/materialize';
-import { translatorFor } from '../../src/core/translator';
 import { FIXTURE, copyTree, tempDir } from '../helpers';
 import { runProgram } from './command-harness';
 
@@ -66,7 +65,7 @@ test(`fuzz: ${CASES} damaged bundles, every command: exit 0 or 2 (1 for a roundt
   fs.writeFileSync(path.join(sentinel, 'victim', '__init__.py'), 'ALSO = 2\n');
   const { bundle, repository } = await buildBundle(repo, { seed: 9, granularity: 'full' });
   const view = path.join(work, 'view');
-  materialize(repository, translatorFor(bundle), view);
+  await materialize(repository, bundle, view);
   const good = serializeBundle(bundle);
   const caseFile = path.join(work, 'case.json');
   const out = path.join(work, 'out');
@@ -177,4 +176,69 @@ test(`fuzz: ${CASES} damaged bundles, every command: exit 0 or 2 (1 for a roundt
     assert.ok((statuses.get(`${command} 2`) ?? 0) > 0, `${command} never refused: ${JSON.stringify([...statuses])}`);
   }
   assert.ok((statuses.get('materialize 0') ?? 0) > 0 && (statuses.get('translate 0') ?? 0) > 0, JSON.stringify([...statuses]));
+});
+
+test('fuzz: 120 bundles with a damaged order section (Level 3): exit 0 or 2 (1 for a roundtrip finding), one-line errors, nothing written outside --out', async () => {
+  const work = path.join(tempDir('fuzz-order'), 'work');
+  fs.mkdirSync(work);
+  const repo = path.join(work, 'shopcart');
+  copyTree(FIXTURE, repo);
+  const { bundle } = await buildBundle(repo, { seed: 9, granularity: 'full', levels: [2, 3] });
+  assert.ok(Object.keys(bundle.order!.files).length > 0);
+  const good = serializeBundle(bundle);
+  const caseFile = path.join(work, 'case.json');
+  const out = path.join(work, 'out');
+  const repoState = treeState(repo);
+
+  const rand = random(77);
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)];
+  const values: Json[] = [null, true, 0, -1, 1.5, 1e308, 2 ** 40, 'word', '', [], {}, ['x'], { a: 1 }, 'x'.repeat(10_000), ...ESCAPES];
+  const statuses = new Map<string, number>();
+  for (let n = 0; n < 120; n++) {
+    const value = JSON.parse(good) as { [key: string]: Json };
+    const order = value.order as Json;
+    const all = places(order);
+    const whats: string[] = [];
+    for (let r = 0, rounds = 1 + Math.floor(rand() * 3); r < rounds; r++) {
+      const where = pick(all);
+      const parent = where.parent as Record<string, Json>;
+      const key = where.key as string;
+      const at = parent[key];
+      switch (Math.floor(rand() * 5)) {
+        case 0:
+          parent[key] = pick(values);
+          whats.push(`type change at ${key}`);
+          break;
+        case 1:
+          if (Array.isArray(where.parent)) where.parent.splice(where.key as number, 1);
+          else delete parent[key];
+          whats.push(`deleted ${key}`);
+          break;
+        case 2:
+          // Another valid-looking number or name: a record that may not fit the file.
+          parent[key] = typeof at === 'number' ? Math.floor(rand() * 8) : typeof at === 'string' ? pick(['add_item', 'LineItem', 'x', 'ShoppingCart', 'total']) : at;
+          whats.push(`plausible value at ${key}`);
+          break;
+        case 3:
+          if (Array.isArray(at) && at.length >= 2) at.reverse();
+          whats.push(`reversed ${key}`);
+          break;
+        default:
+          (value.order as Record<string, Record<string, Json>>).files[pick(['shopcart/other.py', 'shopcart/cart.py', ...ESCAPES])] = pick(Object.values((JSON.parse(good) as { order: { files: Record<string, Json> } }).order.files));
+          whats.push('record for another file');
+      }
+    }
+    fs.writeFileSync(caseFile, JSON.stringify(value));
+    const command = n % 2 ? 'roundtrip' : 'materialize';
+    const args = command === 'roundtrip' ? ['roundtrip', repo, '--bundle', caseFile] : ['materialize', repo, '--bundle', caseFile, '--out', out];
+    const result = await runProgram(args, Buffer.alloc(0));
+    const label = `case ${n} (${command}; ${whats.join(', ')}): exit ${result.status}: ${result.stderr.slice(0, 300)}`;
+    assert.ok((command === 'roundtrip' ? [0, 1, 2] : [0, 2]).includes(result.status), label);
+    if (result.status === 2) assert.match(result.stderr, /^schrodinger: error: [^\n]+\n$/, label);
+    assert.doesNotMatch(result.stderr, /internal error/, label);
+    statuses.set(`${command} ${result.status}`, (statuses.get(`${command} ${result.status}`) ?? 0) + 1);
+    assert.equal(treeState(repo), repoState, label);
+    if (fs.existsSync(out)) fs.rmSync(out, { recursive: true });
+  }
+  for (const key of ['materialize 0', 'materialize 2', 'roundtrip 2']) assert.ok((statuses.get(key) ?? 0) > 0, `${key} never happened: ${JSON.stringify([...statuses])}`);
 });

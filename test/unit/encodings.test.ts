@@ -59,7 +59,7 @@ test('a Latin-1 Python file with a coding cookie is translated in its encoding: 
 
   const round = await runProgram(['roundtrip', repo, '--bundle', file]);
   assert.equal(round.status, 0, round.stdout);
-  assert.deepEqual(JSON.parse(round.stdout), { files: 3, identical: 3, mismatched: [], untranslated: [] });
+  assert.deepEqual(JSON.parse(round.stdout), { files: 3, identical: 3, mismatched: [], untranslated: [], levels: { '2': { files: 3, identical: 3, mismatched: [] } } });
   const clean = await runProgram(['leaks', view, '--bundle', file]);
   assert.equal(clean.status, 0, clean.stdout);
   assert.deepEqual(JSON.parse(clean.stdout).unscannedFiles, []);

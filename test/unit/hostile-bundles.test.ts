@@ -170,7 +170,7 @@ test('build --out and materialize --out inside the repository are refused before
   // The core refuses too (the extension calls it directly).
   const repository = readRepository(repo);
   const { bundle } = await buildBundle(repo, { seed: 1, granularity: 'full' });
-  assert.throws(() => materialize(repository, translatorFor(bundle), path.join(repo, 'view')), /is inside the repository/);
+  await assert.rejects(materialize(repository, bundle, path.join(repo, 'view')), /is inside the repository/);
 });
 
 test('bundle files are never copied to a view nor served by the live view, whatever their name; leaks reports one', async () => {

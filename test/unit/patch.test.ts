@@ -215,7 +215,7 @@ async function disguised(dir: string) {
   const { bundle, repository } = await buildBundle(real, { seed: 3, granularity: 'full' });
   const translator = translatorFor(bundle);
   const view = path.join(dir, 'view');
-  materialize(repository, translator, view);
+  await materialize(repository, bundle, view);
   return { real, bundle, translator, view };
 }
 

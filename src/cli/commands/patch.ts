@@ -6,6 +6,7 @@ import { buildPatchReport, type ChangeStatus } from '../../core/patch';
 import { checkModelName, readPredictions, writePrediction } from '../../core/predictions';
 import { readRepository, type Repository } from '../../core/repository';
 import { requireBundleOf } from '../../core/repository-identity';
+import { changesState } from '../../core/state-levels';
 import { warn, type CliIo, type CliState } from './io';
 
 interface PatchCommandOptions {
@@ -42,6 +43,8 @@ export function registerPatch(program: Command, io: CliIo, _state: CliState): vo
       if (given === 3) readPredictions(opts.preds!); // refuse a damaged predictions file before any work
 
       const bundle = opts.bundle !== undefined ? readBundleFile(opts.bundle) : undefined;
+      // The edited view's state is reordered: a patch from it would carry the reordering too.
+      if (bundle && changesState(bundle)) throw new UsageError(`patch does not carry a view of levels ${bundle.levels.join(',')} back yet: only views of level 2 (${opts.bundle} changes the repository's state)`);
       const translator = bundle ? translatorFor(bundle) : undefined;
       if (bundle) checkBundleMatches(opts.original, bundle, opts.bundle!, io);
 

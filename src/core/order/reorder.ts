@@ -129,6 +129,40 @@ export async function reorderFile(text: string, random: () => number): Promise<R
 }
 
 /**
+ * Reorders the original file as `record` says (the record `reorderFile` gave for it), without
+ * drawing: the same text as `reorderFile` gave. Undefined when the record does not fit the file
+ * (its runs are not the ones recorded: the file changed since).
+ */
+export async function replayOrder(text: string, record: OrderRecord): Promise<string | undefined> {
+  requireVersion(record);
+  const parser = await loadPythonParser();
+  const { bom, body } = withoutBom(text);
+  const layout = parseLayout(parser, body);
+  if (layout.syntaxErrors) return undefined;
+  const byPath = new Map<string, Container>();
+  for (const c of layout.containers) byPath.set(c.path, c);
+  const regions: Region[] = [];
+  for (const containerRecord of record.containers) {
+    const container = byPath.get(containerRecord.path);
+    if (!container || container.sequences.length !== containerRecord.runs.length) return undefined;
+    for (const [r, runRecord] of containerRecord.runs.entries()) {
+      const run = container.sequences[r];
+      const { names, original } = runRecord;
+      if (run.length !== names.length) return undefined;
+      const originalNames = original ? new Array<string>(names.length) : names;
+      if (original) original.forEach((position, slot) => (originalNames[position] = names[slot]));
+      if (run.some((unit, k) => unit.name !== originalNames[k])) return undefined;
+      if (original) regions.push({ items: run, order: original });
+    }
+  }
+  return bom + render(body, regions);
+}
+
+function requireVersion(record: OrderRecord): void {
+  if (record.version !== ORDER_RECORD_VERSION) throw new Error(`order record version ${String(record.version)} is not supported (expected ${ORDER_RECORD_VERSION})`);
+}
+
+/**
  * Puts the units of a reordered file back in their original order. Without edits this gives the
  * original file byte for byte. With edits: a unit is recognised by its container, its name and
  * the occurrence of that name; an edited unit returns to its original place with its edits; a new
@@ -137,7 +171,7 @@ export async function reorderFile(text: string, random: () => number): Promise<R
  * stay where the person left them. A unit moved into another run, or renamed, counts as new.
  */
 export async function restoreFile(transformed: string, record: OrderRecord): Promise<string> {
-  if (record.version !== ORDER_RECORD_VERSION) throw new Error(`order record version ${String(record.version)} is not supported (expected ${ORDER_RECORD_VERSION})`);
+  requireVersion(record);
   const parser = await loadPythonParser();
   const { bom, body } = withoutBom(transformed);
   const byPath = new Map<string, Container>();
