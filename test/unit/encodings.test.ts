@@ -146,7 +146,7 @@ test('a text file that is not UTF-8 (Latin-1, cp1252) is translated byte for byt
 
   const round = await runProgram(['roundtrip', repo, '--bundle', file]);
   assert.equal(round.status, 0, round.stdout);
-  assert.deepEqual(JSON.parse(round.stdout), { files: 6, identical: 6, mismatched: [], untranslated: [] });
+  assert.deepEqual(JSON.parse(round.stdout), { files: 6, identical: 6, mismatched: [], untranslated: [], levels: { '2': { files: 6, identical: 6, mismatched: [] } } });
   const clean = await runProgram(['leaks', view, '--bundle', file]);
   assert.equal(clean.status, 0, clean.stdout);
   assert.deepEqual(JSON.parse(clean.stdout).unscannedFiles, [translator.pathToView('docs/logo.png')]);

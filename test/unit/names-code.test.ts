@@ -149,7 +149,7 @@ test('round trip is byte-exact and the materialized view runs like the original'
 async function viewRunsLikeOriginal(repo: Record<string, string>): Promise<Awaited<ReturnType<typeof disguise>>> {
   const d = await disguise(repo);
   const view = path.join(tempDir('names-view'), 'view');
-  materialize(readRepository(d.root), d.translator, view);
+  await materialize(readRepository(d.root), d.bundle, view);
   const original = runPytest(d.root, []);
   assert.ok([...original.values()].every((o) => o === 'passed'), JSON.stringify([...original]));
   const disguised = runPytest(view, []);

@@ -12,6 +12,7 @@ import { reorderFile, replayOrder, type OrderRecord } from '../../src/core/order
 import { readRepository } from '../../src/core/repository';
 import { roundTrip } from '../../src/core/roundtrip';
 import { fileToOriginal, fileToState, repositoryInState } from '../../src/core/state-levels';
+import { decodeText } from '../../src/core/text-encoding';
 import { translatorFor } from '../../src/core/translator';
 import { FIXTURE, copyTree, listTree, tempDir } from '../helpers';
 
@@ -166,7 +167,7 @@ test('levels 2 and 3 compose: the materialized view is Level 2 over the reordere
     const state = await repositoryInState(repository, bundle);
     for (const file of state.repository.files) {
       if (file.text === undefined) continue;
-      const written = fs.readFileSync(path.join(view, translator.pathToView(file.path)), 'utf8');
+      const written = decodeText(fs.readFileSync(path.join(view, translator.pathToView(file.path))), file.path)!.text;
       assert.equal(written, translator.fileToView(file.path, file.text), file.path);
       // The way back: real names, then the original order.
       assert.equal(await fileToOriginal(bundle, file.path, translator.toReal(written)), repository.files.find((f) => f.path === file.path)!.text, file.path);
