@@ -27,9 +27,10 @@ const leaks = JSON.parse(cli('leaks', view, '--bundle', bundle));
 
 console.log(`Schrödinger Views: the sample repository "shopcart", disguised with seed ${seed}\n`);
 for (const name of ['shopcart', 'ShoppingCart', 'LineItem', 'add_item', 'PriceCalculator', 'load_plugin', 'get_status_display']) {
-  console.log(`  ${name.padEnd(20)} -> ${mapping.identifiers[name]}`);
+  const view = mapping.names.identifiers[name] ?? mapping.names.locals[name] ?? `(kept: ${mapping.names.excluded[name] ?? 'not defined'})`;
+  console.log(`  ${name.padEnd(20)} -> ${view}`);
 }
-console.log(`\n  ${statistics.renamedNames} names renamed through ${statistics.tokens} tokens; ${statistics.visiblePercent}% of distinctive names still visible`);
+console.log(`\n  ${statistics.renamedNames} names renamed through ${statistics.tokens} tokens; of the distinctive names, ${statistics.visibleInCodePercent}% still visible in code, ${statistics.visibleAnywherePercent}% anywhere (prose included)`);
 console.log(`  round trip: ${round.identical}/${round.files} files byte-identical; leak scan: ${leaks.leaks} leaks`);
 console.log(`\n  view:   ${view}`);
 console.log(`  bundle: ${bundle}`);
