@@ -293,3 +293,36 @@ test('names a module adds to its own namespace by name (vars().update) and reads
   // ORDER comes from the star import: it is the repository's name, renamed as everywhere.
   assert.ok(d.bundle.names!.identifiers.ORDER);
 });
+
+test('a *args parameter keeps its name where the repository reads signatures (getfullargspec(f).varargs)', async () => {
+  await viewRunsLikeOriginal({
+    'partials/__init__.py': [
+      'import inspect',
+      '',
+      '',
+      'class Partial:',
+      '    def __init__(self, func, **kwargs):',
+      '        self.func = func',
+      '        self.kwargs = kwargs',
+      '',
+      '    def __call__(self):',
+      '        args = []',
+      '        kwargs = dict(self.kwargs)',
+      '        spec = inspect.getfullargspec(self.func)',
+      '        if spec.varargs in kwargs:',
+      '            args += kwargs.pop(spec.varargs)',
+      '        return self.func(*args, **kwargs)',
+      '',
+      '',
+      'class Bundle:',
+      '    def __init__(self, *members):',
+      '        self.members = members',
+      '',
+      '',
+      'def bundle_of(values):',
+      '    return Partial(Bundle, members=values)()',
+      '',
+    ].join('\n'),
+    'tests/test_partials.py': ['from partials import bundle_of', '', '', 'def test_bundle_of():', '    assert bundle_of([1, 2]).members == (1, 2)', ''].join('\n'),
+  });
+});

@@ -81,14 +81,20 @@ export interface FileFacts {
    * the global names it reads that nothing in it binds (the build subtracts star imports).
    */
   dynamicGlobals: string[];
+  /** Names of its `*args` and `**kwargs` parameters. */
+  variadicParams: string[];
+  /** It reads parameter names at run time (`inspect.signature`, `getfullargspec`, `co_varnames`). */
+  inspectsSignatures: boolean;
 }
+
+const INSPECTS_SIGNATURES = /\b(?:getfullargspec|getargspec|getcallargs|signature)\s*\(|\bco_varnames\b/;
 
 const UPDATES_NAMESPACE = /\b(?:vars|globals)\(\s*\)\s*(?:\.\s*(?:update|setdefault)\s*\(|\[)/;
 
 export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   const scan = scanPython(text);
   const resolver = new FileResolver(scan, context);
-  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], starImports: [], globals: [], dynamicParams: [], dynamicGlobals: [], wordStrings: [], dynamicAttributes: false, optionNames: [], nameValued: nameValuedNames(resolver).names };
+  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], starImports: [], globals: [], dynamicParams: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), wordStrings: [], dynamicAttributes: false, optionNames: [], nameValued: nameValuedNames(resolver).names };
   collectOptionNames(scan, resolver, facts.optionNames);
   facts.dynamicAttributes = scan.scopes.some((s) => s.kind === 'function' && (s.name === '__getattr__' || s.name === '__getattribute__') && scan.scopes[s.parent]?.kind === 'class');
   for (const [name, binding] of scan.scopes[0].bindings) {
@@ -138,6 +144,7 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
     } else if (scope.kind === 'function') {
       const params = scope.params.filter((p) => p.kind === 'normal' || p.kind === 'kwonly').map((p) => p.name);
       const kwargs = scope.params.some((p) => p.kind === 'dstar');
+      for (const p of scope.params) if (p.kind === 'star' || p.kind === 'dstar') facts.variadicParams.push(p.name);
       const forwardsTo = [...(forwards.get(s) ?? [])].sort();
       facts.functions.push([scope.name, params, kwargs, forwardsTo]);
       // A class is called with the keywords of its __init__.

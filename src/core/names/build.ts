@@ -169,6 +169,8 @@ export function buildNames(
     if (view !== word && rules.naming.realName(view) !== word) keptEverywhere[word] = 'casing';
   }
   for (const word of input.undecodedWords) keptEverywhere[word] ??= 'undecodable-file';
+  // A `*items` parameter's name is seen only by code that reads signatures (`getfullargspec(f).varargs`).
+  if (input.facts.some((f) => f.inspectsSignatures)) for (const file of input.facts) for (const name of file.variadicParams) keptEverywhere[name] ??= 'inspected-parameter';
   tables.keptEverywhere = sortedRecord(keptEverywhere);
   tables.keptMembers = sortedRecord(keptMembers);
   rules = new NameRules(tables, external);
