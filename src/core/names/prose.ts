@@ -168,14 +168,14 @@ export class ProseTranslator {
       let last = lineStart;
       for (const s of line.matchAll(STRING_LITERAL)) {
         const start = lineStart + s.index!;
-        this.sourceWords(text, last, start, lineEdits);
+        this.codeWords(text, last, start, lineEdits, true);
         const contentStart = start + s[0].length - s[2].length - 1;
         const content = s[2];
         const view = this.translate(content);
         if (view !== content) lineEdits.push([contentStart, contentStart + content.length, view]);
         last = start + s[0].length;
       }
-      this.sourceWords(text, last, lineEnd, lineEdits);
+      this.codeWords(text, last, lineEnd, lineEdits, true);
       edits.push(...lineEdits);
       mark(lineStart, lineEnd);
       // Python's carets (`~~~^~~`) under the source line: re-aligned under the renamed expression.
@@ -190,28 +190,17 @@ export class ProseTranslator {
     }
   }
 
-  /** Words of a line of source code: members by the member rule, other names as the repository's locals are renamed. */
-  private sourceWords(text: string, from: number, to: number, edits: Array<[number, number, string]>): void {
+  /**
+   * Every word renamed by the member rule (code blocks, code spans, test ids); with `locals` (a
+   * line of source), a name not read as an attribute may also be one of the repository's locals.
+   */
+  private codeWords(text: string, from: number, to: number, edits: Array<[number, number, string]>, locals = false): void {
     forEachWord(
       text,
       (start, end) => {
         const word = text.slice(start, end);
         let view = this.rules.memberView(word);
-        if (view === word && text[start - 1] !== '.') view = this.rules.localOnlyView(word);
-        if (view !== word) edits.push([start, end, view]);
-      },
-      from,
-      to,
-    );
-  }
-
-  /** Every word renamed by the member rule (code blocks and code spans). */
-  private codeWords(text: string, from: number, to: number, edits: Array<[number, number, string]>): void {
-    forEachWord(
-      text,
-      (start, end) => {
-        const word = text.slice(start, end);
-        const view = this.rules.memberView(word);
+        if (locals && view === word && text[start - 1] !== '.') view = this.rules.localOnlyView(word);
         if (view !== word) edits.push([start, end, view]);
       },
       from,
@@ -273,16 +262,7 @@ export class ProseTranslator {
     if (pathEnd < end) {
       // `::Class::test_name[param]`: names (the parameter id in brackets is data).
       const bracket = text.indexOf('[', pathEnd);
-      forEachWord(
-        text,
-        (s, e) => {
-          const word = text.slice(s, e);
-          const view = this.rules.memberView(word);
-          if (view !== word) edits.push([s, e, view]);
-        },
-        pathEnd,
-        bracket !== -1 && bracket < end ? bracket : end,
-      );
+      this.codeWords(text, pathEnd, bracket !== -1 && bracket < end ? bracket : end, edits);
     }
   }
 
@@ -362,7 +342,8 @@ function realignCarets(carets: string, lineStart: number, edits: ReadonlyArray<r
     if (from < column) continue;
     for (; column < from; column++) out += markerAt(column);
     const covered = Array.from({ length: to - from }, (_, i) => markerAt(from + i));
-    out += Array.from({ length: [...view].length }, (_, i) => covered[Math.min(covered.length - 1, Math.floor((i * covered.length) / Math.max(1, [...view].length)))]).join('');
+    const length = [...view].length;
+    out += Array.from({ length }, (_, i) => covered[Math.min(covered.length - 1, Math.floor((i * covered.length) / length))]).join('');
     column = to;
   }
   for (; column < end; column++) out += markerAt(column);

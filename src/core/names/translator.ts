@@ -145,14 +145,6 @@ export class NamesTranslator {
       last = end;
     }
     proseRange(last, text.length);
-    edits.sort((a, b) => a[0] - b[0]);
-    let out = '';
-    let at = 0;
-    for (const [s, e, v] of edits) {
-      if (s < at) continue;
-      out += text.slice(at, s) + v;
-      at = e;
-    }
-    return out + text.slice(at);
+    return applyEdits(text, edits);
   }
 }
