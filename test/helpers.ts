@@ -17,6 +17,12 @@ export function requirePath(p: string, debianPackage: string): string {
   return p;
 }
 
+/** A file of the shared test material (`../shared`: the corpus, the instances), which sits beside the checkout. */
+export function requireShared(p: string): string {
+  if (!fs.existsSync(p)) throw new Error(`${p} is missing: the shared test material is read from ../shared, beside the repository's checkout`);
+  return p;
+}
+
 const madeDirs: string[] = [];
 process.on('exit', () => {
   if (process.env.SCHRODINGER_KEEP === '1') return;

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { requirePath, tempDir } from './helpers';
+import { requireShared, tempDir } from './helpers';
 
 /** The shared SWE-bench-format instances (real bug fixes with their git history), read at run time. */
 export const INSTANCES_DIR = path.resolve(__dirname, '..', '..', 'shared', 'instances');
@@ -19,7 +19,7 @@ export interface SharedInstance {
 }
 
 export function sharedInstances(): SharedInstance[] {
-  const file = requirePath(path.join(INSTANCES_DIR, 'instances.jsonl'), 'the shared instances (../shared/instances)');
+  const file = requireShared(path.join(INSTANCES_DIR, 'instances.jsonl'));
   return fs
     .readFileSync(file, 'utf8')
     .split('\n')

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { ROOT, requirePath, tempDir } from '../helpers';
+import { ROOT, requireShared, tempDir } from '../helpers';
 
 const CORPUS = path.resolve(ROOT, '..', 'shared', 'corpus');
 
@@ -18,7 +18,7 @@ const NOT_YET: Record<string, string> = {
 };
 
 test('the corpus: every project but those named runs in its view exactly like the original (seed 1)', { timeout: 40 * 60_000 }, () => {
-  const script = requirePath(path.join(CORPUS, 'run.sh'), 'the corpus (../shared/corpus)');
+  const script = requireShared(path.join(CORPUS, 'run.sh'));
   const run = spawnSync('bash', [script, '--seed', '1', '--scratch', tempDir('corpus')], {
     cwd: ROOT,
     encoding: 'utf8',
