@@ -96,6 +96,11 @@ export class OutputTranslator {
     const text = this.pending + chunk;
     let cut = text.length;
     while (cut > 0 && /[A-Za-z0-9_\\]/.test(text[cut - 1])) cut--;
+    // So does a dotted name or a path cut in two (`pkg.mod.` + `cart`): the run of name and
+    // separator characters before the cut, when it holds a name (a row of pytest's dots does not).
+    let run = cut;
+    while (run > 0 && /[A-Za-z0-9_\\.\/:-]/.test(text[run - 1])) run--;
+    if (run < cut && /[A-Za-z0-9_]/.test(text.slice(run, cut))) cut = run;
     // An escape sequence cut in two waits too.
     const escape = text.lastIndexOf('\x1b');
     if (escape !== -1 && escape < cut && !ANSI_AT.test(text.slice(escape)) && text.length - escape < 32) cut = escape;

@@ -79,3 +79,16 @@ test("a traceback's carets under a binary operation stay under its operands and 
   const view = d.translator.textToView(real, { roots: [d.root] });
   assert.equal(view, `${frame(d.translator.pathToView('shop/basket.py'), d.name('merged'))}${viewLine}\n${carets(viewLine)}\nTypeError: can only concatenate list (not "tuple") to list\n`);
 });
+
+test('a dotted name or a path cut anywhere between two chunks is translated whole; a row of progress dots is not held back', async () => {
+  const d = await disguise(repo);
+  const real = 'shop.cart ShoppingCart from shop/cart.py\n';
+  const expected = d.translator.textToView(real, { roots: [d.root] });
+  assert.notEqual(expected, real);
+  for (let cut = 0; cut <= real.length; cut++) {
+    const out = new OutputTranslator(d.translator, { roots: [d.root] });
+    assert.equal(out.push(real.slice(0, cut)) + out.push(real.slice(cut)) + out.flush(), expected, `cut at ${cut}`);
+  }
+  const progress = new OutputTranslator(d.translator, { roots: [d.root] });
+  assert.equal(progress.push('tests/test_cart.py ....'), `${d.translator.pathToView('tests/test_cart.py')} ....`);
+});
