@@ -148,6 +148,7 @@ const namesShape = (): Shape<NamesSection> => ({
   quotableNames: required(arrayOf(name)),
   dataKeywords: required(arrayOf(matching('callee.keyword', (s) => s.split('.').length === 2 && s.split('.').every((p) => p === '' || isName(p))))),
   nameKeywords: required(arrayOf(name)),
+  nameArguments: required(arrayOf(matching('callee:index', (s) => /^[^:]+:(?:0|[1-9][0-9]{0,3})$/.test(s) && isName(s.split(':')[0])))),
   dataNames: required(arrayOf(name)),
   excluded: required(recordOf(matching('a word', isKeptWord), reason)),
   keptSegments: required(arrayOf(matching('a path segment', isSegment))),

@@ -6,7 +6,7 @@
  */
 import { Bind, Site, scanPython, type Chain, type StringSite } from './python-scan';
 import { FileResolver, type ModuleContext } from './resolve';
-import { nameValuedNames, stringRole } from './string-roles';
+import { nameArgumentFlow, nameValuedNames, stringRole } from './string-roles';
 
 export type DefinitionKind = 'class' | 'function' | 'variable' | 'class-attribute' | 'parameter' | 'local' | 'local-callable' | 'attribute' | 'alias' | 'export';
 
@@ -70,6 +70,8 @@ export interface FileFacts {
   optionNames: string[];
   /** Identifiers whose values the file uses as names (`getattr(obj, self.attribute)`). */
   nameValued: string[];
+  /** Positional parameters that carry names, and where parameters are passed on (string-roles.ts `nameArgumentFlow`). */
+  nameArguments: { sinks: string[]; edges: Array<[string, string]> };
   /** One-word strings given to the repository's callables or used as keys (candidates for attributes served by `__getattr__`). */
   wordStrings: string[];
   /** A class of the file serves attributes from its data (`__getattr__`). */
@@ -94,7 +96,7 @@ const UPDATES_NAMESPACE = /\b(?:vars|globals)\(\s*\)\s*(?:\.\s*(?:update|setdefa
 export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   const scan = scanPython(text);
   const resolver = new FileResolver(scan, context);
-  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], starImports: [], globals: [], dynamicParams: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), wordStrings: [], dynamicAttributes: false, optionNames: [], nameValued: nameValuedNames(resolver).names };
+  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], starImports: [], globals: [], dynamicParams: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), wordStrings: [], dynamicAttributes: false, optionNames: [], nameValued: nameValuedNames(resolver).names, nameArguments: nameArgumentFlow(resolver) };
   collectOptionNames(scan, resolver, facts.optionNames);
   facts.dynamicAttributes = scan.scopes.some((s) => s.kind === 'function' && (s.name === '__getattr__' || s.name === '__getattribute__') && scan.scopes[s.parent]?.kind === 'class');
   for (const [name, binding] of scan.scopes[0].bindings) {
@@ -264,7 +266,7 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
       const asArgument = site.call && site.whole && !resolver.isExternalChain(site.call.callee);
       if (asArgument || site.container === 'subscript' || site.container === 'dict-key') facts.wordStrings.push(content);
     }
-    if (role === 'fragments' || (role === 'names' && site.token.parts)) facts.families.push(...familyPieces(scan, site));
+    if (role === 'fragments' || ((role === 'names' || role === 'definition-names') && site.token.parts)) facts.families.push(...familyPieces(scan, site));
     if (site.token.parts || role !== 'names') continue;
     const callee = site.call ? resolver.lastAttribute(site.call.callee) : undefined;
     const kind: DefinitionKind | undefined = callee === 'setattr' ? 'attribute' : site.assignedTo?.includes('__all__') ? 'export' : undefined;

@@ -159,6 +159,7 @@ export function buildNames(
     quotableNames: [],
     dataKeywords: [],
     nameKeywords: [...new Set(input.facts.flatMap((f) => f.nameValued))].sort(),
+    nameArguments: nameArguments(input.facts),
     dataNames: [],
   };
   // Words whose rewrite would not split back into the same tokens keep their spelling.
@@ -598,4 +599,20 @@ export function sortedRecord<T>(record: Record<string, T>): Record<string, T> {
   const out: Record<string, T> = {};
   for (const key of Object.keys(record).sort()) out[key] = record[key];
   return out;
+}
+
+/** The positional parameters that carry names, following parameters passed on to other callables. */
+function nameArguments(facts: readonly FileFacts[]): string[] {
+  const valued = new Set(facts.flatMap((f) => f.nameArguments.sinks));
+  const edges = facts.flatMap((f) => f.nameArguments.edges);
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const [parameter, argument] of edges) {
+      if (!valued.has(parameter) && valued.has(argument)) {
+        valued.add(parameter);
+        changed = true;
+      }
+    }
+  }
+  return [...valued].sort();
 }

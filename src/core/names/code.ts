@@ -117,14 +117,17 @@ export class CodeTranslator {
     for (const range of ranges) {
       if (range.end <= range.start) continue;
       if (role === 'names' && !token.parts) this.nameList(text, range.start, range.end, edits);
+      else if (role === 'definition-names' && !token.parts) this.nameList(text, range.start, range.end, edits, false, true);
       else if (role === 'flow') this.nameList(text, range.start, range.end, edits, true);
       else if (!token.parts && role === 'prose' && SINGLE_NAME.test(content)) {
         // One word alone: the name of a function or class the file defines is that name
-        // (`specname="hello"`); otherwise a data word (a field's key, or prose).
-        const view = isTestModule(resolver.context.module) && definesCallable(resolver, content) ? this.rules.knownView(content) : this.dataWord(content, site.container === 'dict-key');
+        // (`specname="hello"`), and so is the name of one of the library's classes (`"Empty"`, as
+        // messages quoting it change); otherwise a data word (a field's key, or prose).
+        const named = (isTestModule(resolver.context.module) && definesCallable(resolver, content)) || this.isLibraryClassName(content);
+        const view = named ? this.rules.knownView(content) : this.dataWord(content, site.container === 'dict-key');
         if (view !== content) edits.push([range.start, range.end, view]);
       }
-      else if (role === 'names' || role === 'fragments') this.fragments(text, range.start, range.end, edits);
+      else if (role === 'names' || role === 'definition-names' || role === 'fragments') this.fragments(text, range.start, range.end, edits);
       else {
         const piece = text.slice(range.start, range.end);
         // A message quoting a function or class (`"Hook 'conflict' ..."`) quotes the name.
@@ -133,6 +136,11 @@ export class CodeTranslator {
         if (view !== piece) edits.push([range.start, range.end, view]);
       }
     }
+  }
+
+  /** `Empty`: a class of the library (capitalized, not in capitals), as its messages quote it. */
+  private isLibraryClassName(word: string): boolean {
+    return /^\p{Lu}/u.test(word) && /\p{Ll}/u.test(word) && this.rules.isQuotable(word);
   }
 
   /** A word standing for itself as data (a string, a `dict(k=...)` key): a field's name when it is one, else prose. */
@@ -144,7 +152,7 @@ export class CodeTranslator {
    * `"a, b"`, `"pkg.mod.name"`, `"name"`: each name follows the code's decision (with
    * `definedOnly`, only the repository's own member names change; other words are data).
    */
-  private nameList(text: string, start: number, end: number, edits: Edit[], definedOnly = false): void {
+  private nameList(text: string, start: number, end: number, edits: Edit[], definedOnly = false, definitions = false): void {
     const content = text.slice(start, end);
     if (definedOnly) {
       // Words of a list of names (`"a b c".split()`): each of the repository's member names.
@@ -174,7 +182,7 @@ export class CodeTranslator {
       let soFar = '';
       for (const part of parts) {
         soFar = soFar ? `${soFar}.${part}` : part;
-        const view = internal && this.rules.isModule(soFar) ? this.rules.moduleView(part) : this.rules.memberView(part);
+        const view = internal && this.rules.isModule(soFar) ? this.rules.moduleView(part) : definitions ? this.rules.knownView(part) : this.rules.memberView(part);
         if (view !== part) edits.push([offset, offset + part.length, view]);
         offset += part.length + 1;
       }

@@ -46,6 +46,8 @@ export interface NamesTables {
    * back by `getattr(obj, self.attribute)`): a string given for such a keyword is a name.
    */
   nameKeywords: string[];
+  /** Positional arguments that carry names, as `callee:index` (`_run:0` for `self._run("numerics")`). */
+  nameArguments: string[];
   /** Field names of declarative classes (schemas, dataclasses, TypedDicts): as strings they are those names. */
   dataNames: string[];
 }
@@ -66,6 +68,7 @@ export class NameRules {
   private readonly callables: ReadonlySet<string>;
   private readonly quotableNames: ReadonlySet<string>;
   private readonly nameKeywords: ReadonlySet<string>;
+  private readonly nameArguments: ReadonlySet<string>;
   private readonly dataKeywords: ReadonlySet<string>;
   private readonly locals: ReadonlyMap<string, string>;
 
@@ -95,6 +98,7 @@ export class NameRules {
     this.callables = new Set(tables.callables);
     this.quotableNames = new Set(tables.quotableNames);
     this.nameKeywords = new Set(tables.nameKeywords);
+    this.nameArguments = new Set(tables.nameArguments);
     this.dataKeywords = new Set(tables.dataKeywords);
     this.locals = new Map(Object.entries(tables.locals));
     this.externalGlobals = new Map(Object.entries(tables.externalGlobals).map(([m, names]) => [m, new Set(names)]));
@@ -106,6 +110,10 @@ export class NameRules {
 
   isNameKeyword(word: string): boolean {
     return this.nameKeywords.has(word);
+  }
+
+  isNameArgument(callee: string, index: number): boolean {
+    return this.nameArguments.has(`${callee}:${index}`);
   }
 
   /** A function or class the repository defines (nested ones too). */

@@ -4,6 +4,9 @@
  * - `names`: the code uses its content as names (`getattr(x, "name")`, `__all__`, mock and
  *   monkeypatch targets, `**kwargs` keys, fields of `namedtuple`): each name follows the
  *   decision for that name in code;
+ * - `definition-names`: compared with the name a function or class carries at run time
+ *   (`f.__name__ == "name"`, `code.co_name in ("wrapper", ...)`): nested functions and classes
+ *   count, as their names show there too;
  * - `fragments`: pieces of a name built at run time (`"visit_" + name`): each word is renamed
  *   token by token, like a name;
  * - `binding`: the name a class factory gives the class it makes, when the statement binds the
@@ -15,10 +18,10 @@
  *   a warnings action): never changes;
  * - `prose`: any other string: only name-shaped spans change (see prose.ts).
  */
-import type { StringSite } from './python-scan';
+import { Site, type Chain, type StringSite } from './python-scan';
 import type { FileResolver } from './resolve';
 
-export type StringRole = 'docstring' | 'names' | 'binding' | 'flow' | 'fragments' | 'keep' | 'prose';
+export type StringRole = 'docstring' | 'names' | 'definition-names' | 'binding' | 'flow' | 'fragments' | 'keep' | 'prose';
 
 /** Callees whose argument at the given index is a name (`getattr(obj, "name")`). */
 const NAME_ARGUMENTS: Record<string, number[]> = {
@@ -80,7 +83,8 @@ export function stringRole(site: StringSite, resolver: FileResolver, content: st
 
 function nameRole(site: StringSite, resolver: FileResolver): StringRole | undefined {
   if (site.assignedTo?.some((n) => ALL_LIKE.has(n)) && (site.container === 'list' || site.container === 'group' || site.container === 'set' || site.container === undefined)) return 'names';
-  if (site.comparedWith && (NAMEISH_ATTRIBUTES.has(resolver.lastAttribute(site.comparedWith) ?? '') || denotesAll(site.comparedWith, resolver))) return 'names';
+  if (site.comparedWith && NAMEISH_ATTRIBUTES.has(resolver.lastAttribute(site.comparedWith) ?? '')) return 'definition-names';
+  if (site.comparedWith && denotesAll(site.comparedWith, resolver)) return 'names';
   if (site.subscripted && isNamespaceChain(site.subscripted, resolver)) return site.whole ? 'names' : 'fragments';
   // `"many" in kwargs`: a keyword name looked up among the keywords a function was given.
   if (site.lookedUpIn !== undefined && isKwargsParam(site.lookedUpIn, site.scope, resolver)) return 'names';
@@ -94,7 +98,7 @@ function nameRole(site: StringSite, resolver: FileResolver): StringRole | undefi
   const callee = call.callee;
   const method = resolver.lastAttribute(callee);
   // Strings given to methods of `__name__` (`type(x).__name__.startswith("Visit")`).
-  if (callee.steps.some((s) => NAMEISH_ATTRIBUTES.has(s))) return whole ? 'names' : 'fragments';
+  if (callee.steps.some((s) => NAMEISH_ATTRIBUTES.has(s))) return whole ? 'definition-names' : 'fragments';
   if (method !== undefined && KWARGS_METHODS.has(method) && callee.steps.length === 1 && isKwargsName(callee, resolver)) return 'names';
   if (method !== undefined && ALL_LIKE.has(resolver.rootName(callee) ?? '') && (method === 'append' || method === 'extend')) return 'names';
   // `@pytest.fixture(name="graph")` names the fixture that parameters ask for.
@@ -145,10 +149,15 @@ function flowsIntoName(site: StringSite, resolver: FileResolver): boolean {
   if (site.paramDefault !== undefined && valued(site.paramDefault)) return true;
   if (site.loopTargets?.some(valued)) return true;
   const containers = resolver.context.isNameContainer;
-  if (containers && site.assignedTo?.some(containers) && (site.container === 'dict-key' || site.container === 'list' || site.container === 'set' || site.container === 'group')) return true;
+  if (containers && site.assignedTo?.some(containers) && (site.container === 'dict-key' || site.container === 'list' || site.container === 'set' || site.container === 'group' || splitIntoWords(site, resolver))) return true;
   const compared = site.comparedWith && site.comparedWith.steps.length === 0 && site.comparedWith.root !== -1 ? resolver.scan.sites[site.comparedWith.root].text : undefined;
   if (compared !== undefined && valued(compared)) return true;
   if (site.keyword !== undefined && site.whole && (valued(site.keyword) || resolver.context.isNameKeyword?.(site.keyword)) && !resolver.isExternalChain(site.call?.callee)) return true;
+  // `self._run("numerics")` where `_run(self, name)` imports `"examples." + name`.
+  if (site.call && site.whole && site.keyword === undefined && site.argIndex !== undefined && !resolver.isExternalChain(site.call.callee)) {
+    const callee = resolver.lastAttribute(site.call.callee);
+    if (callee !== undefined && resolver.context.isNameArgument?.(callee, site.argIndex)) return true;
+  }
   const outer = site.outer;
   if (outer && outer.argIndex === 1 && resolver.lastAttribute(outer.call.callee) === 'parametrize') {
     const text = resolver.scan.text;
@@ -158,6 +167,11 @@ function flowsIntoName(site: StringSite, resolver: FileResolver): boolean {
     if (name !== undefined && valued(name)) return true;
   }
   return false;
+}
+
+/** `NAMES = """a b c""".split()`: the string is a list of words. */
+function splitIntoWords(site: StringSite, resolver: FileResolver): boolean {
+  return site.container === undefined && /^\s*\.split\(\s*\)/.test(resolver.scan.text.slice(site.token.end, site.token.end + 16));
 }
 
 /**
@@ -273,4 +287,51 @@ function isKwargsParam(name: string, scope: number, resolver: FileResolver): boo
   const found = resolver.lookup(name, scope);
   if (!found) return false;
   return resolver.scan.scopes[found.scope].params.some((p) => p.name === name && p.kind === 'dstar');
+}
+
+/**
+ * Positional parameters that carry names, as `function:index` (index among the arguments a
+ * call passes, `self` not counted): a parameter given to `getattr`, `import_module` (also as
+ * part of `"pkg." + name`) or a namespace subscript in its function (`sinks`), and a parameter
+ * passed on to another callable at a position (`edges`: [parameter, callee:index]); the build
+ * follows the edges across the repository.
+ */
+export function nameArgumentFlow(resolver: FileResolver): { sinks: string[]; edges: Array<[string, string]> } {
+  const scan = resolver.scan;
+  const functions = scan.scopes.map((s, i) => i).filter((i) => scan.scopes[i].kind === 'function');
+  const parameterAt = (offset: number, name: string): string | undefined => {
+    let best = -1;
+    for (const i of functions) {
+      const s = scan.scopes[i];
+      if (s.start <= offset && offset < s.end && (best === -1 || s.start >= scan.scopes[best].start)) best = i;
+    }
+    if (best === -1) return undefined;
+    const scope = scan.scopes[best];
+    const positional = scope.params.filter((p) => p.kind === 'normal' || p.kind === 'posonly');
+    const isMethod = scan.scopes[scope.parent]?.kind === 'class' && !scope.decorators.includes('staticmethod');
+    const index = positional.findIndex((p) => p.name === name) - (isMethod ? 1 : 0);
+    return index < 0 ? undefined : `${scope.name}:${index}`;
+  };
+  const bare = (chain: Chain | undefined) => (chain && chain.steps.length === 0 && chain.root !== -1 ? scan.sites[chain.root] : undefined);
+  const sinks = new Set<string>();
+  const edges: Array<[string, string]> = [];
+  const sink = (site: { text: string; start: number } | undefined) => {
+    const key = site && parameterAt(site.start, site.text);
+    if (key) sinks.add(key);
+  };
+  for (const call of scan.calls) {
+    const method = resolver.lastAttribute(call.callee);
+    if (method && OBJECT_TARGET.has(method) && method !== 'object' && call.callee.steps.length === 0) sink(bare(call.args[1]));
+    else if (method === 'import_module' || method === '__import__') {
+      for (const site of scan.sites) if (site.kind === Site.Name && site.start > call.open && site.end <= call.close) sink(site);
+    } else if (method && !resolver.isExternalChain(call.callee)) {
+      call.args.forEach((arg, index) => {
+        const site = bare(arg);
+        const key = site && parameterAt(site.start, site.text);
+        if (key) edges.push([key, `${method}:${index}`]);
+      });
+    }
+  }
+  for (const { receiver, index } of scan.subscripts) if (isNamespaceChain(receiver, resolver)) sink(bare(index));
+  return { sinks: [...sinks].sort(), edges };
 }

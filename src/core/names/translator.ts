@@ -112,6 +112,7 @@ export class NamesTranslator {
       isModule: (dotted) => this.rules.isModule(dotted),
       externalGlobal: (module, name) => this.rules.isExternalGlobal(module, name),
       isNameKeyword: (name) => this.rules.isNameKeyword(name),
+      isNameArgument: (callee, index) => this.rules.isNameArgument(callee, index),
     };
   }
 
