@@ -430,3 +430,21 @@ test('names the code computes at run time follow the code: a function name compa
   assert.ok(d.view('grammar/shapes.py').includes(`return "${d.name('Blank')}"`));
   for (const word of ['wrapper_step', 'syntax', 'numerics', 'Blank']) assert.notEqual(d.name(word), word, word);
 });
+
+test("a unittest TestCase's test methods run in the order of their names, in the view as in the original", async () => {
+  const fruits = ['apple', 'banana', 'cherry', 'damson', 'elder', 'fig'];
+  const d = await viewRunsLikeOriginal({
+    'orchard/__init__.py': 'PICKED = []\n',
+    'tests/test_orchard.py': [
+      'import unittest',
+      '',
+      'from orchard import PICKED',
+      '',
+      '',
+      'class PickingTests(unittest.TestCase):',
+      // Each test sees exactly the tests whose names sort before its own.
+      ...fruits.flatMap((fruit, i) => [`    def test_${fruit}(self):`, `        self.assertEqual(len(PICKED), ${i})`, `        PICKED.append("${fruit}")`, '']),
+    ].join('\n'),
+  });
+  for (const fruit of fruits) assert.notEqual(d.name(`test_${fruit}`), `test_${fruit}`);
+});

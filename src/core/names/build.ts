@@ -6,10 +6,11 @@
 import seedrandom from 'seedrandom';
 import type { ExternalNames } from '../external-names';
 import type { Lexicon } from '../lexicon';
-import type { FileFacts } from './analyze';
+import type { ClassFacts, FileFacts } from './analyze';
 import { FIXED_TOKENS, isConventionName, isFixedToken } from './conventions';
 import { isEnglishWord } from './english';
 import { isNameShaped } from './prose';
+import { Naming } from './naming';
 import { NameRules, type NamesTables } from './rules';
 import { isDunder, splitWord, startsWithDigit, tokenKeys } from './words';
 
@@ -142,6 +143,7 @@ export function buildNames(
     used.add(word);
     tokens[token] = word;
   }
+  keepTestMethodOrder(input.facts, tokens);
 
   const tables: NamesTables = {
     tokens: sortedRecord(tokens),
@@ -615,4 +617,64 @@ function nameArguments(facts: readonly FileFacts[]): string[] {
     }
   }
   return [...valued].sort();
+}
+
+/**
+ * unittest runs a TestCase's test methods in the order of their names (pytest too, for TestCase
+ * classes), and a suite whose tests share state passes only in that order (pyparsing's TAP
+ * example changes the default whitespace for every later test). Where two test methods of a
+ * class sort differently in the view, the replacement words of the tokens they first differ by
+ * trade places; each trade undoes an inversion of the word order, so this ends.
+ */
+function keepTestMethodOrder(facts: readonly FileFacts[], tokens: Record<string, string>): void {
+  const byName = new Map<string, ClassFacts[]>();
+  for (const file of facts) for (const cls of file.classes) byName.set(cls.name, [...(byName.get(cls.name) ?? []), cls]);
+  const testCase = new Map<ClassFacts, boolean>();
+  const isTestCase = (cls: ClassFacts, seen: Set<ClassFacts>): boolean => {
+    if (testCase.has(cls)) return testCase.get(cls)!;
+    if (seen.has(cls)) return false;
+    seen.add(cls);
+    const result = cls.bases.some((b) => (b.external !== undefined && /(?:^|\.)(?:TestCase|IsolatedAsyncioTestCase)$/.test(b.external)) || (b.repo !== undefined && (byName.get(b.repo) ?? []).some((base) => isTestCase(base, seen))));
+    testCase.set(cls, result);
+    return result;
+  };
+  const testMethods = (cls: ClassFacts, seen: Set<ClassFacts>, out: Set<string>): Set<string> => {
+    if (seen.has(cls)) return out;
+    seen.add(cls);
+    for (const member of cls.members) if (member.startsWith('test')) out.add(member);
+    for (const base of cls.bases) if (base.repo !== undefined) for (const b of byName.get(base.repo) ?? []) testMethods(b, seen, out);
+    return out;
+  };
+  const groups = facts.flatMap((f) => f.classes).filter((cls) => isTestCase(cls, new Set())).map((cls) => [...testMethods(cls, new Set(), new Set())].sort(compareCodePoints));
+  for (let round = 0; round < 10_000; round++) {
+    const naming = new Naming(tokens, {});
+    let traded = false;
+    for (const names of groups) {
+      for (let i = 0; i + 1 < names.length; i++) {
+        if (compareCodePoints(naming.viewName(names[i]), naming.viewName(names[i + 1])) < 0) continue;
+        const a = splitWord(names[i]);
+        const b = splitWord(names[i + 1]);
+        let k = 0;
+        while (k < a.length && k < b.length && a[k].text === b[k].text) k++;
+        const x = a[k]?.key;
+        const y = b[k]?.key;
+        if (!x || !y || a[k].casing !== b[k].casing || x.startsWith(y) || y.startsWith(x)) continue;
+        if (tokens[x] === undefined || tokens[y] === undefined || x > y || tokens[x] < tokens[y]) continue;
+        [tokens[x], tokens[y]] = [tokens[y], tokens[x]];
+        traded = true;
+      }
+    }
+    if (!traded) return;
+  }
+}
+
+/** Python's order of strings (code points), not UTF-16 units. */
+function compareCodePoints(a: string, b: string): number {
+  const x = [...a];
+  const y = [...b];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = x[i].codePointAt(0)! - y[i].codePointAt(0)!;
+    if (d !== 0) return d;
+  }
+  return x.length - y.length;
 }
