@@ -145,6 +145,7 @@ export function buildNames(
   }
   keepTestMethodOrder(input.facts, tokens);
 
+  const nameCarriers = nameArguments(input.facts);
   const tables: NamesTables = {
     tokens: sortedRecord(tokens),
     overrides: {},
@@ -160,8 +161,8 @@ export function buildNames(
     callables: [],
     quotableNames: [],
     dataKeywords: [],
-    nameKeywords: [...new Set(input.facts.flatMap((f) => f.nameValued))].sort(),
-    nameArguments: nameArguments(input.facts),
+    nameKeywords: [...new Set([...input.facts.flatMap((f) => f.nameValued), ...nameCarriers.filter((k) => k.startsWith('.')).map((k) => k.slice(1))])].sort(),
+    nameArguments: nameCarriers.filter((k) => !k.startsWith('.')),
     dataNames: [],
   };
   // Words whose rewrite would not split back into the same tokens keep their spelling.
@@ -603,7 +604,7 @@ export function sortedRecord<T>(record: Record<string, T>): Record<string, T> {
   return out;
 }
 
-/** The positional parameters that carry names, following parameters passed on to other callables. */
+/** What carries names (`function:index`, `.attribute`), following what is passed on to other callables. */
 function nameArguments(facts: readonly FileFacts[]): string[] {
   const valued = new Set(facts.flatMap((f) => f.nameArguments.sinks));
   const edges = facts.flatMap((f) => f.nameArguments.edges);

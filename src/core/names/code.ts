@@ -123,8 +123,9 @@ export class CodeTranslator {
         // One word alone: the name of a function or class the file defines is that name
         // (`specname="hello"`), and so is the name of one of the library's classes (`"Empty"`, as
         // messages quoting it change); otherwise a data word (a field's key, or prose).
-        const named = (isTestModule(resolver.context.module) && definesCallable(resolver, content)) || this.isLibraryClassName(content);
-        const view = named ? this.rules.knownView(content) : this.dataWord(content, site.container === 'dict-key');
+        const key = site.container === 'dict-key' || site.container === 'subscript';
+        const named = (isTestModule(resolver.context.module) && !key && definesCallable(resolver, content)) || this.isLibraryClassName(content);
+        const view = named ? this.rules.knownView(content) : this.dataWord(content, site.container === 'dict-key', !holdsValue(site));
         if (view !== content) edits.push([range.start, range.end, view]);
       }
       else if (role === 'names' || role === 'definition-names' || role === 'fragments') this.fragments(text, range.start, range.end, edits);
@@ -144,8 +145,8 @@ export class CodeTranslator {
   }
 
   /** A word standing for itself as data (a string, a `dict(k=...)` key): a field's name when it is one, else prose. */
-  private dataWord(word: string, key = false): string {
-    return this.rules.isDataName(word) ? this.rules.memberView(word) : this.prose.translate(word, { standalone: !key });
+  private dataWord(word: string, key = false, field = true): string {
+    return field && this.rules.isDataName(word) ? this.rules.memberView(word) : this.prose.translate(word, { standalone: !key, key });
   }
 
   /**
@@ -231,6 +232,11 @@ export class CodeTranslator {
 }
 
 /** Test code names its own helpers by string (`specname="hello"`); library code uses strings as data. */
+/** An assigned string (`TAG = "TAG"`; one a name-valued variable holds is `flow`): a field's name there is a coincidence of spelling. */
+function holdsValue(site: StringSite): boolean {
+  return site.assignedValueOf !== undefined;
+}
+
 function isTestModule(module: string | undefined): boolean {
   return module !== undefined && module.split('.').some((part) => part.startsWith('test') || part === 'conftest');
 }

@@ -35,6 +35,8 @@ export interface ProseOptions {
    * then, not the repository's class of that name.
    */
   standalone?: boolean;
+  /** The text is a dict key: a capitalised word is data there too (`{"Foo": 1}`), a word with digits a name. */
+  key?: boolean;
   /**
    * The text is a string value in code (not a docstring): a single word in capitals (`END`,
    * `BEGIN` in `"BEGIN aaa END"`) is data there (grammar keywords, SQL, markers), not the
@@ -297,7 +299,7 @@ export class ProseTranslator {
     // A word with digits standing alone (`"node1"`) is as often data as a name.
     if ((isNameShaped(word) && !(options.standalone && !/_/.test(word) && splitWord(word).filter((p) => !p.fixed).length === 1)) || rules.isPlainName(word)) return view;
     const parts = splitWord(word);
-    if ((parts[0].casing === 'title' || (parts[0].casing === 'upper' && !options.stringValue)) && !options.standalone) return view;
+    if ((parts[0].casing === 'title' || (parts[0].casing === 'upper' && !options.stringValue)) && !options.standalone && !options.key) return view;
     // Written as a call (`compute()`, `compute\(`), quoted the way Python's messages quote
     // names (`'compute'`), or quoted as a field's key (`"age"`).
     const after = text[end];

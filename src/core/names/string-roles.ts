@@ -289,49 +289,79 @@ function isKwargsParam(name: string, scope: number, resolver: FileResolver): boo
   return resolver.scan.scopes[found.scope].params.some((p) => p.name === name && p.kind === 'dstar');
 }
 
+/** `key = attr if cond else self.attribute`, `get = accessor or utils.get_value`, `key = attr`: a local standing for either side. */
+const LOCAL_ALIAS = /^[ \t]*([\p{L}_][\p{L}\p{N}_]*)[ \t]*=[ \t]*([\p{L}_][\p{L}\p{N}_.]*)(?:[ \t]+or[ \t]+([\p{L}_][\p{L}\p{N}_.]*)|[ \t]+if[ \t][^\n]*?[ \t]else[ \t]+([\p{L}_][\p{L}\p{N}_.]*))?[ \t]*$/gmu;
+
 /**
- * Positional parameters that carry names, as `function:index` (index among the arguments a
- * call passes, `self` not counted): a parameter given to `getattr`, `import_module` (also as
- * part of `"pkg." + name`) or a namespace subscript in its function (`sinks`), and a parameter
- * passed on to another callable at a position (`edges`: [parameter, callee:index]); the build
- * follows the edges across the repository.
+ * What carries names into the repository's calls, as keys: `function:index` for a positional
+ * parameter (index among the arguments a call passes, `self` not counted) and `.name` for an
+ * attribute (`self.attribute`). `sinks`: keys given to `getattr`, `import_module` (also as part
+ * of `"pkg." + name`) or a namespace subscript in their function; `edges`: [key, callee:index],
+ * a key passed on to another callable, also through a local (`check_key = attr if ... else
+ * self.attribute`, `accessor_func = accessor or utils.get_value`). The build follows the edges
+ * across the repository.
  */
 export function nameArgumentFlow(resolver: FileResolver): { sinks: string[]; edges: Array<[string, string]> } {
   const scan = resolver.scan;
   const functions = scan.scopes.map((s, i) => i).filter((i) => scan.scopes[i].kind === 'function');
-  const parameterAt = (offset: number, name: string): string | undefined => {
+  const functionAt = (offset: number): number => {
     let best = -1;
     for (const i of functions) {
       const s = scan.scopes[i];
       if (s.start <= offset && offset < s.end && (best === -1 || s.start >= scan.scopes[best].start)) best = i;
     }
-    if (best === -1) return undefined;
-    const scope = scan.scopes[best];
+    return best;
+  };
+  const parameterKey = (fn: number, name: string): string | undefined => {
+    const scope = scan.scopes[fn];
     const positional = scope.params.filter((p) => p.kind === 'normal' || p.kind === 'posonly');
     const isMethod = scan.scopes[scope.parent]?.kind === 'class' && !scope.decorators.includes('staticmethod');
     const index = positional.findIndex((p) => p.name === name) - (isMethod ? 1 : 0);
     return index < 0 ? undefined : `${scope.name}:${index}`;
   };
-  const bare = (chain: Chain | undefined) => (chain && chain.steps.length === 0 && chain.root !== -1 ? scan.sites[chain.root] : undefined);
+  const aliases = new Map<number, Map<string, string[]>>();
+  for (const m of scan.text.matchAll(LOCAL_ALIAS)) {
+    const fn = functionAt(m.index! + m[0].length - m[0].trimStart().length);
+    if (fn === -1) continue;
+    const local = aliases.get(fn) ?? new Map<string, string[]>();
+    aliases.set(fn, local);
+    local.set(m[1], [...(local.get(m[1]) ?? []), ...[m[2], m[3] ?? m[4]].filter((x): x is string => x !== undefined)]);
+  }
+  /** The keys a dotted expression in function `fn` stands for. */
+  const keysOf = (fn: number, dotted: string, depth = 0): string[] => {
+    const parts = dotted.split('.');
+    if (parts.length === 2 && (parts[0] === 'self' || parts[0] === 'cls')) return [`.${parts[1]}`];
+    if (parts.length !== 1 || fn === -1) return [];
+    const key = parameterKey(fn, dotted);
+    const through = depth < 3 ? (aliases.get(fn)?.get(dotted) ?? []).filter((a) => a !== dotted).flatMap((a) => keysOf(fn, a, depth + 1)) : [];
+    return key ? [key, ...through] : through;
+  };
+  const chainText = (chain: Chain | undefined): string | undefined => {
+    if (!chain || chain.root === -1 || chain.steps.some((s) => s === '()' || s === '[]')) return undefined;
+    return [scan.sites[chain.root].text, ...chain.steps].join('.');
+  };
   const sinks = new Set<string>();
   const edges: Array<[string, string]> = [];
-  const sink = (site: { text: string; start: number } | undefined) => {
-    const key = site && parameterAt(site.start, site.text);
-    if (key) sinks.add(key);
+  const sink = (offset: number, dotted: string | undefined) => {
+    if (dotted !== undefined) for (const key of keysOf(functionAt(offset), dotted)) sinks.add(key);
   };
   for (const call of scan.calls) {
     const method = resolver.lastAttribute(call.callee);
-    if (method && OBJECT_TARGET.has(method) && method !== 'object' && call.callee.steps.length === 0) sink(bare(call.args[1]));
+    if (method && OBJECT_TARGET.has(method) && method !== 'object' && call.callee.steps.length === 0) sink(call.open, chainText(call.args[1]));
     else if (method === 'import_module' || method === '__import__') {
-      for (const site of scan.sites) if (site.kind === Site.Name && site.start > call.open && site.end <= call.close) sink(site);
+      for (const site of scan.sites) if (site.kind === Site.Name && site.start > call.open && site.end <= call.close) sink(site.start, site.text);
     } else if (method && !resolver.isExternalChain(call.callee)) {
+      const fn = functionAt(call.open);
+      // A call through a local (`accessor_func(...)`) calls what the local stands for.
+      const local = call.callee.steps.length === 0 && fn !== -1 ? aliases.get(fn)?.get(method) : undefined;
+      const callees = local ? local.map((a) => a.split('.').pop()!) : [method];
       call.args.forEach((arg, index) => {
-        const site = bare(arg);
-        const key = site && parameterAt(site.start, site.text);
-        if (key) edges.push([key, `${method}:${index}`]);
+        const dotted = chainText(arg);
+        if (dotted === undefined) return;
+        for (const key of keysOf(fn, dotted)) for (const callee of callees) edges.push([key, `${callee}:${index}`]);
       });
     }
   }
-  for (const { receiver, index } of scan.subscripts) if (isNamespaceChain(receiver, resolver)) sink(bare(index));
+  for (const { receiver, index } of scan.subscripts) if (isNamespaceChain(receiver, resolver)) sink(index.root === -1 ? 0 : scan.sites[index.root].start, chainText(index));
   return { sinks: [...sinks].sort(), edges };
 }
