@@ -448,3 +448,48 @@ test("a unittest TestCase's test methods run in the order of their names, in the
   });
   for (const fruit of fruits) assert.notEqual(d.name(`test_${fruit}`), `test_${fruit}`);
 });
+
+test('a string reaches getattr through calls and locals (a positional argument, a keyword stored on self): it is the name it reaches', async () => {
+  const d = await viewRunsLikeOriginal({
+    'records/__init__.py': [
+      'def _lookup(obj, key, default):',
+      '    return getattr(obj, key, default)',
+      '',
+      '',
+      'def get_value(obj, key, default=None):',
+      '    return _lookup(obj, key, default)',
+      '',
+      '',
+      'class Field:',
+      '    def __init__(self, attribute=None):',
+      '        self.attribute = attribute',
+      '',
+      '    def value_of(self, obj, attr, accessor=None):',
+      '        accessor_func = accessor or get_value',
+      '        check_key = attr if self.attribute is None else self.attribute',
+      '        return accessor_func(obj, check_key)',
+      '',
+    ].join('\n'),
+    'tests/test_records.py': [
+      'from records import Field',
+      '',
+      '',
+      'class Person:',
+      '    SPECIES = "Homo sapiens"',
+      '',
+      '',
+      'def test_keyword_stored_on_self():',
+      '    assert Field(attribute="SPECIES").value_of(Person(), "unused") == "Homo sapiens"',
+      '',
+      '',
+      'def test_positional():',
+      '    person = Person()',
+      '    person.nickname = "Al"',
+      '    assert Field().value_of(person, "nickname") == "Al"',
+      '',
+    ].join('\n'),
+  });
+  const test = d.view('tests/test_records.py');
+  assert.ok(test.includes(`="${d.name('SPECIES')}")`), test);
+  assert.ok(test.includes(`, "${d.name('nickname')}")`), test);
+});
