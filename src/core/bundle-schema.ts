@@ -150,6 +150,7 @@ const namesShape = (): Shape<NamesSection> => ({
   nameKeywords: required(arrayOf(name)),
   nameArguments: required(arrayOf(matching('callee:index', (s) => /^[^:]+:(?:0|[1-9][0-9]{0,3})$/.test(s) && isName(s.split(':')[0])))),
   dataNames: required(arrayOf(name)),
+  readsNames: required(boolean),
   excluded: required(recordOf(matching('a word', isKeptWord), reason)),
   keptSegments: required(arrayOf(matching('a path segment', isSegment))),
   layout: required(

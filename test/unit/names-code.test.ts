@@ -493,3 +493,83 @@ test('a string reaches getattr through calls and locals (a positional argument, 
   assert.ok(test.includes(`="${d.name('SPECIES')}")`), test);
   assert.ok(test.includes(`, "${d.name('nickname')}")`), test);
 });
+
+test('a doctest prints what its example wrote: data stays in the example and the output alike, names the program prints from its code change in both', async () => {
+  const d = await viewRunsLikeOriginal({
+    'reprs/__init__.py': [
+      'import inspect',
+      '',
+      '',
+      'def format_repr(obj, names):',
+      '    """Show an object by some of its attributes.',
+      '',
+      '    >>> class Flag(object):',
+      '    ...     def __init__(self, length, width):',
+      '    ...         self.length = length',
+      '    ...         self.width = width',
+      '    >>> print(format_repr(Flag(5, 10), ["length", "width"]))',
+      '    <Flag length=5 width=10>',
+      '    >>> strip_values(["Foo", "Bar", "Foo"], "Foo")',
+      "    ['Bar']",
+      "    >>> Marker('_HIDDEN_MARK')",
+      '    _HIDDEN_MARK',
+      '    """',
+      '    shown = " ".join("%s=%r" % (name, getattr(obj, name)) for name in names)',
+      '    return "<%s %s>" % (type(obj).__name__, shown)',
+      '',
+      '',
+      'def strip_values(values, value):',
+      '    return [v for v in values if v != value]',
+      '',
+      '',
+      'class Marker:',
+      '    def __init__(self, name):',
+      '        self.name = name',
+      '',
+      '    def __repr__(self):',
+      '        return self.name',
+      '',
+      '',
+      '_HIDDEN_MARK = Marker("_HIDDEN_MARK")',
+      '',
+      '',
+      'class Box:',
+      '    def __init__(self, length):',
+      '        self.length = length',
+      '',
+      '',
+      'def parameter_names(func):',
+      '    return tuple(inspect.signature(func).parameters)',
+      '',
+    ].join('\n'),
+    'tests/test_reprs.py': [
+      'from reprs import parameter_names',
+      '',
+      '',
+      'def test_parameter_names():',
+      '    def example(request, retries=1):',
+      '        return request',
+      '',
+      '    assert parameter_names(example) == ("request", "retries")',
+      '',
+    ].join('\n'),
+    'pytest.ini': '[pytest]\naddopts = --doctest-modules\n',
+  });
+  const doc = d.view('reprs/__init__.py');
+  assert.ok(doc.includes(`(Flag(5, 10), ["${d.name('length')}", "width"]))`), doc);
+  assert.ok(doc.includes(`<Flag ${d.name('length')}=5 width=10>`), doc);
+  assert.ok(doc.includes('strip_values(["Foo", "Bar", "Foo"], "Foo")'.replace('strip_values', d.name('strip_values'))), doc);
+  assert.ok(doc.includes(`\n    ${d.name('_HIDDEN_MARK')}\n`), doc);
+  // `request` keeps its name as a parameter (pytest's fixture), and so as a string.
+  assert.ok(d.view('tests/test_reprs.py').includes(`("request", "${d.name('retries')}")`), d.view('tests/test_reprs.py'));
+});
+
+test('the modules of a folder sort in the view as in the original (pytest collects them in that order)', async () => {
+  const fruits = ['apple', 'banana', 'cherry', 'damson', 'elder', 'fig'];
+  const files: Record<string, string> = { 'basket/__init__.py': 'PICKED = []\n' };
+  fruits.forEach((fruit, i) => {
+    files[`tests/test_${fruit}.py`] = ['from basket import PICKED', '', '', `def test_${fruit}():`, `    assert len(PICKED) == ${i}`, `    PICKED.append("${fruit}")`, ''].join('\n');
+  });
+  const d = await viewRunsLikeOriginal(files);
+  for (const fruit of fruits) assert.notEqual(d.name(`test_${fruit}`), `test_${fruit}`);
+});

@@ -87,7 +87,12 @@ export interface FileFacts {
   variadicParams: string[];
   /** It reads parameter names at run time (`inspect.signature`, `getfullargspec`, `co_varnames`). */
   inspectsSignatures: boolean;
+  /** It reads parameter or attribute names at run time (signatures, `dir(obj)`, `obj.__dict__`). */
+  readsNames: boolean;
 }
+
+/** `dir(obj)`, `obj.__dict__`, `vars(obj)`, `inspect.getmembers(obj)`. */
+const READS_ATTRIBUTE_NAMES = /\bdir\(\s*[^)\s]|\.__dict__\b|\bvars\(\s*[^)\s]|\bgetmembers\(/;
 
 const INSPECTS_SIGNATURES = /\b(?:getfullargspec|getargspec|getcallargs|signature)\s*\(|\bco_varnames\b/;
 
@@ -96,7 +101,7 @@ const UPDATES_NAMESPACE = /\b(?:vars|globals)\(\s*\)\s*(?:\.\s*(?:update|setdefa
 export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   const scan = scanPython(text);
   const resolver = new FileResolver(scan, context);
-  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], starImports: [], globals: [], dynamicParams: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), wordStrings: [], dynamicAttributes: false, optionNames: [], nameValued: nameValuedNames(resolver).names, nameArguments: nameArgumentFlow(resolver) };
+  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], starImports: [], globals: [], dynamicParams: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), wordStrings: [], dynamicAttributes: false, optionNames: [], nameValued: nameValuedNames(resolver).names, nameArguments: nameArgumentFlow(resolver) };
   collectOptionNames(scan, resolver, facts.optionNames);
   facts.dynamicAttributes = scan.scopes.some((s) => s.kind === 'function' && (s.name === '__getattr__' || s.name === '__getattribute__') && scan.scopes[s.parent]?.kind === 'class');
   for (const [name, binding] of scan.scopes[0].bindings) {

@@ -143,7 +143,7 @@ export function buildNames(
     used.add(word);
     tokens[token] = word;
   }
-  keepTestMethodOrder(input.facts, tokens);
+  keepNameOrder([...testMethodGroups(input.facts), ...folderGroups(input.modules)], tokens);
 
   const nameCarriers = nameArguments(input.facts);
   const tables: NamesTables = {
@@ -163,6 +163,7 @@ export function buildNames(
     dataKeywords: [],
     nameKeywords: [...new Set([...input.facts.flatMap((f) => f.nameValued), ...nameCarriers.filter((k) => k.startsWith('.')).map((k) => k.slice(1))])].sort(),
     nameArguments: nameCarriers.filter((k) => !k.startsWith('.')),
+    readsNames: input.facts.some((f) => f.readsNames),
     dataNames: [],
   };
   // Words whose rewrite would not split back into the same tokens keep their spelling.
@@ -623,11 +624,9 @@ function nameArguments(facts: readonly FileFacts[]): string[] {
 /**
  * unittest runs a TestCase's test methods in the order of their names (pytest too, for TestCase
  * classes), and a suite whose tests share state passes only in that order (pyparsing's TAP
- * example changes the default whitespace for every later test). Where two test methods of a
- * class sort differently in the view, the replacement words of the tokens they first differ by
- * trade places; each trade undoes an inversion of the word order, so this ends.
+ * example changes the default whitespace for every later test).
  */
-function keepTestMethodOrder(facts: readonly FileFacts[], tokens: Record<string, string>): void {
+function testMethodGroups(facts: readonly FileFacts[]): string[][] {
   const byName = new Map<string, ClassFacts[]>();
   for (const file of facts) for (const cls of file.classes) byName.set(cls.name, [...(byName.get(cls.name) ?? []), cls]);
   const testCase = new Map<ClassFacts, boolean>();
@@ -646,11 +645,31 @@ function keepTestMethodOrder(facts: readonly FileFacts[], tokens: Record<string,
     for (const base of cls.bases) if (base.repo !== undefined) for (const b of byName.get(base.repo) ?? []) testMethods(b, seen, out);
     return out;
   };
-  const groups = facts.flatMap((f) => f.classes).filter((cls) => isTestCase(cls, new Set())).map((cls) => [...testMethods(cls, new Set(), new Set())].sort(compareCodePoints));
+  return facts.flatMap((f) => f.classes).filter((cls) => isTestCase(cls, new Set())).map((cls) => [...testMethods(cls, new Set(), new Set())]);
+}
+
+/** The modules of one package: pytest collects them, and `sorted(os.listdir(...))` lists them, in the order of their names. */
+function folderGroups(modules: readonly string[]): string[][] {
+  const byPackage = new Map<string, Set<string>>();
+  for (const dotted of modules) {
+    const parts = dotted.split('.');
+    const parent = parts.slice(0, -1).join('.');
+    byPackage.set(parent, (byPackage.get(parent) ?? new Set()).add(parts[parts.length - 1]));
+  }
+  return [...byPackage.values()].map((names) => [...names]);
+}
+
+/**
+ * Names whose order a program observes keep it in the view: where two names of a group sort
+ * differently in the view, the replacement words of the tokens they first differ by trade
+ * places; each trade undoes an inversion of the word order, so this ends.
+ */
+function keepNameOrder(groups: readonly string[][], tokens: Record<string, string>): void {
+  const sorted = groups.map((names) => [...names].sort(compareCodePoints));
   for (let round = 0; round < 10_000; round++) {
     const naming = new Naming(tokens, {});
     let traded = false;
-    for (const names of groups) {
+    for (const names of sorted) {
       for (let i = 0; i + 1 < names.length; i++) {
         if (compareCodePoints(naming.viewName(names[i]), naming.viewName(names[i + 1])) < 0) continue;
         const a = splitWord(names[i]);

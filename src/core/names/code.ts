@@ -5,7 +5,7 @@
  * Strings follow their role (string-roles.ts), comments and docstrings the prose rule, and
  * doctest examples are code again.
  */
-import { applyEdits, type ProseTranslator } from './prose';
+import { applyEdits, isNameShaped, type ProseTranslator } from './prose';
 import { Site, type NameSite, type PyScan, scanPython, type StringSite } from './python-scan';
 import { FileResolver, type ModuleContext, type NameClass } from './resolve';
 import type { NameRules } from './rules';
@@ -119,13 +119,16 @@ export class CodeTranslator {
       if (role === 'names' && !token.parts) this.nameList(text, range.start, range.end, edits);
       else if (role === 'definition-names' && !token.parts) this.nameList(text, range.start, range.end, edits, false, true);
       else if (role === 'flow') this.nameList(text, range.start, range.end, edits, true);
+      else if (role === 'prose' && resolver.context.doctest) this.echo(text, range.start, range.end, edits);
       else if (!token.parts && role === 'prose' && SINGLE_NAME.test(content)) {
         // One word alone: the name of a function or class the file defines is that name
         // (`specname="hello"`), and so is the name of one of the library's classes (`"Empty"`, as
         // messages quoting it change); otherwise a data word (a field's key, or prose).
         const key = site.container === 'dict-key' || site.container === 'subscript';
         const named = (isTestModule(resolver.context.module) && !key && definesCallable(resolver, content)) || this.isLibraryClassName(content);
-        const view = named ? this.rules.knownView(content) : this.dataWord(content, site.container === 'dict-key', !holdsValue(site));
+        const view = named
+          ? this.rules.knownView(content)
+          : this.nestedDefinitionView(resolver, site, content) ?? this.dataWord(content, site.container === 'dict-key', !holdsValue(site));
         if (view !== content) edits.push([range.start, range.end, view]);
       }
       else if (role === 'names' || role === 'definition-names' || role === 'fragments') this.fragments(text, range.start, range.end, edits);
@@ -137,6 +140,29 @@ export class CodeTranslator {
         if (view !== piece) edits.push([range.start, range.end, view]);
       }
     }
+  }
+
+  /**
+   * `def example(req, test=1): ...` and `assert fb.get_arg_names() == ('req', 'test')`, or a local
+   * class setting `self.greeting` and `assert 'greeting' in table.headers`, within one top-level
+   * function, where the repository reads names at run time: the string is that name, as the code
+   * calls it in the view.
+   */
+  private nestedDefinitionView(resolver: FileResolver, site: StringSite, word: string): string | undefined {
+    if (!this.rules.readsNames) return undefined;
+    const { scopes, sites } = resolver.scan;
+    let top = -1;
+    for (let s = site.scope; s > 0; s = scopes[s].parent) if (scopes[s].kind === 'function') top = s;
+    if (top === -1) return undefined;
+    const { start, end } = scopes[top];
+    const inner = (scope: number) => scope !== top && scopes[scope].start > start && scopes[scope].end <= end;
+    const index = sites.findIndex(
+      (d) =>
+        d.text === word &&
+        ((d.kind === Site.Param && d.paramOf !== undefined && inner(d.paramOf)) ||
+          (d.kind === Site.Attribute && d.store === true && d.start > start && d.end <= end && scopes[d.scope].kind !== 'module' && isSelfChain(resolver, d) && insideClass(scopes, d.scope, top))),
+    );
+    return index === -1 ? undefined : this.siteView(sites[index], index, resolver);
   }
 
   /** `Empty`: a class of the library (capitalized, not in capitals), as its messages quote it. */
@@ -217,26 +243,76 @@ export class CodeTranslator {
       return;
     }
     const context: ModuleContext = resolver
-      ? { ...resolver.context, outer: (name) => resolver.moduleNameClass(name) }
-      : { module: undefined, isPackage: false, isInternal: (d) => this.rules.isInternalTop(d.split('.')[0]), builtins: this.rules.external.builtins, isModule: (d) => this.rules.isModule(d), externalGlobal: (m, n) => this.rules.isExternalGlobal(m, n) };
+      ? { ...resolver.context, outer: (name) => resolver.moduleNameClass(name), doctest: true }
+      : { module: undefined, isPackage: false, isInternal: (d) => this.rules.isInternalTop(d.split('.')[0]), builtins: this.rules.external.builtins, isModule: (d) => this.rules.isModule(d), externalGlobal: (m, n) => this.rules.isExternalGlobal(m, n), doctest: true };
     const codeEdits: Edit[] = [];
-    this.collect(examples.virtual, context, codeEdits, scanPython(examples.virtual));
+    const scan = scanPython(examples.virtual);
+    this.collect(examples.virtual, context, codeEdits, scan);
     for (const [s, e, view] of codeEdits) edits.push([s + start, e + start, view]);
+    // Names the examples' strings carry (`format_repr(flag, ["length"])`) show in the output as those names.
+    const carried = new Map<string, string>();
+    for (const site of scan.strings) for (const [s, e, view] of codeEdits) if (s >= site.token.contentStart && e <= site.token.contentEnd) carried.set(examples.virtual.slice(s, e), view);
     for (const [from, to] of examples.prose) {
       if (to <= from) continue;
       const piece = text.slice(from, to);
       const view = this.prose.translate(piece);
       if (view !== piece) edits.push([from, to, view]);
     }
+    for (const [from, to] of examples.output) this.echo(text, from, to, edits, carried);
+  }
+
+  /**
+   * A doctest's expected output, and the string values of its examples, which that output
+   * echoes: both change by one rule, so that what an example prints still matches. Names change
+   * where a program prints them from its code: the repository's file names, dotted paths through its modules,
+   * the repository's names that look like names (`_KWARG_MARK`, `Point`, not `wrapped`), and
+   * in the output, the names the examples' strings carry; plain words stay.
+   */
+  private echo(text: string, start: number, end: number, edits: Edit[], carried?: ReadonlyMap<string, string>): void {
+    const rules = this.rules;
+    for (const m of text.slice(start, end).matchAll(/[\p{L}_][\p{L}\p{N}_]*(?:\.[\p{L}_][\p{L}\p{N}_]*)*/gu)) {
+      // A file of the repository by its name (`'urlutils.py'`).
+      const file = m[0].includes('.') ? rules.pathSegmentView(m[0]) : m[0];
+      if (file !== m[0]) {
+        edits.push([start + m.index!, start + m.index! + m[0].length, file]);
+        continue;
+      }
+      const parts = m[0].split('.');
+      const internal = parts.length > 1 && rules.isInternalTop(parts[0]);
+      let offset = start + m.index!;
+      let soFar = '';
+      for (const part of parts) {
+        soFar = soFar ? `${soFar}.${part}` : part;
+        let view = part;
+        if (internal && rules.isModule(soFar)) view = rules.moduleView(part);
+        else if (internal) view = rules.knownView(part);
+        else if (rules.isOwnPackageWord(part)) view = rules.ownPackageView(part);
+        else if (parts.length === 1 && carried?.has(part)) view = carried.get(part)!;
+        else if (isNameShaped(part) || /^\p{Lu}/u.test(part)) view = rules.knownView(part);
+        if (view !== part) edits.push([offset, offset + part.length, view]);
+        offset += part.length + 1;
+      }
+    }
   }
 }
 
-/** Test code names its own helpers by string (`specname="hello"`); library code uses strings as data. */
 /** An assigned string (`TAG = "TAG"`; one a name-valued variable holds is `flow`): a field's name there is a coincidence of spelling. */
 function holdsValue(site: StringSite): boolean {
   return site.assignedValueOf !== undefined;
 }
 
+
+function isSelfChain(resolver: FileResolver, site: NameSite): boolean {
+  return site.chain !== undefined && site.chain.steps.length === 0 && site.chain.root !== -1 && resolver.scan.sites[site.chain.root].text === 'self';
+}
+
+/** Whether `scope` lies in a class defined inside function `top`. */
+function insideClass(scopes: PyScan['scopes'], scope: number, top: number): boolean {
+  for (let s = scope; s > 0 && s !== top; s = scopes[s].parent) if (scopes[s].kind === 'class') return true;
+  return false;
+}
+
+/** Test code names its own helpers by string (`specname="hello"`); library code uses strings as data. */
 function isTestModule(module: string | undefined): boolean {
   return module !== undefined && module.split('.').some((part) => part.startsWith('test') || part === 'conftest');
 }
@@ -274,13 +350,15 @@ const PROMPT = /^([ \t]*)(>>>|\.\.\.)( |$)/;
  * examples' source is blanked (offsets relative to `start`, lengths unchanged), and the prose
  * ranges (everything else, output included), in offsets of `text`.
  */
-export function doctestSource(text: string, start: number, end: number): { virtual: string; prose: Array<[number, number]> } | undefined {
+export function doctestSource(text: string, start: number, end: number): { virtual: string; prose: Array<[number, number]>; output: Array<[number, number]> } | undefined {
   const slice = text.slice(start, end);
   if (!slice.includes('>>>')) return undefined;
   const chars = slice.split('');
   const prose: Array<[number, number]> = [];
+  const output: Array<[number, number]> = [];
   let proseStart = start;
   let inExample = false;
+  let inOutput = false;
   let found = false;
   let lineStart = start;
   while (lineStart < end) {
@@ -292,6 +370,7 @@ export function doctestSource(text: string, start: number, end: number): { virtu
     if (isSource) {
       found = true;
       inExample = true;
+      inOutput = true;
       if (proseStart < lineStart) prose.push([proseStart, lineStart]);
       // Blank the prompt; the code stays where it is.
       const promptEnd = lineStart + m![0].length;
@@ -299,11 +378,16 @@ export function doctestSource(text: string, start: number, end: number): { virtu
       proseStart = lineEnd;
     } else {
       inExample = false;
+      // The expected output: the lines after an example, up to a blank line.
+      if (inOutput && line.trim() !== '') {
+        output.push([lineStart, lineEnd]);
+        proseStart = lineEnd;
+      } else inOutput = false;
       for (let i = lineStart; i < lineEnd; i++) if (chars[i - start] !== '\r') chars[i - start] = ' ';
     }
     lineStart = lineEnd + 1;
   }
   if (!found) return undefined;
   if (proseStart < end) prose.push([proseStart, end]);
-  return { virtual: chars.join(''), prose };
+  return { virtual: chars.join(''), prose, output };
 }

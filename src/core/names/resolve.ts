@@ -28,6 +28,8 @@ export interface ModuleContext {
    * to them are names.
    */
   isNameValued?: (name: string) => boolean;
+  /** The code is a doctest example: its string values are echoed by the expected output (see `echo` in code.ts). */
+  doctest?: boolean;
   /** Whether the argument at this position of a callable of this name carries a name (`self._run("numerics")`). */
   isNameArgument?: (callee: string, index: number) => boolean;
   /** Whether a keyword of this name carries a name somewhere in the repository. */

@@ -48,6 +48,8 @@ export interface NamesTables {
   nameKeywords: string[];
   /** Positional arguments that carry names, as `callee:index` (`_run:0` for `self._run("numerics")`). */
   nameArguments: string[];
+  /** The repository reads parameter or attribute names at run time (`inspect.signature`, `dir(obj)`, `obj.__dict__`). */
+  readsNames: boolean;
   /** Field names of declarative classes (schemas, dataclasses, TypedDicts): as strings they are those names. */
   dataNames: string[];
 }
@@ -150,6 +152,11 @@ export class NameRules {
 
   isKeptMember(word: string): boolean {
     return this.isKeptEverywhere(word) || this.keptMembers.has(word) || this.staticMembers.has(word);
+  }
+
+  /** Whether the repository reads parameter or attribute names at run time. */
+  get readsNames(): boolean {
+    return this.tables.readsNames;
   }
 
   localView(word: string): string {

@@ -50,8 +50,8 @@ const OBJECT_TARGET = new Set(['getattr', 'setattr', 'hasattr', 'delattr', 'obje
 /** Methods of a `**kwargs` dict that take a key. */
 const KWARGS_METHODS = new Set(['get', 'pop', 'setdefault', '__contains__', '__getitem__']);
 const NAMEISH_ATTRIBUTES = new Set(['__name__', '__qualname__', 'co_name', 'co_qualname', 'func_name']);
-/** Mappings keyed by names: `obj.__dict__`, `inspect.signature(f).parameters`, `f.__annotations__`. */
-const NAMESPACES = new Set(['__dict__', 'parameters', '__annotations__', '__kwdefaults__', '__members__', '_field_defaults']);
+/** Mappings keyed by names: `obj.__dict__`, `inspect.signature(f).parameters`, `sig.bind(...).arguments`, `f.__annotations__`. */
+const NAMESPACES = new Set(['__dict__', 'parameters', 'arguments', '__annotations__', '__kwdefaults__', '__members__', '_field_defaults']);
 const ALL_LIKE = new Set(['__all__', '__slots__', '__match_args__']);
 /** str methods whose argument is text (searched for, or put into the result): it follows the text's rules. */
 const STR_SEARCH = new Set(['find', 'rfind', 'index', 'rindex', 'count', 'startswith', 'endswith', 'replace', 'split', 'rsplit', 'partition', 'rpartition', 'removeprefix', 'removesuffix', '__contains__', 'format', 'format_map', 'join']);
@@ -153,10 +153,15 @@ function flowsIntoName(site: StringSite, resolver: FileResolver): boolean {
   const compared = site.comparedWith && site.comparedWith.steps.length === 0 && site.comparedWith.root !== -1 ? resolver.scan.sites[site.comparedWith.root].text : undefined;
   if (compared !== undefined && valued(compared)) return true;
   if (site.keyword !== undefined && site.whole && (valued(site.keyword) || resolver.context.isNameKeyword?.(site.keyword)) && !resolver.isExternalChain(site.call?.callee)) return true;
-  // `self._run("numerics")` where `_run(self, name)` imports `"examples." + name`.
+  // `self._run("numerics")` where `_run(self, name)` imports `"examples." + name`; the names
+  // in a list handed to a parameter that is iterated into getattr (`format_repr(obj, ["width"])`).
   if (site.call && site.whole && site.keyword === undefined && site.argIndex !== undefined && !resolver.isExternalChain(site.call.callee)) {
     const callee = resolver.lastAttribute(site.call.callee);
     if (callee !== undefined && resolver.context.isNameArgument?.(callee, site.argIndex)) return true;
+  }
+  if (!site.call && site.outer && (site.container === 'list' || site.container === 'group') && !resolver.isExternalChain(site.outer.call.callee)) {
+    const callee = resolver.lastAttribute(site.outer.call.callee);
+    if (callee !== undefined && resolver.context.isNameArgument?.(callee, site.outer.argIndex)) return true;
   }
   const outer = site.outer;
   if (outer && outer.argIndex === 1 && resolver.lastAttribute(outer.call.callee) === 'parametrize') {
@@ -292,6 +297,9 @@ function isKwargsParam(name: string, scope: number, resolver: FileResolver): boo
 /** `key = attr if cond else self.attribute`, `get = accessor or utils.get_value`, `key = attr`: a local standing for either side. */
 const LOCAL_ALIAS = /^[ \t]*([\p{L}_][\p{L}\p{N}_]*)[ \t]*=[ \t]*([\p{L}_][\p{L}\p{N}_.]*)(?:[ \t]+or[ \t]+([\p{L}_][\p{L}\p{N}_.]*)|[ \t]+if[ \t][^\n]*?[ \t]else[ \t]+([\p{L}_][\p{L}\p{N}_.]*))?[ \t]*$/gmu;
 
+/** `for name in pos_names`, `for name in req_names + opt_names` (comprehensions too): the loop variable stands for the items. */
+const LOOP_ALIAS = /\bfor[ \t]+([\p{L}_][\p{L}\p{N}_]*)[ \t]+in[ \t]+([\p{L}_][\p{L}\p{N}_.]*)(?:[ \t]*\+[ \t]*([\p{L}_][\p{L}\p{N}_.]*))?/gu;
+
 /**
  * What carries names into the repository's calls, as keys: `function:index` for a positional
  * parameter (index among the arguments a call passes, `self` not counted) and `.name` for an
@@ -320,7 +328,7 @@ export function nameArgumentFlow(resolver: FileResolver): { sinks: string[]; edg
     return index < 0 ? undefined : `${scope.name}:${index}`;
   };
   const aliases = new Map<number, Map<string, string[]>>();
-  for (const m of scan.text.matchAll(LOCAL_ALIAS)) {
+  for (const m of [...scan.text.matchAll(LOCAL_ALIAS), ...scan.text.matchAll(LOOP_ALIAS)]) {
     const fn = functionAt(m.index! + m[0].length - m[0].trimStart().length);
     if (fn === -1) continue;
     const local = aliases.get(fn) ?? new Map<string, string[]>();
