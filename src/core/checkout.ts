@@ -9,6 +9,10 @@
  * The new commit's tree is the base commit's tree, byte for byte (same tree id), so `git diff` and
  * `git status` work in the copy and patches made against it apply to the real base commit.
  *
+ * A disguised checkout (disguised-checkout.ts) makes its working copy with some files replaced by
+ * their transformed state: its single commit is then of that tree, and its object store holds no
+ * blob the replaced files had at the source.
+ *
  * Works from a bare clone or a normal one (its working tree and index are never touched) and
  * never writes into the source repository. The output folder must be absent or empty; it is filled
  * in a temporary sibling and moved into place at the end, so a failure leaves nothing behind.

@@ -319,12 +319,12 @@ export async function selectPython(views: ViewRegistry, log: Log): Promise<boole
 // ----- files changed, export and submit -----
 
 /** The files changed so far, in view names (for the side bar). */
-export function changedFiles(view: OpenView): Array<{ viewPath: string; status: string }> {
+export async function changedFiles(view: OpenView): Promise<Array<{ viewPath: string; status: string }>> {
   const instance = instanceOf(view);
   if (!instance) return [];
   const hidden = vscode.workspace.getConfiguration('schrodinger').get<string[]>('hidden', []);
   try {
-    return listChanges({ original: instance.base, edited: instance.work, hidden }).map((c) => ({ viewPath: view.fs.viewPathOf(c.path), status: c.status }));
+    return (await listChanges({ original: instance.base, edited: instance.work, hidden })).map((c) => ({ viewPath: view.fs.viewPathOf(c.path), status: c.status }));
   } catch {
     return [];
   }

@@ -78,7 +78,7 @@ export class SolveTree implements vscode.TreeDataProvider<Node> {
     return item;
   }
 
-  getChildren(node?: Node): Node[] {
+  async getChildren(node?: Node): Promise<Node[]> {
     if (node?.kind === 'files') return node.files.map((f) => ({ kind: 'file', viewPath: f.viewPath, status: f.status }));
     if (node) return [];
     const view = this.view();
@@ -108,7 +108,7 @@ export class SolveTree implements vscode.TreeDataProvider<Node> {
       : chosen instanceof Error
       ? action('python', 'Python: none found', 'warning', 'schrodinger.selectPython', chosen.message)
       : action('python', `Python ${chosen.version}`, 'symbol-namespace', 'schrodinger.selectPython', `${describeInterpreter(chosen)}. Click to choose another for this instance.`, chosen.executable);
-    this.files ??= changedFiles(view);
+    this.files ??= await changedFiles(view);
     const nodes: Node[] = [
       { kind: 'item', id: 'instance', item: about },
       action('statement', 'Problem statement', 'book', 'schrodinger.showProblemStatement', 'Show the problem statement'),

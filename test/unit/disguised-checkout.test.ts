@@ -1,11 +1,13 @@
 // checkout --levels: the pristine base and the working copy in its transformed state side by side,
-// the level record in the working copy's git folder; the validation gate redraws and falls back on a repository whose tests observe the
+// the level record in the working copy's git folder; patch carries a person's changes back through
+// the record; the validation gate redraws and falls back on a repository whose tests observe the
 // order of definitions in a way Level 3 cannot see.
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { registerCheckout } from '../../src/cli/commands/checkout';
+import { registerPatch } from '../../src/cli/commands/patch';
 import { buildBundle } from '../../src/core/bundle';
 import { checkoutInstance } from '../../src/core/checkout';
 import { findInstance, loadDataset } from '../../src/core/instances';
@@ -30,7 +32,7 @@ import { PYTHON, requirePath, runPytest, tempDir } from '../helpers';
 import { runCommand } from './command-harness';
 import { gitIn, gitRun } from './git-test-utils';
 
-const REGISTER = [registerCheckout];
+const REGISTER = [registerCheckout, registerPatch];
 const STATS = 'calcpkg/stats.py';
 
 function requirePytest(): void {
@@ -126,6 +128,59 @@ test('checkout --levels 2,3: the pristine base beside the working copy in its tr
   assert.equal(gitIn(twoPrinted.work, ['rev-parse', 'HEAD^{tree}']), gitIn(twoPrinted.base, ['rev-parse', 'HEAD^{tree}']));
   assert.deepEqual([twoPrinted.changedFiles, twoPrinted.validation.status], [0, 'skipped']);
   assert.deepEqual(findLevelsRecord(twoPrinted.work)!.record.levels, [2]);
+});
+
+test('patch --original BASE --edited WC: the changes come back through the reordering, never the reordering itself', async () => {
+  const c = await calc();
+  const done = await checkout(c, path.join(c.dir, 'out'), '3');
+  assert.equal(done.status, 0, done.stderr);
+  const { base, work } = JSON.parse(done.stdout);
+  const patch = (args: string[] = []) => runCommand(REGISTER, ['patch', '--original', base, '--edited', work, ...args]);
+
+  const untouched = await patch();
+  assert.equal(untouched.status, 0, untouched.stderr);
+  assert.equal(untouched.stdout, '', 'the reordering is never exported');
+
+  // The person fixes median where the working copy has it, and adds a helper right after mean.
+  const fix = '    middle = len(ordered) // 2\n    if len(ordered) % 2 == 0:\n        return (ordered[middle - 1] + ordered[middle]) / 2\n    return ordered[middle]\n';
+  const helper = '\n\ndef halfway(values):\n    return mean(values) / 2\n';
+  const stats = path.join(work, STATS);
+  const text = fs.readFileSync(stats, 'utf8');
+  const meanEnd = text.indexOf('return sum(sample) / len(sample)\n') + 'return sum(sample) / len(sample)\n'.length;
+  const edited = (text.slice(0, meanEnd) + helper + text.slice(meanEnd)).replace('    middle = len(ordered) // 2\n    return ordered[middle]\n', fix);
+  assert.notEqual(edited, text);
+  fs.writeFileSync(stats, edited);
+  fs.writeFileSync(path.join(work, 'calcpkg', 'notes.txt'), 'a new file\n');
+
+  const result = await patch();
+  assert.equal(result.status, 0, result.stderr);
+  assert.deepEqual(result.stdout.match(/^diff --git .*$/gm), ['diff --git a/calcpkg/notes.txt b/calcpkg/notes.txt', `diff --git a/${STATS} b/${STATS}`]);
+  // only the person's lines: the fix (2 lines) and the helper (4 lines), nothing removed
+  assert.equal(result.stdout.match(/^-(?!-- ).*$/gm), null, result.stdout);
+  assert.equal(result.stdout.match(/^\+(?!\+\+ ).*$/gm)!.length, 1 + 2 + 4, result.stdout);
+  assert.equal(gitRun(base, ['apply', '--check', '-'], result.stdout).status, 0);
+  const applied = path.join(c.dir, 'applied');
+  fs.cpSync(base, applied, { recursive: true });
+  gitIn(applied, ['apply', '-'], result.stdout);
+  const original = fs.readFileSync(path.join(base, STATS), 'utf8');
+  const oMeanEnd = original.indexOf('return sum(sample) / len(sample)\n') + 'return sum(sample) / len(sample)\n'.length;
+  const expected = (original.slice(0, oMeanEnd) + helper + original.slice(oMeanEnd)).replace('    middle = len(ordered) // 2\n    return ordered[middle]\n', fix);
+  assert.equal(fs.readFileSync(path.join(applied, STATS), 'utf8'), expected, 'the edits in the original order, the helper after mean');
+
+  // where the record cannot be used: another base, a damaged record
+  const other = path.join(c.dir, 'other');
+  fs.cpSync(base, other, { recursive: true });
+  fs.appendFileSync(path.join(other, STATS), '# changed\n');
+  const wrong = await runCommand(REGISTER, ['patch', '--original', other, '--edited', work]);
+  assert.equal(wrong.status, 2);
+  assert.equal(wrong.stderr, `schrodinger: error: ${other} is not the base ${work} was checked out from: ${STATS} differs (give the checkout's pristine base folder as --original)\n`);
+  const recordFile = path.join(work, LEVELS_RECORD_PATH);
+  const record = JSON.parse(fs.readFileSync(recordFile, 'utf8'));
+  record.order.files[STATS].containers[0].runs[0].original = [0, 0];
+  fs.writeFileSync(recordFile, JSON.stringify(record));
+  const damaged = await patch();
+  assert.equal(damaged.status, 2);
+  assert.match(damaged.stderr, /^schrodinger: error: damaged level record: .*levels\.json: order\.files\["calcpkg\/stats\.py"\]\.containers\[0\]\.runs\[0\]\.original(\[1\])?: .*\n$/);
 });
 
 test('checkout refuses bad levels, seeds and test options in one line, before writing anything', async () => {
