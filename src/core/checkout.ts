@@ -129,15 +129,19 @@ export function fillCheckout(dir: string, source: CheckoutSource, replace: Reado
   inDir(['checkout-index', '--all', '--force', '-u']);
   let tree = source.tree;
   if (replace.size > 0) {
-    const entries: string[] = [];
-    for (const [file, bytes] of [...replace].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-      const staged = inDir(['ls-files', '-s', '-z', '--', `:(literal)${file}`]).toString('utf8').split('\0').filter(Boolean);
-      const mode = /^(100644|100755) /.exec(staged[0] ?? '')?.[1];
-      if (staged.length !== 1 || !mode) throw new Error(`internal error: ${file} is not a regular file of the tree`);
-      fs.writeFileSync(path.join(dir, file), bytes);
-      const blob = inDir(['hash-object', '-w', '--no-filters', '--stdin'], { input: bytes }).toString('utf8').trim();
-      entries.push(`${mode} ${blob}\t${file}\0`);
+    const modes = new Map<string, string>();
+    for (const entry of inDir(['ls-files', '-s', '-z']).toString('utf8').split('\0')) {
+      const m = /^(\d{6}) [0-9a-f]+ \d\t(.*)$/s.exec(entry);
+      if (m) modes.set(m[2], m[1]);
     }
+    const files = [...replace.keys()].sort();
+    for (const file of files) {
+      const mode = modes.get(file);
+      if ((mode !== '100644' && mode !== '100755') || file.includes('\n')) throw new Error(`internal error: ${file} is not a regular file of the tree`);
+      fs.writeFileSync(path.join(dir, file), replace.get(file)!);
+    }
+    const blobs = inDir(['hash-object', '-w', '--no-filters', '--stdin-paths'], { input: files.map((f) => `${f}\n`).join('') }).toString('utf8').trim().split('\n');
+    const entries = files.map((file, i) => `${modes.get(file)} ${blobs[i]}\t${file}\0`);
     inDir(['update-index', '-z', '--index-info'], { input: entries.join('') });
     tree = inDir(['write-tree']).toString('utf8').trim();
   }
