@@ -35,8 +35,12 @@ export interface DisguisedCheckoutOptions {
   seed: number;
   /** The levels of the disguise, ascending. */
   levels: readonly number[];
-  /** Runs the instance's tests for the validation gate (needed when the levels include a state level). */
-  runner?: TestRunner;
+  /**
+   * The runner of the instance's tests for the validation gate (needed when the levels include a
+   * state level), made for the pristine base (a scratch checkout): e.g. with the interpreter that
+   * collects the instance's test files there.
+   */
+  makeRunner?: (base: string) => Promise<TestRunner>;
   maxDraws?: number;
   /** Extra gitignore-style globs the state levels leave alone (like the view's `schrodinger.hidden`). */
   hidden?: readonly string[];
@@ -76,10 +80,11 @@ export async function checkoutDisguised(options: DisguisedCheckoutOptions): Prom
   let replace = new Map<string, Buffer>();
   try {
     if (options.levels.some(isStateLevel)) {
-      if (!options.runner) throw new Error('internal error: state levels need a test runner for the validation gate');
+      if (!options.makeRunner) throw new Error('internal error: state levels need a test runner for the validation gate');
       const base = path.join(scratch, path.basename(path.resolve(options.out)));
       fs.mkdirSync(base);
       fillCheckout(base, source);
+      const runner = await options.makeRunner(base);
       const repository = readRepository(base, { hidden: options.hidden });
       say(`drawing levels ${options.levels.filter(isStateLevel).join(',')} for seed ${options.seed}`);
       gate = await runGate({
@@ -88,7 +93,7 @@ export async function checkoutDisguised(options: DisguisedCheckoutOptions): Prom
         seed: options.seed,
         levels: options.levels,
         tests: { failToPass: instance.FAIL_TO_PASS, passToPass: instance.PASS_TO_PASS, testPatch: instance.test_patch },
-        runner: options.runner,
+        runner,
         maxDraws: options.maxDraws,
         onProgress: say,
       });

@@ -64,6 +64,16 @@ export interface GateResult {
   summary: GateSummary;
 }
 
+/** The gate cannot judge: the untransformed state fails too. `counts` says so without naming a test or a file. */
+export class GateError extends UsageError {
+  constructor(
+    message: string,
+    readonly counts: string,
+  ) {
+    super(message);
+  }
+}
+
 export const DEFAULT_MAX_DRAWS = 3;
 export const DEFAULT_MAX_FALLBACK_RUNS = 12;
 
@@ -131,8 +141,10 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
 
   const original = await check(new Map(), 'the untransformed state');
   if (!original.ok) {
-    throw new UsageError(
-      `the instance's tests do not give their expected outcomes on the untransformed state either (${describeFailure(original, options.tests)}): check the test command and the Python environment`,
+    const advice = 'check the test command and the Python environment';
+    throw new GateError(
+      `the instance's tests do not give their expected outcomes on the untransformed state either (${describeFailure(original, options.tests)}): ${advice}`,
+      `the instance's tests do not give their expected outcomes on its base commit either (${original.p2pFailing.length} of ${passToPass.length} PASS_TO_PASS tests do not pass, ${original.f2pPassing.length} of ${failToPass.length} FAIL_TO_PASS tests pass${original.run.timedOut ? ', timed out' : ''}): ${advice}`,
     );
   }
   const first = draws[0];

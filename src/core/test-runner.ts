@@ -42,6 +42,9 @@ export interface TestRunner {
   run(folder: string, ids: readonly string[]): Promise<TestRun>;
 }
 
+/** The time one test run may take unless told otherwise (the SWE-bench harness's default). */
+export const DEFAULT_TIMEOUT_S = 900;
+
 /** The test command when a dataset gives none. */
 export const DEFAULT_TEST_CMD = 'python3 -m pytest -q -p no:cacheprovider {tests}';
 

@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { instanceCode } from '../core/instances';
 import { formatElapsed } from '../core/session';
 import { clockView } from '../core/solve/clock';
-import { changedFiles, describeInterpreter, instanceOf, interpreterOf, knownInterpreter, type Sessions } from './instances';
+import { changedFiles, describeInterpreter, instanceOf, interpreterOf, knownInterpreter, levelsOf, type Sessions } from './instances';
 import type { OpenView, ViewRegistry } from './views';
 
 type Node =
@@ -97,7 +97,7 @@ export class SolveTree implements vscode.TreeDataProvider<Node> {
     };
     const about = new vscode.TreeItem(`Instance ${instanceCode(instance.instanceId)}`);
     about.id = 'solve.instance';
-    about.description = `seed ${view.record.seed}`;
+    about.description = `seed ${view.record.seed} · levels ${levelsOf(instance).join(',')}`;
     about.iconPath = new vscode.ThemeIcon('tasklist');
     about.tooltip = 'The instance you are solving, by its neutral code';
     this.clock = { kind: 'item', id: 'clock', item: new vscode.TreeItem('') };

@@ -96,6 +96,8 @@ async function disguise(item: SharedInstance, file: string, marker: string): Pro
   assert.equal(printed.validation.status, 'passed', done.stderr);
   assert.ok(!printed.fallback.includes(file), `${file} stays transformed`);
   const { bundle } = await buildBundle(printed.work, { seed, granularity: 'full' });
+  // Level 2 drawn over the transformed working copy is Level 2 of the original: the order of definitions does not change a name.
+  assert.deepEqual(bundle.names, (await buildBundle(printed.base, { seed, granularity: 'full' })).bundle.names);
   const translator = translatorFor(bundle);
   return { dir, base: printed.base, work: printed.work, seed, bundle, translator, live: new DisguisedFileSystem({ root: printed.work, translator }) };
 }

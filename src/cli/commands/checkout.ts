@@ -5,7 +5,7 @@ import { checkoutDisguised } from '../../core/disguised-checkout';
 import { UsageError } from '../../core/errors';
 import { findInstance, loadDataset } from '../../core/instances';
 import { isStateLevel } from '../../core/state-levels';
-import { commandTestRunner, DEFAULT_TEST_CMD } from '../../core/test-runner';
+import { commandTestRunner, DEFAULT_TEST_CMD, DEFAULT_TIMEOUT_S } from '../../core/test-runner';
 import { printJson, warn, type CliIo, type CliState } from './io';
 
 interface CheckoutCommandOptions {
@@ -31,7 +31,7 @@ export function registerCheckout(program: Command, io: CliIo, _state: CliState):
     .addOption(new Option('--levels <list>', 'the levels of the disguise, comma-separated: 2 (names, drawn by the view), 3 (definition order), e.g. 2,3'))
     .option('--seed <n>', 'with --levels: the seed of the disguise')
     .option('--test-cmd <template>', `with a state level: the command that runs the tests, {tests} standing for the ids (default: the dataset's test_cmd, else "${DEFAULT_TEST_CMD}")`)
-    .option('--timeout <seconds>', 'with a state level: the time one test run may take', '900')
+    .option('--timeout <seconds>', 'with a state level: the time one test run may take', String(DEFAULT_TIMEOUT_S))
     .action(async (opts: CheckoutCommandOptions) => {
       const levels = opts.levels === undefined ? undefined : parseLevels(opts.levels);
       if (levels && opts.seed === undefined) throw new UsageError('--levels needs --seed N (the seed of the disguise)');
@@ -57,7 +57,7 @@ export function registerCheckout(program: Command, io: CliIo, _state: CliState):
         out: opts.out,
         seed: seed!,
         levels,
-        runner: stateLevels ? commandTestRunner({ template, timeoutMs: timeout * 1000 }) : undefined,
+        makeRunner: async () => commandTestRunner({ template, timeoutMs: timeout * 1000 }),
         onProgress: (line) => io.stderr(`${line}\n`),
       });
       const { record } = result;
