@@ -198,6 +198,9 @@ test('the prediction is in original coordinates and fixes the bug on a pristine 
   const trajectory = JSON.parse(fs.readFileSync(path.join(storage, instanceFolder, 'trajectory.traj.json'), 'utf8'));
   assert.equal(trajectory.info.exit_status, 'submitted');
   assert.deepEqual(trajectory.info.schrodinger.levels, [2, 3]);
+  // the person worked in the reordered state: the working copy's stats.py (with the fix) is not the base's order
+  const [baseStats, workStats] = ['base', 'work'].map((folder) => fs.readFileSync(path.join(storage, instanceFolder, folder, 'calcpkg', 'stats.py'), 'utf8'));
+  assert.notDeepEqual(workStats.split('\n').filter((l) => l.startsWith('def ')), baseStats.split('\n').filter((l) => l.startsWith('def ')));
   assert.deepEqual(JSON.parse(fs.readFileSync(path.join(work, `${CALC_INSTANCE_ID}.traj.json`), 'utf8')), trajectory);
   assert.equal(trajectory.info.submission, prediction.model_patch);
   const kinds = new Set((trajectory.messages as Array<{ kind: string }>).map((m) => m.kind));
