@@ -175,12 +175,31 @@ test('patch --original BASE --edited WC: the changes come back through the reord
   assert.equal(wrong.status, 2);
   assert.equal(wrong.stderr, `schrodinger: error: ${other} is not the base ${work} was checked out from: ${STATS} differs (give the checkout's pristine base folder as --original)\n`);
   const recordFile = path.join(work, LEVELS_RECORD_PATH);
-  const record = JSON.parse(fs.readFileSync(recordFile, 'utf8'));
+  const good = fs.readFileSync(recordFile, 'utf8');
+  const record = JSON.parse(good);
   record.order.files[STATS].containers[0].runs[0].original = [0, 0];
   fs.writeFileSync(recordFile, JSON.stringify(record));
   const damaged = await patch();
   assert.equal(damaged.status, 2);
   assert.match(damaged.stderr, /^schrodinger: error: damaged level record: .*levels\.json: order\.files\["calcpkg\/stats\.py"\]\.containers\[0\]\.runs\[0\]\.original(\[1\])?: .*\n$/);
+  const damages: Array<[(r: Record<string, any>) => unknown, RegExp]> = [
+    [() => '{', /not valid JSON/],
+    [() => ({}), /schema: missing/],
+    [(r) => ({ ...r, seed: '1' }), /seed: expected a whole number/],
+    [(r) => ({ ...r, levels: [2] }), /order: present although levels do not include 3/],
+    [(r) => ({ ...r, digests: {} }), /digests: "calcpkg\/stats\.py": expected digests for exactly the files the levels changed/],
+    [(r) => ({ ...r, digests: { ...r.digests, '../x.py': r.digests[STATS] } }), /digests key "\.\.\/x\.py": .* is not a relative path/],
+    [(r) => ({ ...r, extra: 1 }), /unknown field "extra"/],
+    [(r) => ({ ...r, order: { files: { '/etc/passwd': r.order.files[STATS] } } }), /order\.files key "\/etc\/passwd"/],
+  ];
+  for (const [damage, message] of damages) {
+    const value = damage(JSON.parse(good));
+    fs.writeFileSync(recordFile, typeof value === 'string' ? value : JSON.stringify(value));
+    const result = await patch();
+    assert.equal(result.status, 2, result.stderr);
+    assert.match(result.stderr, /^schrodinger: error: damaged level record: [^\n]*\n$/);
+    assert.match(result.stderr, message);
+  }
 });
 
 test('checkout refuses bad levels, seeds and test options in one line, before writing anything', async () => {
