@@ -10,101 +10,33 @@
  * The field lists are typed against `Bundle` and `NamesSection`: a field added to either does
  * not compile until it is described here.
  */
-import { UsageError } from './errors';
 // bundle.ts imports this module: its values are read only when a bundle is checked.
 import { BUNDLE_SCHEMA_VERSION, GRANULARITIES, type Bundle, type NamesSection, type OrderSection } from './bundle';
 import { BUNDLE_SCHEMA } from './bundle-document';
 import { Naming } from './names/naming';
 import { forEachWord, isIdentifier } from './names/words';
 import { ORDER_RECORD_VERSION, type ContainerRecord, type OrderRecord, type RunRecord } from './order/reorder';
+import {
+  arrayOf,
+  boolean,
+  fail,
+  integer,
+  isObject,
+  isRelativePath,
+  isSegment,
+  matching,
+  MAX_TEXT_LENGTH,
+  objectOf,
+  optional,
+  recordOf,
+  required,
+  show,
+  text,
+  validateDocument,
+  type Check,
+  type Shape,
+} from './schema';
 import { isPythonFile } from './text-encoding';
-
-/** Names, words and path segments longer than this are refused (no repository has one). */
-export const MAX_NAME_LENGTH = 512;
-const MAX_TEXT_LENGTH = 4096;
-
-class Damage extends Error {}
-
-type Check = (value: unknown, where: string) => void;
-
-function fail(where: string, what: string): never {
-  throw new Damage(where ? `${where}: ${what}` : what);
-}
-
-function show(value: unknown): string {
-  const text = typeof value === 'string' ? JSON.stringify(value) : typeof value === 'object' && value !== null ? (Array.isArray(value) ? 'an array' : 'an object') : String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}
-
-const text =
-  (max = MAX_TEXT_LENGTH): Check =>
-  (value, where) => {
-    if (typeof value !== 'string') fail(where, `expected a string, found ${show(value)}`);
-    if (value.length > max) fail(where, `a string of ${value.length} characters (at most ${max})`);
-  };
-
-const integer =
-  (min: number, max: number): Check =>
-  (value, where) => {
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) fail(where, `expected a whole number from ${min} to ${max}, found ${show(value)}`);
-  };
-
-const boolean: Check = (value, where) => {
-  if (typeof value !== 'boolean') fail(where, `expected true or false, found ${show(value)}`);
-};
-
-const matching =
-  (what: string, test: (s: string) => boolean, max = MAX_NAME_LENGTH): Check =>
-  (value, where) => {
-    text(max)(value, where);
-    if (!test(value as string)) fail(where, `${show(value)} is not ${what}`);
-  };
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-const arrayOf =
-  (item: Check, options: { unique?: boolean } = {}): Check =>
-  (value, where) => {
-    if (!Array.isArray(value)) fail(where, `expected an array, found ${show(value)}`);
-    const seen = new Set<unknown>();
-    value.forEach((v, i) => {
-      item(v, `${where}[${i}]`);
-      if (options.unique && seen.has(v)) fail(`${where}[${i}]`, `${show(v)} appears twice`);
-      seen.add(v);
-    });
-  };
-
-const recordOf =
-  (key: Check, item: Check): Check =>
-  (value, where) => {
-    if (!isObject(value)) fail(where, `expected an object, found ${show(value)}`);
-    for (const [k, v] of Object.entries(value)) {
-      key(k, `${where} key ${show(k)}`);
-      item(v, `${where}[${show(k)}]`);
-    }
-  };
-
-type Shape<T> = { [K in keyof T]-?: { check: Check; optional?: boolean } };
-
-function objectOf<T>(shape: Shape<T>): Check {
-  return (value, where) => {
-    if (!isObject(value)) fail(where, `expected an object, found ${show(value)}`);
-    for (const key of Object.keys(value)) if (!Object.hasOwn(shape, key)) fail(where, `unknown field ${show(key)}`);
-    for (const [key, field] of Object.entries(shape) as Array<[string, { check: Check; optional?: boolean }]>) {
-      const at = where ? `${where}.${key}` : key;
-      if (!Object.hasOwn(value, key) || value[key] === undefined) {
-        if (!field.optional) fail(at, 'missing');
-        continue;
-      }
-      field.check(value[key], at);
-    }
-  };
-}
-
-const required = (check: Check) => ({ check });
-const optional = (check: Check) => ({ check, optional: true });
 
 /** One whole word of name characters (what `forEachWord` sees as one word). */
 function isWholeWord(s: string): boolean {
@@ -122,9 +54,6 @@ const isTokenKey = (s: string) => isWholeWord(s) && !s.includes('_') && !/^[0-9]
 const isReplacementWord = (s: string) => /^[a-z]{3,64}$/.test(s);
 const isName = (s: string) => isIdentifier(s);
 const isDottedName = (s: string) => s.split('.').every(isIdentifier);
-/** A file or folder name: no separator, no NUL, not `.` or `..`. */
-const isSegment = (s: string) => s !== '' && s !== '.' && s !== '..' && !/[/\\\0]/.test(s);
-const isRelativePath = (s: string) => s.split('/').every(isSegment);
 /** A word the tables keep (it is never written anywhere: only looked up). */
 const isKeptWord = (s: string) => s !== '' && !/[\s/\\\0]/.test(s);
 
@@ -216,7 +145,7 @@ const bundleShape = (): Shape<Bundle> => ({
   lexiconVersion: required(text(200)),
   externalNamesVersion: required(text(200)),
   names: optional(objectOf(namesShape())),
-  order: optional(objectOf(orderShape())),
+  order: optional(orderSection),
   // Only the counts are read; the rest is a report.
   statistics: required((value, where) => {
     if (!isObject(value)) fail(where, `expected an object, found ${show(value)}`);
@@ -271,9 +200,15 @@ function checkOrder(order: OrderSection): void {
   }
 }
 
+/** An order section (Level 3 records), in a bundle or a working copy's level record, at `order`. */
+export const orderSection: Check = (value, where) => {
+  objectOf(orderShape())(value, where);
+  checkOrder(value as OrderSection);
+};
+
 /** The bundle, checked; a damaged one throws "damaged bundle: SOURCE: WHAT". */
 export function validateBundle(value: unknown, source: string): Bundle {
-  try {
+  return validateDocument<Bundle>(value, 'bundle', source, () => {
     objectOf(bundleShape())(value, '');
     const bundle = value as Bundle;
     const levels = bundle.levels;
@@ -281,10 +216,5 @@ export function validateBundle(value: unknown, source: string): Bundle {
     if (levels.includes(2) !== (bundle.names !== undefined)) fail('names', levels.includes(2) ? 'missing (levels include 2)' : 'present although levels do not include 2');
     if (levels.includes(3) !== (bundle.order !== undefined)) fail('order', levels.includes(3) ? 'missing (levels include 3)' : 'present although levels do not include 3');
     if (bundle.names) checkNames(bundle.names);
-    if (bundle.order) checkOrder(bundle.order);
-    return bundle;
-  } catch (error) {
-    if (error instanceof Damage) throw new UsageError(`damaged bundle: ${source}: ${error.message}`);
-    throw error;
-  }
+  });
 }

@@ -9,6 +9,10 @@
  * The new commit's tree is the base commit's tree, byte for byte (same tree id), so `git diff` and
  * `git status` work in the copy and patches made against it apply to the real base commit.
  *
+ * A disguised checkout (disguised-checkout.ts) makes its working copy with some files replaced by
+ * their transformed state: its single commit is then of that tree, and its object store holds no
+ * blob the replaced files had at the source.
+ *
  * Works from a bare clone or a normal one (its working tree and index are never touched) and
  * never writes into the source repository. The output folder must be absent or empty; it is filled
  * in a temporary sibling and moved into place at the end, so a failure leaves nothing behind.
@@ -82,31 +86,86 @@ export function resolveCommit(gitDir: string, commit: string, repoLabel: string)
   return found.stdout.toString('utf8').trim();
 }
 
+/** A commit of a source repository, packed: everything a checkout needs of the source. */
+export interface CheckoutSource {
+  /** The full id of the commit. */
+  commit: string;
+  /** The id of its tree. */
+  tree: string;
+  /** A pack of exactly the tree's objects (trees and blobs). */
+  pack: Buffer;
+}
+
+/** Reads `commit` of `repo` (see the module comment); UsageError when either is not what it should be. */
+export function readCheckoutSource(repo: string, commit: string): CheckoutSource {
+  const gitDir = sourceGitDir(repo);
+  const full = resolveCommit(gitDir, commit, repo);
+  const tree = gitOk(['--git-dir', gitDir, 'rev-parse', '--verify', `${full}^{tree}`]).toString('utf8').trim();
+  // Only the tree's own objects: rev-list never walks from a tree to any commit.
+  const objects = gitOk(['--git-dir', gitDir, 'rev-list', '--objects', tree]);
+  const pack = gitOk(['--git-dir', gitDir, 'pack-objects', '--stdout', '-q'], { input: objects });
+  return { commit: full, tree, pack };
+}
+
+export interface FilledCheckout {
+  /** The tree of the checkout's single commit. */
+  tree: string;
+  head: string;
+  files: number;
+}
+
+/**
+ * Makes the empty folder `dir` a history-free working copy of the source's tree. With `replace`
+ * (relative POSIX path -> bytes, for files of the tree), those files hold the given bytes instead,
+ * and the single commit is of that tree: the object store then holds the new tree's objects
+ * only, never a blob the replaced files had at the source.
+ */
+export function fillCheckout(dir: string, source: CheckoutSource, replace: ReadonlyMap<string, Buffer> = new Map()): FilledCheckout {
+  const inDir = (args: string[], extra: { input?: Buffer | string; env?: Record<string, string> } = {}) =>
+    gitOk(['-c', 'core.logAllRefUpdates=false', '-c', 'gc.auto=0', ...args], { cwd: dir, isolated: true, ...extra });
+  gitOk(['init', '-q', '--template=', `--initial-branch=${CHECKOUT_BRANCH}`, dir], { isolated: true });
+  inDir(['index-pack', '--stdin'], { input: source.pack });
+  inDir(['read-tree', source.tree]);
+  inDir(['checkout-index', '--all', '--force', '-u']);
+  let tree = source.tree;
+  if (replace.size > 0) {
+    const modes = new Map<string, string>();
+    for (const entry of inDir(['ls-files', '-s', '-z']).toString('utf8').split('\0')) {
+      const m = /^(\d{6}) [0-9a-f]+ \d\t(.*)$/s.exec(entry);
+      if (m) modes.set(m[2], m[1]);
+    }
+    const files = [...replace.keys()].sort();
+    for (const file of files) {
+      const mode = modes.get(file);
+      if ((mode !== '100644' && mode !== '100755') || file.includes('\n')) throw new Error(`internal error: ${file} is not a regular file of the tree`);
+      fs.writeFileSync(path.join(dir, file), replace.get(file)!);
+    }
+    const blobs = inDir(['hash-object', '-w', '--no-filters', '--stdin-paths'], { input: files.map((f) => `${f}\n`).join('') }).toString('utf8').trim().split('\n');
+    const entries = files.map((file, i) => `${modes.get(file)} ${blobs[i]}\t${file}\0`);
+    inDir(['update-index', '-z', '--index-info'], { input: entries.join('') });
+    tree = inDir(['write-tree']).toString('utf8').trim();
+  }
+  const head = inDir(['commit-tree', '--no-gpg-sign', '-m', CHECKOUT_MESSAGE.trimEnd(), tree], { env: CHECKOUT_IDENTITY }).toString('utf8').trim();
+  inDir(['update-ref', `refs/heads/${CHECKOUT_BRANCH}`, head]);
+  if (replace.size > 0) {
+    // The source's blobs of the replaced files are unreachable now: a pack of the reachable objects only, and nothing loose.
+    inDir(['repack', '-a', '-d', '-q']);
+    inDir(['prune', '--expire=now']);
+  }
+  inDir(['update-index', '-q', '--refresh']);
+  const files = inDir(['ls-files', '-z']).toString('utf8').split('\0').filter(Boolean).length;
+  return { tree, head, files };
+}
+
 /** Creates a history-free working copy of `repo` at `commit` in `out` (see the module comment). */
 export function checkoutInstance(options: CheckoutOptions): CheckoutResult {
   requireEmptyOutput(options.out);
   const parent = path.dirname(path.resolve(options.out));
   if (!fs.existsSync(parent)) throw new UsageError(`no such folder: ${parent}`);
-  const gitDir = sourceGitDir(options.repo);
-  const commit = resolveCommit(gitDir, options.commit, options.repo);
-  const tree = gitOk(['--git-dir', gitDir, 'rev-parse', '--verify', `${commit}^{tree}`]).toString('utf8').trim();
-  // Only the tree's own objects: rev-list never walks from a tree to any commit.
-  const objects = gitOk(['--git-dir', gitDir, 'rev-list', '--objects', tree]);
-  const pack = gitOk(['--git-dir', gitDir, 'pack-objects', '--stdout', '-q'], { input: objects });
-
-  let head = '';
-  let files = 0;
+  const source = readCheckoutSource(options.repo, options.commit);
+  let filled: FilledCheckout | undefined;
   writeFolderAtomic(options.out, (temp) => {
-    const inTemp = (args: string[], extra: { input?: Buffer | string; env?: Record<string, string> } = {}) =>
-      gitOk(['-c', 'core.logAllRefUpdates=false', ...args], { cwd: temp, isolated: true, ...extra });
-    gitOk(['init', '-q', '--template=', `--initial-branch=${CHECKOUT_BRANCH}`, temp], { isolated: true });
-    inTemp(['index-pack', '--stdin'], { input: pack });
-    inTemp(['read-tree', tree]);
-    inTemp(['checkout-index', '--all', '--force', '-u']);
-    head = inTemp(['commit-tree', '--no-gpg-sign', '-m', CHECKOUT_MESSAGE.trimEnd(), tree], { env: CHECKOUT_IDENTITY }).toString('utf8').trim();
-    inTemp(['update-ref', `refs/heads/${CHECKOUT_BRANCH}`, head]);
-    inTemp(['update-index', '-q', '--refresh']);
-    files = inTemp(['ls-files', '-z']).toString('utf8').split('\0').filter(Boolean).length;
+    filled = fillCheckout(temp, source);
   });
-  return { out: path.resolve(options.out), commit, tree, head, files };
+  return { out: path.resolve(options.out), commit: source.commit, tree: source.tree, head: filled!.head, files: filled!.files };
 }

@@ -21,6 +21,15 @@
  * the patch as a JSON string). Renamed files appear as a deletion and an addition unless
  * `renames` is set (then git's rename detection, `-M`, pairs them). The patch applies with
  * `git apply` on a pristine checkout of the original state.
+ *
+ * State levels (Level 3 reorders definitions): when the edited folder is in a transformed state,
+ * each file a level changed is read back through the level's inverse before it is compared (after
+ * the reverse translation, for a view), so the patch holds the person's changes and never the
+ * transformation: edits inside a unit follow the unit back, new units stay beside their
+ * neighbours (order/reorder.ts). The records come from the view's bundle (`state`) or from the
+ * level record a disguised checkout left in the edited working copy (levels-record.ts), whose
+ * digests also say which files the person left untouched (they are the original files) and that
+ * `original` is the base the working copy was made from.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -31,7 +40,10 @@ import type { Ignore } from 'ignore';
 import { UsageError } from './errors';
 import { gitOk } from './git';
 import { isBundleDocument } from './bundle-document';
+import { digestOf, findLevelsRecord, type FileDigests } from './levels-record';
 import { linkTarget, makeIgnore } from './repository';
+import { changedPaths, changesState, fileToOriginal, type StateRecords } from './state-levels';
+import { decodeText, encodeText } from './text-encoding';
 import type { Translator } from './translator';
 import { contentToReal } from './view-files';
 
@@ -50,6 +62,12 @@ export interface PatchOptions {
   renames?: boolean;
   /** Real paths left out of the patch (the files a person unticked in the export review). */
   excludePaths?: readonly string[];
+  /**
+   * The state levels' records of the edited folder (a view's bundle): its files are read back
+   * through their inverse. Without it, the level record a disguised checkout left in `edited`
+   * is read, when there is one.
+   */
+  state?: StateRecords;
 }
 
 export type ChangeStatus = 'added' | 'deleted' | 'modified' | 'mode';
@@ -88,19 +106,19 @@ interface State {
 }
 
 /** The unified diff in original coordinates; see the module comment. */
-export function buildPatch(options: PatchOptions): string {
-  return buildPatchReport(options).patch;
+export async function buildPatch(options: PatchOptions): Promise<string> {
+  return (await buildPatchReport(options)).patch;
 }
 
-export function buildPatchReport(options: PatchOptions): PatchReport {
-  const states = compareStates(options);
+export async function buildPatchReport(options: PatchOptions): Promise<PatchReport> {
+  const states = await compareStates(options);
   if (states.changes.length === 0) return { patch: '', changes: states.changes, skipped: states.skipped };
   return { patch: diffStates(states.oldSide, states.newSide, states.binaryPaths, options.renames ?? false), changes: states.changes, skipped: states.skipped };
 }
 
 /** The files whose content or mode differs, without writing the diff (cheap enough to run on every save). */
-export function listChanges(options: PatchOptions): PatchChange[] {
-  return compareStates(options).changes;
+export async function listChanges(options: PatchOptions): Promise<PatchChange[]> {
+  return (await compareStates(options)).changes;
 }
 
 interface States {
@@ -111,9 +129,10 @@ interface States {
   skipped: string[];
 }
 
-function compareStates(options: PatchOptions): States {
+async function compareStates(options: PatchOptions): Promise<States> {
   const original = requireFolder(options.original, 'original');
   const edited = requireFolder(options.edited, 'edited');
+  const toOriginalState = stateInverse(options, original, edited);
   const translator = options.translator;
   const rules = makeIgnore(original, options.hidden ?? []);
   const byGlob = excludeMatcher(options.exclude ?? []);
@@ -140,12 +159,14 @@ function compareStates(options: PatchOptions): States {
   });
   if (translator) requireViewOfBundle(before, after, translator);
 
-  const readEdited = (entry: Entry): Buffer => {
-    const bytes = fs.readFileSync(entry.full);
-    if (!translator) return bytes;
-    const real = contentToReal(entry.found, bytes, translator);
-    if (real.status === 'unencodable') throw new UsageError(`cannot read ${entry.found} back to real names: its encoding (${real.encoding}) cannot hold them`);
-    return real.bytes;
+  const readEdited = async (entry: Entry): Promise<Buffer> => {
+    let bytes: Buffer = fs.readFileSync(entry.full);
+    if (translator) {
+      const real = contentToReal(entry.found, bytes, translator);
+      if (real.status === 'unencodable') throw new UsageError(`cannot read ${entry.found} back to real names: its encoding (${real.encoding}) cannot hold them`);
+      bytes = real.bytes;
+    }
+    return toOriginalState ? toOriginalState(entry.path, bytes) : bytes;
   };
   const state = (entry: Entry, bytes: Buffer): State => ({ path: entry.path, bytes, executable: entry.executable, link: entry.link !== undefined });
 
@@ -158,7 +179,7 @@ function compareStates(options: PatchOptions): States {
     const a = before.get(p);
     const b = after.get(p);
     const aState = a ? state(a, a.link !== undefined ? Buffer.from(a.link) : fs.readFileSync(a.full)) : undefined;
-    const bState = b ? state(b, b.link !== undefined ? Buffer.from(b.link) : readEdited(b)) : undefined;
+    const bState = b ? state(b, b.link !== undefined ? Buffer.from(b.link) : await readEdited(b)) : undefined;
     let status: ChangeStatus | undefined;
     if (!aState) status = 'added';
     else if (!bState) status = 'deleted';
@@ -172,6 +193,42 @@ function compareStates(options: PatchOptions): States {
     if (bState) newSide.push(bState);
   }
   return { changes, oldSide, newSide, binaryPaths, skipped };
+}
+
+/**
+ * Reads an edited file (real path, bytes in real names) back in the original state, when the
+ * state levels changed it; undefined when the edited folder is not in a transformed state.
+ */
+function stateInverse(options: PatchOptions, original: string, edited: string): ((realPath: string, bytes: Buffer) => Promise<Buffer>) | undefined {
+  const found = findLevelsRecord(edited);
+  if (found && options.state) throw new UsageError(`${options.edited} holds a level record (${found.file}) and a bundle with state levels was given too: give one of them`);
+  const records = options.state ?? found?.record;
+  if (!records || !changesState(records)) return undefined;
+  const recorded = new Set(changedPaths(records));
+  const digests: Record<string, FileDigests> | undefined = found?.record.digests;
+  if (digests) {
+    for (const [file, digest] of Object.entries(digests)) {
+      let bytes: Buffer | undefined;
+      try {
+        bytes = fs.readFileSync(path.join(original, file));
+      } catch {
+        bytes = undefined;
+      }
+      if (!bytes || digestOf(bytes) !== digest.original) {
+        throw new UsageError(`${options.original} is not the base ${options.edited} was checked out from: ${file} ${bytes ? 'differs' : 'is missing'} (give the checkout's pristine base folder as --original)`);
+      }
+    }
+  }
+  return async (realPath, bytes) => {
+    if (!recorded.has(realPath)) return bytes;
+    // Untouched since the checkout: exactly the original file.
+    if (digests && digestOf(bytes) === digests[realPath].state) return fs.readFileSync(path.join(original, realPath));
+    const decoded = decodeText(bytes, realPath);
+    if (!decoded) throw new UsageError(`cannot carry ${realPath} back to its original order: it is no longer text in its encoding`);
+    const restored = encodeText(await fileToOriginal(records, realPath, decoded.text), decoded.encoding, realPath);
+    if (!restored) throw new UsageError(`cannot carry ${realPath} back to its original order: its encoding (${decoded.encoding}) cannot hold it`);
+    return restored;
+  };
 }
 
 /** Valid UTF-8 without NUL bytes: a patch shows it as text and stays valid UTF-8. */

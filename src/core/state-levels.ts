@@ -60,10 +60,18 @@ function stateLevelsAmong(levels: readonly number[]): AnyStateLevel[] {
   return STATE_LEVELS.filter((l) => levels.includes(l.level));
 }
 
+/**
+ * The state levels' records wherever they are kept: a bundle, or the level record a disguised
+ * checkout leaves in its working copy (levels-record.ts). `levels` may list interface levels too.
+ */
+export type StateRecords = Pick<Bundle, 'levels' | StateSectionName>;
+
 export interface StateSections {
   sections: Pick<Bundle, StateSectionName>;
   /** Per section: the level's statistics, with `files` (files it looked at) and `changedFiles`. */
   statistics: Partial<Record<StateSectionName, Record<string, number>>>;
+  /** The transformed text of each file some level changed. */
+  texts: Map<string, string>;
 }
 
 /**
@@ -76,7 +84,7 @@ export async function buildStateSections(
   levels: readonly number[],
   onProgress?: (done: number, total: number) => void,
 ): Promise<StateSections> {
-  const result: StateSections = { sections: {}, statistics: {} };
+  const result: StateSections = { sections: {}, statistics: {}, texts: new Map() };
   const chosen = stateLevelsAmong(levels);
   if (chosen.length === 0) return result;
   const texts = new Map(repository.files.filter((f) => f.text !== undefined).map((f) => [f.path, f.text!]));
@@ -92,6 +100,7 @@ export async function buildStateSections(
       if (out.record !== undefined) {
         files[file] = out.record;
         texts.set(file, out.text);
+        result.texts.set(file, out.text);
       }
       onProgress?.(++done, total);
     }
@@ -101,14 +110,28 @@ export async function buildStateSections(
   return result;
 }
 
-/** The state levels a bundle applies, ascending, each with its records. */
-function recordsOf(bundle: Bundle): Array<{ level: AnyStateLevel; files: Record<string, unknown> }> {
-  return stateLevelsAmong(bundle.levels).map((level) => ({ level, files: bundle[level.section]?.files ?? {} }));
+/** The state levels the records apply, ascending, each with its records. */
+function recordsOf(records: StateRecords): Array<{ level: AnyStateLevel; files: Record<string, unknown> }> {
+  return stateLevelsAmong(records.levels).map((level) => ({ level, files: records[level.section]?.files ?? {} }));
 }
 
-/** Whether the bundle changes the repository's state at all (a state level with a changed file). */
-export function changesState(bundle: Bundle): boolean {
-  return recordsOf(bundle).some(({ files }) => Object.keys(files).length > 0);
+/** Whether the records change the repository's state at all (a state level with a changed file). */
+export function changesState(records: StateRecords): boolean {
+  return recordsOf(records).some(({ files }) => Object.keys(files).length > 0);
+}
+
+/** The files some state level changed, sorted. */
+export function changedPaths(records: StateRecords): string[] {
+  return [...new Set(recordsOf(records).flatMap(({ files }) => Object.keys(files)))].sort();
+}
+
+/** The records without those of `paths` (files kept in their original state). */
+export function withoutFiles(sections: Pick<Bundle, StateSectionName>, paths: ReadonlySet<string>): Pick<Bundle, StateSectionName> {
+  const out: Pick<Bundle, StateSectionName> = {};
+  for (const [name, section] of Object.entries(sections) as Array<[StateSectionName, StateSection<never>]>) {
+    out[name] = { files: Object.fromEntries(Object.entries(section.files).filter(([file]) => !paths.has(file))) };
+  }
+  return out;
 }
 
 export interface FileInState {
@@ -117,11 +140,11 @@ export interface FileInState {
   unfitted: number[];
 }
 
-/** An original file (relative path, decoded text) in the state the bundle's state levels make. */
-export async function fileToState(bundle: Bundle, path: string, text: string): Promise<FileInState> {
+/** An original file (relative path, decoded text) in the state the records make. */
+export async function fileToState(records: StateRecords, path: string, text: string): Promise<FileInState> {
   let out = text;
   const unfitted: number[] = [];
-  for (const { level, files } of recordsOf(bundle)) {
+  for (const { level, files } of recordsOf(records)) {
     if (!Object.hasOwn(files, path)) continue;
     const replayed = await level.replay(out, files[path]);
     if (replayed === undefined) unfitted.push(level.level);
@@ -131,9 +154,9 @@ export async function fileToState(bundle: Bundle, path: string, text: string): P
 }
 
 /** A file in the transformed state (edited or not) back in the original state. */
-export async function fileToOriginal(bundle: Bundle, path: string, text: string): Promise<string> {
+export async function fileToOriginal(records: StateRecords, path: string, text: string): Promise<string> {
   let out = text;
-  for (const { level, files } of recordsOf(bundle).reverse()) {
+  for (const { level, files } of recordsOf(records).reverse()) {
     if (Object.hasOwn(files, path)) out = await level.restore(out, files[path]);
   }
   return out;
@@ -170,7 +193,7 @@ export async function repositoryInState(repository: Repository, bundle: Bundle):
 }
 
 /** The file with another text, in the same encoding. */
-function withText(file: RepoFile, text: string): RepoFile {
+export function withText(file: RepoFile, text: string): RepoFile {
   const bytes = encodeText(text, file.encoding!, file.path);
   // A state level moves text around: whatever the encoding held before, it holds after.
   if (!bytes) throw new Error(`internal error: ${file.path} in its transformed state does not fit its encoding ${file.encoding}`);

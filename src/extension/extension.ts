@@ -3,7 +3,7 @@ import type { ActionKind } from '../core/session';
 import { clockView } from '../core/solve/clock';
 import { testCommand } from '../core/solve/tests';
 import { DisguisedFileSystemProvider } from './fs-provider';
-import { exportPatch, instanceOf, selectPython, Sessions, showProblemStatement, solveInstance } from './instances';
+import { exportPatch, instanceOf, levelsOf, selectPython, Sessions, showProblemStatement, solveInstance } from './instances';
 import { runLevel1Command, setApiKey } from './level1-command';
 import { Log } from './log';
 import { ViewNavigation } from './navigation';
@@ -81,8 +81,10 @@ export function activate(context: vscode.ExtensionContext): { views: ViewRegistr
       return;
     }
     const view = open[0];
-    status.text = `$(eye-closed) Schrödinger · seed ${view.record.seed} · L2 (${view.record.granularity}) · ${view.record.mode}`;
-    status.tooltip = `Disguised view: seed ${view.record.seed}, Level 2 renaming (${view.record.granularity}), ${view.record.mode} mode. Click to switch mode.`;
+    const levels = levelsOf(instanceOf(view));
+    const levelNames = levels.map((level) => (level === 2 ? `Level 2 renaming (${view.record.granularity})` : 'Level 3 definition order')).join(', ');
+    status.text = `$(eye-closed) Schrödinger · seed ${view.record.seed} · ${levels.map((level) => `L${level}`).join('+')} (${view.record.granularity}) · ${view.record.mode}`;
+    status.tooltip = `Disguised view: seed ${view.record.seed}, ${levelNames}, ${view.record.mode} mode. Click to switch mode.`;
     status.command = view.record.mode === 'solver' ? 'schrodinger.switchToReviewerMode' : 'schrodinger.switchToSolverMode';
     status.show();
     mapping.refresh();

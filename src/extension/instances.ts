@@ -6,12 +6,13 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import MarkdownIt from 'markdown-it';
 import * as vscode from 'vscode';
 import { writeFileAtomic } from '../core/atomic';
-import { checkoutInstance } from '../core/checkout';
-import { findInstance, instanceCode, loadDataset } from '../core/instances';
+import { checkoutDisguised } from '../core/disguised-checkout';
+import { findInstance, instanceCode, loadDataset, type Instance } from '../core/instances';
 import { listChanges } from '../core/patch';
 import { SessionLog } from '../core/session';
 import { loadExternalNames } from '../core/external-names';
@@ -19,6 +20,9 @@ import { chooseInterpreter, envOfTestCmd, probeInterpreter, suiteImports, writeS
 import { testFileOf } from '../core/solve/tests';
 import { describeItem, type ReviewItem } from '../core/solve/review';
 import { exportSolution } from '../core/solve/submission';
+import { GateError } from '../core/state-gate';
+import { isStateLevel } from '../core/state-levels';
+import { commandTestRunner, DEFAULT_TEST_CMD, DEFAULT_TIMEOUT_S, type TestRunner } from '../core/test-runner';
 import type { Log } from './log';
 import { askSeed } from './prompts';
 import { openDisguisedView } from './open-view';
@@ -33,6 +37,8 @@ export interface InstanceRecord {
   base: string;
   sessionFile: string;
   seed: number;
+  /** The levels of the disguise (absent in records made before levels were offered: `[2]`). */
+  levels?: number[];
   /** The dataset's `test_cmd` ('' or absent when it has none). */
   testCmd?: string;
   /** Test ids that judge the task (real names: never shown). */
@@ -66,6 +72,35 @@ function updateInstance(view: OpenView, change: Partial<InstanceRecord>): Instan
   writeFileAtomic(path.join(record.folder, INSTANCE_FILE), JSON.stringify(record, null, 2));
   instanceRecords.set(view.record.repository, record);
   return record;
+}
+
+/** The levels of the instance's disguise. */
+export function levelsOf(instance: InstanceRecord | undefined): number[] {
+  return instance?.levels ?? [2];
+}
+
+/** The levels Solve Instance offers: names alone, or names and definition order. */
+const LEVEL_CHOICES: Array<vscode.QuickPickItem & { levels: number[] }> = [
+  { label: 'Level 2', description: 'names disguised', levels: [2] },
+  { label: 'Levels 2 and 3', description: 'names disguised, definitions reordered (the tests are run first to check the new order)', levels: [2, 3] },
+];
+
+/**
+ * The runner of the validation gate for an instance: its test command with the interpreter that
+ * collects its test files in the pristine base (as its terminal will), through `python`/`python3`
+ * shims on PATH kept in a temporary folder for the gate's runs.
+ */
+function gateRunner(instance: Instance, base: string, shimsFolder: string): Promise<TestRunner> {
+  const setting = vscode.workspace.getConfiguration('schrodinger').get<string>('python', '');
+  const { modules, suite } = instanceSuite({ base, failToPass: instance.FAIL_TO_PASS, passToPass: instance.PASS_TO_PASS, testCmd: instance.test_cmd });
+  return chooseInterpreter({ setting, testCmd: instance.test_cmd, suiteModules: modules, suite, searchPath: process.env.PATH ?? '' }).then((chosen) => {
+    const shims = writeShims(shimsFolder, chosen.executable);
+    return commandTestRunner({
+      template: instance.test_cmd.trim() || DEFAULT_TEST_CMD,
+      timeoutMs: DEFAULT_TIMEOUT_S * 1000,
+      env: { ...process.env, PATH: `${shims}${path.delimiter}${process.env.PATH ?? ''}` },
+    });
+  });
 }
 
 /** The neutral name of an instance's root folder in the view. */
@@ -107,9 +142,11 @@ export async function solveInstance(context: vscode.ExtensionContext, views: Vie
     }
     const seed = await askSeed('Schrödinger: Solve Instance (seed)');
     if (seed === undefined) return;
+    const levels = (await vscode.window.showQuickPick(LEVEL_CHOICES, { title: 'Schrödinger: Solve Instance (levels)', placeHolder: 'The levels of the disguise' }))?.levels;
+    if (!levels) return;
     const key = createHash('sha256').update(`${instance.instance_id}\0${seed}\0${randomBytes(4).toString('hex')}`).digest('hex').slice(0, 12);
     const folder = path.join(context.globalStorageUri.fsPath, 'instances', key);
-    fs.mkdirSync(folder, { recursive: true });
+    fs.mkdirSync(path.dirname(folder), { recursive: true });
     const record: InstanceRecord = {
       instanceId: instance.instance_id,
       problemStatement: instance.problem_statement,
@@ -118,21 +155,44 @@ export async function solveInstance(context: vscode.ExtensionContext, views: Vie
       base: path.join(folder, 'base'),
       sessionFile: path.join(folder, 'session.jsonl'),
       seed,
+      levels,
       testCmd: instance.test_cmd,
       failToPass: instance.FAIL_TO_PASS,
       passToPass: instance.PASS_TO_PASS,
     };
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Schrödinger: preparing the instance' }, async (progress) => {
-      progress.report({ message: 'checking out the base commit (without history)' });
-      checkoutInstance({ repo: clone!, commit: instance.base_commit, out: record.work });
-      checkoutInstance({ repo: clone!, commit: instance.base_commit, out: record.base });
+      progress.report({ message: levels.some(isStateLevel) ? 'checking out the base commit (without history), drawing and checking the new order' : 'checking out the base commit (without history)' });
+      const shims = fs.mkdtempSync(path.join(os.tmpdir(), 'schrodinger-gate-python-'));
+      let runs = 0;
+      try {
+        // base/ and work/ in the instance folder; work/ in the state the levels make, its level record inside.
+        const { record: levelsRecord } = await checkoutDisguised({
+          repo: clone!,
+          instance,
+          out: folder,
+          seed,
+          levels,
+          makeRunner: (base) => gateRunner(instance, base, shims),
+          // The gate's lines name tests and files: only their count is shown (solver mode shows no original name).
+          onProgress: (line) => {
+            if (!/: running \d+ tests/.test(line)) return;
+            progress.report({ message: `checking the new order with the instance's tests (run ${++runs})` });
+          },
+        });
+        const { validation, fallback, draw } = levelsRecord;
+        log.info(`instance ${key}: levels ${levels.join(',')}; ${validation.status === 'passed' ? `validated in ${validation.runs} test runs (draw ${draw.attempt + 1}, ${fallback.length} files kept in their original order)` : 'nothing to validate'}`);
+      } finally {
+        fs.rmSync(shims, { recursive: true, force: true });
+      }
     });
     fs.writeFileSync(path.join(folder, INSTANCE_FILE), JSON.stringify(record, null, 2));
     log.info(`instance ${key} checked out; opening its disguise`);
     await openDisguisedView(context, views, log, { repository: record.work, seed, granularity: config.get('defaultGranularity', 'full'), rootName: instanceRootName(instance.instance_id) });
   } catch (error) {
-    log.error(`could not prepare the instance: ${(error as Error).message}`);
-    void vscode.window.showErrorMessage(`Schrödinger: ${(error as Error).message}`);
+    // The gate's own message names tests and files: the person sees the counts only.
+    const message = error instanceof GateError ? error.counts : (error as Error).message;
+    log.error(`could not prepare the instance: ${message}`);
+    void vscode.window.showErrorMessage(`Schrödinger: ${message}`);
   }
 }
 
@@ -161,7 +221,7 @@ export class Sessions {
         : SessionLog.start(instance.sessionFile, {
             instanceId: instance.instanceId,
             seed: instance.seed,
-            levels: [2],
+            levels: levelsOf(instance),
             granularity: view.record.granularity,
             viewName: view.record.rootName,
           });
@@ -225,7 +285,7 @@ export function showProblemStatement(views: ViewRegistry, sessions: Sessions): v
 // ----- the interpreter -----
 
 /** Third-party modules the instance's test files import, and where to try collecting them (the pristine base checkout). */
-function instanceSuite(instance: InstanceRecord): { modules: string[]; suite: SuiteCheck } {
+function instanceSuite(instance: Pick<InstanceRecord, 'base' | 'failToPass' | 'passToPass' | 'testCmd'>): { modules: string[]; suite: SuiteCheck } {
   const files = [...new Set([...(instance.failToPass ?? []), ...(instance.passToPass ?? [])].map(testFileOf))].filter((f) => fs.existsSync(path.join(instance.base, f)));
   const texts = files.map((file) => fs.readFileSync(path.join(instance.base, file), 'utf8'));
   const folders = [...new Set(files.map((f) => path.dirname(f)))];
@@ -319,12 +379,12 @@ export async function selectPython(views: ViewRegistry, log: Log): Promise<boole
 // ----- files changed, export and submit -----
 
 /** The files changed so far, in view names (for the side bar). */
-export function changedFiles(view: OpenView): Array<{ viewPath: string; status: string }> {
+export async function changedFiles(view: OpenView): Promise<Array<{ viewPath: string; status: string }>> {
   const instance = instanceOf(view);
   if (!instance) return [];
   const hidden = vscode.workspace.getConfiguration('schrodinger').get<string[]>('hidden', []);
   try {
-    return listChanges({ original: instance.base, edited: instance.work, hidden }).map((c) => ({ viewPath: view.fs.viewPathOf(c.path), status: c.status }));
+    return (await listChanges({ original: instance.base, edited: instance.work, hidden })).map((c) => ({ viewPath: view.fs.viewPathOf(c.path), status: c.status }));
   } catch {
     return [];
   }

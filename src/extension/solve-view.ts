@@ -7,7 +7,7 @@ import * as vscode from 'vscode';
 import { instanceCode } from '../core/instances';
 import { formatElapsed } from '../core/session';
 import { clockView } from '../core/solve/clock';
-import { changedFiles, describeInterpreter, instanceOf, interpreterOf, knownInterpreter, type Sessions } from './instances';
+import { changedFiles, describeInterpreter, instanceOf, interpreterOf, knownInterpreter, levelsOf, type Sessions } from './instances';
 import type { OpenView, ViewRegistry } from './views';
 
 type Node =
@@ -78,7 +78,7 @@ export class SolveTree implements vscode.TreeDataProvider<Node> {
     return item;
   }
 
-  getChildren(node?: Node): Node[] {
+  async getChildren(node?: Node): Promise<Node[]> {
     if (node?.kind === 'files') return node.files.map((f) => ({ kind: 'file', viewPath: f.viewPath, status: f.status }));
     if (node) return [];
     const view = this.view();
@@ -97,7 +97,7 @@ export class SolveTree implements vscode.TreeDataProvider<Node> {
     };
     const about = new vscode.TreeItem(`Instance ${instanceCode(instance.instanceId)}`);
     about.id = 'solve.instance';
-    about.description = `seed ${view.record.seed}`;
+    about.description = `seed ${view.record.seed} · levels ${levelsOf(instance).join(',')}`;
     about.iconPath = new vscode.ThemeIcon('tasklist');
     about.tooltip = 'The instance you are solving, by its neutral code';
     this.clock = { kind: 'item', id: 'clock', item: new vscode.TreeItem('') };
@@ -108,7 +108,7 @@ export class SolveTree implements vscode.TreeDataProvider<Node> {
       : chosen instanceof Error
       ? action('python', 'Python: none found', 'warning', 'schrodinger.selectPython', chosen.message)
       : action('python', `Python ${chosen.version}`, 'symbol-namespace', 'schrodinger.selectPython', `${describeInterpreter(chosen)}. Click to choose another for this instance.`, chosen.executable);
-    this.files ??= changedFiles(view);
+    this.files ??= await changedFiles(view);
     const nodes: Node[] = [
       { kind: 'item', id: 'instance', item: about },
       action('statement', 'Problem statement', 'book', 'schrodinger.showProblemStatement', 'Show the problem statement'),

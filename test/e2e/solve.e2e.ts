@@ -1,6 +1,6 @@
-// A human-baseline solve in a real VS Code: pick a dataset instance, work only in its disguise
-// (problem statement, editor, disguised terminal), submit; the prediction's patch is in original
-// coordinates, applies to a pristine checkout, and fixes the bug there.
+// A human-baseline solve in a real VS Code: pick a dataset instance and levels 2 and 3, work only
+// in its disguise (problem statement, editor, disguised terminal), submit; the prediction's patch
+// is in original coordinates (names and order), applies to a pristine checkout, and fixes the bug there.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -89,6 +89,9 @@ test('Solve Instance checks out the instance and opens its disguise', async () =
   await waitFor(async () => /\(seed\)/.test(await quickInputTitle(page)), 10_000, 'the seed prompt');
   await box.fill(String(SEED));
   await page.keyboard.press('Enter');
+  // Levels 2 and 3: the working copy's definitions are reordered (the gate runs the tests first).
+  await waitFor(async () => /\(levels\)/.test(await quickInputTitle(page)), 10_000, 'the levels prompt');
+  await answerQuickInput(page, 'Levels 2 and 3', 'Levels 2 and 3');
   const pkg = translator.pathToView('calcpkg');
   // The window reopens on the Solve side bar; the explorer is one key away.
   await waitFor(async () => (await page.locator('.part.sidebar').innerText().catch(() => '')).includes('Run tests'), 120_000, 'the Solve side bar');
@@ -178,6 +181,9 @@ test('the prediction is in original coordinates and fixes the bug on a pristine 
   const prediction = predictions[CALC_INSTANCE_ID];
   assert.equal(prediction.model_name_or_path, 'human/e2e-person');
   assert.match(prediction.model_patch, /^diff --git a\/calcpkg\/stats\.py b\/calcpkg\/stats\.py/m);
+  // the person's two lines, never the reordering of the working copy
+  assert.equal(prediction.model_patch.match(/^-(?!-- ).*$/gm), null, prediction.model_patch);
+  assert.equal(prediction.model_patch.match(/^\+(?!\+\+ ).*$/gm)!.length, 2, prediction.model_patch);
   const pristine = path.join(work, 'pristine');
   checkoutInstance({ repo: source.repo, commit: source.base, out: pristine });
   fs.writeFileSync(path.join(work, 'model.patch'), prediction.model_patch);
@@ -191,6 +197,10 @@ test('the prediction is in original coordinates and fixes the bug on a pristine 
   const [instanceFolder] = fs.readdirSync(storage);
   const trajectory = JSON.parse(fs.readFileSync(path.join(storage, instanceFolder, 'trajectory.traj.json'), 'utf8'));
   assert.equal(trajectory.info.exit_status, 'submitted');
+  assert.deepEqual(trajectory.info.schrodinger.levels, [2, 3]);
+  // the person worked in the reordered state: the working copy's stats.py (with the fix) is not the base's order
+  const [baseStats, workStats] = ['base', 'work'].map((folder) => fs.readFileSync(path.join(storage, instanceFolder, folder, 'calcpkg', 'stats.py'), 'utf8'));
+  assert.notDeepEqual(workStats.split('\n').filter((l) => l.startsWith('def ')), baseStats.split('\n').filter((l) => l.startsWith('def ')));
   assert.deepEqual(JSON.parse(fs.readFileSync(path.join(work, `${CALC_INSTANCE_ID}.traj.json`), 'utf8')), trajectory);
   assert.equal(trajectory.info.submission, prediction.model_patch);
   const kinds = new Set((trajectory.messages as Array<{ kind: string }>).map((m) => m.kind));

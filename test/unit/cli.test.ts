@@ -3,7 +3,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { test } from 'node:test';
-import { FIXTURE, ROOT, runCli, runPytest, tempDir, listTree } from '../helpers';
+import { readBundleFile } from '../../src/core/bundle';
+import { translatorFor } from '../../src/core/translator';
+import { copyTree, FIXTURE, ROOT, runCli, runPytest, tempDir, listTree } from '../helpers';
 
 function assertUsageError(result: ReturnType<typeof runCli>, pattern: RegExp): void {
   assert.equal(result.status, 2, result.stderr);
@@ -253,7 +255,25 @@ test('--levels 3 and 2,3: build, materialize and roundtrip; the view runs its te
     assertUsageError(runCli(['roundtrip', FIXTURE, '--seed', '1', '--levels', bad]), /bad levels/);
   }
   assertUsageError(runCli(['materialize', FIXTURE, '--bundle', path.join(dir, 'bundle-3.json'), '--levels', '3', '--out', path.join(dir, 'bad')]), /give --levels with --seed, not with --bundle/);
-  // patch does not carry a reordered view back yet: it refuses rather than export the reordering.
-  assertUsageError(runCli(['patch', '--original', FIXTURE, '--edited', path.join(dir, 'a-2,3'), '--bundle', path.join(dir, 'bundle-2,3.json')]), /patch does not carry a view of levels 2,3 back yet/);
+  // patch carries a reordered view back: the untouched view gives no patch (never the reordering);
+  // an edit inside a moved unit comes back alone, and applies to the original.
+  const [view23, bundle23] = [path.join(dir, 'a-2,3'), path.join(dir, 'bundle-2,3.json')];
+  const untouched = runCli(['patch', '--original', FIXTURE, '--edited', view23, '--bundle', bundle23]);
+  assert.equal(untouched.status, 0, untouched.stderr);
+  assert.equal(untouched.stdout, '');
+  const translator = translatorFor(readBundleFile(bundle23));
+  const moved = Object.keys(JSON.parse(fs.readFileSync(bundle23, 'utf8')).order.files)[0];
+  const viewFile = path.join(view23, translator.pathToView(moved));
+  const lines = fs.readFileSync(viewFile, 'utf8').split('\n');
+  const at = lines.findIndex((line) => /^ +return \S/.test(line));
+  lines[at] += '  # checked';
+  fs.writeFileSync(viewFile, lines.join('\n'));
+  const edited = runCli(['patch', '--original', FIXTURE, '--edited', view23, '--bundle', bundle23]);
+  assert.equal(edited.status, 0, edited.stderr);
+  assert.deepEqual(edited.stdout.match(/^[-+](?![-+]{2} ).*$/gm)!.map((l) => l[0]), ['-', '+'], edited.stdout);
+  assert.match(edited.stdout, /^\+ +return .*  # checked$/m);
+  const applied = path.join(dir, 'applied');
+  copyTree(FIXTURE, applied);
+  assert.equal(spawnSync('git', ['apply', '--check', '-'], { cwd: applied, input: edited.stdout }).status, 0);
   assert.ok(!fs.existsSync(out) && !fs.existsSync(path.join(dir, 'bad')));
 });

@@ -183,7 +183,7 @@ test('the live view and patch read and write a Latin-1 file in its encoding', as
   const view = path.join(dir, 'view');
   assert.equal((await runProgram(['materialize', repo, '--bundle', path.join(dir, 'bundle.json'), '--out', view])).status, 0);
   fs.writeFileSync(path.join(view, viewPath), edited);
-  const report = buildPatchReport({ original: repo, edited: view, translator });
+  const report = await buildPatchReport({ original: repo, edited: view, translator });
   assert.deepEqual(report.changes, [{ path: 'ledger/legacy_tools.py', status: 'modified', binary: true }]);
   gitIn(repo, ['apply'], report.patch);
   assert.ok(fs.readFileSync(real).equals(expected));

@@ -105,7 +105,7 @@ function applyPatch(target: string, patch: string): void {
   gitIn(target, ['apply', '-'], patch);
 }
 
-test('every kind of change becomes a patch that applies on a pristine checkout and gives the edited state', () => {
+test('every kind of change becomes a patch that applies on a pristine checkout and gives the edited state', async () => {
   const dir = tempDir('patch');
   const original = pristine(dir);
   const edited = path.join(dir, 'edited');
@@ -113,7 +113,7 @@ test('every kind of change becomes a patch that applies on a pristine checkout a
   fs.rmSync(path.join(edited, '.git'), { recursive: true });
   edit(edited);
 
-  const report = buildPatchReport({ original, edited, exclude: EXCLUDE });
+  const report = await buildPatchReport({ original, edited, exclude: EXCLUDE });
   const byPath = new Map(report.changes.map((c) => [c.path, c]));
   assert.equal(byPath.get('pkg/core.py')?.status, 'modified');
   assert.equal(byPath.get('pkg/old_name.py')?.status, 'deleted');
@@ -127,7 +127,7 @@ test('every kind of change becomes a patch that applies on a pristine checkout a
   assert.equal(report.changes.length, 21);
 
   const patch = report.patch;
-  assert.equal(patch, buildPatch({ original, edited, exclude: EXCLUDE }), 'deterministic');
+  assert.equal(patch, await buildPatch({ original, edited, exclude: EXCLUDE }), 'deterministic');
   assert.match(patch, /^diff --git a\/\.?[^\n]*\n/);
   assert.match(patch, /diff --git a\/bin\/tool\.sh b\/bin\/tool\.sh\nold mode 100644\nnew mode 100755\n/);
   assert.match(patch, /diff --git a\/bin\/strip\.sh b\/bin\/strip\.sh\nold mode 100755\nnew mode 100644\n/);
@@ -150,7 +150,7 @@ test('every kind of change becomes a patch that applies on a pristine checkout a
   assert.equal(check.status, 0, check.stderr);
 
   // with renames: same result
-  const renamed = buildPatch({ original, edited, exclude: EXCLUDE, renames: true });
+  const renamed = await buildPatch({ original, edited, exclude: EXCLUDE, renames: true });
   assert.match(renamed, /rename from pkg\/old_name\.py\nrename to pkg\/new_name\.py/);
   assert.match(renamed, /rename from pkg\/moved_and_edited\.py\nrename to pkg\/sub\/moved\.py/);
   const target2 = cloneOf(original, dir, 'apply-renames');
@@ -158,21 +158,21 @@ test('every kind of change becomes a patch that applies on a pristine checkout a
   assertSameTree(readTree(target2), withoutJunk(readTree(edited)));
 });
 
-test('no change gives an empty patch; the original .git and ignored files are never compared', () => {
+test('no change gives an empty patch; the original .git and ignored files are never compared', async () => {
   const dir = tempDir('patch');
   const original = pristine(dir);
   const edited = path.join(dir, 'edited');
   copyTree(original, edited);
   gitIn(edited, ['commit', '-q', '--allow-empty', '-m', 'later history in the edited copy']);
   write(edited, 'build/x.txt', 'ignored\n');
-  assert.equal(buildPatch({ original, edited }), '');
-  assert.deepEqual(buildPatchReport({ original, edited }).changes, []);
+  assert.equal(await buildPatch({ original, edited }), '');
+  assert.deepEqual((await buildPatchReport({ original, edited })).changes, []);
   // extra hidden globs (like the view's schrodinger.hidden) are left out on both sides
   write(edited, 'dist/pkg.tar', 'x');
-  assert.equal(buildPatch({ original, edited, hidden: ['dist/'] }), '');
+  assert.equal(await buildPatch({ original, edited, hidden: ['dist/'] }), '');
 });
 
-test('symbolic links: inside the folder they are links (mode 120000) that git apply recreates; others are left out and reported; missing folders are UsageErrors', () => {
+test('symbolic links: inside the folder they are links (mode 120000) that git apply recreates; others are left out and reported; missing folders are UsageErrors', async () => {
   const dir = tempDir('patch');
   const original = pristine(dir);
   const edited = path.join(dir, 'edited');
@@ -182,7 +182,7 @@ test('symbolic links: inside the folder they are links (mode 120000) that git ap
   fs.symlinkSync('/etc/hostname', path.join(edited, 'absolute.txt'));
   fs.symlinkSync('../../outside', path.join(edited, 'pkg', 'escape'));
   fs.symlinkSync('.git/config', path.join(edited, 'hidden-link'));
-  const report = buildPatchReport({ original, edited });
+  const report = await buildPatchReport({ original, edited });
   assert.deepEqual(
     report.changes.map((c) => [c.path, c.status]),
     [['docs/pkg-link', 'added'], ['link.py', 'added']],
@@ -195,12 +195,12 @@ test('symbolic links: inside the folder they are links (mode 120000) that git ap
   assert.equal(fs.readlinkSync(path.join(applied, 'link.py')), 'pkg/core.py');
   assert.equal(fs.readlinkSync(path.join(applied, 'docs', 'pkg-link')), '../pkg');
   // The same links on both sides: no change.
-  assert.equal(buildPatchReport({ original: applied, edited }).changes.length, 0);
-  assert.throws(() => buildPatch({ original: path.join(dir, 'nope'), edited }), (e: unknown) => e instanceof UsageError && /^no such original folder: /.test(e.message));
-  assert.throws(() => buildPatch({ original, edited: path.join(original, 'pkg', 'core.py') }), (e: unknown) => e instanceof UsageError && /^edited is not a folder: /.test(e.message));
+  assert.equal((await buildPatchReport({ original: applied, edited })).changes.length, 0);
+  await assert.rejects(() => buildPatch({ original: path.join(dir, 'nope'), edited }), (e: unknown) => e instanceof UsageError && /^no such original folder: /.test(e.message));
+  await assert.rejects(() => buildPatch({ original, edited: path.join(original, 'pkg', 'core.py') }), (e: unknown) => e instanceof UsageError && /^edited is not a folder: /.test(e.message));
 });
 
-test('exclude globs: a name at any depth, a path from the root, a folder', () => {
+test('exclude globs: a name at any depth, a path from the root, a folder', async () => {
   const m = excludeMatcher(['scratch_*.py', 'notes/draft/', '/top.txt', '**/*.tmp', 'tmpdir']);
   for (const p of ['scratch_1.py', 'a/b/scratch_2.py', 'notes/draft/x.md', 'top.txt', 'a/b.tmp', 'tmpdir/x', 'a/tmpdir/y']) assert.ok(m(p), p);
   for (const p of ['scratch.py', 'x/notes/draft/y.md', 'a/top.txt', 'tmpdir.py', 'notes/drafts/x']) assert.ok(!m(p), p);
@@ -222,7 +222,7 @@ async function disguised(dir: string) {
 test('with a translator: view edits come back as a patch in original names that applies to the real checkout', async () => {
   const dir = tempDir('patch-view');
   const { real, translator, view } = await disguised(dir);
-  assert.equal(buildPatch({ original: real, edited: view, translator }), '', 'an untouched view reverse-translates to the original, byte for byte');
+  assert.equal(await buildPatch({ original: real, edited: view, translator }), '', 'an untouched view reverse-translates to the original, byte for byte');
 
   const v = (p: string) => path.join(view, translator.pathToView(p));
   const cartReal = fs.readFileSync(path.join(real, 'shopcart/models/cart.py'), 'utf8');
@@ -244,7 +244,7 @@ test('with a translator: view edits come back as a patch in original names that 
   write(view, 'scratch_probe.py', translator.textToView('from shopcart.models.cart import LineItem\n'));
   write(view, `${translator.pathToView('shopcart')}/__pycache__/x.pyc`, Buffer.from([0]));
 
-  const report = buildPatchReport({ original: real, edited: view, translator, exclude: ['scratch_*.py'] });
+  const report = await buildPatchReport({ original: real, edited: view, translator, exclude: ['scratch_*.py'] });
   assert.deepEqual(
     report.changes.map((c) => `${c.status} ${c.path}`).sort(),
     ['added shopcart/util/defaults.py', 'deleted shopcart/plugins/discount.py', 'modified docs/latin1_notes.txt', 'modified docs/logo.png', 'modified shopcart/models/cart.py', 'mode shopcart/cli.py'].sort(),
@@ -264,7 +264,7 @@ test('with a translator: view edits come back as a patch in original names that 
   assert.equal(fs.statSync(path.join(target, 'shopcart/cli.py')).mode & 0o100, 0o100);
   assert.ok(!fs.existsSync(path.join(target, 'scratch_probe.py')));
   // exclude globs in real names work too
-  assert.ok(!buildPatchReport({ original: real, edited: view, translator, exclude: ['shopcart/util/defaults.py', 'scratch_*.py'] }).changes.some((c) => c.path === 'shopcart/util/defaults.py'));
+  assert.ok(!(await buildPatchReport({ original: real, edited: view, translator, exclude: ['shopcart/util/defaults.py', 'scratch_*.py'] })).changes.some((c) => c.path === 'shopcart/util/defaults.py'));
 });
 
 test('two view files that stand for the same original path are refused', async () => {
@@ -273,7 +273,7 @@ test('two view files that stand for the same original path are refused', async (
   const [token, replacement] = Object.entries(bundle.names!.tokens).find(([t]) => /^[a-z]{4,}$/.test(t))!;
   write(view, `${replacement}_notes.txt`, 'a\n');
   write(view, `${token}_notes.txt`, 'b\n');
-  assert.throws(
+  await assert.rejects(
     () => buildPatch({ original: real, edited: view, translator }),
     (e: unknown) => e instanceof UsageError && new RegExp(`same original path: ${replacement}_notes\\.txt and ${token}_notes\\.txt|same original path: ${token}_notes\\.txt and ${replacement}_notes\\.txt`).test(e.message),
   );
@@ -293,7 +293,7 @@ test('CLI: schrodinger patch prints the patch, writes the prediction, and refuse
   const args = ['patch', '--original', real, '--edited', view, '--bundle', bundleFile, '--exclude', 'scratch_*.py', '--instance', 'shop__cart-1', '--preds', preds, '--model', 'human/alice'];
   const result = await runCommand([registerPatch], args);
   assert.equal(result.status, 0, result.stderr);
-  assert.equal(result.stdout, buildPatch({ original: real, edited: view, translator, exclude: ['scratch_*.py'] }));
+  assert.equal(result.stdout, await buildPatch({ original: real, edited: view, translator, exclude: ['scratch_*.py'] }));
   assert.match(result.stdout, /^diff --git a\/shopcart\/registry\.py b\/shopcart\/registry\.py\n/);
   assert.match(result.stdout, /^\+REGISTRY_VERSION = 2$/m);
   assert.match(result.stderr, /^patch: 1 file changed \(1 modified\)$/m);

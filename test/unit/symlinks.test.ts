@@ -118,7 +118,7 @@ test('patch carries a link made in the view as a link to the real target', async
   assert.equal((await runProgram(['materialize', repo, '--bundle', file, '--out', view])).status, 0);
   const pkg = translator.pathToView('shopcart');
   fs.symlinkSync(translator.pathToView('models/pricing.py'), path.join(view, pkg, 'prices.py'));
-  const report = buildPatchReport({ original: repo, edited: view, translator });
+  const report = await buildPatchReport({ original: repo, edited: view, translator });
   assert.deepEqual(report.changes, [{ path: 'shopcart/prices.py', status: 'added', binary: false }]);
   assert.match(report.patch, /^new file mode 120000$/m);
   assert.match(report.patch, /^\+models\/pricing\.py$/m);

@@ -1,22 +1,86 @@
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
+import { parseLevels, parseSeed } from '../../core/bundle';
 import { checkoutInstance } from '../../core/checkout';
+import { checkoutDisguised } from '../../core/disguised-checkout';
+import { UsageError } from '../../core/errors';
 import { findInstance, loadDataset } from '../../core/instances';
+import { isStateLevel } from '../../core/state-levels';
+import { commandTestRunner, DEFAULT_TEST_CMD, DEFAULT_TIMEOUT_S } from '../../core/test-runner';
 import { printJson, warn, type CliIo, type CliState } from './io';
 
-/** `schrodinger checkout`: a history-free working copy of a dataset instance at its base commit. */
+interface CheckoutCommandOptions {
+  dataset: string;
+  instance: string;
+  repo: string;
+  out: string;
+  levels?: string;
+  seed?: string;
+  testCmd?: string;
+  timeout: string;
+}
+
+/** `schrodinger checkout`: a history-free working copy of a dataset instance at its base commit; with --levels, in its disguised state beside the pristine base. */
 export function registerCheckout(program: Command, io: CliIo, _state: CliState): void {
   program
     .command('checkout')
-    .description('Create a working copy of an instance at its base commit, without any history (one fresh commit).')
+    .description('Create a working copy of an instance at its base commit, without any history (one fresh commit); with --levels, the working copy in its transformed state beside the pristine base.')
     .requiredOption('--dataset <file>', 'SWE-bench dataset: JSON array, JSON Lines, or JSON object keyed by instance id')
     .requiredOption('--instance <id>', 'the instance id')
     .requiredOption('--repo <path>', 'a local clone of the repository (bare or not) that has the base commit')
-    .requiredOption('--out <dir>', 'output folder (absent or empty)')
-    .action((opts: { dataset: string; instance: string; repo: string; out: string }) => {
+    .requiredOption('--out <dir>', 'output folder (absent or empty); with --levels it holds base/ and work/')
+    .addOption(new Option('--levels <list>', 'the levels of the disguise, comma-separated: 2 (names, drawn by the view), 3 (definition order), e.g. 2,3'))
+    .option('--seed <n>', 'with --levels: the seed of the disguise')
+    .option('--test-cmd <template>', `with a state level: the command that runs the tests, {tests} standing for the ids (default: the dataset's test_cmd, else "${DEFAULT_TEST_CMD}")`)
+    .option('--timeout <seconds>', 'with a state level: the time one test run may take', String(DEFAULT_TIMEOUT_S))
+    .action(async (opts: CheckoutCommandOptions) => {
+      const levels = opts.levels === undefined ? undefined : parseLevels(opts.levels);
+      if (levels && opts.seed === undefined) throw new UsageError('--levels needs --seed N (the seed of the disguise)');
+      if (!levels && opts.seed !== undefined) throw new UsageError('give --seed with --levels (a plain checkout has no disguise)');
+      const seed = opts.seed === undefined ? undefined : parseSeed(opts.seed);
+      const stateLevels = levels?.some(isStateLevel) ?? false;
+      if (!stateLevels && opts.testCmd !== undefined) throw new UsageError('--test-cmd is for the validation gate of a state level (--levels 3 or 2,3)');
+      const timeout = parseTimeout(opts.timeout);
+      if (opts.testCmd !== undefined && opts.testCmd.trim() === '') throw new UsageError('empty --test-cmd');
+
       const dataset = loadDataset(opts.dataset);
       for (const warning of dataset.warnings) warn(io, warning);
       const instance = findInstance(dataset, opts.instance);
-      const result = checkoutInstance({ repo: opts.repo, commit: instance.base_commit, out: opts.out });
-      printJson(io, { instance: instance.instance_id, repo: instance.repo, commit: result.commit, out: result.out, files: result.files });
+      if (!levels) {
+        const result = checkoutInstance({ repo: opts.repo, commit: instance.base_commit, out: opts.out });
+        printJson(io, { instance: instance.instance_id, repo: instance.repo, commit: result.commit, out: result.out, files: result.files });
+        return;
+      }
+      const template = opts.testCmd ?? (instance.test_cmd.trim() || DEFAULT_TEST_CMD);
+      const result = await checkoutDisguised({
+        repo: opts.repo,
+        instance,
+        out: opts.out,
+        seed: seed!,
+        levels,
+        makeRunner: async () => commandTestRunner({ template, timeoutMs: timeout * 1000 }),
+        onProgress: (line) => io.stderr(`${line}\n`),
+      });
+      const { record } = result;
+      printJson(io, {
+        instance: instance.instance_id,
+        repo: instance.repo,
+        commit: result.commit,
+        out: result.out,
+        base: result.base,
+        work: result.work,
+        record: result.recordFile,
+        files: result.files,
+        seed: record.seed,
+        levels: record.levels,
+        changedFiles: Object.keys(record.digests).length,
+        draw: record.draw,
+        fallback: record.fallback,
+        validation: record.validation,
+      });
     });
+}
+
+function parseTimeout(text: string): number {
+  if (!/^[1-9][0-9]{0,5}$/.test(text.trim())) throw new UsageError(`bad --timeout "${text}": expected a whole number of seconds from 1 to 999999`);
+  return Number(text.trim());
 }

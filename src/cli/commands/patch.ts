@@ -6,7 +6,6 @@ import { buildPatchReport, type ChangeStatus } from '../../core/patch';
 import { checkModelName, readPredictions, writePrediction } from '../../core/predictions';
 import { readRepository, type Repository } from '../../core/repository';
 import { requireBundleOf } from '../../core/repository-identity';
-import { changesState } from '../../core/state-levels';
 import { warn, type CliIo, type CliState } from './io';
 
 interface PatchCommandOptions {
@@ -24,16 +23,16 @@ interface PatchCommandOptions {
 export function registerPatch(program: Command, io: CliIo, _state: CliState): void {
   program
     .command('patch')
-    .description('Print the unified diff in original coordinates between two folder states (a materialized view with --bundle); optionally record it as a SWE-bench prediction.')
-    .requiredOption('--original <dir>', 'the folder the work started from (e.g. the checkout the view was made from)')
-    .requiredOption('--edited <dir>', 'the folder after the work (with --bundle: a materialized disguised view)')
+    .description('Print the unified diff in original coordinates between two folder states (a materialized view with --bundle, a working copy of checkout --levels through its level record); optionally record it as a SWE-bench prediction.')
+    .requiredOption('--original <dir>', 'the folder the work started from (e.g. the checkout the view was made from; for a working copy of checkout --levels, its base/)')
+    .requiredOption('--edited <dir>', 'the folder after the work (with --bundle: a materialized disguised view; a working copy of checkout --levels is read back through the level record it holds)')
     .option('--bundle <file>', 'the bundle of the view: the edited folder is reverse-translated first')
     .option('--exclude <glob...>', 'leave out scratch files (a glob without "/" matches a name at any depth; real or view names)')
     .option('--renames', 'pair deleted and added files as renames (default: deletion + addition)')
     .option('--instance <id>', 'with --preds and --model: the instance the prediction is for')
     .option('--preds <file>', 'predictions file (JSON object keyed by instance id) to merge the prediction into')
     .option('--model <name>', 'model_name_or_path of the prediction, like human/<solver id>')
-    .action((opts: PatchCommandOptions) => {
+    .action(async (opts: PatchCommandOptions) => {
       const prediction = [opts.instance, opts.preds, opts.model];
       const given = prediction.filter((v) => v !== undefined).length;
       if (given > 0 && given < 3) throw new UsageError('--instance, --preds and --model go together: give all three to write a prediction');
@@ -43,12 +42,11 @@ export function registerPatch(program: Command, io: CliIo, _state: CliState): vo
       if (given === 3) readPredictions(opts.preds!); // refuse a damaged predictions file before any work
 
       const bundle = opts.bundle !== undefined ? readBundleFile(opts.bundle) : undefined;
-      // The edited view's state is reordered: a patch from it would carry the reordering too.
-      if (bundle && changesState(bundle)) throw new UsageError(`patch does not carry a view of levels ${bundle.levels.join(',')} back yet: only views of level 2 (${opts.bundle} changes the repository's state)`);
       const translator = bundle ? translatorFor(bundle) : undefined;
       if (bundle) checkBundleMatches(opts.original, bundle, opts.bundle!, io);
 
-      const report = buildPatchReport({ original: opts.original, edited: opts.edited, translator, exclude: opts.exclude ?? [], renames: opts.renames ?? false });
+      // A view of state levels is read back through their records: the bundle's, or the level record in a disguised checkout's working copy.
+      const report = await buildPatchReport({ original: opts.original, edited: opts.edited, translator, state: bundle, exclude: opts.exclude ?? [], renames: opts.renames ?? false });
       let written: number | undefined;
       if (given === 3) {
         written = writePrediction(opts.preds!, { instance_id: opts.instance!.trim(), model_name_or_path: opts.model!, model_patch: report.patch });

@@ -61,7 +61,7 @@ export async function exportSolution(options: ExportOptions): Promise<ExportResu
   const { instance, session } = options;
   if (session?.ended) throw new UsageError('this session was submitted already: its patch is final');
   const patchOptions = { original: instance.base, edited: instance.work, hidden: options.hidden };
-  const items = reviewItems(listChanges(patchOptions), options.pathToView, options.scratchGlobs);
+  const items = reviewItems(await listChanges(patchOptions), options.pathToView, options.scratchGlobs);
   if (items.length === 0) throw new UsageError('no file differs from the instance\'s starting point: nothing to export');
   const chosen = await options.steps.review(items);
   if (!chosen) return undefined;
@@ -78,7 +78,7 @@ export async function exportSolution(options: ExportOptions): Promise<ExportResu
     modelName = humanModelName(id);
   }
 
-  const report = buildPatchReport({ ...patchOptions, excludePaths: excluded.map((i) => i.path) });
+  const report = await buildPatchReport({ ...patchOptions, excludePaths: excluded.map((i) => i.path) });
   const patchFile = path.join(instance.folder, PATCH_FILE);
   writeFileAtomic(patchFile, report.patch);
   const result: ExportResult = { patchFile, patch: report.patch, included, excluded };

@@ -4,17 +4,12 @@
  * working copy, in view names. The test functions that judge the task are not in the working copy
  * (the dataset adds them when a patch is evaluated), so ids would not be found: files are run whole.
  */
-
-export const DEFAULT_TEST_CMD = 'python3 -m pytest -q -p no:cacheprovider {tests}';
+import { DEFAULT_TEST_CMD, fillTestCommand, shellQuote } from '../test-runner';
 
 /** The file part of a pytest node id (`tests/test_x.py::Cls::test[a::b]` -> `tests/test_x.py`). */
 export function testFileOf(id: string): string {
   const at = id.indexOf('::');
   return at === -1 ? id : id.slice(0, at);
-}
-
-function quote(word: string): string {
-  return /^[\w./@%+=:,-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 export interface TestCommandOptions {
@@ -33,9 +28,7 @@ export interface TestCommandOptions {
 export function testCommand(options: TestCommandOptions): string {
   const files = [...new Set(options.ids.map(testFileOf))].filter((f) => f !== '' && options.exists(f)).sort();
   const template = options.textToView((options.testCmd ?? '').trim() || DEFAULT_TEST_CMD);
-  const tests = files.map((f) => quote(options.pathToView(f))).join(' ');
-  const line = template.includes('{tests}') ? template.replace('{tests}', tests) : `${template} ${tests}`;
-  return line.replace(/\s+$/, '');
+  return fillTestCommand(template, files.map((f) => shellQuote(options.pathToView(f))));
 }
 
 /** What the terminal adds after pytest says a test id was not found. */
