@@ -1,19 +1,11 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
 import { findRegions, outermostRegions, type Region } from '../../src/core/rewrite/regions';
-import { bareRepository, sharedInstances, type SharedInstance } from '../shared-instances';
+import { baseFile, sharedInstances, type SharedInstance } from '../shared-instances';
 
-/** Reads a file of the instance's base commit with real git from its bare repository. */
+/** Reads files of the instance's base commit with real git from its bare repository. */
 function baseReader(instance: SharedInstance): (path: string) => string | undefined {
-  const bare = bareRepository(instance);
-  return (path) => {
-    try {
-      return execFileSync('git', ['--git-dir', bare, 'show', `${instance.base_commit}:${path}`], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-    } catch {
-      return undefined;
-    }
-  };
+  return (path) => baseFile(instance, path);
 }
 
 const EXPECTED: Record<string, Region[]> = {

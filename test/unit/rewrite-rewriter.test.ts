@@ -9,17 +9,10 @@ import { findRegions, type Region } from '../../src/core/rewrite/regions';
 import { rewriteFunctions, type FileRewrite } from '../../src/core/rewrite/rewriter';
 import { PYTHON, tempDir } from '../helpers';
 import { pythonParses } from '../rewrite-helpers';
-import { bareRepository, sharedInstances, type SharedInstance } from '../shared-instances';
+import { bareRepository, baseFile, sharedInstances, type SharedInstance } from '../shared-instances';
 
 const SEEDS = [1, 2, 3, 4, 5];
 
-function readBase(instance: SharedInstance, file: string): string | undefined {
-  try {
-    return execFileSync('git', ['--git-dir', bareRepository(instance), 'show', `${instance.base_commit}:${file}`], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  } catch {
-    return undefined;
-  }
-}
 
 function randomFor(seed: number, file: string) {
   return (target: { name: string }) => seedrandom(`rewrite:${seed}:${file}:${target.name}`);
@@ -34,11 +27,11 @@ interface InstanceRewrite {
 }
 
 async function rewriteInstance(instance: SharedInstance, seed: number): Promise<InstanceRewrite[]> {
-  const list = await findRegions(instance.patch, (p) => readBase(instance, p));
+  const list = await findRegions(instance.patch, (p) => baseFile(instance, p));
   const files = [...new Set(list.regions.map((r) => r.path))];
   const out: InstanceRewrite[] = [];
   for (const file of files) {
-    const base = readBase(instance, file)!;
+    const base = baseFile(instance, file)!;
     const regions = list.regions.filter((r) => r.path === file);
     out.push({ instance, file, base, regions, out: await rewriteFunctions(base, regions, randomFor(seed, file)) });
   }

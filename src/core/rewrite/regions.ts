@@ -215,7 +215,8 @@ function enclosingFunction(functions: readonly Node[], lines: readonly string[],
   return undefined;
 }
 
-function dottedName(fn: Node): string {
+/** `Class.method`, `outer.inner`: the function's name with those of the classes and functions around it. */
+export function dottedName(fn: Node): string {
   const parts: string[] = [];
   for (let node: Node | null = fn; node; node = node.parent) {
     if (node.type === 'function_definition' || node.type === 'class_definition') parts.unshift(node.childForFieldName('name')?.text ?? '?');
