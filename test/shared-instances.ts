@@ -42,6 +42,15 @@ export function bareRepository(instance: SharedInstance): string {
   return bare;
 }
 
+/** A file of the instance's base commit (read with git from the bare repository); undefined when the base has none. */
+export function baseFile(instance: SharedInstance, file: string): string | undefined {
+  try {
+    return execFileSync('git', ['--git-dir', bareRepository(instance), 'show', `${instance.base_commit}:${file}`], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch {
+    return undefined;
+  }
+}
+
 /** The instance's repository at its base commit, as plain files (no history). */
 export function baseTree(instance: SharedInstance): string {
   const out = path.join(tempDir(`base-${instance.instance_id}`), instance.repo.split('/')[1]);

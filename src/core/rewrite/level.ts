@@ -1,0 +1,176 @@
+/**
+ * Level 4 on the state-level seam (../state-levels.ts): the functions near a task's bug (its
+ * regions, regions.ts) restated by the offline rewriter, each drawn from the seed, the file's path
+ * and the function's name (`rewrite:SEED:PATH:NAME`).
+ *
+ * A file's record keeps each rewritten function as it was and as rewritten, so that replaying it
+ * needs no rewriter and the inverse is exact: the rewritten text, where it is still whole, goes
+ * back to the original. A function a person edited after the rewrite stays as the person left
+ * it (the rewrite plus the edit): there is no original to put back under someone's change, and
+ * the exported patch then restates that function as rewritten plus the change.
+ *
+ * Functions are found by their dotted name (the one nearest the region's line when a name
+ * repeats), so the level also applies over Level 3, which moves whole definitions. A rewrite
+ * whose difference is below MIN_DIFFERENCE is rejected: the function stays as it was.
+ *
+ * Its bundle section (`rewrite`) and its place in STATE_LEVELS come with the bundle's Level 4
+ * record; until then it is the same interface under its own section name.
+ */
+import seedrandom from 'seedrandom';
+import type { StateLevel, Transformed } from '../state-levels';
+import { loadPythonParser } from '../parse';
+import { MIN_DIFFERENCE } from './difference';
+import { dottedName, type Region } from './regions';
+import { rewriteFunctions, type AppliedTransformation } from './rewriter';
+import { descendants } from './syntax';
+
+export const REWRITE_RECORD_VERSION = 1;
+
+export interface RewrittenFunction {
+  name: string;
+  /** The function from `def` to its last token, before and after. */
+  original: string;
+  rewritten: string;
+  /** Where it starts in the file before the level (`original`) and after it (`rewritten`): hints for finding it, the nearest occurrence wins. */
+  originalOffset: number;
+  rewrittenOffset: number;
+  transformations: AppliedTransformation[];
+  difference: number;
+}
+
+export interface RewriteRecord {
+  version: typeof REWRITE_RECORD_VERSION;
+  functions: RewrittenFunction[];
+}
+
+export interface RewriteStats {
+  /** Regions of the file found in it. */
+  functions: number;
+  rewritten: number;
+  /** Rewrites rejected for a difference below MIN_DIFFERENCE. */
+  tooClose: number;
+  transformations: number;
+  differences: number[];
+}
+
+export type RewriteLevel = Omit<StateLevel<RewriteRecord, RewriteStats>, 'section'> & { readonly section: 'rewrite' };
+
+/** The random stream that rewrites one function. */
+export function rewriteRandom(seed: number, path: string, name: string): () => number {
+  return seedrandom(`rewrite:${seed}:${path}:${name}`);
+}
+
+/** Level 4 for a task whose regions are `regions` (from its gold patch). */
+export function rewriteLevel(regions: readonly Region[]): RewriteLevel {
+  return {
+    level: 4,
+    section: 'rewrite',
+    handles: (path) => regions.some((r) => r.path === path),
+    transform: (path, text, seed) => rewriteFile(path, text, seed, regions.filter((r) => r.path === path)),
+    replay: async (text, record) => replaceAll(text, record, 'original', 'rewritten'),
+    restore: async (text, record) => replaceAll(text, record, 'rewritten', 'original', true) ?? text,
+    statistics(stats) {
+      const differences = stats.flatMap((s) => s.differences);
+      const sum = (key: 'functions' | 'rewritten' | 'tooClose' | 'transformations') => stats.reduce((total, s) => total + s[key], 0);
+      return {
+        functions: sum('functions'),
+        rewrittenFunctions: sum('rewritten'),
+        tooClose: sum('tooClose'),
+        transformations: sum('transformations'),
+        /** Mean difference of the rewrites kept. */
+        meanDifference: differences.length === 0 ? 0 : Number((differences.reduce((a, b) => a + b, 0) / differences.length).toFixed(4)),
+      };
+    },
+  };
+}
+
+async function rewriteFile(path: string, text: string, seed: number, regions: readonly Region[]): Promise<Transformed<RewriteRecord, RewriteStats>> {
+  const stats: RewriteStats = { functions: 0, rewritten: 0, tooClose: 0, transformations: 0, differences: [] };
+  const targets = await locateFunctions(text, regions);
+  stats.functions = targets.length;
+  if (targets.length === 0) return { text, record: undefined, stats };
+  const drawn = await rewriteFunctions(text, targets, (target) => rewriteRandom(seed, path, target.name));
+  const kept = drawn.functions.filter((f) => f.transformations.length > 0 && f.difference >= MIN_DIFFERENCE);
+  stats.tooClose = drawn.functions.filter((f) => f.transformations.length > 0 && f.difference < MIN_DIFFERENCE).length;
+  if (kept.length === 0) return { text, record: undefined, stats };
+  // Only the kept ones are applied: the others stay as they were.
+  const functions: RewrittenFunction[] = [];
+  let out = text;
+  let shift = 0;
+  for (const f of [...kept].sort((a, b) => a.startLine - b.startLine)) {
+    const originalOffset = offsetOfLine(text, f.startLine) + leadingSpace(text, offsetOfLine(text, f.startLine));
+    const at = originalOffset + shift;
+    out = out.slice(0, at) + f.rewritten + out.slice(at + f.original.length);
+    functions.push({ name: f.name, original: f.original, rewritten: f.rewritten, originalOffset, rewrittenOffset: at, transformations: f.transformations, difference: f.difference });
+    shift += f.rewritten.length - f.original.length;
+    stats.rewritten++;
+    stats.transformations += f.transformations.length;
+    stats.differences.push(f.difference);
+  }
+  return { text: out, record: { version: REWRITE_RECORD_VERSION, functions }, stats };
+}
+
+/** The regions' functions in `text`: by dotted name, the one nearest the region's line when the name repeats. */
+async function locateFunctions(text: string, regions: readonly Region[]): Promise<Array<{ name: string; startLine: number }>> {
+  const parser = await loadPythonParser();
+  const tree = parser.parse(text);
+  try {
+    if (tree.rootNode.hasError) return [];
+    const byName = new Map<string, number[]>();
+    for (const fn of descendants(tree.rootNode, 'function_definition')) {
+      const name = dottedName(fn);
+      byName.set(name, [...(byName.get(name) ?? []), fn.startPosition.row + 1]);
+    }
+    const found: Array<{ name: string; startLine: number }> = [];
+    for (const region of regions) {
+      const lines = byName.get(region.name);
+      if (!lines) continue;
+      const nearest = lines.reduce((best, line) => (Math.abs(line - region.startLine) < Math.abs(best - region.startLine) ? line : best));
+      if (!found.some((f) => f.startLine === nearest)) found.push({ name: region.name, startLine: nearest });
+    }
+    return found;
+  } finally {
+    tree.delete();
+  }
+}
+
+function offsetOfLine(text: string, line: number): number {
+  let at = 0;
+  for (let k = 1; k < line; k++) at = text.indexOf('\n', at) + 1;
+  return at;
+}
+
+function leadingSpace(text: string, at: number): number {
+  return /^[ \t\f]*/.exec(text.slice(at, at + 200))![0].length;
+}
+
+/** The occurrence of `needle` in `text` nearest `hint`, or -1. */
+function nearestOccurrence(text: string, needle: string, hint: number): number {
+  let best = -1;
+  for (let i = text.indexOf(needle); i >= 0; i = text.indexOf(needle, i + 1)) {
+    if (best < 0 || Math.abs(i - hint) < Math.abs(best - hint)) best = i;
+    if (i > hint) break;
+  }
+  return best;
+}
+
+/**
+ * Each recorded function's `from` text replaced by its `to` text. Undefined when one is missing,
+ * unless `partial` (then those stay as they are).
+ */
+function replaceAll(text: string, record: RewriteRecord, from: 'original' | 'rewritten', to: 'original' | 'rewritten', partial = false): string | undefined {
+  if (record.version !== REWRITE_RECORD_VERSION) throw new Error(`rewrite record version ${String(record.version)} is not supported (expected ${REWRITE_RECORD_VERSION})`);
+  const places: Array<{ at: number; f: RewrittenFunction }> = [];
+  for (const f of record.functions) {
+    const at = nearestOccurrence(text, f[from], from === 'original' ? f.originalOffset : f.rewrittenOffset);
+    const clash = places.some((p) => at < p.at + p.f[from].length && p.at < at + f[from].length);
+    if (at < 0 || clash) {
+      if (partial) continue;
+      return undefined;
+    }
+    places.push({ at, f });
+  }
+  let out = text;
+  for (const { at, f } of places.sort((a, b) => b.at - a.at)) out = out.slice(0, at) + f[to] + out.slice(at + f[from].length);
+  return out;
+}

@@ -1,0 +1,435 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { TransformationKind } from '../../src/core/rewrite/catalogue';
+import { compareBehaviour, pythonParses, transformEverywhere } from '../rewrite-helpers';
+
+interface Case {
+  kind: TransformationKind;
+  title: string;
+  source: string;
+  /** A Python expression over `rng` giving the argument tuples. */
+  inputs: string;
+  /** What the rewrite must show. */
+  shows: RegExp;
+  /** The least number of distinct outcomes the inputs must reach in the original. */
+  outcomes: number;
+}
+
+const SMALL = '[(rng.randint(-4, 4), rng.randint(-4, 4)) for _ in range(150)]';
+const TRUTHY = "[0, 1, 2, '', 'x', None, [], [0], True, False]";
+
+const CASES: Case[] = [
+  {
+    kind: 'early-return-to-else',
+    title: 'an early return and the rest of the function',
+    source: `def f(a, b):
+    if a > b:
+        log.append('big')
+        return a - b
+
+    c = a + b  # the sum
+    log.append(c)
+    return c * 2
+`,
+    inputs: SMALL,
+    shows: /return a - b\n    else:\n        c = a \+ b  # the sum\n        log\.append\(c\)/,
+    outcomes: 10,
+  },
+  {
+    kind: 'early-return-to-else',
+    title: 'a raise inside a loop body',
+    source: `def f(xs):
+    out = 0
+    for x in xs:
+        if x is None:
+            raise ValueError('none at %d' % out)
+        out += x
+    return out
+`,
+    inputs: '[([rng.choice([1, 2, None]) for _ in range(rng.randint(0, 4))],) for _ in range(150)]',
+    shows: /raise ValueError\('none at %d' % out\)\n        else:\n            out \+= x/,
+    outcomes: 5,
+  },
+  {
+    kind: 'else-to-early-return',
+    title: 'an else after a branch that returns',
+    source: `def f(a):
+    if a < 0:
+        return 'neg'
+    else:
+        # doubled
+        b = a * 2
+        return b
+`,
+    inputs: '[(rng.randint(-5, 5),) for _ in range(100)]',
+    shows: /return 'neg'\n    # doubled\n    b = a \* 2\n    return b/,
+    outcomes: 5,
+  },
+  {
+    kind: 'guard-clause',
+    title: 'a cache fill before the final return',
+    source: `def f(cache, k):
+    if k not in cache:
+        log.append('miss')
+        cache[k] = k * 2
+    return cache[k]
+`,
+    inputs: '[({1: 5, 2: 7}, rng.randint(0, 3)) for _ in range(60)]',
+    shows: /if k in cache:\n        return cache\[k\]\n    log\.append\('miss'\)\n    cache\[k\] = k \* 2\n    return cache\[k\]/,
+    outcomes: 4,
+  },
+  {
+    kind: 'invert-if',
+    title: 'a plain condition negated by De Morgan',
+    source: `def f(a, b, c):
+    if a is not None and (b == 1 or not c):
+        log.append('x')
+        r = 1
+    else:
+        r = 2
+    return r
+`,
+    inputs: `[(rng.choice([None, 0, 1]), rng.choice([0, 1, 2]), rng.choice(${TRUTHY})) for _ in range(300)]`,
+    shows: /if a is None or \(b != 1 and c\):\n        r = 2\n    else:\n        log\.append\('x'\)\n        r = 1/,
+    outcomes: 2,
+  },
+  {
+    kind: 'invert-if',
+    title: 'a condition with calls and an ordering comparison keeps them under one not',
+    source: `def f(a, b):
+    if t(a) and t(b) < 2:
+        return 'yes'
+    else:
+        return 'no'
+`,
+    inputs: `[(rng.choice(${TRUTHY}), rng.randint(0, 4)) for _ in range(200)]`,
+    shows: /if not \(t\(a\) and t\(b\) < 2\):\n        return 'no'\n    else:\n        return 'yes'/,
+    outcomes: 4,
+  },
+  {
+    kind: 'merge-nested-if',
+    title: 'an if holding only an if',
+    source: `def f(a, b):
+    r = 0
+    if t(a):
+        if t(b) or a:
+            r = 1
+    return r
+`,
+    inputs: `[(rng.choice(${TRUTHY}), rng.choice(${TRUTHY})) for _ in range(200)]`,
+    shows: /if t\(a\) and \(t\(b\) or a\):\n        r = 1/,
+    outcomes: 5,
+  },
+  {
+    kind: 'split-and-condition',
+    title: 'an and-condition split at its last and',
+    source: `def f(a, b, c):
+    r = []
+    if t(a) and (t(b) or c) and t(c):
+        r.append(1)
+        r.append(2)
+    return r
+`,
+    inputs: `[(rng.choice(${TRUTHY}), rng.choice(${TRUTHY}), rng.choice(${TRUTHY})) for _ in range(300)]`,
+    shows: /if t\(a\) and \(t\(b\) or c\):\n        if t\(c\):\n            r\.append\(1\)\n            r\.append\(2\)/,
+    outcomes: 5,
+  },
+  {
+    kind: 'elif-to-else-if',
+    title: 'an elif chain',
+    source: `def f(x):
+    if x < 0:
+        r = 'neg'
+    elif x == 0:
+        r = 'zero'
+    elif x < 3:  # small
+        r = 'small'
+    else:
+        r = 'big'
+    return r
+`,
+    inputs: '[(rng.randint(-4, 6),) for _ in range(100)]',
+    shows: /r = 'neg'\n    else:\n        if x == 0:\n            r = 'zero'\n        elif x < 3:  # small\n            r = 'small'\n        else:\n            r = 'big'/,
+    outcomes: 4,
+  },
+  {
+    kind: 'else-if-to-elif',
+    title: 'an else holding only an if',
+    source: `def f(x):
+    if x < 0:
+        r = 'neg'
+    else:
+        if x == 0:
+            r = 'zero'
+        else:
+            r = 'pos'
+    return r
+`,
+    inputs: '[(rng.randint(-4, 4),) for _ in range(100)]',
+    shows: /r = 'neg'\n    elif x == 0:\n        r = 'zero'\n    else:\n        r = 'pos'/,
+    outcomes: 3,
+  },
+  {
+    kind: 'de-morgan-distribute',
+    title: 'negations pushed through and, or and flippable comparisons',
+    source: `def f(a, b, c):
+    r = []
+    if not (a and b):
+        r.append(1)
+    if not (a == b or c is None):
+        r.append(2)
+    while not (a in c):
+        c = c + [a]
+    return r, c
+`,
+    inputs: `[(rng.choice([0, 1, 2, None]), rng.choice([0, 1, 2, None]), rng.choice([[], [1], [None, 2]])) for _ in range(300)]`,
+    shows: /if not a or not b:[\s\S]*if a != b and c is not None:[\s\S]*while a not in c:/,
+    outcomes: 8,
+  },
+  {
+    kind: 'de-morgan-factor',
+    title: 'two negations factored under one not',
+    source: `def f(a, b):
+    if not a or not b:
+        return 1
+    if a != b and b is not None:
+        return 2
+    return 3
+`,
+    inputs: `[(rng.choice(${TRUTHY}), rng.choice(${TRUTHY})) for _ in range(200)]`,
+    shows: /if not \(a and b\):[\s\S]*if not \(a == b or b is None\):/,
+    outcomes: 3,
+  },
+  {
+    kind: 'if-to-conditional',
+    title: 'assignments and returns chosen by an if',
+    source: `def f(a, o):
+    if t(a):
+        x = t('yes')
+    else:
+        x = t('no'), 2
+    if a == 1:
+        o.v = lambda: 1
+    else:
+        o.v = lambda: 2
+    if x:
+        return o.v(), x
+    else:
+        return None
+`,
+    inputs: `[(rng.choice(${TRUTHY}), Box()) for _ in range(100)]`,
+    shows: /x = t\('yes'\) if t\(a\) else \(t\('no'\), 2\)\n    o\.v = \(lambda: 1\) if a == 1 else lambda: 2\n    return \(o\.v\(\), x\) if x else None/,
+    outcomes: 3,
+  },
+  {
+    kind: 'conditional-to-if',
+    title: 'a conditional expression assigned and returned',
+    source: `def f(a, b):
+    x = t(a) if t(b) else t(-1)  # chosen
+    return x + 1 if x else (
+        b
+    )
+`,
+    inputs: '[(rng.randint(-2, 2), rng.randint(-1, 1)) for _ in range(100)]',
+    shows: /if t\(b\):\n        x = t\(a\)\n    else:\n        x = t\(-1\)  # chosen\n    if x:\n        return x \+ 1\n    else:\n        return \(\n        b\n    \)/,
+    outcomes: 5,
+  },
+  {
+    kind: 'get-to-membership',
+    title: 'get on a dict the function built',
+    source: `def f(k, default=0):
+    d = {'a': 1, 'b': None}
+    d['c'] = 3
+    return d.get(k), d.get(k, default), -d.get(k, 4)
+`,
+    inputs: "[(rng.choice(['a', 'c', 'x', 1]), rng.choice([0, 9])) for _ in range(60)] + [(['unhashable'], 0), ('b', 0)]",
+    shows: /return d\[k\] if k in d else None, d\[k\] if k in d else default, -\(d\[k\] if k in d else 4\)/,
+    outcomes: 5,
+  },
+  {
+    kind: 'membership-to-get',
+    title: 'a membership test before a lookup',
+    source: `def f(k):
+    d = dict()
+    table = {1: 'one', 2: None}
+    return (table[k] if k in table else 'none'), ('x' if k not in table else table[k])
+`,
+    inputs: "[(rng.choice([0, 1, 2, 3]),) for _ in range(40)] + [([],)]",
+    shows: /return \(table\.get\(k, 'none'\)\), \(table\.get\(k, 'x'\)\)/,
+    outcomes: 3,
+  },
+  {
+    kind: 'loop-to-comprehension',
+    title: 'a filtered loop of appends',
+    source: `def f(xs):
+    out = []
+    for i, x in enumerate(t(xs)):
+        if t(x) % 2:
+            out.append((i, x * 10))
+    return out
+`,
+    inputs: '[([rng.randint(0, 9) for _ in range(rng.randint(0, 5))],) for _ in range(100)] + [([1, None],)]',
+    shows: /out = \[\(i, x \* 10\) for i, x in enumerate\(t\(xs\)\) if t\(x\) % 2\]\n    return out/,
+    outcomes: 10,
+  },
+  {
+    kind: 'comprehension-to-loop',
+    title: 'a filtered list comprehension',
+    source: `def f(xs):
+    out = [t(x) * 2 for x in t(xs) if t(x) > 1]
+    return out
+`,
+    inputs: '[([rng.randint(0, 4) for _ in range(rng.randint(0, 4))],) for _ in range(100)] + [([1, None],)]',
+    shows: /out = \[\]\n    for x in t\(xs\):\n        if t\(x\) > 1:\n            out\.append\(t\(x\) \* 2\)\n    return out/,
+    outcomes: 10,
+  },
+  {
+    kind: 'swap-statements',
+    title: 'two independent assignments',
+    source: `def f(a):
+    x = 1
+    y = a
+    return x, y
+`,
+    inputs: '[(rng.randint(0, 3),) for _ in range(20)]',
+    shows: /y = a\n    x = 1\n/,
+    outcomes: 4,
+  },
+  {
+    kind: 'rename-local',
+    title: 'locals renamed, parameters and attributes kept',
+    source: `def f(items, msg='m'):
+    total = 0
+    for item in items:
+        total += item
+    text = f'{total}:{msg}'
+    o = Box()
+    o.total = total
+    return text, dict(total=total), o.total
+`,
+    inputs: '[([rng.randint(0, 5) for _ in range(rng.randint(0, 3))],) for _ in range(50)]',
+    shows: /def f\(items, msg='m'\):(?![\s\S]*\btotal = 0)[\s\S]*\.total = [\s\S]*dict\(total=[\s\S]*\.total$/m,
+    outcomes: 5,
+  },
+];
+
+for (const c of CASES) {
+  test(`${c.kind}: ${c.title} keeps the behaviour (python3 on seeded inputs)`, async () => {
+    const { text, sites } = await transformEverywhere(c.source, c.kind);
+    assert.ok(sites > 0, `no site found in:\n${c.source}`);
+    assert.notEqual(text, c.source);
+    assert.match(text, c.shows, text);
+    const parsed = pythonParses(text);
+    assert.ok(parsed.ok, `${parsed.error}\n${text}`);
+    const behaviour = compareBehaviour(c.source, text, c.inputs);
+    assert.deepEqual(behaviour.mismatches, [], text);
+    assert.ok(behaviour.outcomes >= c.outcomes, `the inputs reach ${behaviour.outcomes} outcomes, expected ${c.outcomes} at least`);
+  });
+}
+
+interface Refusal {
+  kind: TransformationKind;
+  why: string;
+  source: string;
+}
+
+const REFUSALS: Refusal[] = [
+  {
+    kind: 'early-return-to-else',
+    why: 'the if body does not always leave',
+    source: 'def f(a):\n    if a:\n        log.append(1)\n    return 2\n',
+  },
+  {
+    kind: 'early-return-to-else',
+    why: 'the moved code holds a string spanning lines',
+    source: 'def f(a):\n    if a:\n        return 1\n    s = """x\n    y"""\n    return s\n',
+  },
+  {
+    kind: 'invert-if',
+    why: 'a comment follows the header',
+    source: 'def f(a):\n    if a:  # when a\n        r = 1\n    else:\n        r = 2\n    return r\n',
+  },
+  {
+    kind: 'invert-if',
+    why: 'the if has an elif',
+    source: 'def f(a):\n    if a:\n        r = 1\n    elif a is None:\n        r = 3\n    else:\n        r = 2\n    return r\n',
+  },
+  {
+    kind: 'de-morgan-distribute',
+    why: 'the negation is a value, not a test',
+    source: 'def f(a, b):\n    return not (a and b)\n',
+  },
+  {
+    kind: 'de-morgan-distribute',
+    why: 'an operand is a call',
+    source: 'def f(a, b):\n    if not (t(a) and b):\n        return 1\n    return 2\n',
+  },
+  {
+    kind: 'if-to-conditional',
+    why: 'the branches assign different targets',
+    source: 'def f(a):\n    if a:\n        x = 1\n    else:\n        y = 1\n    return a\n',
+  },
+  {
+    kind: 'get-to-membership',
+    why: 'the dict is a parameter (it may be any mapping)',
+    source: 'def f(d, k):\n    return d.get(k, 0)\n',
+  },
+  {
+    kind: 'get-to-membership',
+    why: 'the dict is bound twice',
+    source: 'def f(k):\n    d = {}\n    if k:\n        d = {1: 2}\n    return d.get(k, 0)\n',
+  },
+  {
+    kind: 'get-to-membership',
+    why: 'the default is a call (evaluated once before, maybe never after)',
+    source: 'def f(k):\n    d = {}\n    return d.get(k, t(0))\n',
+  },
+  {
+    kind: 'loop-to-comprehension',
+    why: 'the loop variable is read after the loop',
+    source: 'def f(xs):\n    out = []\n    for x in xs:\n        out.append(x)\n    return out, x\n',
+  },
+  {
+    kind: 'loop-to-comprehension',
+    why: 'the loop is inside a try (a handler would see a half-built list)',
+    source: 'def f(xs):\n    try:\n        out = []\n        for x in xs:\n            out.append(1 / x)\n    except ZeroDivisionError:\n        return out\n    return out\n',
+  },
+  {
+    kind: 'loop-to-comprehension',
+    why: 'the element reads the list',
+    source: 'def f(xs):\n    out = []\n    for x in xs:\n        out.append(len(out))\n    return out\n',
+  },
+  {
+    kind: 'loop-to-comprehension',
+    why: 'the element calls zero-argument super()',
+    source: 'def f(xs):\n    out = []\n    for x in xs:\n        out.append(super().g(x))\n    return out\n',
+  },
+  {
+    kind: 'comprehension-to-loop',
+    why: 'the comprehension variable is a name used elsewhere',
+    source: 'def f(xs):\n    x = 0\n    out = [x for x in xs]\n    return out, x\n',
+  },
+  {
+    kind: 'swap-statements',
+    why: 'the second reads what the first writes',
+    source: 'def f(a):\n    x = 1\n    y = x\n    return y\n',
+  },
+  {
+    kind: 'rename-local',
+    why: 'the function reads its locals by name',
+    source: "def f(a):\n    total = a\n    return '{total}'.format(**locals())\n",
+  },
+  {
+    kind: 'rename-local',
+    why: 'a nested function sees the local, global and nonlocal names',
+    source: 'def f(a):\n    global g\n    total = a\n    g = 1\n    def inner():\n        return total\n    return inner()\n',
+  },
+];
+
+for (const r of REFUSALS) {
+  test(`${r.kind} does not apply where ${r.why}`, async () => {
+    const { sites, text } = await transformEverywhere(r.source, r.kind);
+    assert.equal(sites, 0, text);
+    assert.equal(text, r.source);
+  });
+}
