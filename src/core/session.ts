@@ -2,11 +2,10 @@
  * Baseline sessions (issue 4): the record of a person solving a disguised SWE-bench instance by
  * hand — the human counterpart of an agent trajectory.
  *
- * The log is an append-only JSONL file, one event per line, each written with ONE
- * `fs.appendFileSync` of a complete line followed by an fsync of the descriptor, and never
- * rewritten. A window reload or a crash therefore loses at most the line being written, which
- * `SessionLog.open` skips (and reports) when it reads the log back. Line shape, fields in this
- * order:
+ * The log is an append-only JSONL file (jsonl.ts: one event per line, each written with ONE
+ * append of a complete line followed by an fsync, never rewritten). A window reload or a crash
+ * therefore loses at most the line being written, which `SessionLog.open` skips (and reports)
+ * when it reads the log back. Line shape, fields in this order:
  *
  *   {"seq":1,"t":"2024-05-01T10:00:00.000Z","elapsedMs":0,"kind":"start","detail":{...}}
  *
@@ -38,6 +37,7 @@ import * as path from 'node:path';
 import { writeFileAtomic } from './atomic';
 import type { Granularity } from './bundle';
 import { UsageError } from './errors';
+import { appendJsonLine, readJsonLines, type SkippedLine } from './jsonl';
 import { checkModelName } from './predictions';
 import { PRODUCT_VERSION } from './version';
 
@@ -101,14 +101,6 @@ export interface SessionAction {
 export interface SessionOptions {
   /** The clock, in epoch milliseconds (default `Date.now`); injectable for tests. */
   now?: () => number;
-}
-
-/** A line `open` did not use: the truncated tail of a crash, or any other unreadable line. */
-export interface SkippedLine {
-  /** 1-based line number in the file. */
-  line: number;
-  reason: 'truncated' | 'invalid';
-  text: string;
 }
 
 export interface SessionSummary {
@@ -370,13 +362,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function parseAction(text: string): SessionAction | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
+function parseAction(value: unknown): SessionAction | undefined {
   if (!isPlainObject(value)) return undefined;
   const { seq, t, elapsedMs, kind, detail } = value;
   if (!Number.isInteger(seq) || typeof t !== 'string' || Number.isNaN(Date.parse(t))) return undefined;
@@ -410,24 +396,19 @@ function metaFromStart(action: SessionAction | undefined): RecordedSessionMeta |
 interface ReadLog {
   actions: SessionAction[];
   skipped: SkippedLine[];
-  /** The file does not end with a newline: the next append starts with one. */
-  unterminated: boolean;
 }
 
 function readLog(file: string): ReadLog {
-  const text = fs.readFileSync(file, 'utf8');
-  const lines = text.split('\n');
-  const unterminated = text.length > 0 && !text.endsWith('\n');
-  if (!unterminated) lines.pop(); // the empty string after the last newline
+  const read = readJsonLines(file);
   const actions: SessionAction[] = [];
-  const skipped: SkippedLine[] = [];
-  lines.forEach((line, index) => {
-    if (line.trim() === '') return; // left by a repaired failed append
-    const action = parseAction(line);
+  const skipped = [...read.skipped];
+  for (const { line, value } of read.lines) {
+    const action = parseAction(value);
     if (action) actions.push(action);
-    else skipped.push({ line: index + 1, reason: unterminated && index === lines.length - 1 ? 'truncated' : 'invalid', text: line.slice(0, 200) });
-  });
-  return { actions, skipped, unterminated };
+    else skipped.push({ line, reason: 'invalid', text: JSON.stringify(value).slice(0, 200) });
+  }
+  skipped.sort((a, b) => a.line - b.line);
+  return { actions, skipped };
 }
 
 /**
@@ -440,7 +421,6 @@ export class SessionLog {
   private lastWall: number;
   private isPaused = false;
   private isEnded = false;
-  private needsNewline: boolean;
 
   private constructor(
     readonly file: string,
@@ -452,7 +432,6 @@ export class SessionLog {
   ) {
     this.entries = read.actions;
     this.skippedLines = read.skipped;
-    this.needsNewline = read.unterminated;
     this.now = options.now ?? Date.now;
     const last = this.entries[this.entries.length - 1];
     this.lastWall = Date.parse(last.t);
@@ -498,10 +477,7 @@ export class SessionLog {
     if (meta.reviewer !== undefined) detail.reviewer = meta.reviewer;
     detail.productVersion = PRODUCT_VERSION;
     const start: SessionAction = { seq: 1, t, elapsedMs: 0, kind: 'start', detail };
-    const created = !fs.existsSync(file);
-    const unterminated = !created && readLog(file).unterminated;
-    appendLine(file, (unterminated ? '\n' : '') + serializeAction(start));
-    if (created) syncFolder(parent);
+    appendJsonLine(file, start);
     return SessionLog.load(file, options, false);
   }
 
@@ -591,14 +567,7 @@ export class SessionLog {
     const stored = JSON.parse(JSON.stringify(detail)) as Record<string, unknown>;
     const last = this.entries[this.entries.length - 1];
     const entry: SessionAction = { seq: last.seq + 1, t: new Date(now).toISOString(), elapsedMs: this.elapsedAt(now), kind, detail: stored };
-    try {
-      appendLine(this.file, (this.needsNewline ? '\n' : '') + serializeAction(entry));
-    } catch (error) {
-      // Part of the line may be on disk: terminate it before the next one.
-      this.needsNewline = true;
-      throw error;
-    }
-    this.needsNewline = false;
+    appendJsonLine(this.file, entry);
     this.entries.push(entry);
     this.lastWall = now;
     if (kind === 'submit') this.isEnded = true;
@@ -616,35 +585,6 @@ function sessionDifference(existing: RecordedSessionMeta, wanted: SessionMeta): 
     return `reviewer ${existing.reviewer}, not ${wanted.reviewer}`;
   }
   return undefined;
-}
-
-function serializeAction(action: SessionAction): string {
-  return `${JSON.stringify({ seq: action.seq, t: action.t, elapsedMs: action.elapsedMs, kind: action.kind, detail: action.detail })}\n`;
-}
-
-/** ONE append of a complete line, then fsync of the descriptor. */
-function appendLine(file: string, line: string): void {
-  const fd = fs.openSync(file, 'a');
-  try {
-    fs.appendFileSync(fd, line);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
-/** Makes a new file's directory entry durable too (best effort: not every platform opens folders). */
-function syncFolder(dir: string): void {
-  try {
-    const fd = fs.openSync(dir, 'r');
-    try {
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    // ignored
-  }
 }
 
 function countActions(entries: readonly SessionAction[]): Omit<SessionSummary, 'elapsedMs'> {

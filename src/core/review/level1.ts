@@ -6,7 +6,7 @@ import seedrandom from 'seedrandom';
 import { UsageError } from '../errors';
 import { PRODUCT_VERSION } from '../version';
 import type { Instance } from '../instances';
-import { appendJsonLine, readJsonLines } from './jsonl';
+import { appendJsonLine, readJsonLines } from '../jsonl';
 
 /**
  * Level 1: a problem statement rewritten by an LLM generator, checked element by element by an
