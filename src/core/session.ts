@@ -39,6 +39,7 @@ import type { Granularity } from './bundle';
 import { UsageError } from './errors';
 import { appendJsonLine, readJsonLines, type SkippedLine } from './jsonl';
 import { checkModelName } from './predictions';
+import { isAssignment, simpleCommands } from './shell-words';
 import { PRODUCT_VERSION } from './version';
 
 export const SESSION_FORMAT = 'schrodinger-session-1';
@@ -178,7 +179,7 @@ export function classifyAction(action: { kind: ActionKind; detail?: Record<strin
  * - probe: everything else (`python -c`, scripts, `grep`, `find`, `ls`, `git diff`, pip...).
  */
 export function classifyCommand(command: string): 'test' | 'read' | 'probe' {
-  const segments = splitCommandLine(command).map(unwrap).filter((words) => words.length > 0);
+  const segments = simpleCommands(command).map(unwrap).filter((words) => words.length > 0);
   if (segments.length === 0) return 'probe';
   if (segments.some(runsTests)) return 'test';
   let viewsAFile = false;
@@ -191,66 +192,16 @@ export function classifyCommand(command: string): 'test' | 'read' | 'probe' {
   return viewsAFile ? 'read' : 'probe';
 }
 
-/** Splits a shell line into simple commands (lists of words, quotes removed). Not a full shell parser. */
-function splitCommandLine(line: string): string[][] {
-  const segments: string[][] = [];
-  let words: string[] = [];
-  let word = '';
-  let inWord = false;
-  const endWord = (): void => {
-    if (inWord) words.push(word);
-    word = '';
-    inWord = false;
-  };
-  const endSegment = (): void => {
-    endWord();
-    if (words.length > 0) segments.push(words);
-    words = [];
-  };
-  for (let i = 0; i < line.length; i++) {
-    const c = line[i];
-    if (c === '\\' && i + 1 < line.length) {
-      word += line[++i];
-      inWord = true;
-    } else if (c === "'") {
-      const end = line.indexOf("'", i + 1);
-      const stop = end < 0 ? line.length : end;
-      word += line.slice(i + 1, stop);
-      inWord = true;
-      i = stop;
-    } else if (c === '"') {
-      let j = i + 1;
-      for (; j < line.length && line[j] !== '"'; j++) {
-        if (line[j] === '\\' && j + 1 < line.length) j++;
-        word += line[j];
-      }
-      inWord = true;
-      i = j;
-    } else if (c === ' ' || c === '\t') {
-      endWord();
-    } else if (c === ';' || c === '|' || c === '&' || c === '\n' || c === '\r' || c === '(' || c === ')') {
-      endSegment();
-    } else {
-      word += c;
-      inWord = true;
-    }
-  }
-  endSegment();
-  return segments;
-}
-
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
-
 /** Drops `VAR=value` prefixes and wrapper programs, leaving the command that actually runs. */
 function unwrap(words: string[]): string[] {
   let rest = words;
   for (let guard = 0; guard < 20; guard++) {
-    while (rest.length > 0 && ASSIGNMENT.test(rest[0])) rest = rest.slice(1);
+    while (rest.length > 0 && isAssignment(rest[0])) rest = rest.slice(1);
     if (rest.length === 0) return rest;
     const program = path.posix.basename(rest[0]);
     if (program === 'env') {
       rest = rest.slice(1);
-      while (rest.length > 0 && (rest[0].startsWith('-') || ASSIGNMENT.test(rest[0]))) {
+      while (rest.length > 0 && (rest[0].startsWith('-') || isAssignment(rest[0]))) {
         rest = rest.slice(rest[0] === '-u' || rest[0] === '-C' ? 2 : 1);
       }
     } else if (program === 'time' || program === 'nohup' || program === 'sudo' || program === 'command' || program === 'exec' || program === 'xvfb-run' || program === 'nice' || program === 'stdbuf') {
