@@ -8,9 +8,9 @@ import {
   buildBundle,
   buildBundleFor,
   GRANULARITIES,
+  GRANULARITY_MEANINGS,
   parseGranularity,
   parseLevels,
-  parseSeed,
   readBundleFile,
   serializeBundle,
   type Bundle,
@@ -23,6 +23,7 @@ import { requireBundleOf } from '../core/repository-identity';
 import { roundTrip } from '../core/roundtrip';
 import { translatorFor } from '../core/translator';
 import { requireFolder, requireOutputFile, requireOutsideFolder } from '../core/user-paths';
+import { parseSeed } from '../core/user-values';
 import { PRODUCT_VERSION } from '../core/version';
 import { registerCheckout } from './commands/checkout';
 import { registerLevel1 } from './commands/level1';
@@ -117,7 +118,7 @@ export function createProgram(io: Io = defaultIo, state: RunState = { exitCode: 
   );
 
   const granularity = () =>
-    new Option('--granularity <level>', 'definitions (packages, modules, classes, functions, module variables) or full (every name)')
+    new Option('--granularity <level>', GRANULARITIES.map((g) => `${g} (${GRANULARITY_MEANINGS[g]})`).join(' or '))
       .choices(GRANULARITIES as string[])
       .default('full');
   const levels = () => new Option('--levels <list>', 'the levels to apply, comma-separated: 2 (names), 3 (definition order), e.g. 2,3 (default: 2)');

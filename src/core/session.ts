@@ -35,7 +35,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from './atomic';
-import type { Granularity } from './bundle';
+import { GRANULARITIES, type Granularity } from './bundle';
 import { UsageError } from './errors';
 import { appendJsonLine, readJsonLines, type SkippedLine } from './jsonl';
 import { checkModelName } from './predictions';
@@ -291,15 +291,13 @@ function viewerFiles(words: string[]): number | undefined {
 // ---------------------------------------------------------------------------------------------
 // The log
 
-const GRANULARITY_VALUES: readonly string[] = ['definitions', 'full'];
-
 function checkMeta(meta: SessionMeta): void {
   if (typeof meta.instanceId !== 'string' || meta.instanceId.trim() === '') throw new UsageError('a session needs an instance id');
   if (!Number.isInteger(meta.seed)) throw new UsageError(`bad seed for a session: ${String(meta.seed)}`);
   if (!Array.isArray(meta.levels) || meta.levels.some((level) => !Number.isInteger(level))) {
     throw new UsageError(`bad levels for a session: ${JSON.stringify(meta.levels)}`);
   }
-  if (!GRANULARITY_VALUES.includes(meta.granularity)) throw new UsageError(`bad granularity for a session: ${String(meta.granularity)}`);
+  if (!GRANULARITIES.includes(meta.granularity)) throw new UsageError(`bad granularity for a session: ${String(meta.granularity)}`);
   if (typeof meta.viewName !== 'string' || meta.viewName === '') throw new UsageError('a session needs a view name');
   if (meta.reviewer !== undefined && (typeof meta.reviewer !== 'string' || meta.reviewer.trim() === '')) {
     throw new UsageError('a session reviewer must be a non-empty string');

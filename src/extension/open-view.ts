@@ -1,7 +1,8 @@
 /** "Schrödinger: Open Disguised View...": pick a folder, a seed and a granularity; open its view. */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { parseSeed, type Granularity } from '../core/bundle';
+import { GRANULARITIES, GRANULARITY_MEANINGS, type Granularity } from '../core/bundle';
+import { parseSeed } from '../core/user-values';
 import { translatorFor } from '../core/translator';
 import { loadOrBuildBundle } from '../core/bundle-cache';
 import { UsageError } from '../core/errors';
@@ -39,14 +40,14 @@ export async function openDisguisedView(
     args.seed !== undefined ? args.seed : await askSeed('Schrödinger: Open Disguised View (seed)', 'The seed draws the disguise: the same seed gives the same view.');
   if (seedValue === undefined) return undefined;
   const seedText = String(seedValue);
+  const preferredGranularity = config.get<Granularity>('defaultGranularity', 'full');
   const granularity =
     args.granularity ??
-    (args.seed !== undefined ? config.get<Granularity>('defaultGranularity', 'full') : undefined) ??
+    (args.seed !== undefined ? preferredGranularity : undefined) ??
     ((await vscode.window.showQuickPick(
-      [
-        { label: 'full', description: 'every name the repository defines' },
-        { label: 'definitions', description: 'packages, modules, classes, functions, module variables' },
-      ].sort((a) => (a.label === config.get('defaultGranularity', 'full') ? -1 : 1)),
+      [...GRANULARITIES]
+        .sort((a, b) => Number(b === preferredGranularity) - Number(a === preferredGranularity))
+        .map((granularity) => ({ label: granularity, description: GRANULARITY_MEANINGS[granularity] })),
       { title: 'Schrödinger: Open Disguised View (granularity)' },
     ))?.label as Granularity | undefined);
   if (!granularity) return undefined;

@@ -15,6 +15,7 @@ import { Workbench, type WorkbenchSources } from '../core/review/workbench';
 import { writeFileAtomic } from '../core/atomic';
 import { isFromWebview, type ItemMessage } from '../webview/review/protocol';
 import type { Log } from './log';
+import { askSeed } from './prompts';
 
 export const REVIEW_VIEW_TYPE = 'schrodinger.review';
 /** The open review's sources, in workspace state: a reload reopens the panel at the right item. */
@@ -275,13 +276,13 @@ export async function drawReviewSample(context: vscode.ExtensionContext, log: Lo
     vscode.window.showInputBox({ title, value, validateInput: (v) => (/^\d+$/.test(v) && Number(v) >= min ? undefined : `a whole number >= ${min}`) });
   const n = await number('How many items to review', '100', 1);
   if (n === undefined) return;
-  const seed = await number('Seed of the draw', String(Math.floor(Math.random() * 1_000_000)), 0);
+  const seed = await askSeed('Seed of the draw');
   if (seed === undefined) return;
   const overlap = await number('Items a second reviewer judges too', '20', 0);
   if (overlap === undefined) return;
   try {
     const ids = rewriteStatus(readLevel1Output(level1).rows).rewritten;
-    const sample = drawSample(ids, { level: 1, n: Number(n), seed: Number(seed), overlap: Number(overlap) });
+    const sample = drawSample(ids, { level: 1, n: Number(n), seed, overlap: Number(overlap) });
     const out = path.join(path.dirname(defaultVerdictsFile(context)), 'sample.json');
     fs.mkdirSync(path.dirname(out), { recursive: true });
     writeFileAtomic(out, serializeSample(sample));

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { UsageError } from '../../core/errors';
 import { loadDataset, STATEMENT_FIELDS } from '../../core/instances';
 import { LEVEL1_DEFAULTS, runLevel1, type StatementInstance } from '../../core/review/level1';
-import { parseDecimal, parseReviewSeed, parseWhole } from '../../core/review/parse';
+import { parseDecimal, parseSeed, parseWhole } from '../../core/user-values';
 import type { CliIo } from './io';
 
 /** Environment variables the API key is read from, in this order. It is never printed or written. */
@@ -61,7 +61,7 @@ export function registerLevel1(program: Command, io: CliIo, state: { exitCode: n
         model: opts.model ?? LEVEL1_DEFAULTS.model,
         maxRounds: parseWhole('--rounds', opts.rounds ?? '', 1, 100),
         concurrency: parseWhole('--concurrency', opts.concurrency ?? '', 1, 1000),
-        seed: parseReviewSeed(opts.seed ?? '', '--seed'),
+        seed: parseSeed(opts.seed ?? '', '--seed'),
         temperature: parseDecimal('--temperature', opts.temperature ?? '', 0, 2),
         timeoutMs: parseWhole('--timeout-ms', opts.timeoutMs ?? '', 1),
         maxRetries: parseWhole('--max-retries', opts.maxRetries ?? '', 0, 100),

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { writeFileAtomic } from '../../core/atomic';
 import { UsageError } from '../../core/errors';
 import { readIdList } from '../../core/review/id-list';
-import { parseWhole } from '../../core/review/parse';
+import { parseWhole } from '../../core/user-values';
 import { readSample, SAMPLE_SCHEMA } from '../../core/review/sampling';
 import { buildReviewReport, type ReportOptions } from '../../core/review/statistics';
 import { readVerdicts, type ReviewEntry } from '../../core/review/verdicts';
