@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ActionKind } from '../core/session';
+import type { ActionKind } from '../core/session/actions';
 import { clockView } from '../core/solve/clock';
 import { testCommand } from '../core/solve/tests';
 import { DisguisedFileSystemProvider } from './fs-provider';

@@ -13,7 +13,7 @@ import { writeFileAtomic } from '../core/atomic';
 import { checkoutInstance } from '../core/checkout';
 import { findInstance, instanceCode, loadDataset } from '../core/instances';
 import { listChanges } from '../core/patch';
-import { SessionLog } from '../core/session';
+import { SessionLog } from '../core/session/log';
 import { loadExternalNames } from '../core/external-names';
 import { chooseInterpreter, envOfTestCmd, probeInterpreter, suiteImports, writeShims, type ChosenInterpreter, type SuiteCheck } from '../core/solve/python';
 import { testFileOf } from '../core/solve/tests';

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import { instanceCode } from '../core/instances';
-import { formatElapsed } from '../core/session';
+import { formatElapsed } from '../core/session/actions';
 import { clockView } from '../core/solve/clock';
 import { changedFiles, describeInterpreter, instanceOf, interpreterOf, knownInterpreter, type Sessions } from './instances';
 import type { OpenView, ViewRegistry } from './views';

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { SessionLog } from '../../src/core/session';
+import { SessionLog } from '../../src/core/session/log';
 import { clockView } from '../../src/core/solve/clock';
 import { chooseInterpreter, collectsSuite, envOfTestCmd, probeInterpreter, programOfTestCmd, suiteImports, usesPytest, writeShims } from '../../src/core/solve/python';
 import { describeItem, isTestPath, reviewItems } from '../../src/core/solve/review';
