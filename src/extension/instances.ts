@@ -183,7 +183,9 @@ export class Sessions {
     this.changed.fire();
   }
 
+  /** The window goes away: running sessions pause (reopening resumes them). */
   dispose(): void {
+    this.pauseAll();
     this.changed.dispose();
   }
 }

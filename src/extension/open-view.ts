@@ -7,6 +7,7 @@ import { translatorFor } from '../core/translator';
 import { loadOrBuildBundle } from '../core/bundle-cache';
 import { UsageError } from '../core/errors';
 import { checkRepositoryFolder, readRepository } from '../core/repository';
+import type { ExtensionHost } from './host';
 import type { Log } from './log';
 import { askSeed } from './prompts';
 import { viewId, type Mode, type ViewRecord, type ViewRegistry } from './views';
@@ -18,6 +19,14 @@ export interface OpenViewArguments {
   newWindow?: boolean;
   /** The view's name for the root folder (default: the folder's own name, translated). */
   rootName?: string;
+}
+
+/** The Open Disguised View command; and the view a workspace's `schrodinger.openOnStartup` names, opened when the window has none. */
+export function registerOpenView(host: ExtensionHost): vscode.Disposable {
+  const { context, views, log } = host;
+  const startup = vscode.workspace.getConfiguration('schrodinger').get<OpenViewArguments | null>('openOnStartup', null);
+  if (startup?.repository && views.inWorkspace().length === 0) void openDisguisedView(context, views, log, startup);
+  return vscode.commands.registerCommand('schrodinger.openView', (args?: OpenViewArguments) => openDisguisedView(context, views, log, args));
 }
 
 export async function openDisguisedView(

@@ -13,6 +13,7 @@ import { readLevel1Output, rewriteStatus } from '../core/review/level1';
 import { Workbench, type WorkbenchSources } from '../core/review/workbench';
 import { writeFileAtomic } from '../core/atomic';
 import { isFromWebview, type ItemMessage } from '../webview/review/protocol';
+import type { ExtensionHost } from './host';
 import type { Log } from './log';
 import { askSeed } from './prompts';
 import { escapeHtml, webviewHtml } from './webview-html';
@@ -25,6 +26,18 @@ let restored = false;
 interface PanelState {
   sources: WorkbenchSources;
   index?: number;
+}
+
+/** Reviewing transformations: the review panel (restored after a reload), the sample draw, the report. */
+export function registerReview(host: ExtensionHost): vscode.Disposable {
+  const { context, log } = host;
+  return vscode.Disposable.from(
+    reopenReview(context, log),
+    vscode.commands.registerCommand('schrodinger.openReviewPanel', () => openReviewPanel(context, log)),
+    vscode.commands.registerCommand('schrodinger.drawReviewSample', () => drawReviewSample(context, log)),
+    vscode.commands.registerCommand('schrodinger.reviewReport', () => exportReviewReport(context, log)),
+    vscode.window.registerWebviewPanelSerializer(REVIEW_VIEW_TYPE, reviewPanelSerializer(context, log)),
+  );
 }
 
 export function defaultVerdictsFile(context: vscode.ExtensionContext): string {
@@ -73,20 +86,25 @@ export function reviewPanelSerializer(context: vscode.ExtensionContext, log: Log
  * Reopens the review that was open when the window went away, when VS Code did not restore
  * its panel itself (code-server does not restore webview panels on a reload).
  */
-export function reopenReview(context: vscode.ExtensionContext, log: Log): void {
+export function reopenReview(context: vscode.ExtensionContext, log: Log): vscode.Disposable {
   const sources = context.workspaceState.get<WorkbenchSources>(OPEN_REVIEW_KEY);
-  if (!sources) return;
-  setTimeout(() => {
+  if (!sources) return new vscode.Disposable(() => undefined);
+  const timer = setTimeout(() => {
     if (restored) return;
     const panel = vscode.window.createWebviewPanel(REVIEW_VIEW_TYPE, 'Review', vscode.ViewColumn.Active, webviewOptions(context));
     attach(context, panel, { sources }, log);
   }, 1500);
+  return new vscode.Disposable(() => clearTimeout(timer));
 }
 
 function attach(context: vscode.ExtensionContext, panel: vscode.WebviewPanel, state: PanelState, log: Log): void {
   restored = true;
   void context.workspaceState.update(OPEN_REVIEW_KEY, state.sources);
-  panel.onDidDispose(() => void context.workspaceState.update(OPEN_REVIEW_KEY, undefined));
+  const listeners: vscode.Disposable[] = [];
+  panel.onDidDispose(() => {
+    void context.workspaceState.update(OPEN_REVIEW_KEY, undefined);
+    vscode.Disposable.from(...listeners).dispose();
+  });
   let bench: Workbench;
   try {
     bench = new Workbench(state.sources);
@@ -136,7 +154,7 @@ function attach(context: vscode.ExtensionContext, panel: vscode.WebviewPanel, st
     } catch (error) {
       void panel.webview.postMessage({ type: 'error', message: (error as Error).message });
     }
-  }, undefined, context.subscriptions);
+  }, undefined, listeners);
 }
 
 const REVIEW_STYLE = `body{font-family:var(--vscode-font-family);color:var(--vscode-foreground);background:var(--vscode-editor-background);padding:8px 16px}
@@ -205,7 +223,7 @@ export async function exportReviewReport(context: vscode.ExtensionContext, log: 
     panel.webview.html = reportHtml(panel.webview, report);
     log.info(`review report written: ${report.entries.verdicts} verdicts, ${report.disagreements.length} disagreements`);
   };
-  panel.webview.onDidReceiveMessage(async (message: unknown) => {
+  const listener = panel.webview.onDidReceiveMessage(async (message: unknown) => {
     const m = message as { type?: unknown; item?: unknown; verdict?: unknown };
     if (m?.type !== 'adjudicate' || typeof m.item !== 'string' || (m.verdict !== 'accept' && m.verdict !== 'reject')) {
       log.warn('review report: a malformed message was dropped');
@@ -220,6 +238,7 @@ export async function exportReviewReport(context: vscode.ExtensionContext, log: 
     appendAdjudication(defaultVerdictsFile(context), { adjudicator, item: m.item, level: 1, verdict: m.verdict, note, decidedAt: new Date().toISOString() });
     render();
   });
+  panel.onDidDispose(() => listener.dispose());
   render();
   return out;
 }
