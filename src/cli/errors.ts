@@ -1,6 +1,6 @@
 import { type Command, CommanderError } from 'commander';
 import { UsageError } from '../core/errors';
-import type { CliIo } from './commands/io';
+import { printError, type CliIo } from './commands/io';
 
 /**
  * The program's output and error set-up, shared by main.ts and the tests' command harness:
@@ -26,12 +26,12 @@ export function exitCodeOf(error: unknown, io: CliIo): number {
     return 2;
   }
   if (error instanceof UsageError) {
-    io.stderr(`schrodinger: error: ${error.message}\n`);
+    printError(io, error.message);
     return 2;
   }
   const err = error as NodeJS.ErrnoException;
   if (err?.code && err.path) {
-    io.stderr(`schrodinger: error: ${err.code === 'ENOENT' ? 'no such file or folder' : err.code}: ${err.path}\n`);
+    printError(io, `${err.code === 'ENOENT' ? 'no such file or folder' : err.code}: ${err.path}`);
     return 2;
   }
   io.stderr(`schrodinger: internal error: ${err?.message ?? String(error)}\n`);

@@ -1,5 +1,4 @@
 import { isUtf8 } from 'node:buffer';
-import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Command, Option } from 'commander';
@@ -8,9 +7,9 @@ import {
   buildBundle,
   buildBundleFor,
   GRANULARITIES,
+  GRANULARITY_MEANINGS,
   parseGranularity,
   parseLevels,
-  parseSeed,
   readBundleFile,
   serializeBundle,
   type Bundle,
@@ -23,30 +22,16 @@ import { requireBundleOf } from '../core/repository-identity';
 import { roundTrip } from '../core/roundtrip';
 import { translatorFor } from '../core/translator';
 import { requireFolder, requireOutputFile, requireOutsideFolder } from '../core/user-paths';
+import { parseSeed } from '../core/user-values';
 import { PRODUCT_VERSION } from '../core/version';
 import { registerCheckout } from './commands/checkout';
 import { registerLevel1 } from './commands/level1';
 import { registerPatch } from './commands/patch';
 import { registerReviewReport } from './commands/review-report';
+import { printJson, processIo, warn, type CliIo, type CliState } from './commands/io';
 import { registerSample } from './commands/sample';
 import { configureProgram, exitCodeOf } from './errors';
 import { Progress } from './progress';
-
-interface Io {
-  stdout: (text: string | Uint8Array) => void;
-  stderr: (text: string) => void;
-  readStdin: () => Buffer;
-}
-
-const defaultIo: Io = {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-  readStdin: () => fs.readFileSync(0),
-};
-
-function printJson(io: Io, value: unknown): void {
-  io.stdout(`${JSON.stringify(value, null, 2)}\n`);
-}
 
 interface SeedOrBundle {
   seed?: string;
@@ -64,11 +49,11 @@ function seedOrBundle(opts: SeedOrBundle): void {
   if (opts.levels !== undefined) parseLevels(opts.levels);
 }
 
-async function bundleForRepository(repository: Repository, opts: SeedOrBundle, io: Io): Promise<Bundle> {
+async function bundleForRepository(repository: Repository, opts: SeedOrBundle, io: CliIo): Promise<Bundle> {
   if (opts.bundle !== undefined) {
     const bundle = readBundleFile(opts.bundle);
     if (requireBundleOf(bundle, opts.bundle, repository) === 'changed') {
-      io.stderr(`schrodinger: warning: the repository changed since ${opts.bundle} was built; new names are not disguised\n`);
+      warn(io, `the repository changed since ${opts.bundle} was built; new names are not disguised`);
     }
     return bundle;
   }
@@ -85,12 +70,12 @@ async function bundleForRepository(repository: Repository, opts: SeedOrBundle, i
 }
 
 /** Warns about what the view leaves out of a repository. */
-function warnLeftOut(repository: Repository, io: Io): void {
-  for (const file of repository.bundleFiles) io.stderr(`schrodinger: warning: left out ${file}: it is a bundle (the key to the disguise)\n`);
-  for (const link of repository.skippedLinks) io.stderr(`schrodinger: warning: left out ${link}: a symbolic link that does not name a file or folder of the repository by a relative path\n`);
+function warnLeftOut(repository: Repository, io: CliIo): void {
+  for (const file of repository.bundleFiles) warn(io, `left out ${file}: it is a bundle (the key to the disguise)`);
+  for (const link of repository.skippedLinks) warn(io, `left out ${link}: a symbolic link that does not name a file or folder of the repository by a relative path`);
 }
 
-function readStandardInput(io: Io): Buffer {
+function readStandardInput(io: CliIo): Buffer {
   try {
     return io.readStdin();
   } catch (error) {
@@ -106,18 +91,14 @@ function factsCacheDir(): string | undefined {
   return path.join(configured ?? path.join(os.homedir(), '.cache', 'schrodinger-views'), 'facts');
 }
 
-export interface RunState {
-  exitCode: number;
-}
-
-export function createProgram(io: Io = defaultIo, state: RunState = { exitCode: 0 }): Command {
+export function createProgram(io: CliIo = processIo, state: CliState = { exitCode: 0 }): Command {
   const program = configureProgram(
     new Command('schrodinger').description('Seeded, exactly invertible disguised views of Python repositories.').version(PRODUCT_VERSION),
     io,
   );
 
   const granularity = () =>
-    new Option('--granularity <level>', 'definitions (packages, modules, classes, functions, module variables) or full (every name)')
+    new Option('--granularity <level>', GRANULARITIES.map((g) => `${g} (${GRANULARITY_MEANINGS[g]})`).join(' or '))
       .choices(GRANULARITIES as string[])
       .default('full');
   const levels = () => new Option('--levels <list>', 'the levels to apply, comma-separated: 2 (names), 3 (definition order), e.g. 2,3 (default: 2)');
@@ -170,7 +151,7 @@ export function createProgram(io: Io = defaultIo, state: RunState = { exitCode: 
       const progress = new Progress('writing', io.stderr);
       const result = await materialize(repository, bundle, opts.out, (d, t) => progress.update(d, t));
       progress.finish();
-      for (const file of result.unfitted) io.stderr(`schrodinger: warning: ${file} keeps its state: it changed since the bundle was built\n`);
+      for (const file of result.unfitted) warn(io, `${file} keeps its state: it changed since the bundle was built`);
       printJson(io, { ...result, seed: bundle.seed, levels: bundle.levels, granularity: bundle.names?.granularity });
     });
 
@@ -227,8 +208,8 @@ export function createProgram(io: Io = defaultIo, state: RunState = { exitCode: 
   return program;
 }
 
-export async function main(argv: string[], io: Io = defaultIo): Promise<number> {
-  const state: RunState = { exitCode: 0 };
+export async function main(argv: string[], io: CliIo = processIo): Promise<number> {
+  const state: CliState = { exitCode: 0 };
   const program = createProgram(io, state);
   try {
     await program.parseAsync(argv, { from: 'user' });

@@ -24,6 +24,11 @@ export const BUNDLE_SCHEMA_VERSION = 4;
 
 export type { Granularity };
 export const GRANULARITIES: readonly Granularity[] = ['definitions', 'full'];
+/** What each granularity renames, in the words of the CLI's help and the extension's pick. */
+export const GRANULARITY_MEANINGS: Readonly<Record<Granularity, string>> = {
+  definitions: 'packages, modules, classes, functions, module variables',
+  full: 'every name the repository defines',
+};
 
 /** Level 2: the names section. */
 export interface NamesSection extends NamesTables {
@@ -83,13 +88,6 @@ export interface BuildOptions {
   /** A folder to keep per-file facts in between builds (the CLI's and the extension's cache). */
   factsCache?: string;
   onProgress?: (done: number, total: number) => void;
-}
-
-export function parseSeed(text: string): number {
-  if (!/^(0|[1-9][0-9]{0,14})$/.test(text.trim())) {
-    throw new UsageError(`bad seed "${text}": expected a whole number from 0 to 999999999999999`);
-  }
-  return Number(text.trim());
 }
 
 export function parseGranularity(text: string): Granularity {

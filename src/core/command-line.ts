@@ -1,61 +1,13 @@
 /**
  * Translates a shell command line typed in the view into the real one, respecting shell quoting:
  * command names and environment assignments stay as typed; every argument (paths, identifiers,
- * `python -c` code, test ids) is translated. Operators (`|`, `&&`, `||`, `;`, `&`, `(`) start a
- * new command. Quoted text is translated inside its quotes, which keeps the quoting intact.
+ * `python -c` code, test ids) is translated. Operators (`|`, `&&`, `||`, `;`, `&`, `(`, a line
+ * break: see shell-words.ts) start a new command. Quoted text is translated inside its quotes,
+ * which keeps the quoting intact.
  */
 import type { ProseOptions } from './names/prose';
+import { isAssignment, scanCommandLine } from './shell-words';
 import type { Translator } from './translator';
-
-interface Span {
-  start: number;
-  end: number;
-  /** A word (argument or command name), or an operator between commands. */
-  kind: 'word' | 'operator';
-}
-
-const OPERATOR = /^(\|\||&&|;;|[|;&()])/;
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
-
-/** Splits a command line into words and operators, following POSIX shell quoting. */
-export function scanCommandLine(line: string): Span[] {
-  const spans: Span[] = [];
-  let i = 0;
-  const n = line.length;
-  while (i < n) {
-    const c = line[i];
-    if (c === ' ' || c === '\t' || c === '\n') {
-      i++;
-      continue;
-    }
-    if (c === '#') break;
-    const op = OPERATOR.exec(line.slice(i, i + 2));
-    if (op) {
-      spans.push({ start: i, end: i + op[0].length, kind: 'operator' });
-      i += op[0].length;
-      continue;
-    }
-    const start = i;
-    while (i < n) {
-      const ch = line[i];
-      if (ch === ' ' || ch === '\t' || ch === '\n' || OPERATOR.test(ch)) break;
-      if (ch === '\\') {
-        i += 2;
-      } else if (ch === "'") {
-        const close = line.indexOf("'", i + 1);
-        i = close === -1 ? n : close + 1;
-      } else if (ch === '"') {
-        i++;
-        while (i < n && line[i] !== '"') i += line[i] === '\\' ? 2 : 1;
-        i++;
-      } else {
-        i++;
-      }
-    }
-    spans.push({ start, end: Math.min(i, n), kind: 'word' });
-  }
-  return spans;
-}
 
 /** The real command line for a line typed in the view. */
 export function commandLineToReal(line: string, translator: Translator): string {
@@ -70,7 +22,7 @@ export function commandLineToReal(line: string, translator: Translator): string 
     }
     if (expectCommand) {
       // `VAR=value cmd`: the assignments and the command name stay as typed.
-      if (ASSIGNMENT.test(text)) continue;
+      if (isAssignment(text)) continue;
       expectCommand = false;
       continue;
     }

@@ -1,8 +1,31 @@
 /** Serves `schrodinger://<id>/<name>/...` from the real working copy through the core view. */
 import * as vscode from 'vscode';
 import { ViewFsError, type EntryType, type ViewChange } from '../core/view-fs';
+import type { ExtensionHost } from './host';
 import type { Log } from './log';
-import type { OpenView, ViewRegistry } from './views';
+import { SCHEME, type OpenView, type ViewRegistry } from './views';
+
+/**
+ * The views' file system, registered; and, for each view of the window, every file translated
+ * once in the background and then every Python file parsed, so that reads, searches and
+ * navigation cost a look-up afterwards.
+ */
+export function registerViewFileSystem(host: ExtensionHost): vscode.Disposable {
+  const { views, log } = host;
+  let disposed = false;
+  for (const view of views.inWorkspace()) {
+    const started = Date.now();
+    void view.fs
+      .warm(() => disposed)
+      .then(() => log.info(`${view.record.rootName}: every file translated in ${Date.now() - started} ms`))
+      .then(() => view.navigation.warm(() => disposed))
+      .then(() => log.info(`${view.record.rootName}: navigation index ready after ${Date.now() - started} ms`));
+  }
+  return vscode.Disposable.from(
+    vscode.workspace.registerFileSystemProvider(SCHEME, host.fileSystem, { isCaseSensitive: true, isReadonly: false }),
+    { dispose: () => (disposed = true) },
+  );
+}
 
 export class DisguisedFileSystemProvider implements vscode.FileSystemProvider {
   private readonly changes = new vscode.EventEmitter<vscode.FileChangeEvent[]>();

@@ -14,7 +14,7 @@ import { writeFileAtomic } from '../core/atomic';
 import { checkoutDisguised } from '../core/disguised-checkout';
 import { findInstance, instanceCode, loadDataset, type Instance } from '../core/instances';
 import { listChanges } from '../core/patch';
-import { SessionLog } from '../core/session';
+import { SessionLog } from '../core/session/log';
 import { loadExternalNames } from '../core/external-names';
 import { chooseInterpreter, envOfTestCmd, probeInterpreter, suiteImports, writeShims, type ChosenInterpreter, type SuiteCheck } from '../core/solve/python';
 import { testFileOf } from '../core/solve/tests';
@@ -27,6 +27,7 @@ import type { Log } from './log';
 import { askSeed } from './prompts';
 import { openDisguisedView } from './open-view';
 import { viewText, type OpenView, type ViewRegistry } from './views';
+import { webviewHtml } from './webview-html';
 
 /** What the extension keeps about an instance being solved (in the instance's own folder). */
 export interface InstanceRecord {
@@ -242,7 +243,9 @@ export class Sessions {
     this.changed.fire();
   }
 
+  /** The window goes away: running sessions pause (reopening resumes them). */
   dispose(): void {
+    this.pauseAll();
     this.changed.dispose();
   }
 }
@@ -275,12 +278,10 @@ export function showProblemStatement(views: ViewRegistry, sessions: Sessions): v
   const judging = (instance.failToPass?.length ?? 0) > 0
     ? `<p class="note">The tests that judge this task (${instance.failToPass!.length} failing now, expected to pass after your fix) are <strong>not in the working copy</strong>: they are added when your patch is evaluated, so their ids are not found if you type them. Run the existing test files (<em>Run tests</em> in the Solve side bar) or write your own check.</p>`
     : '<p class="note">The tests that judge this task are <strong>not in the working copy</strong>: they are added when your patch is evaluated. Run the existing tests or write your own check.</p>';
-  const nonce = randomBytes(16).toString('base64');
-  panel.webview.html = `<!DOCTYPE html><html><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'nonce-${nonce}'; img-src ${panel.webview.cspSource} data:;">
-<style nonce="${nonce}">body{font-family:var(--vscode-font-family);color:var(--vscode-foreground);padding:0 1em;line-height:1.5}pre,code{font-family:var(--vscode-editor-font-family);background:var(--vscode-textCodeBlock-background)}pre{padding:.6em;overflow:auto}.note{border-left:3px solid var(--vscode-editorInfo-foreground);padding:.4em .8em;background:var(--vscode-textBlockQuote-background)}</style>
-</head><body>${judging}${body}</body></html>`;
+  panel.webview.html = webviewHtml(panel.webview, { style: STATEMENT_STYLE, body: `${judging}${body}`, images: true });
 }
+
+const STATEMENT_STYLE = 'body{font-family:var(--vscode-font-family);color:var(--vscode-foreground);padding:0 1em;line-height:1.5}pre,code{font-family:var(--vscode-editor-font-family);background:var(--vscode-textCodeBlock-background)}pre{padding:.6em;overflow:auto}.note{border-left:3px solid var(--vscode-editorInfo-foreground);padding:.4em .8em;background:var(--vscode-textBlockQuote-background)}';
 
 // ----- the interpreter -----
 

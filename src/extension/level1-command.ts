@@ -4,9 +4,17 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { loadDataset, STATEMENT_FIELDS } from '../core/instances';
 import { runLevel1 } from '../core/review/level1';
+import type { ExtensionHost } from './host';
 import type { Log } from './log';
 
 const SECRET_KEY = 'schrodinger.level1.apiKey';
+
+export function registerLevel1(host: ExtensionHost): vscode.Disposable {
+  return vscode.Disposable.from(
+    vscode.commands.registerCommand('schrodinger.runLevel1', () => runLevel1Command(host.context, host.log)),
+    vscode.commands.registerCommand('schrodinger.setApiKey', () => setApiKey(host.context)),
+  );
+}
 
 /** The API key lives in SecretStorage only: never in settings, logs or outputs. */
 export async function setApiKey(context: vscode.ExtensionContext): Promise<void> {

@@ -7,7 +7,23 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Definition, DefinitionKind, HoverInfo, NavigationIndex } from '../core/navigation/index';
 import type { Range } from '../core/symbols';
-import type { OpenView, ViewRegistry } from './views';
+import type { ExtensionHost } from './host';
+import { ViewSymbolProvider } from './symbols';
+import { SCHEME, type OpenView, type ViewRegistry } from './views';
+
+/** Python language features for view files: symbols, definitions, references, highlights, hover, workspace symbols. */
+export function registerNavigation(host: ExtensionHost): vscode.Disposable {
+  const pyInView = { scheme: SCHEME, language: 'python' };
+  const navigation = new ViewNavigation(host.views, (uri, symbol, found) => host.recordAction(uri, 'references', { symbol, results: found }));
+  return vscode.Disposable.from(
+    vscode.languages.registerDocumentSymbolProvider(pyInView, new ViewSymbolProvider()),
+    vscode.languages.registerDefinitionProvider(pyInView, navigation),
+    vscode.languages.registerReferenceProvider(pyInView, navigation),
+    vscode.languages.registerDocumentHighlightProvider(pyInView, navigation),
+    vscode.languages.registerHoverProvider(pyInView, navigation),
+    vscode.languages.registerWorkspaceSymbolProvider(navigation),
+  );
+}
 
 const SYMBOL_KINDS: Record<DefinitionKind, vscode.SymbolKind> = {
   module: vscode.SymbolKind.Module,

@@ -1,11 +1,13 @@
 /** "Schrödinger: Open Disguised View...": pick a folder, a seed and a granularity; open its view. */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { parseSeed, type Granularity } from '../core/bundle';
+import { GRANULARITIES, GRANULARITY_MEANINGS, type Granularity } from '../core/bundle';
+import { parseSeed } from '../core/user-values';
 import { translatorFor } from '../core/translator';
 import { loadOrBuildBundle } from '../core/bundle-cache';
 import { UsageError } from '../core/errors';
 import { checkRepositoryFolder, readRepository } from '../core/repository';
+import type { ExtensionHost } from './host';
 import type { Log } from './log';
 import { askSeed } from './prompts';
 import { viewId, type Mode, type ViewRecord, type ViewRegistry } from './views';
@@ -17,6 +19,14 @@ export interface OpenViewArguments {
   newWindow?: boolean;
   /** The view's name for the root folder (default: the folder's own name, translated). */
   rootName?: string;
+}
+
+/** The Open Disguised View command; and the view a workspace's `schrodinger.openOnStartup` names, opened when the window has none. */
+export function registerOpenView(host: ExtensionHost): vscode.Disposable {
+  const { context, views, log } = host;
+  const startup = vscode.workspace.getConfiguration('schrodinger').get<OpenViewArguments | null>('openOnStartup', null);
+  if (startup?.repository && views.inWorkspace().length === 0) void openDisguisedView(context, views, log, startup);
+  return vscode.commands.registerCommand('schrodinger.openView', (args?: OpenViewArguments) => openDisguisedView(context, views, log, args));
 }
 
 export async function openDisguisedView(
@@ -39,14 +49,14 @@ export async function openDisguisedView(
     args.seed !== undefined ? args.seed : await askSeed('Schrödinger: Open Disguised View (seed)', 'The seed draws the disguise: the same seed gives the same view.');
   if (seedValue === undefined) return undefined;
   const seedText = String(seedValue);
+  const preferredGranularity = config.get<Granularity>('defaultGranularity', 'full');
   const granularity =
     args.granularity ??
-    (args.seed !== undefined ? config.get<Granularity>('defaultGranularity', 'full') : undefined) ??
+    (args.seed !== undefined ? preferredGranularity : undefined) ??
     ((await vscode.window.showQuickPick(
-      [
-        { label: 'full', description: 'every name the repository defines' },
-        { label: 'definitions', description: 'packages, modules, classes, functions, module variables' },
-      ].sort((a) => (a.label === config.get('defaultGranularity', 'full') ? -1 : 1)),
+      [...GRANULARITIES]
+        .sort((a, b) => Number(b === preferredGranularity) - Number(a === preferredGranularity))
+        .map((granularity) => ({ label: granularity, description: GRANULARITY_MEANINGS[granularity] })),
       { title: 'Schrödinger: Open Disguised View (granularity)' },
     ))?.label as Granularity | undefined);
   if (!granularity) return undefined;

@@ -3,7 +3,6 @@
  * with a word diff, the verifier's checklist, a rubric, keyboard-first decisions written to the
  * append-only verdict store, and resume exactly where the reviewer left off.
  */
-import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -14,7 +13,10 @@ import { readLevel1Output, rewriteStatus } from '../core/review/level1';
 import { Workbench, type WorkbenchSources } from '../core/review/workbench';
 import { writeFileAtomic } from '../core/atomic';
 import { isFromWebview, type ItemMessage } from '../webview/review/protocol';
+import type { ExtensionHost } from './host';
 import type { Log } from './log';
+import { askSeed } from './prompts';
+import { escapeHtml, webviewHtml } from './webview-html';
 
 export const REVIEW_VIEW_TYPE = 'schrodinger.review';
 /** The open review's sources, in workspace state: a reload reopens the panel at the right item. */
@@ -24,6 +26,18 @@ let restored = false;
 interface PanelState {
   sources: WorkbenchSources;
   index?: number;
+}
+
+/** Reviewing transformations: the review panel (restored after a reload), the sample draw, the report. */
+export function registerReview(host: ExtensionHost): vscode.Disposable {
+  const { context, log } = host;
+  return vscode.Disposable.from(
+    reopenReview(context, log),
+    vscode.commands.registerCommand('schrodinger.openReviewPanel', () => openReviewPanel(context, log)),
+    vscode.commands.registerCommand('schrodinger.drawReviewSample', () => drawReviewSample(context, log)),
+    vscode.commands.registerCommand('schrodinger.reviewReport', () => exportReviewReport(context, log)),
+    vscode.window.registerWebviewPanelSerializer(REVIEW_VIEW_TYPE, reviewPanelSerializer(context, log)),
+  );
 }
 
 export function defaultVerdictsFile(context: vscode.ExtensionContext): string {
@@ -72,20 +86,25 @@ export function reviewPanelSerializer(context: vscode.ExtensionContext, log: Log
  * Reopens the review that was open when the window went away, when VS Code did not restore
  * its panel itself (code-server does not restore webview panels on a reload).
  */
-export function reopenReview(context: vscode.ExtensionContext, log: Log): void {
+export function reopenReview(context: vscode.ExtensionContext, log: Log): vscode.Disposable {
   const sources = context.workspaceState.get<WorkbenchSources>(OPEN_REVIEW_KEY);
-  if (!sources) return;
-  setTimeout(() => {
+  if (!sources) return new vscode.Disposable(() => undefined);
+  const timer = setTimeout(() => {
     if (restored) return;
     const panel = vscode.window.createWebviewPanel(REVIEW_VIEW_TYPE, 'Review', vscode.ViewColumn.Active, webviewOptions(context));
     attach(context, panel, { sources }, log);
   }, 1500);
+  return new vscode.Disposable(() => clearTimeout(timer));
 }
 
 function attach(context: vscode.ExtensionContext, panel: vscode.WebviewPanel, state: PanelState, log: Log): void {
   restored = true;
   void context.workspaceState.update(OPEN_REVIEW_KEY, state.sources);
-  panel.onDidDispose(() => void context.workspaceState.update(OPEN_REVIEW_KEY, undefined));
+  const listeners: vscode.Disposable[] = [];
+  panel.onDidDispose(() => {
+    void context.workspaceState.update(OPEN_REVIEW_KEY, undefined);
+    vscode.Disposable.from(...listeners).dispose();
+  });
   let bench: Workbench;
   try {
     bench = new Workbench(state.sources);
@@ -94,9 +113,12 @@ function attach(context: vscode.ExtensionContext, panel: vscode.WebviewPanel, st
     panel.dispose();
     return;
   }
-  const nonce = randomBytes(16).toString('base64');
-  const script = panel.webview.asWebviewUri(vscode.Uri.joinPath(context.extensionUri, 'dist', 'webview', 'review.js'));
-  panel.webview.html = html(panel.webview.cspSource, nonce, script.toString(), JSON.stringify(state));
+  panel.webview.html = webviewHtml(panel.webview, {
+    style: REVIEW_STYLE,
+    body: REVIEW_BODY,
+    bodyAttributes: { 'data-state': JSON.stringify(state) },
+    scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(context.extensionUri, 'dist', 'webview', 'review.js')),
+  });
   let index = bench.resumeIndex();
   const send = () => {
     const item = bench.item(index);
@@ -132,17 +154,10 @@ function attach(context: vscode.ExtensionContext, panel: vscode.WebviewPanel, st
     } catch (error) {
       void panel.webview.postMessage({ type: 'error', message: (error as Error).message });
     }
-  }, undefined, context.subscriptions);
+  }, undefined, listeners);
 }
 
-function html(cspSource: string, nonce: string, script: string, state: string): string {
-  const escapedState = state.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
-  return `<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}' ${cspSource};">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<style nonce="${nonce}">
-body{font-family:var(--vscode-font-family);color:var(--vscode-foreground);background:var(--vscode-editor-background);padding:8px 16px}
+const REVIEW_STYLE = `body{font-family:var(--vscode-font-family);color:var(--vscode-foreground);background:var(--vscode-editor-background);padding:8px 16px}
 header{display:flex;gap:16px;align-items:baseline;border-bottom:1px solid var(--vscode-panel-border);padding-bottom:6px}
 #progress{font-size:1.4em;font-weight:600}
 .columns{display:grid;grid-template-columns:1fr 1fr;gap:16px;margin-top:10px}
@@ -151,10 +166,9 @@ del{background:var(--vscode-diffEditor-removedTextBackground);text-decoration:li
 ins{background:var(--vscode-diffEditor-insertedTextBackground);text-decoration:none}
 textarea{width:100%;min-height:5em;color:var(--vscode-input-foreground);background:var(--vscode-input-background);border:1px solid var(--vscode-input-border)}
 .check .badge{font-weight:600;margin-right:4px}.check.missing .badge,.check.contradicted .badge{color:var(--vscode-errorForeground)}.check.weakened .badge{color:var(--vscode-editorWarning-foreground)}
-.rubric span{font-weight:600}.keys{color:var(--vscode-descriptionForeground);font-size:.9em}#hint{color:var(--vscode-errorForeground)}
-</style></head>
-<body data-state="${escapedState}">
-<header><span id="progress">…</span><span id="decided"></span><span id="item-id"></span><span id="status"></span></header>
+.rubric span{font-weight:600}.keys{color:var(--vscode-descriptionForeground);font-size:.9em}#hint{color:var(--vscode-errorForeground)}`;
+
+const REVIEW_BODY = `<header><span id="progress">…</span><span id="decided"></span><span id="item-id"></span><span id="status"></span></header>
 <div class="columns">
 <section><h3>Original</h3><div id="original" class="statement"></div></section>
 <section><h3>Transformed</h3><div id="transformed" class="statement"></div><textarea id="editor" hidden aria-label="Corrected statement"></textarea></section>
@@ -164,10 +178,7 @@ textarea{width:100%;min-height:5em;color:var(--vscode-input-foreground);backgrou
 <p class="rubric">Same task: <span id="same-task"></span> (t) · Information lost, 0–3: <span id="information"></span> (i) · Not solvable from the text, 0–3: <span id="solvable"></span> (s) · Confidence 1–5: <span id="confidence"></span> (c) · Other problem: <span id="other"></span> (o)</p>
 <textarea id="note" placeholder="Note (required when rejecting)" aria-label="Note"></textarea>
 <p id="hint"></p>
-<p class="keys">a accept · r reject · n/→ next · p/← previous · u undo · e edit the transformed text · Ctrl+Enter in the note rejects, in the editor accepts · Esc leaves a text box</p>
-<script nonce="${nonce}" src="${script}"></script>
-</body></html>`;
-}
+<p class="keys">a accept · r reject · n/→ next · p/← previous · u undo · e edit the transformed text · Ctrl+Enter in the note rejects, in the editor accepts · Esc leaves a text box</p>`;
 
 /** Every verdict file of the workspace's `.schrodinger` folder (a second reviewer's file included). */
 function verdictFiles(context: vscode.ExtensionContext): string[] {
@@ -209,11 +220,10 @@ export async function exportReviewReport(context: vscode.ExtensionContext, log: 
   const render = () => {
     const { report, warnings, files } = currentReport(context);
     writeFileAtomic(out, `${JSON.stringify({ ...report, warnings, verdictFiles: files.map((f) => path.basename(f)) }, null, 2)}\n`);
-    const nonce = randomBytes(16).toString('base64');
-    panel.webview.html = reportHtml(report, nonce);
+    panel.webview.html = reportHtml(panel.webview, report);
     log.info(`review report written: ${report.entries.verdicts} verdicts, ${report.disagreements.length} disagreements`);
   };
-  panel.webview.onDidReceiveMessage(async (message: unknown) => {
+  const listener = panel.webview.onDidReceiveMessage(async (message: unknown) => {
     const m = message as { type?: unknown; item?: unknown; verdict?: unknown };
     if (m?.type !== 'adjudicate' || typeof m.item !== 'string' || (m.verdict !== 'accept' && m.verdict !== 'reject')) {
       log.warn('review report: a malformed message was dropped');
@@ -228,15 +238,15 @@ export async function exportReviewReport(context: vscode.ExtensionContext, log: 
     appendAdjudication(defaultVerdictsFile(context), { adjudicator, item: m.item, level: 1, verdict: m.verdict, note, decidedAt: new Date().toISOString() });
     render();
   });
+  panel.onDidDispose(() => listener.dispose());
   render();
   return out;
 }
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const percent = (value: number | null | undefined) => (value === null || value === undefined ? '—' : `${(value * 100).toFixed(1)}%`);
 const fixed = (value: number | null | undefined) => (value === null || value === undefined ? '—' : value.toFixed(3));
 
-function reportHtml(report: ReturnType<typeof buildReviewReport>, nonce: string): string {
+function reportHtml(webview: vscode.Webview, report: ReturnType<typeof buildReviewReport>): string {
   const a = report.acceptance;
   const kappa = report.agreement.cohensKappa.map((k) => `<li>Cohen's kappa (${escapeHtml(k.reviewers.join(' vs '))}, ${k.n} items): <b id="kappa">${fixed(k.kappa)}</b></li>`).join('');
   const alpha = report.agreement.krippendorffAlpha;
@@ -246,26 +256,26 @@ function reportHtml(report: ReturnType<typeof buildReviewReport>, nonce: string)
       <button data-item="${escapeHtml(d.item)}" data-verdict="accept">Adjudicate: accept</button> <button data-item="${escapeHtml(d.item)}" data-verdict="reject">Adjudicate: reject</button></li>`)
     .join('');
   const gold = report.gold ? `<p>Recall on gold items: ${report.gold.recall.successes}/${report.gold.recall.n} (${percent(report.gold.recall.rate)})</p>` : '<p>No gold items in this sample.</p>';
-  return `<!DOCTYPE html><html><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}';">
-<style nonce="${nonce}">body{font-family:var(--vscode-font-family);color:var(--vscode-foreground);padding:0 16px}td{padding:2px 10px}button{color:var(--vscode-button-foreground);background:var(--vscode-button-background);border:none;padding:2px 8px;cursor:pointer}</style>
-</head><body>
-<h2>Review report — Level ${report.level ?? '—'}</h2>
+  return webviewHtml(webview, {
+    style: REPORT_STYLE,
+    body: `<h2>Review report — Level ${report.level ?? '—'}</h2>
 <p>Acceptance: <b id="acceptance">${a.successes}/${a.n}</b> = ${percent(a.rate)} (Wilson 95%: ${a.wilson95 ? `${percent(a.wilson95.low)}–${percent(a.wilson95.high)}` : '—'})</p>
 <p>${report.entries.verdicts} verdicts, ${report.entries.adjudications} adjudications; items: ${report.items.judged} judged, ${report.items.accepted} accepted, ${report.items.rejected} rejected, ${report.items.undecided} undecided.</p>
 <h3>Rubric</h3><table>${distribution('information lost', report.rubric.informationPreserved)}${distribution('not solvable', report.rubric.solvable)}${distribution('confidence', report.rubric.confidence)}${distribution('same task', report.rubric.sameTask)}</table>
 <h3>Agreement on the overlap (${report.agreement.overlapItems} items)</h3>
 <ul>${kappa || '<li>No item judged by two reviewers yet.</li>'}<li>Krippendorff's alpha, ordinal, information lost: ${fixed(alpha.informationPreserved.alpha)}; not solvable: ${fixed(alpha.solvable.alpha)}</li></ul>
 <h3>Gold items</h3>${gold}
-<h3>Disagreements to adjudicate (<span id="disagreement-count">${report.disagreements.length}</span>)</h3><ul>${disagreements || '<li>None.</li>'}</ul>
-<script nonce="${nonce}">
-const vscode = acquireVsCodeApi();
+<h3>Disagreements to adjudicate (<span id="disagreement-count">${report.disagreements.length}</span>)</h3><ul>${disagreements || '<li>None.</li>'}</ul>`,
+    inlineScript: REPORT_SCRIPT,
+  });
+}
+
+const REPORT_STYLE = 'body{font-family:var(--vscode-font-family);color:var(--vscode-foreground);padding:0 16px}td{padding:2px 10px}button{color:var(--vscode-button-foreground);background:var(--vscode-button-background);border:none;padding:2px 8px;cursor:pointer}';
+
+const REPORT_SCRIPT = `const vscode = acquireVsCodeApi();
 for (const button of document.querySelectorAll('button[data-item]')) {
   button.addEventListener('click', () => vscode.postMessage({ type: 'adjudicate', item: button.dataset.item, verdict: button.dataset.verdict }));
-}
-</script>
-</body></html>`;
-}
+}`;
 
 /** Draws the review sample of a Level 1 output into `.schrodinger/sample.json` (seeded, recorded). */
 export async function drawReviewSample(context: vscode.ExtensionContext, log: Log): Promise<void> {
@@ -275,13 +285,13 @@ export async function drawReviewSample(context: vscode.ExtensionContext, log: Lo
     vscode.window.showInputBox({ title, value, validateInput: (v) => (/^\d+$/.test(v) && Number(v) >= min ? undefined : `a whole number >= ${min}`) });
   const n = await number('How many items to review', '100', 1);
   if (n === undefined) return;
-  const seed = await number('Seed of the draw', String(Math.floor(Math.random() * 1_000_000)), 0);
+  const seed = await askSeed('Seed of the draw');
   if (seed === undefined) return;
   const overlap = await number('Items a second reviewer judges too', '20', 0);
   if (overlap === undefined) return;
   try {
     const ids = rewriteStatus(readLevel1Output(level1).rows).rewritten;
-    const sample = drawSample(ids, { level: 1, n: Number(n), seed: Number(seed), overlap: Number(overlap) });
+    const sample = drawSample(ids, { level: 1, n: Number(n), seed, overlap: Number(overlap) });
     const out = path.join(path.dirname(defaultVerdictsFile(context)), 'sample.json');
     fs.mkdirSync(path.dirname(out), { recursive: true });
     writeFileAtomic(out, serializeSample(sample));

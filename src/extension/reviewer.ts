@@ -6,7 +6,50 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { MAPPING_SECTIONS as SECTIONS, mappingTable } from '../core/mapping-table';
+import type { ExtensionHost } from './host';
+import type { FindInView } from './search';
 import { SCHEME, type OpenView, type ViewRegistry } from './views';
+
+/** Reviewer mode's features, each showing nothing in solver mode. */
+export function registerReviewerMode(host: ExtensionHost, findInView: Pick<FindInView, 'find'>): vscode.Disposable {
+  const { views } = host;
+  const mapping = new MappingTree(views);
+  const decorations = new RenamedDecorations(views);
+  const update = () => {
+    mapping.refresh();
+    decorations.update(vscode.window.activeTextEditor);
+  };
+  update();
+  return vscode.Disposable.from(
+    mapping,
+    decorations,
+    vscode.window.createTreeView('schrodinger.mapping', { treeDataProvider: mapping }),
+    vscode.languages.registerHoverProvider({ scheme: SCHEME }, new ReviewerHover(views)),
+    vscode.workspace.registerTextDocumentContentProvider(MAPPING_SCHEME, new MappingTableProvider(views)),
+    vscode.commands.registerCommand('schrodinger.filterMapping', () => mapping.promptFilter()),
+    vscode.commands.registerCommand('schrodinger.revealMappingEntry', (section: unknown, shown: unknown) =>
+      typeof section === 'string' && typeof shown === 'string' ? revealMappingEntry(views, findInView.find, section, shown) : undefined),
+    vscode.commands.registerCommand('schrodinger.openOriginalSideBySide', (uri?: vscode.Uri) => openOriginalSideBySide(views, uri)),
+    vscode.commands.registerCommand('schrodinger.showMappingTable', () => showMappingTable(views)),
+    vscode.window.onDidChangeActiveTextEditor((editor) => decorations.update(editor)),
+    views.onDidChangeMode(update),
+    vscode.workspace.onDidChangeWorkspaceFolders(update),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('schrodinger')) update();
+    }),
+  );
+}
+
+async function showMappingTable(views: ViewRegistry): Promise<void> {
+  const view = views.inWorkspace().find((v: OpenView) => v.record.mode === 'reviewer');
+  if (!view) {
+    void vscode.window.showWarningMessage('Schrödinger: the mapping table is shown in reviewer mode only.');
+    return;
+  }
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: MAPPING_SCHEME, authority: view.record.id, path: '/mapping.schrodinger-mapping' }));
+  await vscode.languages.setTextDocumentLanguage(doc, 'schrodinger-mapping');
+  await vscode.window.showTextDocument(doc, { preview: false });
+}
 
 const WORD = /[A-Za-z0-9_]+/;
 
@@ -40,6 +83,10 @@ export class MappingTree implements vscode.TreeDataProvider<MappingNode> {
 
   refresh(): void {
     this.changed.fire(undefined);
+  }
+
+  dispose(): void {
+    this.changed.dispose();
   }
 
   async promptFilter(): Promise<void> {

@@ -2,8 +2,69 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { resultLabel, searchView, type SearchMatch, type SearchQuery } from '../core/view-search';
+import type { ExtensionHost } from './host';
 import type { Log } from './log';
 import type { OpenView, ViewRegistry } from './views';
+
+const CONTAINER = 'workbench.view.extension.schrodinger';
+const BUILT_IN_SEARCH = 'workbench.view.search';
+const SECONDARY_SIDE_BAR_CONTAINER = 'workbench.panel.chat';
+const SEARCH_MOVED = 'schrodinger.builtInSearchMoved';
+
+export interface FindInView extends vscode.Disposable {
+  /** Runs a search without asking (the mapping view's entries). */
+  find(pattern: string, options: { wholeWord: boolean; matchCase: boolean }): Promise<void>;
+  /** Settles once the built-in Search view is where it belongs (see placeBuiltInSearch). */
+  placed: Promise<void>;
+}
+
+/** Go to File, Find in View (its commands and results tree), and the built-in Search put away while a view is open. */
+export function registerFindInView(host: ExtensionHost): FindInView {
+  const { views, log } = host;
+  const results = new FindInViewResults(views, log, (query, found) => host.recordAction(undefined, 'search', { query: query.pattern, regex: query.isRegex ?? false, results: found }));
+  const resultsView = vscode.window.createTreeView('schrodinger.findResults', { treeDataProvider: results });
+  results.attach(resultsView);
+  const registrations = vscode.Disposable.from(
+    results,
+    resultsView,
+    vscode.commands.registerCommand('schrodinger.goToFile', async () => {
+      const uri = await goToFile(views);
+      if (uri) host.recordAction(uri, 'go-to-file');
+    }),
+    vscode.commands.registerCommand('schrodinger.findInView', () => results.prompt()),
+    vscode.commands.registerCommand('schrodinger.findInView.include', () => results.setGlobs('include')),
+    vscode.commands.registerCommand('schrodinger.findInView.exclude', () => results.setGlobs('exclude')),
+  );
+  return {
+    find: (pattern, options) => results.find(pattern, options),
+    placed: placeBuiltInSearch(host.context, views.inWorkspace().length > 0, log),
+    dispose: () => registrations.dispose(),
+  };
+}
+
+/**
+ * VS Code's own Search does not search custom-scheme folders (it silently searches open
+ * editors only), and its view cannot be hidden, so while a view is open it leaves the activity
+ * bar for the closed secondary side bar (the Chat container, empty here); where that container
+ * does not exist it stays in the Schrödinger side bar, below Find in View. A window without a
+ * view puts it back.
+ */
+async function placeBuiltInSearch(context: vscode.ExtensionContext, viewOpen: boolean, log: Log): Promise<void> {
+  try {
+    if (viewOpen) {
+      await context.globalState.update(SEARCH_MOVED, true);
+      await vscode.commands.executeCommand('vscode.moveViews', { viewIds: [BUILT_IN_SEARCH], destinationId: CONTAINER });
+      await vscode.commands.executeCommand('vscode.moveViews', { viewIds: [BUILT_IN_SEARCH], destinationId: SECONDARY_SIDE_BAR_CONTAINER });
+      await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar');
+      log.info('the built-in Search view is put away while the view is open: use Find in View (Ctrl+Shift+F)');
+    } else if (context.globalState.get<boolean>(SEARCH_MOVED)) {
+      await vscode.commands.executeCommand(`${BUILT_IN_SEARCH}.resetViewLocation`);
+      await context.globalState.update(SEARCH_MOVED, false);
+    }
+  } catch (error) {
+    log.warn(`could not move the built-in Search view: ${(error as Error).message}`);
+  }
+}
 
 export async function goToFile(views: ViewRegistry): Promise<vscode.Uri | undefined> {
   const open = views.inWorkspace();
@@ -37,6 +98,10 @@ export class FindInViewResults implements vscode.TreeDataProvider<Node> {
 
   attach(treeView: vscode.TreeView<Node>): void {
     this.treeView = treeView;
+  }
+
+  dispose(): void {
+    this.changed.dispose();
   }
 
   getTreeItem(node: Node): vscode.TreeItem {

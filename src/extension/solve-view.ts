@@ -5,10 +5,158 @@
  */
 import * as vscode from 'vscode';
 import { instanceCode } from '../core/instances';
-import { formatElapsed } from '../core/session';
+import { formatElapsed } from '../core/session/actions';
 import { clockView } from '../core/solve/clock';
-import { changedFiles, describeInterpreter, instanceOf, interpreterOf, knownInterpreter, levelsOf, type Sessions } from './instances';
-import type { OpenView, ViewRegistry } from './views';
+import { testCommand } from '../core/solve/tests';
+import type { ExtensionHost } from './host';
+import { changedFiles, describeInterpreter, exportPatch, instanceOf, interpreterOf, knownInterpreter, levelsOf, selectPython, showProblemStatement, solveInstance, type Sessions } from './instances';
+import type { DisguisedTerminals } from './terminal';
+import { SCHEME, viewText, type OpenView, type ViewRegistry } from './views';
+
+export interface Solving extends vscode.Disposable {
+  /** The start of the window: an instance on its Solve side bar (its statement opened until read once), any other view on the explorer. */
+  start(): void;
+}
+
+/**
+ * Solving an instance: the Solve side bar, the session clock in the status bar, the commands
+ * (solve, statement, tests, export, submit, interpreter, pause, resume), and the session's
+ * record of files opened, saved and edited.
+ */
+export function registerSolving(host: ExtensionHost, terminals: Pick<DisguisedTerminals, 'open' | 'current'>): Solving {
+  const { context, views, sessions, log } = host;
+  const solve = new SolveTree(views, sessions);
+  const clock = vscode.window.createStatusBarItem('schrodinger.session', vscode.StatusBarAlignment.Left, 99);
+  clock.name = 'Schrödinger Session';
+  const currentInstance = (): OpenView | undefined => {
+    const view = views.inWorkspace()[0];
+    return view && instanceOf(view) ? view : undefined;
+  };
+  const updateClock = () => {
+    const view = currentInstance();
+    const session = view ? sessions.get(view) : undefined;
+    if (!session) {
+      clock.hide();
+      return;
+    }
+    const shown = clockView({ elapsedMs: session.elapsedMs(), paused: session.paused, ended: session.ended });
+    clock.text = shown.text;
+    clock.tooltip = shown.tooltip;
+    clock.command = shown.action === 'pause' ? 'schrodinger.pauseSession' : shown.action === 'resume' ? 'schrodinger.resumeSession' : undefined;
+    clock.show();
+    void vscode.commands.executeCommand('setContext', 'schrodinger.sessionEnded', session.ended);
+    solve.tick();
+  };
+  // Opening a view reloads the window, so a view present now is the only case needing a clock.
+  const ticker = currentInstance() ? setInterval(updateClock, 1000) : undefined;
+  let refreshFiles: NodeJS.Timeout | undefined;
+  const lastEdit = new Map<string, number>();
+
+  const runTests = async () => {
+    const view = currentInstance();
+    const instance = view && instanceOf(view);
+    if (!view || !instance) {
+      void vscode.window.showWarningMessage('Schrödinger: this view is not an instance being solved.');
+      return;
+    }
+    const line = testCommand({
+      testCmd: instance.testCmd,
+      ids: [...(instance.failToPass ?? []), ...(instance.passToPass ?? [])],
+      exists: (real) => {
+        try {
+          return view.fs.stat(view.fs.viewPathOf(real)).type === 'file';
+        } catch {
+          return false;
+        }
+      },
+      pathToView: (real) => view.fs.viewPathOf(real),
+      textToView: (text) => viewText(view, text),
+    });
+    const terminal = terminals.current() ?? (await terminals.open());
+    terminal?.show();
+    terminal?.sendText(`${line}\r`, false);
+  };
+
+  const registrations = vscode.Disposable.from(
+    solve,
+    clock,
+    vscode.window.createTreeView('schrodinger.solve', { treeDataProvider: solve }),
+    { dispose: () => (clearInterval(ticker), clearTimeout(refreshFiles)) },
+    sessions.onDidChange(() => (updateClock(), solve.refresh())),
+    vscode.commands.registerCommand('schrodinger.solveInstance', () => solveInstance(context, views, log)),
+    vscode.commands.registerCommand('schrodinger.showProblemStatement', () => showProblemStatement(views, sessions)),
+    vscode.commands.registerCommand('schrodinger.exportPatch', async () => {
+      await exportPatch(views, sessions, log, false);
+      solve.refresh();
+    }),
+    vscode.commands.registerCommand('schrodinger.submit', async () => {
+      await exportPatch(views, sessions, log, true);
+      updateClock();
+      solve.refresh();
+    }),
+    vscode.commands.registerCommand('schrodinger.selectPython', async () => {
+      if (await selectPython(views, log)) solve.refresh();
+    }),
+    vscode.commands.registerCommand('schrodinger.runTests', runTests),
+    vscode.commands.registerCommand('schrodinger.pauseSession', () => {
+      const view = currentInstance();
+      const session = view && sessions.get(view);
+      if (session && !session.paused && !session.ended) session.pause();
+      updateClock();
+    }),
+    vscode.commands.registerCommand('schrodinger.resumeSession', () => {
+      const view = currentInstance();
+      const session = view && sessions.get(view);
+      if (session?.paused && !session.ended) session.resume();
+      updateClock();
+    }),
+    vscode.workspace.onDidOpenTextDocument((doc) => {
+      if (doc.uri.scheme === SCHEME) host.recordAction(doc.uri, 'file-open');
+    }),
+    vscode.workspace.onDidSaveTextDocument((doc) => {
+      if (doc.uri.scheme === SCHEME) host.recordAction(doc.uri, 'save');
+    }),
+    vscode.workspace.onDidChangeTextDocument((event) => {
+      if (event.document.uri.scheme !== SCHEME || event.contentChanges.length === 0) return;
+      const key = event.document.uri.toString();
+      const last = lastEdit.get(key) ?? 0;
+      if (Date.now() - last < 5000) return;
+      lastEdit.set(key, Date.now());
+      host.recordAction(event.document.uri, 'edit');
+    }),
+    host.fileSystem.onDidChangeFile(() => {
+      clearTimeout(refreshFiles);
+      refreshFiles = setTimeout(() => solve.refresh(), 300);
+    }),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('schrodinger.python')) solve.refresh();
+    }),
+  );
+  return {
+    start: () => {
+      if (views.inWorkspace().length > 0 && !currentInstance()) void vscode.commands.executeCommand('workbench.view.explorer');
+      startSolving(views, sessions, log, updateClock);
+    },
+    dispose: () => registrations.dispose(),
+  };
+}
+
+/**
+ * The start of an instance's window: the Solve side bar comes forward and, until the person has
+ * read it once, the problem statement opens.
+ */
+function startSolving(views: ViewRegistry, sessions: Sessions, log: ExtensionHost['log'], updateClock: () => void): void {
+  const view = views.inWorkspace()[0];
+  if (!view || !instanceOf(view)) return;
+  const session = sessions.get(view);
+  updateClock();
+  if (!session || session.ended) return;
+  void vscode.commands.executeCommand('schrodinger.solve.focus');
+  if (!session.actions().some((a) => a.kind === 'problem-statement')) {
+    showProblemStatement(views, sessions);
+    log.info('session started: problem statement opened');
+  }
+}
 
 type Node =
   | { kind: 'item'; id: string; item: vscode.TreeItem }
@@ -40,6 +188,10 @@ export class SolveTree implements vscode.TreeDataProvider<Node> {
   /** Only the clock row (every second). */
   tick(): void {
     if (this.clock) this.changed.fire(this.clock);
+  }
+
+  dispose(): void {
+    this.changed.dispose();
   }
 
   getTreeItem(node: Node): vscode.TreeItem {

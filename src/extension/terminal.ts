@@ -4,11 +4,58 @@ import { JUDGING_TESTS_NOTE, NOT_FOUND } from '../core/solve/tests';
 import { candidatePaths, findLinks } from '../core/terminal-links';
 import { TerminalSession } from '../core/terminal-session';
 import { describeInterpreter, instanceOf, interpreterOf, terminalPath } from './instances';
+import type { ExtensionHost } from './host';
 import type { Log } from './log';
 import type { OpenView, ViewRegistry } from './views';
 
-/** The session behind each disguised terminal's pty (for its folder, when a link is relative). */
-const sessions = new WeakMap<vscode.Pseudoterminal, { view: OpenView; session: TerminalSession }>();
+/** The session behind each disguised terminal's pty (for its folder, when a link is relative), and what the pty made. */
+const sessions = new WeakMap<vscode.Pseudoterminal, { view: OpenView; session: TerminalSession; dispose(): void }>();
+
+export interface DisguisedTerminals extends vscode.Disposable {
+  /** Opens a new disguised terminal on the window's view (undefined, with a warning, when there is none). */
+  open(): Promise<vscode.Terminal | undefined>;
+  /** The terminal opened last, while it is open. */
+  current(): vscode.Terminal | undefined;
+}
+
+/** The disguised terminal: its command, its profile, its links. */
+export function registerTerminals(host: ExtensionHost): DisguisedTerminals {
+  const { views, log } = host;
+  let last: vscode.Terminal | undefined;
+  const options = (view: OpenView) => createDisguisedTerminalOptions(view, log, (command, exitCode, ms) => host.recordAction(undefined, 'terminal', { command, exitCode, ms }));
+  const open = async (): Promise<vscode.Terminal | undefined> => {
+    const view = views.inWorkspace()[0];
+    if (!view) {
+      void vscode.window.showWarningMessage('Schrödinger: no disguised view is open in this window.');
+      return undefined;
+    }
+    const made = await vscode.window.withProgress({ location: { viewId: 'schrodinger.solve' } }, () => options(view));
+    last = vscode.window.createTerminal(made);
+    last.show();
+    return last;
+  };
+  const registrations = vscode.Disposable.from(
+    vscode.commands.registerCommand('schrodinger.openTerminal', () => void open()),
+    vscode.window.registerTerminalProfileProvider('schrodinger.terminal', {
+      provideTerminalProfile: async () => {
+        const view = views.inWorkspace()[0];
+        if (!view) throw new Error('no disguised view is open in this window');
+        return new vscode.TerminalProfile(await options(view));
+      },
+    }),
+    vscode.window.registerTerminalLinkProvider(new TerminalLinks(views, (uri, line) => host.recordAction(uri, 'file-open', { line, via: 'terminal-link' }))),
+    vscode.window.onDidCloseTerminal((terminal) => {
+      if (terminal === last) last = undefined;
+      const pty = (terminal.creationOptions as Partial<vscode.ExtensionTerminalOptions>).pty;
+      if (pty) sessions.get(pty)?.dispose();
+    }),
+  );
+  return {
+    open,
+    current: () => (last && last.exitStatus === undefined ? last : undefined),
+    dispose: () => registrations.dispose(),
+  };
+}
 
 export async function createDisguisedTerminalOptions(
   view: OpenView,
@@ -34,14 +81,22 @@ export async function createDisguisedTerminalOptions(
     env: searchPath ? { PATH: searchPath } : undefined,
     notes: instanceOf(view) ? [{ when: NOT_FOUND, text: JUDGING_TESTS_NOTE }] : [],
   });
+  let closed = false;
+  const dispose = () => {
+    if (closed) return;
+    closed = true;
+    session.close();
+    write.dispose();
+    close.dispose();
+  };
   const pty: vscode.Pseudoterminal = {
     onDidWrite: write.event,
     onDidClose: close.event,
     open: () => session.open(),
-    close: () => session.close(),
+    close: dispose,
     handleInput: (data) => session.handleInput(data),
   };
-  sessions.set(pty, { view, session });
+  sessions.set(pty, { view, session, dispose });
   return { name: `${view.record.rootName} (disguised)`, pty, iconPath: new vscode.ThemeIcon('eye-closed') };
 }
 

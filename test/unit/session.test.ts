@@ -3,19 +3,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { UsageError } from '../../src/core/errors';
-import {
-  ACTION_CLASSES,
-  buildTrajectory,
-  classifyAction,
-  classifyCommand,
-  formatSummary,
-  serializeTrajectory,
-  SessionLog,
-  writeTrajectory,
-  type ActionClass,
-  type ActionKind,
-  type SessionMeta,
-} from '../../src/core/session';
+import { ACTION_CLASSES, classifyAction, formatSummary, type ActionClass, type ActionKind } from '../../src/core/session/actions';
+import { classifyCommand } from '../../src/core/session/commands';
+import { SessionLog, type SessionMeta } from '../../src/core/session/log';
+import { buildTrajectory, serializeTrajectory, writeTrajectory } from '../../src/core/session/trajectory';
 import { PRODUCT_VERSION } from '../../src/core/version';
 import { tempDir } from '../helpers';
 

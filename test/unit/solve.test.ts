@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { SessionLog } from '../../src/core/session';
+import { SessionLog } from '../../src/core/session/log';
 import { clockView } from '../../src/core/solve/clock';
 import { chooseInterpreter, collectsSuite, envOfTestCmd, probeInterpreter, programOfTestCmd, suiteImports, usesPytest, writeShims } from '../../src/core/solve/python';
 import { describeItem, isTestPath, reviewItems } from '../../src/core/solve/review';
@@ -145,6 +145,7 @@ test('the interpreter: the instance choice, the setting, else the test_cmd progr
   assert.equal(programOfTestCmd('tox -e py'), undefined);
   assert.deepEqual(envOfTestCmd('PYTHONPATH=src DEBUG=1 python3 -m pytest DEBUG=2'), { PYTHONPATH: 'src', DEBUG: '1' });
   assert.deepEqual(envOfTestCmd("PYTHONPATH='src' python3"), { PYTHONPATH: 'src' });
+  assert.deepEqual(envOfTestCmd('PYTHONPATH="lib dir" python3 -m pytest'), { PYTHONPATH: 'lib dir' }, 'a quoted value with a space is one word');
   assert.ok(usesPytest('python3 -m pytest {tests}') && !usesPytest('python3 runtests.py'));
   const installed: Record<string, { executable: string; version: string; modules: string[]; collects: boolean }> = {
     python3: { executable: '/opt/venv/bin/python3.12', version: '3.12.0', modules: ['pytest', 'pytz'], collects: false },

@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
-import { parseLevels, parseSeed } from '../../core/bundle';
+import { parseLevels } from '../../core/bundle';
+import { parseSeed } from '../../core/user-values';
 import { checkoutInstance } from '../../core/checkout';
 import { checkoutDisguised } from '../../core/disguised-checkout';
 import { UsageError } from '../../core/errors';

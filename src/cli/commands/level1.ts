@@ -2,8 +2,8 @@ import type { Command } from 'commander';
 import { UsageError } from '../../core/errors';
 import { loadDataset, STATEMENT_FIELDS } from '../../core/instances';
 import { LEVEL1_DEFAULTS, runLevel1, type StatementInstance } from '../../core/review/level1';
-import { parseDecimal, parseReviewSeed, parseWhole } from '../../core/review/parse';
-import type { CliIo } from './io';
+import { parseDecimal, parseSeed, parseWhole } from '../../core/user-values';
+import { printJson, warn, type CliIo } from './io';
 
 /** Environment variables the API key is read from, in this order. It is never printed or written. */
 export const API_KEY_VARIABLES = ['SCHRODINGER_API_KEY', 'OPENAI_API_KEY'] as const;
@@ -61,7 +61,7 @@ export function registerLevel1(program: Command, io: CliIo, state: { exitCode: n
         model: opts.model ?? LEVEL1_DEFAULTS.model,
         maxRounds: parseWhole('--rounds', opts.rounds ?? '', 1, 100),
         concurrency: parseWhole('--concurrency', opts.concurrency ?? '', 1, 1000),
-        seed: parseReviewSeed(opts.seed ?? '', '--seed'),
+        seed: parseSeed(opts.seed ?? '', '--seed'),
         temperature: parseDecimal('--temperature', opts.temperature ?? '', 0, 2),
         timeoutMs: parseWhole('--timeout-ms', opts.timeoutMs ?? '', 1),
         maxRetries: parseWhole('--max-retries', opts.maxRetries ?? '', 0, 100),
@@ -70,7 +70,7 @@ export function registerLevel1(program: Command, io: CliIo, state: { exitCode: n
       const apiKey = API_KEY_VARIABLES.map((name) => env[name]).find((v) => v !== undefined && v !== '');
       if (apiKey === undefined) throw new UsageError(`no API key: set ${API_KEY_VARIABLES.join(' or ')}`);
       const dataset = loadDataset(opts.dataset, { required: STATEMENT_FIELDS });
-      for (const warning of dataset.warnings) io.stderr(`schrodinger: warning: ${warning}\n`);
+      for (const warning of dataset.warnings) warn(io, warning);
       const instances = selectInstances(dataset.instances, opts.instances);
       const summary = await runLevel1({
         ...settings,
@@ -79,10 +79,10 @@ export function registerLevel1(program: Command, io: CliIo, state: { exitCode: n
         out: opts.out,
         onProgress: (p) => io.stderr(`level1: ${p.done}/${p.total} ${p.instance_id} ${p.status} (${p.rounds} round${p.rounds === 1 ? '' : 's'})\n`),
       });
-      for (const warning of summary.warnings) io.stderr(`schrodinger: warning: ${warning}\n`);
+      for (const warning of summary.warnings) warn(io, warning);
       if (summary.cached > 0) io.stderr(`level1: ${summary.cached} instance(s) already in ${opts.out}: skipped\n`);
       const { warnings: _warnings, ...printed } = summary;
-      io.stdout(`${JSON.stringify({ ...printed, baseURL: publicUrl(settings.baseURL) }, null, 2)}\n`);
+      printJson(io, { ...printed, baseURL: publicUrl(settings.baseURL) });
       if (summary.failed > 0) state.exitCode = 1;
     });
 }

@@ -3,11 +3,11 @@ import type { Command } from 'commander';
 import { writeFileAtomic } from '../../core/atomic';
 import { UsageError } from '../../core/errors';
 import { readIdList } from '../../core/review/id-list';
-import { parseWhole } from '../../core/review/parse';
+import { parseWhole } from '../../core/user-values';
 import { readSample, SAMPLE_SCHEMA } from '../../core/review/sampling';
 import { buildReviewReport, type ReportOptions } from '../../core/review/statistics';
 import { readVerdicts, type ReviewEntry } from '../../core/review/verdicts';
-import type { CliIo } from './io';
+import { warn, type CliIo } from './io';
 
 interface ReviewReportCliOptions {
   verdicts: string[];
@@ -47,7 +47,7 @@ export function registerReviewReport(program: Command, io: CliIo, _state: { exit
       }
       const gold = opts.gold === undefined ? {} : readGold(opts.gold);
       const report = { ...buildReviewReport(entries, { level, ...gold }), files: opts.verdicts, warnings };
-      for (const warning of warnings) io.stderr(`schrodinger: warning: ${warning}\n`);
+      for (const warning of warnings) warn(io, warning);
       const text = `${JSON.stringify(report, null, 2)}\n`;
       if (opts.out !== undefined) writeFileAtomic(opts.out, text);
       io.stdout(text);

@@ -5,7 +5,7 @@ import { UsageError } from '../../core/errors';
 import { loadDataset } from '../../core/instances';
 import { readIdList } from '../../core/review/id-list';
 import { isLevel1Output, readLevel1Output, rewriteStatus } from '../../core/review/level1';
-import { parseReviewSeed, parseWhole } from '../../core/review/parse';
+import { parseSeed, parseWhole } from '../../core/user-values';
 import { drawSample, serializeSample } from '../../core/review/sampling';
 import { requireOutputFile } from '../../core/user-paths';
 import { warn, type CliIo } from './io';
@@ -61,7 +61,7 @@ export function registerSample(program: Command, io: CliIo, _state: { exitCode: 
     .action((opts: SampleCliOptions) => {
       const level = parseWhole('--level', opts.level, 1, 1000);
       const n = parseWhole('--n', opts.n, 1);
-      const seed = parseReviewSeed(opts.seed, '--seed');
+      const seed = parseSeed(opts.seed, '--seed');
       const overlap = parseWhole('--overlap', opts.overlap ?? '0', 0);
       requireOutputFile(opts.out, { overwrite: true });
       const skip = opts.skipMissing === true;

@@ -1,17 +1,18 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import OpenAI from 'openai';
-import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import seedrandom from 'seedrandom';
 import { UsageError } from '../errors';
 import { PRODUCT_VERSION } from '../version';
 import type { Instance } from '../instances';
-import { appendJsonLine, readJsonLines } from './jsonl';
+import { Aborted, addUsage, CallError, chat, host, openEndpoint, StopRun, ZERO_USAGE, type CallContext, type CallRecord, type EndpointConfig, type TokenUsage } from '../llm/client';
+import { appendJsonLine, readJsonLines } from '../jsonl';
 
 /**
  * Level 1: a problem statement rewritten by an LLM generator, checked element by element by an
  * LLM verifier (structured output), refined from the verifier's findings, up to a number of
- * rounds. Talks to any OpenAI-compatible chat-completions endpoint through the `openai` package.
+ * rounds. Talks to any OpenAI-compatible chat-completions endpoint through the LLM client
+ * (llm/client.ts).
  *
  * Output: append-only JSON Lines, one row per instance (see `Level1Row`). The output is also the
  * cache: an instance whose row for the same (instance, model, prompt version, seed, temperature,
@@ -31,23 +32,13 @@ export const LEVEL1_ROW_SCHEMA = 'schrodinger.level1/1';
 /** What Level 1 reads of an instance. */
 export type StatementInstance = Pick<Instance, 'instance_id' | 'problem_statement'>;
 
-export interface Level1Config {
-  /** OpenAI-compatible endpoint, e.g. https://api.openai.com/v1 or http://127.0.0.1:8000/v1. */
-  baseURL: string;
-  model: string;
+export interface Level1Config extends EndpointConfig {
   /** Generator temperature; the verifier always runs at temperature 0. */
   temperature: number;
   /** Generate-and-verify rounds at most (1 = no refinement). */
   maxRounds: number;
   /** Instances in flight at once. */
   concurrency: number;
-  /** Per request. */
-  timeoutMs: number;
-  /** Retries of one request after a 408/409/429/5xx reply, a timeout or a connection error. */
-  maxRetries: number;
-  /** Backoff: baseDelayMs * 2^attempt (with jitter), at most maxDelayMs; a Retry-After header wins up to maxDelayMs. */
-  retryBaseDelayMs: number;
-  retryMaxDelayMs: number;
   /** Sent as the request's `seed`; part of the cache key. */
   seed: number;
 }
@@ -64,20 +55,6 @@ export const LEVEL1_DEFAULTS: Level1Config = {
   retryMaxDelayMs: 30_000,
   seed: 0,
 };
-
-export interface TokenUsage {
-  prompt_tokens: number;
-  completion_tokens: number;
-  total_tokens: number;
-}
-
-export interface CallRecord {
-  durationMs: number;
-  /** Requests made for this call (1 + retries). */
-  attempts: number;
-  usage: TokenUsage;
-  finishReason: string | null;
-}
 
 /** What a task-defining element is (the Level 1 method checks each kind). */
 export const ELEMENT_CATEGORIES = [
@@ -311,157 +288,13 @@ export function findingsPass(findings: VerifierFindings): boolean {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Requests
-
-const ZERO_USAGE: TokenUsage = { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 };
-
-function addUsage(a: TokenUsage, b: TokenUsage): TokenUsage {
-  return {
-    prompt_tokens: a.prompt_tokens + b.prompt_tokens,
-    completion_tokens: a.completion_tokens + b.completion_tokens,
-    total_tokens: a.total_tokens + b.total_tokens,
-  };
-}
-
-/** An error of one instance, already described in words (and scrubbed of the key). */
-class CallError extends Error {
-  /** The endpoint could not be reached (connection refused, reset, timed out...). */
-  connection = false;
-}
-
-class Aborted extends Error {}
-
-/** Ends the whole run: every instance would fail alike (a wrong key, an endpoint that is down). */
-export class Level1Stopped extends UsageError {}
-
-/** Authentication errors stop the run: the message names the host, never the key. */
-class StopRun extends Error {}
-
-function host(baseURL: string): string {
-  return new URL(baseURL).host;
-}
-
-function isRetryable(error: unknown): boolean {
-  if (error instanceof OpenAI.APIUserAbortError) return false;
-  if (error instanceof OpenAI.APIConnectionError) return true; // includes timeouts
-  if (error instanceof OpenAI.APIError) {
-    const status = error.status ?? 0;
-    return status === 408 || status === 409 || status === 429 || status >= 500;
-  }
-  return false;
-}
-
-function retryAfterMs(error: unknown): number | undefined {
-  if (!(error instanceof OpenAI.APIError) || !error.headers) return undefined;
-  const ms = Number(error.headers.get('retry-after-ms'));
-  if (Number.isFinite(ms) && ms >= 0 && error.headers.get('retry-after-ms') !== null) return ms;
-  const header = error.headers.get('retry-after');
-  if (header === null) return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
-}
-
-function describeError(error: unknown, config: Level1Config): string {
-  if (error instanceof OpenAI.APIConnectionTimeoutError) return `request timed out after ${config.timeoutMs} ms`;
-  if (error instanceof OpenAI.APIConnectionError) {
-    // fetch's "fetch failed" wraps the reason (connect ECONNREFUSED ...): the innermost cause says it.
-    let reason: unknown = error;
-    while (reason instanceof Error && reason.cause instanceof Error) reason = reason.cause;
-    return `connection error: ${(reason as Error).message}`;
-  }
-  if (error instanceof OpenAI.APIError) return `HTTP ${error.status ?? '?'}: ${error.message}`;
-  return error instanceof Error ? error.message : String(error);
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new Aborted('aborted'));
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(new Aborted('aborted'));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-interface CallContext {
-  client: OpenAI;
-  config: Level1Config;
-  signal?: AbortSignal;
-  random: () => number;
-  scrub: (text: string) => string;
-}
-
-interface CallResult extends CallRecord {
-  content: string | null;
-  refusal: string | null;
-}
-
-async function chat(ctx: CallContext, what: string, params: ChatCompletionCreateParamsNonStreaming): Promise<CallResult> {
-  const { config } = ctx;
-  const started = Date.now();
-  for (let attempt = 0; ; attempt++) {
-    if (ctx.signal?.aborted) throw new Aborted('aborted');
-    try {
-      const response = await ctx.client.chat.completions.create(params, {
-        timeout: config.timeoutMs,
-        maxRetries: 0,
-        signal: ctx.signal,
-      });
-      const choice = response.choices?.[0];
-      if (!choice || !choice.message) throw new CallError(`${what}: the reply has no choices`);
-      const usage: TokenUsage = {
-        prompt_tokens: response.usage?.prompt_tokens ?? 0,
-        completion_tokens: response.usage?.completion_tokens ?? 0,
-        total_tokens: response.usage?.total_tokens ?? (response.usage?.prompt_tokens ?? 0) + (response.usage?.completion_tokens ?? 0),
-      };
-      return {
-        content: choice.message.content ?? null,
-        refusal: (choice.message as { refusal?: string | null }).refusal ?? null,
-        durationMs: Date.now() - started,
-        attempts: attempt + 1,
-        usage,
-        finishReason: choice.finish_reason ?? null,
-      };
-    } catch (error) {
-      if (ctx.signal?.aborted || error instanceof Aborted) throw new Aborted('aborted');
-      if (error instanceof CallError) throw error;
-      if (error instanceof OpenAI.APIError && (error.status === 401 || error.status === 403)) {
-        throw new StopRun(
-          error.status === 401
-            ? `${host(config.baseURL)} rejected the API key (HTTP 401): check the key`
-            : `${host(config.baseURL)} refused the request (HTTP 403): check the API key and its access to model "${config.model}"`,
-        );
-      }
-      if (attempt < config.maxRetries && isRetryable(error)) {
-        const backoff = Math.min(config.retryMaxDelayMs, config.retryBaseDelayMs * 2 ** attempt);
-        const jittered = backoff * (0.5 + 0.5 * ctx.random());
-        const told = retryAfterMs(error);
-        await sleep(told === undefined ? jittered : Math.min(config.retryMaxDelayMs, told), ctx.signal);
-        continue;
-      }
-      const tries = attempt + 1;
-      const failed = new CallError(ctx.scrub(`${what}: ${describeError(error, config)}${tries > 1 ? ` (after ${tries} attempts)` : ''}`));
-      failed.connection = error instanceof OpenAI.APIConnectionError;
-      throw failed;
-    }
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
 // One instance
 
 /**
  * Asks the verifier about one rewrite; a reply that does not follow the schema is shown back to
  * it and asked again, up to VERIFIER_ASKS requests. Null findings: no valid reply.
  */
-async function verify(ctx: CallContext, round: number, original: string, rewrite: string): Promise<{ record: VerifierRecord; findings: VerifierFindings | null }> {
+async function verify(ctx: CallContext<Level1Config>, round: number, original: string, rewrite: string): Promise<{ record: VerifierRecord; findings: VerifierFindings | null }> {
   const { config } = ctx;
   const messages = verifierMessages(original, rewrite);
   const invalidReplies: { problem: string; raw: string }[] = [];
@@ -503,7 +336,7 @@ interface InstanceOutcome {
   connectionFailure: boolean;
 }
 
-async function runInstance(ctx: CallContext, instance: StatementInstance): Promise<InstanceOutcome> {
+async function runInstance(ctx: CallContext<Level1Config>, instance: StatementInstance): Promise<InstanceOutcome> {
   const { config } = ctx;
   const startedAt = new Date();
   const rounds: Level1Round[] = [];
@@ -673,6 +506,9 @@ function checkConfig(config: Level1Config): void {
   if (config.model.trim() === '') throw new UsageError('no model given');
 }
 
+/** Ends the whole run: every instance would fail alike (a wrong key, an endpoint that is down). */
+export class Level1Stopped extends UsageError {}
+
 /** Runs level 1 over `instances`, appending one row per instance to `out`. */
 export async function runLevel1(options: Level1Options): Promise<Level1Summary> {
   const config: Level1Config = { ...LEVEL1_DEFAULTS };
@@ -697,8 +533,7 @@ export async function runLevel1(options: Level1Options): Promise<Level1Summary> 
     else todo.push(instance);
   }
 
-  const scrub = (text: string) => (apiKey.length > 0 ? text.split(apiKey).join('[redacted]') : text);
-  const client = new OpenAI({ apiKey, baseURL: config.baseURL, maxRetries: 0, timeout: config.timeoutMs, logLevel: 'off' });
+  const { client, scrub } = openEndpoint(apiKey, config);
   const summary: Level1Summary = {
     out: options.out,
     model: config.model,
@@ -730,7 +565,7 @@ export async function runLevel1(options: Level1Options): Promise<Level1Summary> 
     while (next < todo.length) {
       if (signal.aborted) return;
       const instance = todo[next++];
-      const ctx: CallContext = {
+      const ctx: CallContext<Level1Config> = {
         client,
         config,
         signal,

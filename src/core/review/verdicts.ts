@@ -1,6 +1,6 @@
 import { UsageError } from '../errors';
 import { PRODUCT_VERSION } from '../version';
-import { appendJsonLine, readJsonLines } from './jsonl';
+import { appendJsonLine, readJsonLines } from '../jsonl';
 
 /**
  * The verdict store: append-only JSON Lines in the workspace. Each entry is validated, then

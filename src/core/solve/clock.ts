@@ -1,5 +1,5 @@
 /** What the session clock shows: running (click to pause), paused (click to resume), or over. */
-import { formatElapsed } from '../session';
+import { formatElapsed } from '../session/actions';
 
 export interface ClockState {
   elapsedMs: number;

@@ -11,6 +11,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { UsageError } from '../errors';
+import { isAssignment, simpleCommands } from '../shell-words';
 
 export interface Interpreter {
   /** `sys.executable` of the interpreter (a wrapper such as pyenv's shim resolved to what it runs). */
@@ -29,13 +30,10 @@ export interface ChosenInterpreter extends Interpreter {
   runsSuite?: boolean;
 }
 
-const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/;
-
 /** The program of a test command (`python3` in `PYTHONPATH=src python3 -m pytest {tests}`), if it is a Python. */
 export function programOfTestCmd(testCmd: string | undefined): string | undefined {
   if (!testCmd) return undefined;
-  const words = testCmd.trim().split(/\s+/).filter((w) => !ASSIGNMENT.test(w));
-  const program = words[0];
+  const program = (simpleCommands(testCmd)[0] ?? []).find((word) => !isAssignment(word));
   return program && /^(python|pypy)(\d+(\.\d+)*)?$/.test(path.posix.basename(program)) ? program : undefined;
 }
 
@@ -98,10 +96,10 @@ export function probeInterpreter(program: string, searchPath: string, modules: r
 /** Leading `VAR=value` words of a test command (`PYTHONPATH=src python3 -m pytest` -> {PYTHONPATH: 'src'}). */
 export function envOfTestCmd(testCmd: string | undefined): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const word of (testCmd ?? '').trim().split(/\s+/)) {
-    if (!ASSIGNMENT.test(word)) break;
+  for (const word of simpleCommands(testCmd ?? '')[0] ?? []) {
+    if (!isAssignment(word)) break;
     const at = word.indexOf('=');
-    env[word.slice(0, at)] = word.slice(at + 1).replace(/^(['"])(.*)\1$/, '$2');
+    env[word.slice(0, at)] = word.slice(at + 1);
   }
   return env;
 }

@@ -10,7 +10,9 @@ import { writeFileAtomic } from '../atomic';
 import { UsageError } from '../errors';
 import { buildPatchReport, listChanges } from '../patch';
 import { humanModelName, writePrediction } from '../predictions';
-import { buildTrajectory, writeTrajectory, type SessionLog, type SessionSummary } from '../session';
+import type { SessionSummary } from '../session/actions';
+import type { SessionLog } from '../session/log';
+import { buildTrajectory, writeTrajectory } from '../session/trajectory';
 import { reviewItems, type ReviewItem } from './review';
 
 export interface InstanceFolders {

@@ -1,4 +1,8 @@
-import { UsageError } from '../errors';
+/**
+ * Values a person types (command-line options, input boxes): whole numbers, seeds, decimals. A
+ * value that does not fit is a UsageError naming the option and what it expects.
+ */
+import { UsageError } from './errors';
 
 /** A whole number from the command line, or a UsageError naming the option. */
 export function parseWhole(option: string, text: string, min = 0, max = Number.MAX_SAFE_INTEGER): number {
@@ -9,8 +13,8 @@ export function parseWhole(option: string, text: string, min = 0, max = Number.M
   return Number(trimmed);
 }
 
-/** A seed: a whole number from 0 to 999999999999999 (as `build --seed`). */
-export function parseReviewSeed(text: string, option = 'seed'): number {
+/** A seed: a whole number from 0 to 999999999999999 (every seed: views, review samples, Level 1). */
+export function parseSeed(text: string, option = 'seed'): number {
   if (!/^(0|[1-9][0-9]{0,14})$/.test(String(text).trim())) {
     throw new UsageError(`bad ${option} "${text}": expected a whole number from 0 to 999999999999999`);
   }
