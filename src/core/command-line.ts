@@ -85,6 +85,6 @@ export class OutputTranslator {
 }
 
 /** A traceback frame line at the end of the text, its line of source (and the carets under it) not complete yet. */
-const LAST_FRAME_OPEN = /(?:^|\n)[ \t]*File "[^"\n]*", line \d+, in [^\n]*(?:\n[^\n]*){0,2}$/;
+const LAST_FRAME_OPEN = /(?:^|\n)[ \t]*File "[^"\n]*", line \d+(?:, in [^\n]*)?(?:\n[^\n]*){0,2}$/;
 const ANSI = /(\x1b\[[0-9;?]*[ -\/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[@-Z\\-_])/;
 const ANSI_AT = /^(\x1b\[[0-9;?]*[ -\/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[@-Z\\-_])/;

@@ -86,3 +86,23 @@ test('a dotted name or a path cut anywhere between two chunks is translated whol
   const progress = new OutputTranslator(d.translator, { roots: [d.root] });
   assert.equal(progress.push('tests/test_cart.py ....'), `${d.translator.pathToView('tests/test_cart.py')} ....`);
 });
+
+test("the line of source under a module-level frame or a SyntaxError's frame is code: the repository's locals change there too", async () => {
+  const files = {
+    'shop/__init__.py': '',
+    'shop/stats.py': 'def median_price(ordered_prices):\n    middle_index = len(ordered_prices) // 2\n    return ordered_prices[middle_index]\n',
+  };
+  const d = await disguise(files);
+  const line = '    middle_index = len(ordered_prices) // 2';
+  const viewLine = d.view('shop/stats.py').split('\n')[1];
+  assert.notEqual(viewLine, line);
+  const file = `${d.root}/shop/stats.py`;
+  const viewFile = `${d.root}/${d.name('shop')}/${d.translator.segmentToView('stats.py')}`;
+  for (const frame of [', in <module>', '']) {
+    const real = `Traceback (most recent call last):\n  File "${file}", line 2${frame}\n${line}\n                 ^\nSyntaxError: invalid syntax\n`;
+    const view = new OutputTranslator(d.translator, { roots: [d.root] });
+    const shown = view.push(real) + view.flush();
+    assert.ok(shown.includes(`  File "${viewFile}", line 2${frame}\n${viewLine}\n`), shown);
+    for (const original of ['middle_index', 'ordered_prices']) assert.ok(!shown.includes(original), shown);
+  }
+});

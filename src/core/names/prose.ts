@@ -76,8 +76,11 @@ function* compoundMatches(text: string): Generator<{ index: number; 0: string }>
 const CODE_SPAN = /``[^`\n]+``|`[^`\n]+`/g;
 /** Python's own reprs name code: `<function f at 0x...>`, `<class 'pkg.C'>`, `<bound method C.m of ...>`. */
 const REPR = /<(?:function|class|bound method|unbound method|method|module|built-in method|enum) '?([\p{L}_][\p{L}\p{N}_.]*)/gu;
-/** A traceback frame: `File "pkg/mod.py", line 3, in func`; the function's name is a name. */
-export const TRACEBACK_FRAME = /^([ \t]*File "[^"\n]*", line \d+, in )([\p{L}_][\p{L}\p{N}_]*)[ \t]*\r?$/gmu;
+/**
+ * A traceback frame: `File "pkg/mod.py", line 3, in func` (the function's name is a name), `in
+ * <module>`, or a SyntaxError's `File "pkg/mod.py", line 3` without a function.
+ */
+export const TRACEBACK_FRAME = /^([ \t]*File "[^"\n]*", line \d+)(?:(, in )(?:([\p{L}_][\p{L}\p{N}_]*)|<[^>\n]*>))?[ \t]*\r?$/gmu;
 /** Python 3.11's markers under a traceback's line of source. */
 const CARET_LINE = /^[ \t]*[~^]+[ \t~^]*\r?$/;
 /** A string literal on a line of source code, with its prefix. */
@@ -155,12 +158,14 @@ export class ProseTranslator {
    */
   private tracebackFrames(text: string, edits: Array<[number, number, string]>, mark: (start: number, end: number) => void): void {
     for (const m of text.matchAll(TRACEBACK_FRAME)) {
-      const nameStart = m.index! + m[1].length;
-      const nameEnd = nameStart + m[2].length;
-      const view = this.rules.knownView(m[2]);
-      if (view !== m[2]) edits.push([nameStart, nameEnd, view]);
-      mark(nameStart, nameEnd);
-      const lineStart = text.indexOf('\n', nameEnd) + 1;
+      const nameStart = m.index! + m[1].length + (m[2]?.length ?? 0);
+      const frameEnd = m.index! + m[0].length;
+      if (m[3] !== undefined) {
+        const view = this.rules.knownView(m[3]);
+        if (view !== m[3]) edits.push([nameStart, nameStart + m[3].length, view]);
+        mark(nameStart, nameStart + m[3].length);
+      }
+      const lineStart = text.indexOf('\n', frameEnd) + 1;
       if (lineStart === 0) continue;
       const next = text.indexOf('\n', lineStart);
       const lineEnd = next === -1 ? text.length : next;
