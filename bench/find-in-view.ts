@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { DisguisedFileSystem } from '../src/core/view-fs';
-import { searchView } from '../src/core/view-search';
+import type { DisguisedFileSystem } from '../src/core/view/view-fs';
+import { searchView } from '../src/core/view/view-search';
 import { median, row, timeIt } from './measure';
 
 /**

@@ -1,5 +1,5 @@
-import type { DisguisedFileSystem } from '../src/core/view-fs';
-import { NavigationIndex, type OpenDocument, type Position } from '../src/core/navigation/index';
+import type { DisguisedFileSystem } from '../src/core/view/view-fs';
+import { NavigationIndex, type OpenDocument, type Position } from '../src/core/view/navigation/index';
 import { median } from './measure';
 
 /** The answer time goal after the warm-up, in ms. */

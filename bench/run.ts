@@ -2,14 +2,14 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { buildBundle, type Bundle } from '../src/core/bundle';
-import { translatorFor } from '../src/core/translator';
+import { buildBundle, type Bundle } from '../src/core/disguise/bundle';
+import { translatorFor } from '../src/core/disguise/translator';
 import { scanPython } from '../src/core/names/python-scan';
-import { DisguisedFileSystem } from '../src/core/view-fs';
+import { DisguisedFileSystem } from '../src/core/view/view-fs';
 import { benchFindInView } from './find-in-view';
 import { benchNavigation } from './navigation';
 import { median, row, timeIt, timeProcess } from './measure';
-import { readRepository } from '../src/core/repository';
+import { readRepository } from '../src/core/repository/repository';
 
 const DJANGO = process.env.BENCH_REPO ?? '/usr/lib/python3/dist-packages/django';
 const PYTHON = fs.existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';

@@ -2,7 +2,7 @@
 // Standalone: node --import tsx bench/view-search.ts /usr/lib/python3/dist-packages/django
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { compileQuery, searchView, type SearchQuery, type SearchSource } from '../src/core/view-search';
+import { compileQuery, searchView, type SearchQuery, type SearchSource } from '../src/core/view/view-search';
 
 const ROUNDS = 5;
 

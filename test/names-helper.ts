@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { buildBundle, type Bundle } from '../src/core/bundle';
-import { Translator } from '../src/core/translator';
+import { buildBundle, type Bundle } from '../src/core/disguise/bundle';
+import { Translator } from '../src/core/disguise/translator';
 import { tempDir } from './helpers';
 
 export interface Disguise {

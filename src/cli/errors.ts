@@ -1,5 +1,5 @@
 import { type Command, CommanderError } from 'commander';
-import { UsageError } from '../core/errors';
+import { UsageError } from '../core/common/errors';
 import { printError, type CliIo } from './commands/io';
 
 /**

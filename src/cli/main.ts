@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Command, Option } from 'commander';
-import { requireEmptyOutput, writeFileAtomic } from '../core/atomic';
+import { requireEmptyOutput, writeFileAtomic } from '../core/common/atomic';
 import {
   buildBundle,
   buildBundleFor,
@@ -13,17 +13,17 @@ import {
   readBundleFile,
   serializeBundle,
   type Bundle,
-} from '../core/bundle';
-import { UsageError } from '../core/errors';
-import { scanLeaks } from '../core/leaks';
-import { materialize } from '../core/materialize';
-import { readRepository, type Repository } from '../core/repository';
-import { requireBundleOf } from '../core/repository-identity';
-import { roundTrip } from '../core/roundtrip';
-import { translatorFor } from '../core/translator';
-import { requireFolder, requireOutputFile, requireOutsideFolder } from '../core/user-paths';
-import { parseSeed } from '../core/user-values';
-import { PRODUCT_VERSION } from '../core/version';
+} from '../core/disguise/bundle';
+import { UsageError } from '../core/common/errors';
+import { scanLeaks } from '../core/disguise/leaks';
+import { materialize } from '../core/disguise/materialize';
+import { readRepository, type Repository } from '../core/repository/repository';
+import { requireBundleOf } from '../core/repository/repository-identity';
+import { roundTrip } from '../core/disguise/roundtrip';
+import { translatorFor } from '../core/disguise/translator';
+import { requireFolder, requireOutputFile, requireOutsideFolder } from '../core/common/user-paths';
+import { parseSeed } from '../core/common/user-values';
+import { PRODUCT_VERSION } from '../core/common/version';
 import { registerCheckout } from './commands/checkout';
 import { registerLevel1 } from './commands/level1';
 import { registerPatch } from './commands/patch';

@@ -1,6 +1,6 @@
 /** Serves `schrodinger://<id>/<name>/...` from the real working copy through the core view. */
 import * as vscode from 'vscode';
-import { ViewFsError, type EntryType, type ViewChange } from '../core/view-fs';
+import { ViewFsError, type EntryType, type ViewChange } from '../core/view/view-fs';
 import type { ExtensionHost } from './host';
 import type { Log } from './log';
 import { SCHEME, type OpenView, type ViewRegistry } from './views';

@@ -5,7 +5,7 @@
  * (`vscode.Disposable.from`); the host owns only these shared objects.
  */
 import * as vscode from 'vscode';
-import type { ActionKind } from '../core/session/actions';
+import type { ActionKind } from '../core/workflow/session/actions';
 import { DisguisedFileSystemProvider } from './fs-provider';
 import { Sessions } from './instances';
 import { Log } from './log';

@@ -2,8 +2,8 @@
 import * as path from 'node:path';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { loadDataset, STATEMENT_FIELDS } from '../core/instances';
-import { runLevel1 } from '../core/review/level1';
+import { loadDataset, STATEMENT_FIELDS } from '../core/workflow/instances';
+import { runLevel1 } from '../core/statement/level1';
 import type { ExtensionHost } from './host';
 import type { Log } from './log';
 

@@ -1,12 +1,12 @@
 /**
  * Go to Definition, Peek, Find All References, document highlights, the solver-safe hover and
  * Go to Symbol in Workspace for view files: language servers do not serve custom schemes, so the
- * view answers from its own tree-sitter index (src/core/navigation), in view names only.
+ * view answers from its own tree-sitter index (src/core/view/navigation), in view names only.
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Definition, DefinitionKind, HoverInfo, NavigationIndex } from '../core/navigation/index';
-import type { Range } from '../core/symbols';
+import type { Definition, DefinitionKind, HoverInfo, NavigationIndex } from '../core/view/navigation/index';
+import type { Range } from '../core/view/symbols';
 import type { ExtensionHost } from './host';
 import { ViewSymbolProvider } from './symbols';
 import { SCHEME, type OpenView, type ViewRegistry } from './views';

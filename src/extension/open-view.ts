@@ -1,12 +1,12 @@
 /** "Schrödinger: Open Disguised View...": pick a folder, a seed and a granularity; open its view. */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { GRANULARITIES, GRANULARITY_MEANINGS, type Granularity } from '../core/bundle';
-import { parseSeed } from '../core/user-values';
-import { translatorFor } from '../core/translator';
-import { loadOrBuildBundle } from '../core/bundle-cache';
-import { UsageError } from '../core/errors';
-import { checkRepositoryFolder, readRepository } from '../core/repository';
+import { GRANULARITIES, GRANULARITY_MEANINGS, type Granularity } from '../core/disguise/bundle';
+import { parseSeed } from '../core/common/user-values';
+import { translatorFor } from '../core/disguise/translator';
+import { loadOrBuildBundle } from '../core/disguise/bundle-cache';
+import { UsageError } from '../core/common/errors';
+import { checkRepositoryFolder, readRepository } from '../core/repository/repository';
 import type { ExtensionHost } from './host';
 import type { Log } from './log';
 import { askSeed } from './prompts';

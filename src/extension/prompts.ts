@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { parseSeed } from '../core/user-values';
+import { parseSeed } from '../core/common/user-values';
 
 /** Asks for a seed (a random one proposed); undefined when the person cancels. */
 export async function askSeed(title: string, prompt?: string): Promise<number | undefined> {

@@ -5,7 +5,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { MAPPING_SECTIONS as SECTIONS, mappingTable } from '../core/mapping-table';
+import { MAPPING_SECTIONS as SECTIONS, mappingTable } from '../core/disguise/mapping-table';
 import type { ExtensionHost } from './host';
 import type { FindInView } from './search';
 import { SCHEME, type OpenView, type ViewRegistry } from './views';

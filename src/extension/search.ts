@@ -1,7 +1,7 @@
 /** Go to File and Find in View: VS Code's own Quick Open and search do not see custom schemes. */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { resultLabel, searchView, type SearchMatch, type SearchQuery } from '../core/view-search';
+import { resultLabel, searchView, type SearchMatch, type SearchQuery } from '../core/view/view-search';
 import type { ExtensionHost } from './host';
 import type { Log } from './log';
 import type { OpenView, ViewRegistry } from './views';

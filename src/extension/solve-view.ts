@@ -4,10 +4,10 @@
  * export, submit. After the submission it says the session is over and offers no more actions.
  */
 import * as vscode from 'vscode';
-import { instanceCode } from '../core/instances';
-import { formatElapsed } from '../core/session/actions';
-import { clockView } from '../core/solve/clock';
-import { testCommand } from '../core/solve/tests';
+import { instanceCode } from '../core/workflow/instances';
+import { formatElapsed } from '../core/workflow/session/actions';
+import { clockView } from '../core/workflow/solve/clock';
+import { testCommand } from '../core/workflow/solve/tests';
 import type { ExtensionHost } from './host';
 import { changedFiles, describeInterpreter, exportPatch, instanceOf, interpreterOf, knownInterpreter, levelsOf, selectPython, showProblemStatement, solveInstance, type Sessions } from './instances';
 import type { DisguisedTerminals } from './terminal';

@@ -1,8 +1,8 @@
 /** The disguised terminal: a Pseudoterminal around the core TerminalSession, and its `path:line` links. */
 import * as vscode from 'vscode';
-import { JUDGING_TESTS_NOTE, NOT_FOUND } from '../core/solve/tests';
-import { candidatePaths, findLinks } from '../core/terminal-links';
-import { TerminalSession } from '../core/terminal-session';
+import { JUDGING_TESTS_NOTE, NOT_FOUND } from '../core/workflow/solve/tests';
+import { candidatePaths, findLinks } from '../core/view/terminal-links';
+import { TerminalSession } from '../core/view/terminal-session';
 import { describeInterpreter, instanceOf, interpreterOf, terminalPath } from './instances';
 import type { ExtensionHost } from './host';
 import type { Log } from './log';

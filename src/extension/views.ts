@@ -5,11 +5,11 @@
  */
 import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
-import { readBundleFile, type Bundle, type Granularity } from '../core/bundle';
-import { NavigationIndex } from '../core/navigation/index';
-import { translatorFor } from '../core/translator';
-import type { Translator } from '../core/translator';
-import { DisguisedFileSystem } from '../core/view-fs';
+import { readBundleFile, type Bundle, type Granularity } from '../core/disguise/bundle';
+import { NavigationIndex } from '../core/view/navigation/index';
+import { translatorFor } from '../core/disguise/translator';
+import type { Translator } from '../core/disguise/translator';
+import { DisguisedFileSystem } from '../core/view/view-fs';
 
 export const SCHEME = 'schrodinger';
 export type Mode = 'solver' | 'reviewer';

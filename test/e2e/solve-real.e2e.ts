@@ -12,11 +12,11 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
-import { buildBundle, type Bundle } from '../../src/core/bundle';
-import { translatorFor } from '../../src/core/translator';
-import { checkoutInstance } from '../../src/core/checkout';
-import { findInstance, instanceCode, loadDataset, type Instance } from '../../src/core/instances';
-import type { Translator } from '../../src/core/translator';
+import { buildBundle, type Bundle } from '../../src/core/disguise/bundle';
+import { translatorFor } from '../../src/core/disguise/translator';
+import { checkoutInstance } from '../../src/core/workflow/checkout';
+import { findInstance, instanceCode, loadDataset, type Instance } from '../../src/core/workflow/instances';
+import type { Translator } from '../../src/core/disguise/translator';
 import { PYTHON, tempDir } from '../helpers';
 import {
   acceptPicks,

@@ -6,11 +6,11 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
-import { buildBundle, type Bundle } from '../../src/core/bundle';
-import { translatorFor } from '../../src/core/translator';
-import { checkoutInstance } from '../../src/core/checkout';
-import { instanceCode } from '../../src/core/instances';
-import type { Translator } from '../../src/core/translator';
+import { buildBundle, type Bundle } from '../../src/core/disguise/bundle';
+import { translatorFor } from '../../src/core/disguise/translator';
+import { checkoutInstance } from '../../src/core/workflow/checkout';
+import { instanceCode } from '../../src/core/workflow/instances';
+import type { Translator } from '../../src/core/disguise/translator';
 import { buildCalcRepo, CALC_DATASET, CALC_INSTANCE_ID, type CalcRepository } from '../fixtures/instances/build-repo';
 import { tempDir } from '../helpers';
 import {

@@ -6,9 +6,9 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
-import { buildBundle, type Bundle } from '../../src/core/bundle';
-import { translatorFor } from '../../src/core/translator';
-import type { Translator } from '../../src/core/translator';
+import { buildBundle, type Bundle } from '../../src/core/disguise/bundle';
+import { translatorFor } from '../../src/core/disguise/translator';
+import type { Translator } from '../../src/core/disguise/translator';
 import { FIXTURE, copyTree, tempDir } from '../helpers';
 import {
   answerFileDialog,

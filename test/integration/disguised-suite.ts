@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { buildBundle } from '../../src/core/bundle';
-import { translatorFor } from '../../src/core/translator';
-import { scanLeaks } from '../../src/core/leaks';
-import { materialize } from '../../src/core/materialize';
-import { roundTrip } from '../../src/core/roundtrip';
+import { buildBundle } from '../../src/core/disguise/bundle';
+import { translatorFor } from '../../src/core/disguise/translator';
+import { scanLeaks } from '../../src/core/disguise/leaks';
+import { materialize } from '../../src/core/disguise/materialize';
+import { roundTrip } from '../../src/core/disguise/roundtrip';
 import { runPytest, tempDir, type Outcome } from '../helpers';
 
 /**

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { buildBundle } from '../../src/core/bundle';
-import { translatorFor } from '../../src/core/translator';
-import { DisguisedFileSystem } from '../../src/core/view-fs';
-import { searchView } from '../../src/core/view-search';
+import { buildBundle } from '../../src/core/disguise/bundle';
+import { translatorFor } from '../../src/core/disguise/translator';
+import { DisguisedFileSystem } from '../../src/core/view/view-fs';
+import { searchView } from '../../src/core/view/view-search';
 import { DJANGO, copyTree, requirePath, tempDir } from '../helpers';
 
 test("a live view of Debian's Django opens, lists, searches and saves correctly", async () => {

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildBundle } from '../../src/core/bundle';
-import { translatorFor } from '../../src/core/translator';
-import { scanLeaks } from '../../src/core/leaks';
-import { materialize } from '../../src/core/materialize';
-import { readRepository } from '../../src/core/repository';
-import { roundTrip } from '../../src/core/roundtrip';
+import { buildBundle } from '../../src/core/disguise/bundle';
+import { translatorFor } from '../../src/core/disguise/translator';
+import { scanLeaks } from '../../src/core/disguise/leaks';
+import { materialize } from '../../src/core/disguise/materialize';
+import { readRepository } from '../../src/core/repository/repository';
+import { roundTrip } from '../../src/core/disguise/roundtrip';
 import { DJANGO, requirePath, tempDir } from '../helpers';
 
 test("Debian's Django: byte-exact round trip for several seeds, no leak, under 10% of its names visible", async () => {

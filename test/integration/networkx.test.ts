@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { NETWORKX, PYTHON, copyTree, requirePath, tempDir } from '../helpers';
-import { buildBundle } from '../../src/core/bundle';
-import { readRepository } from '../../src/core/repository';
-import { roundTrip } from '../../src/core/roundtrip';
+import { buildBundle } from '../../src/core/disguise/bundle';
+import { readRepository } from '../../src/core/repository/repository';
+import { roundTrip } from '../../src/core/disguise/roundtrip';
 import { checkDisguisedSuite } from './disguised-suite';
 
 test("Debian's networkx: the disguised test suite gives the same result as the original", async () => {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildBundle } from '../../src/core/bundle';
+import { buildBundle } from '../../src/core/disguise/bundle';
 import { isEnglishWord } from '../../src/core/names/english';
 import { forEachWord } from '../../src/core/names/words';
-import { Translator } from '../../src/core/translator';
+import { Translator } from '../../src/core/disguise/translator';
 import { baseTree, sharedInstances } from '../shared-instances';
 
 /**

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { test } from 'node:test';
-import { loadOrBuildBundle } from '../../src/core/bundle-cache';
-import { serializeBundle } from '../../src/core/bundle';
-import { readRepository } from '../../src/core/repository';
+import { loadOrBuildBundle } from '../../src/core/disguise/bundle-cache';
+import { serializeBundle } from '../../src/core/disguise/bundle';
+import { readRepository } from '../../src/core/repository/repository';
 import { FIXTURE, tempDir } from '../helpers';
 
 test('bundles are cached by repository, seed and granularity, and a damaged entry is rebuilt', async () => {

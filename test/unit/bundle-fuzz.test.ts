@@ -6,8 +6,8 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { buildBundle, serializeBundle } from '../../src/core/bundle';
-import { materialize } from '../../src/core/materialize';
+import { buildBundle, serializeBundle } from '../../src/core/disguise/bundle';
+import { materialize } from '../../src/core/disguise/materialize';
 import { FIXTURE, copyTree, tempDir } from '../helpers';
 import { runProgram } from './command-harness';
 

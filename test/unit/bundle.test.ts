@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { buildBundle, parseBundle, serializeBundle, type Bundle } from '../../src/core/bundle';
+import { buildBundle, parseBundle, serializeBundle, type Bundle } from '../../src/core/disguise/bundle';
 import { forEachWord, tokenKeys } from '../../src/core/names/words';
-import { readRepository } from '../../src/core/repository';
-import { roundTrip } from '../../src/core/roundtrip';
-import { Translator } from '../../src/core/translator';
+import { readRepository } from '../../src/core/repository/repository';
+import { roundTrip } from '../../src/core/disguise/roundtrip';
+import { Translator } from '../../src/core/disguise/translator';
 import { FIXTURE } from '../helpers';
 
 const build = async (seed: number, granularity: 'full' | 'definitions' = 'full') => (await buildBundle(FIXTURE, { seed, granularity })).bundle;

@@ -3,8 +3,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { spawn, spawnSync } from 'node:child_process';
 import { test } from 'node:test';
-import { readBundleFile } from '../../src/core/bundle';
-import { translatorFor } from '../../src/core/translator';
+import { readBundleFile } from '../../src/core/disguise/bundle';
+import { translatorFor } from '../../src/core/disguise/translator';
 import { copyTree, FIXTURE, ROOT, runCli, runPytest, tempDir, listTree } from '../helpers';
 
 function assertUsageError(result: ReturnType<typeof runCli>, pattern: RegExp): void {
@@ -139,7 +139,7 @@ test('a killed materialize leaves a partial folder; the next run into the same p
   const parent = tempDir('partials');
   // A real process killed while it fills the output folder, as materialize does.
   const child = spawn(process.execPath, ['--import', 'tsx', '-e', `
-    const { writeFolderAtomic } = require(${JSON.stringify(path.join(ROOT, 'src', 'core', 'atomic.ts'))});
+    const { writeFolderAtomic } = require(${JSON.stringify(path.join(ROOT, 'src', 'core', 'common', 'atomic.ts'))});
     writeFolderAtomic(${JSON.stringify(path.join(parent, 'view'))}, (temp) => {
       require('node:fs').writeFileSync(require('node:path').join(temp, 'half.py'), 'x = 1\\n');
       process.stdout.write('filling\\n');

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { commandLineToReal, OutputTranslator } from '../../src/core/command-line';
+import { commandLineToReal, OutputTranslator } from '../../src/core/view/command-line';
 import { disguise } from '../names-helper';
 
 const repo = {

@@ -8,18 +8,18 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { registerCheckout } from '../../src/cli/commands/checkout';
 import { registerPatch } from '../../src/cli/commands/patch';
-import { buildBundle } from '../../src/core/bundle';
-import { checkoutInstance } from '../../src/core/checkout';
-import { findInstance, loadDataset } from '../../src/core/instances';
-import { findLevelsRecord, LEVELS_RECORD_PATH } from '../../src/core/levels-record';
-import { materialize } from '../../src/core/materialize';
+import { buildBundle } from '../../src/core/disguise/bundle';
+import { checkoutInstance } from '../../src/core/workflow/checkout';
+import { findInstance, loadDataset } from '../../src/core/workflow/instances';
+import { findLevelsRecord, LEVELS_RECORD_PATH } from '../../src/core/workflow/levels-record';
+import { materialize } from '../../src/core/disguise/materialize';
 import { replayOrder } from '../../src/core/order/reorder';
-import { readRepository } from '../../src/core/repository';
-import { drawSeed, DEFAULT_MAX_DRAWS } from '../../src/core/state-gate';
-import { buildStateSections } from '../../src/core/state-levels';
-import { scanLeaks } from '../../src/core/leaks';
-import { translatorFor } from '../../src/core/translator';
-import { DisguisedFileSystem } from '../../src/core/view-fs';
+import { readRepository } from '../../src/core/repository/repository';
+import { drawSeed, DEFAULT_MAX_DRAWS } from '../../src/core/workflow/state-gate';
+import { buildStateSections } from '../../src/core/disguise/state-levels';
+import { scanLeaks } from '../../src/core/disguise/leaks';
+import { translatorFor } from '../../src/core/disguise/translator';
+import { DisguisedFileSystem } from '../../src/core/view/view-fs';
 import {
   buildCalcRepo,
   buildStepsRepo,

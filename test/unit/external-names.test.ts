@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadExternalNames } from '../../src/core/external-names';
+import { loadExternalNames } from '../../src/core/names/external-names';
 
 // Facts about real Python code that the generated data must hold. Each group names the source
 // of scripts/gen-external-names.py that alone provides it, so losing that source fails the test.

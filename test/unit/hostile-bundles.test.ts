@@ -4,11 +4,11 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { buildBundle, parseBundle, serializeBundle, type Bundle } from '../../src/core/bundle';
-import { materialize } from '../../src/core/materialize';
-import { readRepository } from '../../src/core/repository';
-import { translatorFor } from '../../src/core/translator';
-import { DisguisedFileSystem } from '../../src/core/view-fs';
+import { buildBundle, parseBundle, serializeBundle, type Bundle } from '../../src/core/disguise/bundle';
+import { materialize } from '../../src/core/disguise/materialize';
+import { readRepository } from '../../src/core/repository/repository';
+import { translatorFor } from '../../src/core/disguise/translator';
+import { DisguisedFileSystem } from '../../src/core/view/view-fs';
 import { FIXTURE, copyTree, runCli, tempDir, listTree } from '../helpers';
 import { runProgram } from './command-harness';
 

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { UsageError } from '../../src/core/errors';
-import { closeIds, findInstance, loadDataset, STATEMENT_FIELDS } from '../../src/core/instances';
+import { UsageError } from '../../src/core/common/errors';
+import { closeIds, findInstance, loadDataset, STATEMENT_FIELDS } from '../../src/core/workflow/instances';
 import { CALC_DATASET, CALC_INSTANCE_ID } from '../fixtures/instances/build-repo';
-import { jsonErrorLine, jsonErrorOffset } from '../../src/core/json-error-line';
+import { jsonErrorLine, jsonErrorOffset } from '../../src/core/common/json-error-line';
 import { ROOT, tempDir } from '../helpers';
 
 const REVIEW_FIXTURES = path.join(ROOT, 'test', 'fixtures', 'review');

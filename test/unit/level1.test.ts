@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import { Command } from 'commander';
 import { registerLevel1 } from '../../src/cli/commands/level1';
 import type { CliIo } from '../../src/cli/commands/io';
-import { UsageError } from '../../src/core/errors';
+import { UsageError } from '../../src/core/common/errors';
 
 import {
   LEVEL1_PROMPT_VERSION,
@@ -23,7 +23,7 @@ import {
   type StatementInstance,
   type VerifierFindings,
   VERIFIER_ASKS,
-} from '../../src/core/review/level1';
+} from '../../src/core/statement/level1';
 import { ROOT, tempDir } from '../helpers';
 import { capture, runCommand as runHarness } from './command-harness';
 

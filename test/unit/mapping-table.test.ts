@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildBundle } from '../../src/core/bundle';
-import { mappingTable } from '../../src/core/mapping-table';
+import { buildBundle } from '../../src/core/disguise/bundle';
+import { mappingTable } from '../../src/core/disguise/mapping-table';
 import { FIXTURE } from '../helpers';
 
 test('the mapping table lists every token, identifier, path segment and excluded name', async () => {

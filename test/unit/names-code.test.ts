@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import * as path from 'node:path';
-import { materialize } from '../../src/core/materialize';
-import { roundTrip } from '../../src/core/roundtrip';
+import { materialize } from '../../src/core/disguise/materialize';
+import { roundTrip } from '../../src/core/disguise/roundtrip';
 import { runPytest, tempDir } from '../helpers';
-import { readRepository } from '../../src/core/repository';
+import { readRepository } from '../../src/core/repository/repository';
 import { disguise } from '../names-helper';
 
 const files = {

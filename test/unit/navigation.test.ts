@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { buildBundle } from '../../src/core/bundle';
-import { translatorFor } from '../../src/core/translator';
-import { NavigationIndex, type Definition, type NavigationSource, type OpenDocument, type Position } from '../../src/core/navigation/index';
-import { ModuleMap } from '../../src/core/navigation/modules';
-import { DisguisedFileSystem } from '../../src/core/view-fs';
+import { buildBundle } from '../../src/core/disguise/bundle';
+import { translatorFor } from '../../src/core/disguise/translator';
+import { NavigationIndex, type Definition, type NavigationSource, type OpenDocument, type Position } from '../../src/core/view/navigation/index';
+import { ModuleMap } from '../../src/core/view/navigation/modules';
+import { DisguisedFileSystem } from '../../src/core/view/view-fs';
 import { FIXTURE, copyTree, tempDir } from '../helpers';
 
 /** A view made of texts in memory; `reads` counts readText calls. */

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { UsageError } from '../../src/core/errors';
-import { checkModelName, humanModelName, readPredictions, writePrediction } from '../../src/core/predictions';
+import { UsageError } from '../../src/core/common/errors';
+import { checkModelName, humanModelName, readPredictions, writePrediction } from '../../src/core/workflow/predictions';
 import { tempDir } from '../helpers';
 
 const usage = (fn: () => unknown, pattern: RegExp) => assert.throws(fn, (e: unknown) => e instanceof UsageError && pattern.test(e.message));

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { checkRepositoryFolder } from '../../src/core/repository';
+import { checkRepositoryFolder } from '../../src/core/repository/repository';
 import { tempDir } from '../helpers';
 
 test('a folder that cannot be disguised is told at once: missing, a file, no Python files, a bare clone', () => {

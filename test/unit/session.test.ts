@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { UsageError } from '../../src/core/errors';
-import { ACTION_CLASSES, classifyAction, formatSummary, type ActionClass, type ActionKind } from '../../src/core/session/actions';
-import { classifyCommand } from '../../src/core/session/commands';
-import { SessionLog, type SessionMeta } from '../../src/core/session/log';
-import { buildTrajectory, serializeTrajectory, writeTrajectory } from '../../src/core/session/trajectory';
-import { PRODUCT_VERSION } from '../../src/core/version';
+import { UsageError } from '../../src/core/common/errors';
+import { ACTION_CLASSES, classifyAction, formatSummary, type ActionClass, type ActionKind } from '../../src/core/workflow/session/actions';
+import { classifyCommand } from '../../src/core/workflow/session/commands';
+import { SessionLog, type SessionMeta } from '../../src/core/workflow/session/log';
+import { buildTrajectory, serializeTrajectory, writeTrajectory } from '../../src/core/workflow/session/trajectory';
+import { PRODUCT_VERSION } from '../../src/core/common/version';
 import { tempDir } from '../helpers';
 
 const META: SessionMeta = {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { scanCommandLine, simpleCommands, unquote } from '../../src/core/shell-words';
+import { scanCommandLine, simpleCommands, unquote } from '../../src/core/common/shell-words';
 
 test('scans words and operators with shell quoting', () => {
   const line = `A=1 python -c "print('a b')" 'x y' z\\ w && ls | wc -l; echo "a\\"b"`;

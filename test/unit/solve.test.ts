@@ -3,12 +3,12 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { SessionLog } from '../../src/core/session/log';
-import { clockView } from '../../src/core/solve/clock';
-import { chooseInterpreter, collectsSuite, envOfTestCmd, probeInterpreter, programOfTestCmd, suiteImports, usesPytest, writeShims } from '../../src/core/solve/python';
-import { describeItem, isTestPath, reviewItems } from '../../src/core/solve/review';
-import { exportSolution, PATCH_FILE, type ExportSteps, type InstanceFolders } from '../../src/core/solve/submission';
-import { JUDGING_TESTS_NOTE, NOT_FOUND, testCommand, testFileOf } from '../../src/core/solve/tests';
+import { SessionLog } from '../../src/core/workflow/session/log';
+import { clockView } from '../../src/core/workflow/solve/clock';
+import { chooseInterpreter, collectsSuite, envOfTestCmd, probeInterpreter, programOfTestCmd, suiteImports, usesPytest, writeShims } from '../../src/core/workflow/solve/python';
+import { describeItem, isTestPath, reviewItems } from '../../src/core/workflow/solve/review';
+import { exportSolution, PATCH_FILE, type ExportSteps, type InstanceFolders } from '../../src/core/workflow/solve/submission';
+import { JUDGING_TESTS_NOTE, NOT_FOUND, testCommand, testFileOf } from '../../src/core/workflow/solve/tests';
 import { PYTHON, tempDir } from '../helpers';
 
 /** Base and work folders of a small instance: the work has a fix, a scratch file and a test edit. */

@@ -5,15 +5,15 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { buildBundle, parseBundle, serializeBundle, type Bundle } from '../../src/core/bundle';
-import { materialize } from '../../src/core/materialize';
+import { buildBundle, parseBundle, serializeBundle, type Bundle } from '../../src/core/disguise/bundle';
+import { materialize } from '../../src/core/disguise/materialize';
 import { ORDER_LEVEL, orderRandom } from '../../src/core/order/level';
 import { reorderFile, replayOrder, type OrderRecord } from '../../src/core/order/reorder';
-import { readRepository } from '../../src/core/repository';
-import { roundTrip } from '../../src/core/roundtrip';
-import { fileToOriginal, fileToState, repositoryInState } from '../../src/core/state-levels';
-import { decodeText } from '../../src/core/text-encoding';
-import { translatorFor } from '../../src/core/translator';
+import { readRepository } from '../../src/core/repository/repository';
+import { roundTrip } from '../../src/core/disguise/roundtrip';
+import { fileToOriginal, fileToState, repositoryInState } from '../../src/core/disguise/state-levels';
+import { decodeText } from '../../src/core/common/text-encoding';
+import { translatorFor } from '../../src/core/disguise/translator';
 import { FIXTURE, copyTree, listTree, tempDir } from '../helpers';
 
 const MODULE = [

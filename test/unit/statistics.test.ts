@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { Command } from 'commander';
 import type { CliIo } from '../../src/cli/commands/io';
 import { registerReviewReport } from '../../src/cli/commands/review-report';
-import { UsageError } from '../../src/core/errors';
+import { UsageError } from '../../src/core/common/errors';
 import { drawSample, serializeSample } from '../../src/core/review/sampling';
 import { buildReviewReport, cohensKappa, krippendorffAlpha, wilsonInterval } from '../../src/core/review/statistics';
 import { appendAdjudication, appendVerdict, readVerdicts, type Verdict } from '../../src/core/review/verdicts';

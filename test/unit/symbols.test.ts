@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { documentSymbols, isConstantName, type PySymbol, type Range } from '../../src/core/symbols';
+import { documentSymbols, isConstantName, type PySymbol, type Range } from '../../src/core/view/symbols';
 
 /** `name:kind` tree, compact for deep-equal comparisons. */
 interface Shape {

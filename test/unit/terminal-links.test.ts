@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { candidatePaths, findLinks } from '../../src/core/terminal-links';
+import { candidatePaths, findLinks } from '../../src/core/view/terminal-links';
 
 test('links in tracebacks and pytest output, with their lines', () => {
   const traceback = '  File "repo/rim/certitude.py", line 688, in navigate';

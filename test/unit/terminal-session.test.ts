@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { buildBundle } from '../../src/core/bundle';
-import { translatorFor } from '../../src/core/translator';
-import { writeShims } from '../../src/core/solve/python';
-import { JUDGING_TESTS_NOTE, NOT_FOUND } from '../../src/core/solve/tests';
-import { TerminalSession } from '../../src/core/terminal-session';
-import { DisguisedFileSystem } from '../../src/core/view-fs';
+import { buildBundle } from '../../src/core/disguise/bundle';
+import { translatorFor } from '../../src/core/disguise/translator';
+import { writeShims } from '../../src/core/workflow/solve/python';
+import { JUDGING_TESTS_NOTE, NOT_FOUND } from '../../src/core/workflow/solve/tests';
+import { TerminalSession } from '../../src/core/view/terminal-session';
+import { DisguisedFileSystem } from '../../src/core/view/view-fs';
 import { FIXTURE, PYTHON, copyTree, tempDir } from '../helpers';
 
 async function session(extra: Partial<ConstructorParameters<typeof TerminalSession>[0]> = {}) {

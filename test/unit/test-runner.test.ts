@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { commandTestRunner, fillTestCommand, shellQuote } from '../../src/core/test-runner';
+import { commandTestRunner, fillTestCommand, shellQuote } from '../../src/core/workflow/test-runner';
 import { PYTHON, requirePath, tempDir } from '../helpers';
 
 const SUITE = `import pytest

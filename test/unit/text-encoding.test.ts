@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
-import { decodeText, encodeText, SINGLE_BYTE_ENCODINGS } from '../../src/core/text-encoding';
+import { decodeText, encodeText, SINGLE_BYTE_ENCODINGS } from '../../src/core/common/text-encoding';
 import { PYTHON } from '../helpers';
 
 const latin1 = (text: string) => Buffer.from(text, 'latin1');

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { UsageError } from '../../src/core/errors';
+import { UsageError } from '../../src/core/common/errors';
 import {
   appendAdjudication,
   appendRetraction,
@@ -12,7 +12,7 @@ import {
   readVerdicts,
   type VerdictInput,
 } from '../../src/core/review/verdicts';
-import { PRODUCT_VERSION } from '../../src/core/version';
+import { PRODUCT_VERSION } from '../../src/core/common/version';
 import { tempDir } from '../helpers';
 
 function verdict(item: string, extra: Partial<VerdictInput> = {}): VerdictInput {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { PRODUCT_VERSION } from '../../src/core/version';
+import { PRODUCT_VERSION } from '../../src/core/common/version';
 import { ROOT } from '../helpers';
 
 test('the product version recorded in bundles is the package version', () => {

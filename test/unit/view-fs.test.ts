@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { buildBundle, type Bundle } from '../../src/core/bundle';
+import { buildBundle, type Bundle } from '../../src/core/disguise/bundle';
 import { isNameShaped } from '../../src/core/names/prose';
-import { translatorFor } from '../../src/core/translator';
-import { DisguisedFileSystem, type ViewChange } from '../../src/core/view-fs';
+import { translatorFor } from '../../src/core/disguise/translator';
+import { DisguisedFileSystem, type ViewChange } from '../../src/core/view/view-fs';
 import { FIXTURE, copyTree, tempDir } from '../helpers';
 
 async function setUp(seed = 6) {

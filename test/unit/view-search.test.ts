@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { UsageError } from '../../src/core/errors';
+import { UsageError } from '../../src/core/common/errors';
 import {
   compileQuery,
   globMatcher,
@@ -10,7 +10,7 @@ import {
   type SearchMatch,
   type SearchQuery,
   type SearchSource,
-} from '../../src/core/view-search';
+} from '../../src/core/view/view-search';
 
 /** In-memory view: `null` marks a binary file. */
 function memory(files: Record<string, string | null>): SearchSource & { reads: string[] } {

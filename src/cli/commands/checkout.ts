@@ -1,12 +1,12 @@
 import { Option, type Command } from 'commander';
-import { parseLevels } from '../../core/bundle';
-import { parseSeed } from '../../core/user-values';
-import { checkoutInstance } from '../../core/checkout';
-import { checkoutDisguised } from '../../core/disguised-checkout';
-import { UsageError } from '../../core/errors';
-import { findInstance, loadDataset } from '../../core/instances';
-import { isStateLevel } from '../../core/state-levels';
-import { commandTestRunner, DEFAULT_TEST_CMD, DEFAULT_TIMEOUT_S } from '../../core/test-runner';
+import { parseLevels } from '../../core/disguise/bundle';
+import { parseSeed } from '../../core/common/user-values';
+import { checkoutInstance } from '../../core/workflow/checkout';
+import { checkoutDisguised } from '../../core/workflow/disguised-checkout';
+import { UsageError } from '../../core/common/errors';
+import { findInstance, loadDataset } from '../../core/workflow/instances';
+import { isStateLevel } from '../../core/disguise/state-levels';
+import { commandTestRunner, DEFAULT_TEST_CMD, DEFAULT_TIMEOUT_S } from '../../core/workflow/test-runner';
 import { printJson, warn, type CliIo, type CliState } from './io';
 
 interface CheckoutCommandOptions {

@@ -1,8 +1,8 @@
 import type { Command } from 'commander';
-import { UsageError } from '../../core/errors';
-import { loadDataset, STATEMENT_FIELDS } from '../../core/instances';
-import { LEVEL1_DEFAULTS, runLevel1, type StatementInstance } from '../../core/review/level1';
-import { parseDecimal, parseSeed, parseWhole } from '../../core/user-values';
+import { UsageError } from '../../core/common/errors';
+import { loadDataset, STATEMENT_FIELDS } from '../../core/workflow/instances';
+import { LEVEL1_DEFAULTS, runLevel1, type StatementInstance } from '../../core/statement/level1';
+import { parseDecimal, parseSeed, parseWhole } from '../../core/common/user-values';
 import { printJson, warn, type CliIo } from './io';
 
 /** Environment variables the API key is read from, in this order. It is never printed or written. */

@@ -1,11 +1,11 @@
 import type { Command } from 'commander';
-import { readBundleFile, type Bundle } from '../../core/bundle';
-import { translatorFor } from '../../core/translator';
-import { UsageError } from '../../core/errors';
-import { buildPatchReport, type ChangeStatus } from '../../core/patch';
-import { checkModelName, readPredictions, writePrediction } from '../../core/predictions';
-import { readRepository, type Repository } from '../../core/repository';
-import { requireBundleOf } from '../../core/repository-identity';
+import { readBundleFile, type Bundle } from '../../core/disguise/bundle';
+import { translatorFor } from '../../core/disguise/translator';
+import { UsageError } from '../../core/common/errors';
+import { buildPatchReport, type ChangeStatus } from '../../core/workflow/patch';
+import { checkModelName, readPredictions, writePrediction } from '../../core/workflow/predictions';
+import { readRepository, type Repository } from '../../core/repository/repository';
+import { requireBundleOf } from '../../core/repository/repository-identity';
 import { warn, type CliIo, type CliState } from './io';
 
 interface PatchCommandOptions {

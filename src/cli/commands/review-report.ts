@@ -1,9 +1,9 @@
 import * as fs from 'node:fs';
 import type { Command } from 'commander';
-import { writeFileAtomic } from '../../core/atomic';
-import { UsageError } from '../../core/errors';
+import { writeFileAtomic } from '../../core/common/atomic';
+import { UsageError } from '../../core/common/errors';
 import { readIdList } from '../../core/review/id-list';
-import { parseWhole } from '../../core/user-values';
+import { parseWhole } from '../../core/common/user-values';
 import { readSample, SAMPLE_SCHEMA } from '../../core/review/sampling';
 import { buildReviewReport, type ReportOptions } from '../../core/review/statistics';
 import { readVerdicts, type ReviewEntry } from '../../core/review/verdicts';

@@ -1,13 +1,13 @@
 import * as fs from 'node:fs';
 import type { Command } from 'commander';
-import { writeFileAtomic } from '../../core/atomic';
-import { UsageError } from '../../core/errors';
-import { loadDataset } from '../../core/instances';
+import { writeFileAtomic } from '../../core/common/atomic';
+import { UsageError } from '../../core/common/errors';
+import { loadDataset } from '../../core/workflow/instances';
 import { readIdList } from '../../core/review/id-list';
-import { isLevel1Output, readLevel1Output, rewriteStatus } from '../../core/review/level1';
-import { parseSeed, parseWhole } from '../../core/user-values';
+import { isLevel1Output, readLevel1Output, rewriteStatus } from '../../core/statement/level1';
+import { parseSeed, parseWhole } from '../../core/common/user-values';
 import { drawSample, serializeSample } from '../../core/review/sampling';
-import { requireOutputFile } from '../../core/user-paths';
+import { requireOutputFile } from '../../core/common/user-paths';
 import { warn, type CliIo } from './io';
 
 interface SampleCliOptions {

@@ -4,8 +4,8 @@
  * one seeded replacement word per token, and the view names of identifiers and path segments.
  */
 import seedrandom from 'seedrandom';
-import type { ExternalNames } from '../external-names';
-import type { Lexicon } from '../lexicon';
+import type { ExternalNames } from './external-names';
+import type { Lexicon } from './lexicon';
 import type { ClassFacts, FileFacts } from './analyze';
 import { FIXED_TOKENS, isConventionName, isFixedToken } from './conventions';
 import { isEnglishWord } from './english';

@@ -2,8 +2,8 @@
  * Reads what the Level 2 build needs from a repository: the facts of every Python file, the
  * vocabulary of every text file, the module names and the repository's own packages.
  */
-import { loadExternalNames } from '../external-names';
-import type { Repository } from '../repository';
+import { loadExternalNames } from './external-names';
+import type { Repository } from '../repository/repository';
 import { createHash } from 'node:crypto';
 import { analyzeFile, type FileFacts } from './analyze';
 import type { FactsCache } from './facts-cache';
@@ -11,7 +11,7 @@ import { Naming } from './naming';
 import type { NamesInput } from './build';
 import type { ModuleContext } from './resolve';
 import type { NamesTables } from './rules';
-import { isPythonFile } from '../text-encoding';
+import { isPythonFile } from '../common/text-encoding';
 import { forEachWord } from './words';
 
 export interface RepositoryAnalysis {

@@ -2,7 +2,7 @@
  * English words (WordNet's lemmas, data/english-words.json) with regular inflections: how the
  * disguise tells a word of English in a string (`"section"`) from a name (`"iscommentline"`).
  */
-import { loadDataJson } from '../assets';
+import { loadDataJson } from '../common/assets';
 
 let words: ReadonlySet<string> | undefined;
 

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../atomic';
+import { writeFileAtomic } from '../common/atomic';
 import type { FileFacts } from './analyze';
 
 let codeVersion: string | undefined;

@@ -3,7 +3,7 @@
  * local variable, a member (anything reachable by attribute, keyword or string), a module or
  * a path segment is called in the view.
  */
-import type { ExternalNames } from '../external-names';
+import type { ExternalNames } from './external-names';
 import { isConventionName, PYTEST_FIXTURES } from './conventions';
 import { Naming } from './naming';
 import { isDunder } from './words';

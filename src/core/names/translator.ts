@@ -3,8 +3,8 @@
  * Forward depends on what a word is where it stands (code, string, prose, configuration);
  * reverse is one rule for everything: every replacement token back to its original.
  */
-import type { ExternalNames } from '../external-names';
-import { moduleOfPath, type ModuleLayout } from '../repository';
+import type { ExternalNames } from './external-names';
+import { moduleOfPath, type ModuleLayout } from '../repository/repository';
 import { CodeTranslator } from './code';
 import { translateConfig, configKind } from './config';
 import { applyEdits, fileExtensionAt, ProseTranslator, type ProseOptions } from './prose';

@@ -3,8 +3,8 @@
  * reordered (reorder.ts), each file with its own random stream drawn from the seed and its path.
  */
 import seedrandom from 'seedrandom';
-import type { StateLevel } from '../state-levels';
-import { isPythonFile } from '../text-encoding';
+import type { StateLevel } from '../disguise/state-levels';
+import { isPythonFile } from '../common/text-encoding';
 import { replayOrder, reorderFile, restoreFile, type OrderRecord, type ReorderStats } from './reorder';
 
 /** The random stream that reorders the file at `path` (relative POSIX) for a seed. */

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
-import { UsageError } from '../errors';
-import { jsonErrorLine } from '../json-error-line';
+import { UsageError } from '../common/errors';
+import { jsonErrorLine } from '../common/json-error-line';
 
 /**
  * Reads a list of instance ids (gold items): a JSON array of ids or of objects with

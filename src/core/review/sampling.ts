@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import seedrandom from 'seedrandom';
-import { UsageError } from '../errors';
-import { PRODUCT_VERSION } from '../version';
+import { UsageError } from '../common/errors';
+import { PRODUCT_VERSION } from '../common/version';
 
 /**
  * Reproducible review samples: the dataset's ids sorted (code-unit order), shuffled with a

@@ -1,6 +1,6 @@
 import { mean, median, quantile } from 'simple-statistics';
-import { UsageError } from '../errors';
-import { PRODUCT_VERSION } from '../version';
+import { UsageError } from '../common/errors';
+import { PRODUCT_VERSION } from '../common/version';
 import { currentState, type Decision, type ItemState, type ReviewEntry, type VerdictEntry } from './verdicts';
 
 /**

@@ -1,6 +1,6 @@
-import { UsageError } from '../errors';
-import { PRODUCT_VERSION } from '../version';
-import { appendJsonLine, readJsonLines } from '../jsonl';
+import { UsageError } from '../common/errors';
+import { PRODUCT_VERSION } from '../common/version';
+import { appendJsonLine, readJsonLines } from '../common/jsonl';
 
 /**
  * The verdict store: append-only JSON Lines in the workspace. Each entry is validated, then

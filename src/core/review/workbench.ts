@@ -4,10 +4,10 @@
  * and the word-level difference between the original and the transformed statement.
  */
 import { diffWords } from 'diff';
-import { readLevel1Output, type Level1Row } from './level1';
+import { readLevel1Output, type Level1Row } from '../statement/level1';
 import { readSample } from './sampling';
 import { appendRetraction, appendVerdict, currentState, itemKey, readVerdicts, type Rubric, type Verdict, type VerdictEntry } from './verdicts';
-import { UsageError } from '../errors';
+import { UsageError } from '../common/errors';
 
 export interface DiffSegment {
   kind: 'same' | 'added' | 'removed';

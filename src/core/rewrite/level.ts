@@ -17,8 +17,8 @@
  * record; until then it is the same interface under its own section name.
  */
 import seedrandom from 'seedrandom';
-import type { StateLevel, Transformed } from '../state-levels';
-import { loadPythonParser } from '../parse';
+import type { StateLevel, Transformed } from '../disguise/state-levels';
+import { loadPythonParser } from '../common/parse';
 import { MIN_DIFFERENCE } from './difference';
 import { dottedName, type Region } from './regions';
 import { rewriteFunctions, type AppliedTransformation } from './rewriter';

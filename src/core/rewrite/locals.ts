@@ -3,8 +3,8 @@
  * assignments, and renaming locals.
  */
 import type { Node } from 'web-tree-sitter';
-import { loadExternalNames } from '../external-names';
-import { loadLexicon } from '../lexicon';
+import { loadExternalNames } from '../names/external-names';
+import { loadLexicon } from '../names/lexicon';
 import { site, type FunctionContext, type Site, type Transformation } from './catalogue';
 import type { FunctionScope } from './scope';
 import { assignmentOf, descendants, endsLine, inOwnScope, insideTry, isPlainLiteral, startsLine, statementsOf } from './syntax';

@@ -11,8 +11,8 @@
  */
 import { parsePatch } from 'diff';
 import type { Node } from 'web-tree-sitter';
-import { loadPythonParser } from '../parse';
-import { isPythonFile } from '../text-encoding';
+import { loadPythonParser } from '../common/parse';
+import { isPythonFile } from '../common/text-encoding';
 
 export interface Region {
   /** Relative POSIX path of the file in the repository. */

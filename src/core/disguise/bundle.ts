@@ -1,0 +1,199 @@
+/**
+ * The mapping bundle: everything needed to translate a repository to its seeded disguise and
+ * back, as one versioned JSON document with a section per level (`names`: Level 2; `order`:
+ * Level 3, see state-levels.ts).
+ */
+import * as fs from 'node:fs';
+import { BUNDLE_SCHEMA } from './bundle-document';
+import { validateBundle } from './bundle-schema';
+import { UsageError } from '../common/errors';
+import { loadExternalNames } from '../names/external-names';
+import { loadLexicon } from '../names/lexicon';
+import { analyzeRepository } from '../names/collect';
+import { FactsCache } from '../names/facts-cache';
+import { buildNames, type Granularity, type NamesStatistics } from '../names/build';
+import type { NamesTables } from '../names/rules';
+import type { OrderRecord } from '../order/reorder';
+import { readRepository, type ModuleLayout, type Repository } from '../repository/repository';
+import { pathDigests } from '../repository/repository-identity';
+import { buildStateSections, isStateLevel, type StateSection } from './state-levels';
+import { PRODUCT_VERSION } from '../common/version';
+
+export { BUNDLE_SCHEMA };
+export const BUNDLE_SCHEMA_VERSION = 4;
+
+export type { Granularity };
+export const GRANULARITIES: readonly Granularity[] = ['definitions', 'full'];
+/** What each granularity renames, in the words of the CLI's help and the extension's pick. */
+export const GRANULARITY_MEANINGS: Readonly<Record<Granularity, string>> = {
+  definitions: 'packages, modules, classes, functions, module variables',
+  full: 'every name the repository defines',
+};
+
+/** Level 2: the names section. */
+export interface NamesSection extends NamesTables {
+  granularity: Granularity;
+  /** Names the repository defines that the view does not rename, with the reason. */
+  excluded: Record<string, string>;
+  /** Path segments of the repository that keep their spelling although some token of theirs is renamed. */
+  keptSegments: string[];
+  /** How file paths map to module names. */
+  layout: ModuleLayout;
+}
+
+/** Level 3: the order section, the order record of each Python file whose definitions moved. */
+export type OrderSection = StateSection<OrderRecord>;
+
+export interface BundleStatistics extends Partial<NamesStatistics> {
+  files: number;
+  textFiles: number;
+  binaryFiles: number;
+  pythonFiles: number;
+  skippedLinks: number;
+  /** Level 3: files looked at and changed, runs, mean Kendall distance (see order/level.ts). */
+  order?: Record<string, number>;
+}
+
+export interface Bundle {
+  schema: typeof BUNDLE_SCHEMA;
+  schemaVersion: number;
+  generator: string;
+  seed: number;
+  /** The levels this bundle applies, ascending (`[2]`, `[3]`, `[2, 3]`): each has its section. */
+  levels: number[];
+  /**
+   * The repository the bundle was built for: `contentHash` says whether a folder is exactly it;
+   * `pathDigests` (a digest of each path, sorted) whether it is the same project at all (see
+   * repository-identity.ts).
+   */
+  repository: { name: string; isPackage: boolean; files: number; contentHash: string; pathDigests: string[] };
+  lexiconVersion: string;
+  externalNamesVersion: string;
+  names?: NamesSection;
+  order?: OrderSection;
+  statistics: BundleStatistics;
+}
+
+export interface BuildOptions {
+  seed: number;
+  /** The levels to apply (ascending; see parseLevels); `[2]` when absent. */
+  levels?: readonly number[];
+  granularity: Granularity;
+  hidden?: readonly string[];
+  /**
+   * Texts the view will also translate (an instance's problem statement): replacement words
+   * avoid their words too, so that translating them back is exact as well.
+   */
+  texts?: readonly string[];
+  /** A folder to keep per-file facts in between builds (the CLI's and the extension's cache). */
+  factsCache?: string;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export function parseGranularity(text: string): Granularity {
+  if (!(GRANULARITIES as readonly string[]).includes(text)) {
+    throw new UsageError(`bad granularity "${text}": expected one of ${GRANULARITIES.join(', ')}`);
+  }
+  return text as Granularity;
+}
+
+/** The levels `build` makes: 2 (names) and 3 (definition order). */
+export const BUILD_LEVELS: readonly number[] = [2, 3];
+export const DEFAULT_LEVELS: readonly number[] = [2];
+
+/** A `--levels` value: levels from BUILD_LEVELS, comma-separated, each once; ascending. */
+export function parseLevels(text: string): number[] {
+  const problem = (what: string) => new UsageError(`bad levels "${text}": ${what} (expected levels from ${BUILD_LEVELS.join(', ')}, comma-separated, e.g. 2,3)`);
+  const parts = text.split(',').map((part) => part.trim());
+  const levels: number[] = [];
+  for (const part of parts) {
+    if (!/^[0-9]$/.test(part)) throw problem(part === '' ? 'an empty level' : `"${part}" is not a level`);
+    const level = Number(part);
+    if (!BUILD_LEVELS.includes(level)) throw problem(`level ${level} is not one build makes`);
+    if (levels.includes(level)) throw problem(`level ${level} appears twice`);
+    levels.push(level);
+  }
+  return levels.sort((a, b) => a - b);
+}
+
+export async function buildBundle(root: string, options: BuildOptions): Promise<{ bundle: Bundle; repository: Repository }> {
+  const repository = readRepository(root, { hidden: options.hidden });
+  const bundle = await buildBundleFor(repository, options);
+  return { bundle, repository };
+}
+
+export async function buildBundleFor(repository: Repository, options: BuildOptions): Promise<Bundle> {
+  const levels = [...(options.levels ?? DEFAULT_LEVELS)];
+  const external = loadExternalNames();
+  const lexicon = loadLexicon();
+  let names: { section: NamesSection; statistics: NamesStatistics; pythonFiles: number } | undefined;
+  if (levels.includes(2)) {
+    const analysis = await analyzeRepository(repository, options.onProgress, options.texts, options.factsCache ? new FactsCache(options.factsCache) : undefined);
+    const { tables, statistics, excluded } = buildNames(analysis.input, { seed: options.seed, granularity: options.granularity }, external, lexicon);
+    names = {
+      section: { granularity: options.granularity, ...tables, excluded, keptSegments: analysis.keptSegments(tables), layout: repository.layout },
+      statistics,
+      pythonFiles: analysis.pythonFiles,
+    };
+  }
+  const state = await buildStateSections(repository, options.seed, levels.filter(isStateLevel), names ? undefined : options.onProgress);
+  const textFiles = repository.files.filter((f) => f.text !== undefined).length;
+  return {
+    schema: BUNDLE_SCHEMA,
+    schemaVersion: BUNDLE_SCHEMA_VERSION,
+    generator: `schrodinger-views ${PRODUCT_VERSION}`,
+    seed: options.seed,
+    levels,
+    repository: {
+      name: repository.name,
+      isPackage: repository.isPackage,
+      files: repository.files.length,
+      contentHash: repository.contentHash,
+      pathDigests: pathDigests(repository),
+    },
+    lexiconVersion: lexicon.version,
+    externalNamesVersion: external.version,
+    ...(names ? { names: names.section } : {}),
+    ...state.sections,
+    statistics: {
+      files: repository.files.length,
+      textFiles,
+      binaryFiles: repository.files.length - textFiles,
+      pythonFiles: names?.pythonFiles ?? repository.files.filter((f) => /\.pyi?$/.test(f.path) && f.text !== undefined).length,
+      skippedLinks: repository.skippedLinks.length,
+      ...names?.statistics,
+      ...state.statistics,
+    },
+  };
+}
+
+export function serializeBundle(bundle: Bundle): string {
+  return `${JSON.stringify(bundle, null, 1)}\n`;
+}
+
+export function parseBundle(text: string, source: string): Bundle {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new UsageError(`unreadable bundle ${source}: not valid JSON`);
+  }
+  const candidate = value as Partial<Bundle> | null;
+  if (!candidate || typeof candidate !== 'object' || candidate.schema !== BUNDLE_SCHEMA) {
+    throw new UsageError(`not a Schrödinger Views bundle: ${source}`);
+  }
+  if (candidate.schemaVersion !== BUNDLE_SCHEMA_VERSION) {
+    throw new UsageError(`bundle ${source} has schema version ${String(candidate.schemaVersion)}; this version reads ${BUNDLE_SCHEMA_VERSION}: rebuild it with "schrodinger build"`);
+  }
+  return validateBundle(candidate, source);
+}
+
+export function readBundleFile(file: string): Bundle {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    throw new UsageError(`cannot read bundle ${file}`);
+  }
+  return parseBundle(text, file);
+}

@@ -1,0 +1,90 @@
+/**
+ * Translates a shell command line typed in the view into the real one, respecting shell quoting:
+ * command names and environment assignments stay as typed; every argument (paths, identifiers,
+ * `python -c` code, test ids) is translated. Operators (`|`, `&&`, `||`, `;`, `&`, `(`, a line
+ * break: see shell-words.ts) start a new command. Quoted text is translated inside its quotes,
+ * which keeps the quoting intact.
+ */
+import type { ProseOptions } from '../names/prose';
+import { isAssignment, scanCommandLine } from '../common/shell-words';
+import type { Translator } from '../disguise/translator';
+
+/** The real command line for a line typed in the view. */
+export function commandLineToReal(line: string, translator: Translator): string {
+  let out = '';
+  let last = 0;
+  let expectCommand = true;
+  for (const span of scanCommandLine(line)) {
+    const text = line.slice(span.start, span.end);
+    if (span.kind === 'operator') {
+      expectCommand = text !== ';;';
+      continue;
+    }
+    if (expectCommand) {
+      // `VAR=value cmd`: the assignments and the command name stay as typed.
+      if (isAssignment(text)) continue;
+      expectCommand = false;
+      continue;
+    }
+    out += line.slice(last, span.start) + translator.toReal(text);
+    last = span.end;
+  }
+  return out + line.slice(last);
+}
+
+/**
+ * Translates a program's output stream to the view, chunk by chunk: a word cut at the end of
+ * a chunk waits for the next chunk, so no word is translated in halves.
+ */
+export class OutputTranslator {
+  private pending = '';
+
+  constructor(
+    private readonly translator: Translator,
+    private readonly options: ProseOptions = {},
+  ) {}
+
+  push(chunk: string): string {
+    const text = this.pending + chunk;
+    let cut = text.length;
+    while (cut > 0 && /[A-Za-z0-9_\\]/.test(text[cut - 1])) cut--;
+    // So does a dotted name or a path cut in two (`pkg.mod.` + `cart`): the run of name and
+    // separator characters before the cut, when it holds a name (a row of pytest's dots does not).
+    let run = cut;
+    while (run > 0 && /[A-Za-z0-9_\\.\/:-]/.test(text[run - 1])) run--;
+    if (run < cut && /[A-Za-z0-9_]/.test(text.slice(run, cut))) cut = run;
+    // An escape sequence cut in two waits too.
+    const escape = text.lastIndexOf('\x1b');
+    if (escape !== -1 && escape < cut && !ANSI_AT.test(text.slice(escape)) && text.length - escape < 32) cut = escape;
+    // A traceback frame's line of source is code: the frame waits for its source line and carets.
+    const frame = LAST_FRAME_OPEN.exec(text.slice(0, cut));
+    if (frame) cut = frame.index + (text[frame.index] === '\n' ? 1 : 0);
+    const lineStart = text.lastIndexOf('\n', cut - 1) + 1;
+    const lastLine = text.slice(lineStart, cut).trimStart();
+    if (lastLine.startsWith('File "') || 'File "'.startsWith(lastLine)) cut = lineStart;
+    // A very long run of word characters cannot be held back forever.
+    if (text.length - cut > 4096) cut = text.length;
+    this.pending = text.slice(cut);
+    return this.translate(text.slice(0, cut));
+  }
+
+  flush(): string {
+    const rest = this.pending;
+    this.pending = '';
+    return this.translate(rest);
+  }
+
+  /** Colour codes (`ESC[31m`) end in a letter that would glue onto the next word: keep them apart. */
+  private translate(text: string): string {
+    if (!text.includes('\x1b')) return this.translator.textToView(text, this.options);
+    return text
+      .split(ANSI)
+      .map((part, i) => (i % 2 === 1 ? part : this.translator.textToView(part, this.options)))
+      .join('');
+  }
+}
+
+/** A traceback frame line at the end of the text, its line of source (and the carets under it) not complete yet. */
+const LAST_FRAME_OPEN = /(?:^|\n)[ \t]*File "[^"\n]*", line \d+(?:, in [^\n]*)?(?:\n[^\n]*){0,2}$/;
+const ANSI = /(\x1b\[[0-9;?]*[ -\/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[@-Z\\-_])/;
+const ANSI_AT = /^(\x1b\[[0-9;?]*[ -\/]*[@-~]|\x1b\][^\x07]*\x07|\x1b[@-Z\\-_])/;

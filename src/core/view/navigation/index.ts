@@ -1,0 +1,897 @@
+/**
+ * Navigation in a disguised view without a language server: Go to Definition, Find All
+ * References, document highlights, a hover with the definition's signature and docstring, and Go
+ * to Symbol in Workspace, all computed from the tree-sitter parse of the text the view serves.
+ * Nothing here knows the mapping: every name it reads, compares and returns is a view name, so
+ * nothing it shows can be an original name.
+ *
+ * Resolution, in Python's terms:
+ * - a plain name: the enclosing function scopes (parameters and every binding of their bodies:
+ *   assignments, loop and `with` targets, imports, nested definitions; `global` names skipped),
+ *   comprehension targets, the class body (outside methods), then the module; a name bound by an
+ *   import follows it into the view's file (re-exports and `import *` followed too), or stops at
+ *   the import statement when the module is not in the view;
+ * - `obj.attr`: the members of what `obj` is (a module of the view, a class or an instance of one
+ *   through `self`/`cls` or a call of the class; base classes searched in order); when `obj`
+ *   cannot be told, every class member named `attr` in the view, all listed;
+ * - module names in imports: the module's file; keyword arguments: the callee's parameter.
+ * References are the word's occurrences outside strings and comments: in the function for a
+ * local name, in every Python file of the view otherwise.
+ */
+import type { Node, Tree } from 'web-tree-sitter';
+import { loadPythonParser, type PythonParser } from '../../common/parse';
+import type { Range } from '../symbols';
+import { ModuleMap } from './modules';
+import { docstringOf, importsOf, insideSpans, rangeOf, summarize, targetNames, type ClassInfo, type Definition, type FileSummary, type ImportBinding, type Span } from './summary';
+
+export type { Definition, DefinitionKind } from './summary';
+
+/** Where the index reads the view: its file list and the text it serves (view names). */
+export interface NavigationSource {
+  listFiles(): string[];
+  /** undefined for binary and unreadable files. */
+  readText(path: string): string | undefined;
+}
+
+/** A document as the editor has it (possibly unsaved). */
+export interface OpenDocument {
+  path: string;
+  text: string;
+}
+
+/** 0-based line, UTF-16 character. */
+export interface Position {
+  line: number;
+  character: number;
+}
+
+export interface Location {
+  path: string;
+  range: Range;
+}
+
+export interface Highlight {
+  range: Range;
+  /** A binding (definition, assignment target) rather than a use. */
+  write: boolean;
+}
+
+export interface HoverInfo {
+  /** The range of the word hovered. */
+  range: Range;
+  /** `def name(a, b=1) -> int`, `class Name(Base)`, `NAME = 1`, `module pkg.mod`. */
+  signature: string;
+  /** The docstring, dedented; '' when none. */
+  doc: string;
+  kind: Definition['kind'];
+  /** Where the definition is. */
+  path: string;
+  line: number;
+  /** How many definitions the name has (the hover shows the first). */
+  count: number;
+}
+
+interface Live {
+  text: string;
+  tree: Tree;
+  summary: FileSummary;
+  lines?: number[];
+}
+
+interface Target {
+  name: string;
+  range: Range;
+  definitions: Definition[];
+  /** A name local to a function of the document: its references stay in this span. */
+  localScope?: Span;
+}
+
+type Meaning = { kind: 'module'; path: string } | { kind: 'class'; path: string; qualified: string } | { kind: 'instance'; path: string; qualified: string };
+
+const MAX_DEPTH = 8;
+const LIVE_DOCUMENTS = 4;
+const SCOPE_TYPES = new Set(['function_definition', 'lambda', 'class_definition', 'list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression']);
+
+export class NavigationIndex {
+  private readonly summaries = new Map<string, FileSummary>();
+  private readonly live = new Map<string, Live>();
+  private modules: ModuleMap | undefined;
+  private pythonFiles: string[] | undefined;
+  private members: Map<string, Definition[]> | undefined;
+  private warming: Promise<void> | undefined;
+
+  constructor(private readonly source: NavigationSource) {}
+
+  /** Summarizes every Python file, a slice at a time; later answers then cost a look-up. */
+  warm(isCancelled: () => boolean = () => false): Promise<void> {
+    this.warming ??= (async () => {
+      const parser = await loadPythonParser();
+      const files = this.files();
+      for (let i = 0; i < files.length && !isCancelled(); i++) {
+        this.summaryOf(parser, files[i]);
+        if (i % 20 === 19) await new Promise((resolve) => setImmediate(resolve));
+      }
+    })();
+    return this.warming;
+  }
+
+  /** Forgets a changed file (or, without a path, everything): it is read again when next needed. */
+  invalidate(path?: string): void {
+    if (path === undefined) this.summaries.clear();
+    else this.summaries.delete(path);
+    this.modules = undefined;
+    this.pythonFiles = undefined;
+    this.members = undefined;
+    this.warming = undefined;
+  }
+
+  async definitions(doc: OpenDocument, position: Position): Promise<Definition[]> {
+    const parser = await loadPythonParser();
+    return this.target(parser, doc, position)?.definitions ?? [];
+  }
+
+  async references(doc: OpenDocument, position: Position, includeDeclaration: boolean): Promise<Location[]> {
+    const parser = await loadPythonParser();
+    const target = this.target(parser, doc, position);
+    if (!target) return [];
+    const live = this.liveOf(parser, doc);
+    const declarations = new Set(target.definitions.map((d) => key(d.path, d.selection)));
+    const out: Location[] = [];
+    const collect = (path: string, text: string, inert: Int32Array, lines: number[], span?: Span) => {
+      for (const range of occurrences(text, target.name, inert, lines, span)) {
+        if (!includeDeclaration && declarations.has(key(path, range))) continue;
+        out.push({ path, range });
+      }
+    };
+    if (target.localScope) {
+      const lines = linesOf(live);
+      for (const range of localOccurrences(live, target.name, lines, target.localScope)) {
+        if (!includeDeclaration && declarations.has(key(doc.path, range))) continue;
+        out.push({ path: doc.path, range });
+      }
+      return out;
+    }
+    for (const path of this.files()) {
+      if (path === doc.path) {
+        collect(path, live.text, live.summary.inert, linesOf(live));
+        continue;
+      }
+      const text = this.source.readText(path);
+      if (text === undefined || !text.includes(target.name)) continue;
+      const summary = this.summaryOf(parser, path);
+      if (!summary) continue;
+      collect(path, text, summary.inert, lineStarts(text));
+    }
+    if (!this.files().includes(doc.path)) collect(doc.path, live.text, live.summary.inert, linesOf(live));
+    return out;
+  }
+
+  async highlights(doc: OpenDocument, position: Position): Promise<Highlight[]> {
+    const parser = await loadPythonParser();
+    const target = this.target(parser, doc, position);
+    if (!target) return [];
+    const live = this.liveOf(parser, doc);
+    const lines = linesOf(live);
+    const ranges = target.localScope ? localOccurrences(live, target.name, lines, target.localScope) : occurrences(live.text, target.name, live.summary.inert, lines);
+    return ranges.map((range) => {
+      const node = identifierAt(live.tree, lines[range.startLine] + range.startColumn);
+      return { range, write: node !== undefined && isBinding(node) };
+    });
+  }
+
+  async hover(doc: OpenDocument, position: Position): Promise<HoverInfo | undefined> {
+    const parser = await loadPythonParser();
+    const target = this.target(parser, doc, position);
+    const first = target?.definitions[0];
+    if (!target || !first) return undefined;
+    const text = first.path === doc.path ? doc.text : this.source.readText(first.path);
+    if (text === undefined) return undefined;
+    return {
+      range: target.range,
+      signature: signatureOf(first, text, this.moduleMap().moduleName(first.path)),
+      doc: first.doc ? cleanDoc(text.slice(first.doc.start, first.doc.end)) : '',
+      kind: first.kind,
+      path: first.path,
+      line: first.selection.startLine,
+      count: target.definitions.length,
+    };
+  }
+
+  /**
+   * Module- and class-level definitions whose name contains the query's characters in order
+   * (case-insensitive): exact names first, then prefixes, substrings, the rest; at most `limit`.
+   */
+  async workspaceSymbols(query: string, limit = 256): Promise<Definition[]> {
+    await this.warm();
+    const parser = await loadPythonParser();
+    const wanted = query.toLowerCase();
+    const scored: Array<{ score: number; definition: Definition }> = [];
+    for (const path of this.files()) {
+      const summary = this.summaryOf(parser, path);
+      if (!summary) continue;
+      for (const definition of summary.symbols) {
+        const score = matchScore(definition.name.toLowerCase(), wanted);
+        if (score >= 0) scored.push({ score, definition });
+      }
+    }
+    scored.sort((a, b) => a.score - b.score || a.definition.name.length - b.definition.name.length || (a.definition.path < b.definition.path ? -1 : a.definition.path > b.definition.path ? 1 : 0));
+    return scored.slice(0, limit).map((s) => s.definition);
+  }
+
+  // ----- the view's files -----
+
+  private files(): string[] {
+    this.pythonFiles ??= this.source.listFiles().filter((p) => p.endsWith('.py'));
+    return this.pythonFiles;
+  }
+
+  private moduleMap(): ModuleMap {
+    this.modules ??= new ModuleMap(this.source.listFiles());
+    return this.modules;
+  }
+
+  private summaryOf(parser: PythonParser, path: string, live?: { path: string; summary: FileSummary }): FileSummary | undefined {
+    if (live && live.path === path) return live.summary;
+    let summary = this.summaries.get(path);
+    if (summary) return summary;
+    const text = this.source.readText(path);
+    if (text === undefined) return undefined;
+    const tree = parser.parse(text);
+    try {
+      summary = summarize(parser, path, tree);
+    } finally {
+      tree.delete();
+    }
+    this.summaries.set(path, summary);
+    return summary;
+  }
+
+  private liveOf(parser: PythonParser, doc: OpenDocument): Live {
+    let live = this.live.get(doc.path);
+    if (live && live.text === doc.text) {
+      // Most recently used last.
+      this.live.delete(doc.path);
+      this.live.set(doc.path, live);
+      return live;
+    }
+    if (live) {
+      live.tree.delete();
+      this.live.delete(doc.path);
+    }
+    const tree = parser.parse(doc.text);
+    live = { text: doc.text, tree, summary: summarize(parser, doc.path, tree) };
+    this.live.set(doc.path, live);
+    while (this.live.size > LIVE_DOCUMENTS) {
+      const [oldest, entry] = this.live.entries().next().value as [string, Live];
+      entry.tree.delete();
+      this.live.delete(oldest);
+    }
+    return live;
+  }
+
+  // ----- what the word at a position stands for -----
+
+  private target(parser: PythonParser, doc: OpenDocument, position: Position): Target | undefined {
+    const live = this.liveOf(parser, doc);
+    const offset = offsetAt(linesOf(live), live.text, position);
+    const node = identifierAt(live.tree, offset);
+    if (!node) return undefined;
+    const context = new Resolution(this, parser, doc.path, live);
+    const name = node.text;
+    const range = rangeOf(node);
+    const imported = context.inImport(node);
+    if (imported) return { name, range, definitions: imported };
+    const parent = node.parent;
+    if (parent?.type === 'attribute' && parent.childForFieldName('attribute')?.equals(node)) {
+      return { name, range, definitions: context.attribute(parent.childForFieldName('object')!, name) };
+    }
+    if (parent?.type === 'keyword_argument' && parent.childForFieldName('name')?.equals(node)) {
+      const call = parent.parent?.parent;
+      const callee = call?.type === 'call' ? call.childForFieldName('function') : null;
+      return { name, range, definitions: callee ? context.parameter(callee, name) : [] };
+    }
+    const local = context.local(node, name);
+    if (local) return { name, range, definitions: local.definitions, localScope: local.scope };
+    return { name, range, definitions: context.global(name) };
+  }
+
+  // ----- used by Resolution -----
+
+  /** @internal */
+  modulesOf(): ModuleMap {
+    return this.moduleMap();
+  }
+
+  /** @internal */
+  summary(parser: PythonParser, path: string, live: { path: string; summary: FileSummary }): FileSummary | undefined {
+    return this.summaryOf(parser, path, live);
+  }
+
+  /** @internal Every class member named `name` in the view. */
+  membersNamed(parser: PythonParser, name: string): Definition[] {
+    if (!this.members) {
+      const members = new Map<string, Definition[]>();
+      for (const path of this.files()) {
+        const summary = this.summaryOf(parser, path);
+        if (!summary) continue;
+        for (const info of summary.classes.values()) {
+          for (const [member, definitions] of info.members) {
+            const list = members.get(member);
+            if (list) list.push(...definitions);
+            else members.set(member, [...definitions]);
+          }
+        }
+      }
+      this.members = members;
+    }
+    return this.members.get(name) ?? [];
+  }
+
+  /** @internal The text of a view file (the open document's own text for its path). */
+  text(path: string, live: { path: string; text: string }): string | undefined {
+    return path === live.path ? live.text : this.source.readText(path);
+  }
+}
+
+/** One resolution, from one document. */
+class Resolution {
+  private readonly live: { path: string; summary: FileSummary; text: string };
+
+  constructor(
+    private readonly index: NavigationIndex,
+    private readonly parser: PythonParser,
+    private readonly path: string,
+    live: Live,
+  ) {
+    this.live = { path, summary: live.summary, text: live.text };
+  }
+
+  private summary(path: string): FileSummary | undefined {
+    return this.index.summary(this.parser, path, this.live);
+  }
+
+  private modules(): ModuleMap {
+    return this.index.modulesOf();
+  }
+
+  /** A module name or imported name in an import statement. */
+  inImport(node: Node): Definition[] | undefined {
+    let statement: Node | null = node.parent;
+    while (statement && (statement.type === 'dotted_name' || statement.type === 'aliased_import' || statement.type === 'relative_import')) statement = statement.parent;
+    if (!statement || (statement.type !== 'import_statement' && statement.type !== 'import_from_statement')) return undefined;
+    const moduleNode = statement.type === 'import_from_statement' ? statement.childForFieldName('module_name') : null;
+    const dotted = node.parent?.type === 'dotted_name' ? node.parent : undefined;
+    const prefix = dotted ? dotted.text.slice(0, node.endIndex - dotted.startIndex) : node.text;
+    if (moduleNode && node.startIndex >= moduleNode.startIndex && node.endIndex <= moduleNode.endIndex) {
+      const level = moduleNode.type === 'relative_import' ? (moduleNode.children.find((c) => c?.type === 'import_prefix')?.text.length ?? 0) : 0;
+      const file = this.modules().resolve(this.path, prefix, level);
+      return file ? [moduleDefinition(file, this.modules(), this.summary(file))] : [];
+    }
+    const binding = importsOf(this.path, statement).find((b) => b.definition.selection.startLine === node.startPosition.row && b.definition.selection.startColumn === node.startPosition.column);
+    if (statement.type === 'import_statement') {
+      // `import a.b.c`: the module up to the word; `import a.b as c`: the module a.b.
+      const module = binding && binding.name === undefined && node.parent?.type === 'aliased_import' ? node.parent.childForFieldName('name')!.text : prefix;
+      const file = this.modules().fileOf(module);
+      return file ? [moduleDefinition(file, this.modules(), this.summary(file))] : binding ? [binding.definition] : [];
+    }
+    // `from m import name [as alias]`.
+    if (binding) return this.follow(binding, this.path, 0);
+    const aliased = node.parent?.type === 'aliased_import' ? node.parent : undefined;
+    const local = aliased ? aliased.childForFieldName('alias') : node;
+    const match = local && importsOf(this.path, statement).find((b) => b.local === local.text);
+    return match ? this.follow(match, this.path, 0) : [];
+  }
+
+  /** A name bound in an enclosing function, comprehension or class body of the document. */
+  local(node: Node, name: string): { definitions: Definition[]; scope?: Span } | undefined {
+    let inFunction = false;
+    for (let scope: Node | null = node.parent; scope; scope = scope.parent) {
+      if (!SCOPE_TYPES.has(scope.type)) continue;
+      if (scope.type === 'class_definition') {
+        if (inFunction) continue; // class bodies are not visible from their methods
+        const qualified = this.classQualified(scope);
+        const info = qualified ? this.live.summary.classes.get(qualified) : undefined;
+        // The class's own name belongs to the enclosing scope.
+        if (scope.childForFieldName('name')?.equals(node)) continue;
+        // Names the class body binds (`self.x` attributes are not among them).
+        const found = info?.members.get(name)?.filter((d) => d.kind !== 'attribute');
+        if (found && found.length > 0) return { definitions: found };
+        continue;
+      }
+      if (scope.type === 'function_definition' && scope.childForFieldName('name')?.equals(node)) continue;
+      const bindings = scopeBindings(this.path, scope, name);
+      if (scope.type === 'function_definition' || scope.type === 'lambda') inFunction = true;
+      if (bindings === 'global') break;
+      if (bindings.length === 0) continue;
+      const chosen = chooseBinding(bindings, node.startIndex);
+      const span = { start: scope.startIndex, end: scope.endIndex };
+      if (chosen.binding) return { definitions: this.follow(chosen.binding, this.path, 0), scope: span };
+      return { definitions: [chosen.definition], scope: span };
+    }
+    return undefined;
+  }
+
+  /** A module-level name of the document. */
+  global(name: string): Definition[] {
+    return this.inModule(this.path, name, 0);
+  }
+
+  /** `name` as seen in module `path`: its definitions, its import followed, a submodule, `import *`. */
+  inModule(path: string, name: string, depth: number): Definition[] {
+    if (depth > MAX_DEPTH) return [];
+    const summary = this.summary(path);
+    if (!summary) return [];
+    const defined = summary.names.get(name);
+    const binding = summary.imports.get(name);
+    if (defined && defined.length > 0) {
+      const types = defined.filter((d) => d.kind === 'class' || d.kind === 'function');
+      // A module-level name assigned again (`x = x or ...`) keeps its first definition.
+      if (!binding || defined[0].range.startLine < binding.definition.range.startLine) return types.length > 0 ? types : [defined[0]];
+    }
+    if (binding) return this.follow(binding, path, depth + 1);
+    const submodule = this.modules().submodule(path, name);
+    if (submodule) return [moduleDefinition(submodule, this.modules(), this.summary(submodule))];
+    for (const star of summary.starImports) {
+      const file = this.modules().resolve(path, star.module, star.level);
+      const found = file ? this.inModule(file, name, depth + 1) : [];
+      if (found.length > 0) return found;
+    }
+    return [];
+  }
+
+  /** Where an import binding leads: the definition in the view, or the import itself. */
+  follow(binding: ImportBinding, from: string, depth: number): Definition[] {
+    const file = this.modules().resolve(from, binding.module, binding.level);
+    if (binding.name === undefined) return file ? [moduleDefinition(file, this.modules(), this.summary(file))] : [binding.definition];
+    if (!file) return [binding.definition];
+    const found = this.inModule(file, binding.name, depth + 1);
+    if (found.length > 0) return found;
+    const submodule = this.modules().submodule(file, binding.name);
+    return submodule ? [moduleDefinition(submodule, this.modules(), this.summary(submodule))] : [binding.definition];
+  }
+
+  /** `object.name`: members of what `object` is, else every member so named. */
+  attribute(object: Node, name: string): Definition[] {
+    const found: Definition[] = [];
+    for (const meaning of this.meaningOf(object, 0)) {
+      if (meaning.kind === 'module') found.push(...this.inModule(meaning.path, name, 0));
+      else found.push(...this.member(meaning.path, meaning.qualified, name, new Set()));
+    }
+    if (found.length > 0) return dedupe(found);
+    const members = this.index.membersNamed(this.parser, name);
+    if (members.length > 0) return members;
+    // A module-level name of some module (`mod.name` on a module the view cannot tell).
+    return [];
+  }
+
+  /** The parameter `name` of what `callee` calls (a class: its `__init__`). */
+  parameter(callee: Node, name: string): Definition[] {
+    const out: Definition[] = [];
+    let functions = callee.type === 'attribute' ? this.attribute(callee.childForFieldName('object')!, callee.childForFieldName('attribute')!.text) : callee.type === 'identifier' ? this.name(callee) : [];
+    functions = functions.flatMap((d) => (d.kind === 'class' ? this.member(d.path, qualifiedOf(d), '__init__', new Set()) : [d]));
+    for (const definition of functions) {
+      if (definition.kind !== 'function' && definition.kind !== 'method') continue;
+      const text = this.index.text(definition.path, this.live);
+      if (text === undefined) continue;
+      const tree = this.parser.parse(text);
+      try {
+        const node = tree.rootNode.descendantForPosition({ row: definition.selection.startLine, column: definition.selection.startColumn });
+        const fn = node?.parent;
+        const parameters = fn?.type === 'function_definition' ? fn.childForFieldName('parameters') : null;
+        for (const p of parameters ? parameterNames(parameters) : []) {
+          if (p.text === name) out.push({ name, kind: 'parameter', path: definition.path, range: rangeOf(p.parent ?? p), selection: rangeOf(p), header: definition.header });
+        }
+      } finally {
+        tree.delete();
+      }
+    }
+    return out;
+  }
+
+  /** A plain name at `node`: local scopes first, then the module. */
+  private name(node: Node): Definition[] {
+    const local = this.local(node, node.text);
+    return local ? local.definitions : this.global(node.text);
+  }
+
+  /** Member `name` of class `qualified` in `path`, searching its bases in order. */
+  member(path: string, qualified: string, name: string, seen: Set<string>): Definition[] {
+    const id = `${path}\0${qualified}`;
+    if (seen.has(id) || seen.size > 32) return [];
+    seen.add(id);
+    const info = this.summary(path)?.classes.get(qualified);
+    if (!info) return [];
+    const own = info.members.get(name);
+    if (own && own.length > 0) return own;
+    for (const base of info.bases) {
+      for (const cls of this.classesNamed(path, base)) {
+        const found = this.member(cls.path, qualifiedOf(cls), name, seen);
+        if (found.length > 0) return found;
+      }
+    }
+    return [];
+  }
+
+  /** Class definitions a base-class expression (`Base`, `mod.Base`) names, seen from module `path`. */
+  private classesNamed(path: string, expression: string): Definition[] {
+    const [first, ...rest] = expression.split('.');
+    let definitions = this.inModule(path, first, 0);
+    for (const part of rest) {
+      definitions = definitions.flatMap((d) => (d.kind === 'module' ? this.inModule(d.path, part, 0) : d.kind === 'class' ? this.member(d.path, qualifiedOf(d), part, new Set()) : []));
+    }
+    return definitions.filter((d) => d.kind === 'class');
+  }
+
+  /** What an expression is, as far as the view can tell. */
+  private meaningOf(node: Node, depth: number): Meaning[] {
+    if (depth > MAX_DEPTH) return [];
+    switch (node.type) {
+      case 'identifier': {
+        const self = this.selfClass(node);
+        if (self) return [self];
+        return this.name(node).flatMap((d) => meaningOfDefinition(d));
+      }
+      case 'attribute': {
+        const object = node.childForFieldName('object');
+        const attribute = node.childForFieldName('attribute');
+        if (!object || !attribute) return [];
+        const out: Meaning[] = [];
+        for (const meaning of this.meaningOf(object, depth + 1)) {
+          const found = meaning.kind === 'module' ? this.inModule(meaning.path, attribute.text, 0) : this.member(meaning.path, meaning.qualified, attribute.text, new Set());
+          out.push(...found.flatMap((d) => meaningOfDefinition(d)));
+        }
+        return out;
+      }
+      case 'call': {
+        const fn = node.childForFieldName('function');
+        if (!fn) return [];
+        return this.meaningOf(fn, depth + 1).flatMap((m) => (m.kind === 'class' ? [{ kind: 'instance' as const, path: m.path, qualified: m.qualified }] : []));
+      }
+      case 'parenthesized_expression':
+        return node.namedChildren[0] ? this.meaningOf(node.namedChildren[0], depth + 1) : [];
+      default:
+        return [];
+    }
+  }
+
+  /** `self` (or `cls`) as the first parameter of a method of a class of this document. */
+  private selfClass(node: Node): Meaning | undefined {
+    let fn: Node | null = node.parent;
+    while (fn && fn.type !== 'function_definition') {
+      if (fn.type === 'lambda' || fn.type === 'class_definition') return undefined;
+      fn = fn.parent;
+    }
+    if (!fn) return undefined;
+    const parameters = fn.childForFieldName('parameters');
+    const first = parameters ? parameterNames(parameters)[0] : undefined;
+    if (!first || first.text !== node.text) return undefined;
+    let owner: Node | null = fn.parent;
+    if (owner?.type === 'decorated_definition') owner = owner.parent;
+    if (owner?.type === 'block') owner = owner.parent;
+    if (owner?.type !== 'class_definition') return undefined;
+    const qualified = this.classQualified(owner);
+    if (!qualified) return undefined;
+    const decorated = fn.parent?.type === 'decorated_definition' ? fn.parent.text : '';
+    return { kind: /@classmethod\b/.test(decorated) ? 'class' : 'instance', path: this.path, qualified };
+  }
+
+  private classQualified(classNode: Node): string | undefined {
+    const names: string[] = [];
+    for (let node: Node | null = classNode; node; node = node.parent) {
+      if (node.type === 'class_definition') names.unshift(node.childForFieldName('name')?.text ?? '');
+      else if (node.type === 'function_definition') return undefined;
+    }
+    return names.join('.');
+  }
+}
+
+function meaningOfDefinition(definition: Definition): Meaning[] {
+  if (definition.kind === 'module') return [{ kind: 'module', path: definition.path }];
+  if (definition.kind === 'class') return [{ kind: 'class', path: definition.path, qualified: qualifiedOf(definition) }];
+  return [];
+}
+
+function qualifiedOf(definition: Definition): string {
+  return definition.container ? `${definition.container}.${definition.name}` : definition.name;
+}
+
+function moduleDefinition(path: string, modules: ModuleMap, summary: FileSummary | undefined): Definition {
+  const name = modules.moduleName(path) ?? path;
+  const start = { startLine: 0, startColumn: 0, endLine: 0, endColumn: 0 };
+  const definition: Definition = { name: name.split('.').pop()!, kind: 'module', path, range: start, selection: start };
+  if (summary?.doc) definition.doc = summary.doc;
+  return definition;
+}
+
+function dedupe(definitions: Definition[]): Definition[] {
+  const seen = new Set<string>();
+  return definitions.filter((d) => {
+    const id = key(d.path, d.selection);
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}
+
+// ----- scopes of the open document -----
+
+type Binding = { definition: Definition; binding?: ImportBinding; at: number };
+
+/** The bindings of `name` in a function, lambda or comprehension ('global' when declared so). */
+function scopeBindings(path: string, scope: Node, name: string): Binding[] | 'global' {
+  const out: Binding[] = [];
+  const header = { start: scope.startIndex, end: scope.childForFieldName('body')?.startIndex ?? scope.endIndex };
+  const parameters = scope.childForFieldName('parameters');
+  if (parameters) {
+    for (const p of parameterNames(parameters)) {
+      if (p.text === name) out.push({ definition: { name, kind: 'parameter', path, range: rangeOf(p.parent?.type === 'parameters' || p.parent?.type === 'lambda_parameters' ? p : p.parent!), selection: rangeOf(p), header }, at: p.startIndex });
+    }
+  }
+  if (scope.type === 'list_comprehension' || scope.type === 'set_comprehension' || scope.type === 'dictionary_comprehension' || scope.type === 'generator_expression') {
+    for (const clause of scope.namedChildren) {
+      if (clause?.type !== 'for_in_clause') continue;
+      const left = clause.childForFieldName('left');
+      for (const id of left ? targetNames(left) : []) {
+        if (id.text === name) out.push({ definition: variable(path, name, id, clause), at: id.startIndex });
+      }
+    }
+    return out;
+  }
+  const body = scope.childForFieldName('body');
+  if (!body) return out;
+  let global = false;
+  const visit = (node: Node): void => {
+    switch (node.type) {
+      case 'function_definition':
+      case 'class_definition': {
+        const id = node.childForFieldName('name');
+        if (id?.text === name) {
+          const kind = node.type === 'class_definition' ? 'class' : 'function';
+          const inner = node.childForFieldName('body');
+          const definition: Definition = { name, kind, path, range: rangeOf(node), selection: rangeOf(id), header: { start: node.startIndex, end: inner?.startIndex ?? node.endIndex } };
+          const doc = inner ? docstringOf(inner) : undefined;
+          if (doc) definition.doc = doc;
+          out.push({ definition, at: id.startIndex });
+        }
+        // Decorators and defaults run in this scope; the body is another scope.
+        for (const child of node.namedChildren) if (child && child.type !== 'block' && !child.equals(id!)) visit(child);
+        return;
+      }
+      case 'lambda':
+      case 'list_comprehension':
+      case 'set_comprehension':
+      case 'dictionary_comprehension':
+      case 'generator_expression':
+        return;
+      case 'global_statement':
+      case 'nonlocal_statement':
+        if (node.namedChildren.some((c) => c?.text === name)) global = true;
+        return;
+      case 'assignment':
+      case 'augmented_assignment':
+      case 'for_statement': {
+        const left = node.childForFieldName('left');
+        for (const id of left ? targetNames(left) : []) if (id.text === name) out.push({ definition: variable(path, name, id, node), at: id.startIndex });
+        break;
+      }
+      case 'as_pattern_target':
+        for (const id of node.namedChildren.flatMap((c) => (c ? targetNames(c) : []))) if (id.text === name) out.push({ definition: variable(path, name, id, node.parent ?? node), at: id.startIndex });
+        return;
+      case 'named_expression': {
+        const id = node.childForFieldName('name');
+        if (id?.text === name) out.push({ definition: variable(path, name, id, node), at: id.startIndex });
+        break;
+      }
+      case 'import_statement':
+      case 'import_from_statement':
+        for (const binding of importsOf(path, node)) if (binding.local === name) out.push({ definition: binding.definition, binding, at: node.startIndex });
+        return;
+    }
+    for (const child of node.namedChildren) if (child) visit(child);
+  };
+  visit(body);
+  return global ? 'global' : out;
+}
+
+function variable(path: string, name: string, id: Node, statement: Node): Definition {
+  return { name, kind: 'variable', path, range: rangeOf(statement), selection: rangeOf(id), header: { start: statement.startIndex, end: statement.endIndex } };
+}
+
+/** The last binding before the use (the nearest assignment), else the first. */
+function chooseBinding(bindings: Binding[], at: number): Binding {
+  const sorted = [...bindings].sort((a, b) => a.at - b.at);
+  let chosen = sorted[0];
+  for (const b of sorted) if (b.at <= at) chosen = b;
+  return chosen;
+}
+
+/** The identifiers a parameter list binds. */
+function parameterNames(parameters: Node): Node[] {
+  const out: Node[] = [];
+  for (const p of parameters.namedChildren) {
+    if (!p) continue;
+    if (p.type === 'identifier') out.push(p);
+    else if (p.type === 'default_parameter' || p.type === 'typed_default_parameter') {
+      const id = p.childForFieldName('name');
+      if (id?.type === 'identifier') out.push(id);
+    } else if (p.type === 'typed_parameter' || p.type === 'list_splat_pattern' || p.type === 'dictionary_splat_pattern') {
+      const id = p.namedChildren.find((c) => c?.type === 'identifier') ?? p.namedChildren.find((c) => c?.type === 'list_splat_pattern' || c?.type === 'dictionary_splat_pattern')?.namedChildren.find((c) => c?.type === 'identifier');
+      if (id) out.push(id);
+    }
+  }
+  return out;
+}
+
+// ----- text helpers -----
+
+function identifierAt(tree: Tree, offset: number): Node | undefined {
+  for (const at of [offset, offset - 1]) {
+    if (at < 0) continue;
+    const node = tree.rootNode.descendantForIndex(at, at);
+    if (node?.type === 'identifier' && node.startIndex <= offset && offset <= node.endIndex) return node;
+  }
+  return undefined;
+}
+
+/** Whether an identifier is bound here: an assignment or loop target, a parameter, a definition's name, an import. */
+function isBinding(node: Node): boolean {
+  let child = node;
+  for (let parent = node.parent; parent; child = parent, parent = parent.parent) {
+    switch (parent.type) {
+      case 'pattern_list':
+      case 'tuple_pattern':
+      case 'list_pattern':
+      case 'list_splat_pattern':
+      case 'as_pattern_target':
+        continue;
+      case 'assignment':
+      case 'augmented_assignment':
+      case 'for_statement':
+      case 'for_in_clause':
+        return parent.childForFieldName('left')?.equals(child) ?? false;
+      case 'function_definition':
+      case 'class_definition':
+        return parent.childForFieldName('name')?.equals(child) ?? false;
+      case 'named_expression':
+        return parent.childForFieldName('name')?.equals(child) ?? false;
+      case 'parameters':
+      case 'lambda_parameters':
+        return true;
+      case 'default_parameter':
+      case 'typed_default_parameter':
+        return parent.childForFieldName('name')?.equals(child) ?? false;
+      case 'typed_parameter':
+        return child.type === 'identifier';
+      case 'aliased_import':
+        return parent.childForFieldName('alias')?.equals(child) ?? false;
+      case 'as_pattern':
+        return child.type === 'as_pattern_target';
+      case 'import_from_statement':
+        return !(parent.childForFieldName('module_name')?.equals(child) ?? false);
+      case 'import_statement':
+        return true;
+      case 'dotted_name':
+        continue;
+      default:
+        return false;
+    }
+  }
+  return false;
+}
+
+function key(path: string, range: Range): string {
+  return `${path}\0${range.startLine}:${range.startColumn}`;
+}
+
+function linesOf(live: Live): number[] {
+  live.lines ??= lineStarts(live.text);
+  return live.lines;
+}
+
+/** Offsets where lines start (breaks: \r\n, \n, \r, as in VS Code). */
+export function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) starts.push(i + 1);
+    else if (c === 13) {
+      if (text.charCodeAt(i + 1) === 10) i++;
+      starts.push(i + 1);
+    }
+  }
+  return starts;
+}
+
+function offsetAt(lines: number[], text: string, position: Position): number {
+  const line = Math.max(0, Math.min(position.line, lines.length - 1));
+  return Math.min(lines[line] + position.character, text.length);
+}
+
+function positionAt(lines: number[], offset: number): { line: number; character: number } {
+  let lo = 0;
+  let hi = lines.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (lines[mid] <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return { line: lo, character: offset - lines[lo] };
+}
+
+const WORD_CHAR = /[\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]/u;
+
+/** Whole-word occurrences of `word` outside strings and comments (within `span` when given). */
+function occurrences(text: string, word: string, inert: Int32Array, lines: number[], span?: Span): Range[] {
+  const out: Range[] = [];
+  const from = span?.start ?? 0;
+  const to = span?.end ?? text.length;
+  for (let at = text.indexOf(word, from); at !== -1 && at + word.length <= to; at = text.indexOf(word, at + word.length)) {
+    const end = at + word.length;
+    if (at > 0 && WORD_CHAR.test(text[at - 1])) continue;
+    if (end < text.length && WORD_CHAR.test(text[end])) continue;
+    if (insideSpans(inert, at)) continue;
+    const start = positionAt(lines, at);
+    out.push({ startLine: start.line, startColumn: start.character, endLine: start.line, endColumn: start.character + word.length });
+  }
+  return out;
+}
+
+/** Occurrences of a local name: attribute names (`x.name`) and keyword argument names are other things. */
+function localOccurrences(live: Live, name: string, lines: number[], scope: Span): Range[] {
+  return occurrences(live.text, name, live.summary.inert, lines, scope).filter((range) => {
+    const node = identifierAt(live.tree, lines[range.startLine] + range.startColumn);
+    const parent = node?.parent;
+    if (!node || !parent) return true;
+    if (parent.type === 'attribute' && parent.childForFieldName('attribute')?.equals(node)) return false;
+    return !(parent.type === 'keyword_argument' && parent.childForFieldName('name')?.equals(node));
+  });
+}
+
+/** -1: no match; lower is better. */
+function matchScore(name: string, query: string): number {
+  if (query === '') return 3;
+  if (name === query) return 0;
+  if (name.startsWith(query)) return 1;
+  if (name.includes(query)) return 2;
+  let i = 0;
+  for (let j = 0; j < name.length && i < query.length; j++) if (name[j] === query[i]) i++;
+  return i === query.length ? 3 : -1;
+}
+
+/** The header a hover shows: dedented, the trailing `:` dropped, at most 12 lines. */
+function signatureOf(definition: Definition, text: string, moduleName: string | undefined): string {
+  if (definition.kind === 'module') return `module ${moduleName ?? definition.name}`;
+  if (!definition.header) return definition.name;
+  let header = text.slice(definition.header.start, definition.header.end).replace(/\s+$/, '');
+  if (definition.kind === 'class' || definition.kind === 'function' || definition.kind === 'method' || definition.kind === 'parameter') header = header.replace(/:$/, '');
+  const lines = dedent(header).split(/\r\n|\r|\n/);
+  const shown = lines.slice(0, 12);
+  if (lines.length > 12) shown.push('...');
+  return shown.join('\n').slice(0, 2000);
+}
+
+/** A docstring as `inspect.cleandoc` shows it, at most 40 lines. */
+export function cleanDoc(raw: string): string {
+  const lines = raw.replace(/\t/g, '    ').split(/\r\n|\r|\n/);
+  let indent = Infinity;
+  for (const line of lines.slice(1)) {
+    const stripped = line.trimStart();
+    if (stripped) indent = Math.min(indent, line.length - stripped.length);
+  }
+  const out = [lines[0].trim(), ...lines.slice(1).map((l) => (indent === Infinity ? l.trim() : l.slice(indent).trimEnd()))];
+  while (out.length > 0 && out[0] === '') out.shift();
+  while (out.length > 0 && out[out.length - 1] === '') out.pop();
+  return (out.length > 40 ? [...out.slice(0, 40), '...'] : out).join('\n');
+}
+
+function dedent(text: string): string {
+  const lines = text.split(/\r\n|\r|\n/);
+  let indent = Infinity;
+  for (const line of lines.slice(1)) {
+    const stripped = line.trimStart();
+    if (stripped) indent = Math.min(indent, line.length - stripped.length);
+  }
+  if (indent === Infinity) return text;
+  // The first line starts at the keyword; continuation lines keep their indentation relative to the deepest common one.
+  return [lines[0], ...lines.slice(1).map((l) => l.slice(Math.min(indent, l.length - l.trimStart().length)))].join('\n');
+}

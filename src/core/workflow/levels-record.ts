@@ -1,0 +1,141 @@
+/**
+ * The level record a disguised checkout leaves in its working copy: which levels and seed the
+ * disguise uses, which draw of the state levels the validation gate accepted and which files it
+ * kept in their original state, and the state levels' own records (the same sections a bundle
+ * has), so that `patch` can carry a person's changes back to the original base.
+ *
+ * It lives in the working copy's git folder (`.git/schrodinger/levels.json`): every view, live
+ * or materialized, the leak scan's input and every patch leave `.git` out, so no view ever serves
+ * it, and it travels with the working copy.
+ */
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { writeFileAtomic } from '../common/atomic';
+import type { OrderSection } from '../disguise/bundle';
+import { orderSection } from '../disguise/bundle-schema';
+import { UsageError } from '../common/errors';
+import { arrayOf, fail, integer, isRelativePath, matching, objectOf, optional, recordOf, required, show, text, validateDocument, type Shape } from '../common/schema';
+import { changedPaths } from '../disguise/state-levels';
+
+export const LEVELS_RECORD_SCHEMA = 'schrodinger-views/levels-record';
+export const LEVELS_RECORD_VERSION = 1;
+
+/** Where the record is, relative to the working copy. */
+export const LEVELS_RECORD_PATH = path.join('.git', 'schrodinger', 'levels.json');
+
+export interface FileDigests {
+  /** `sha256:` + hex of the file's bytes in the original state. */
+  original: string;
+  /** ... and in the transformed state the checkout wrote. */
+  state: string;
+}
+
+export interface GateSummary {
+  /** `passed`: the tests gave their expected outcomes on the state written; `skipped`: not run (see `reason`). */
+  status: 'passed' | 'skipped';
+  reason?: string;
+  /** Test runs made. */
+  runs: number;
+  /** The runner that ran them (its command template). */
+  runner?: string;
+}
+
+export interface LevelsRecord {
+  schema: typeof LEVELS_RECORD_SCHEMA;
+  version: typeof LEVELS_RECORD_VERSION;
+  generator: string;
+  /** The dataset instance, when the checkout is of one. */
+  instance?: string;
+  seed: number;
+  /** Every level of the disguise, ascending (interface levels too: the view draws them from `seed`). */
+  levels: number[];
+  /** The source commit and its tree: the pristine base the working copy was made from. */
+  base: { commit: string; tree: string };
+  /** The draw of the state levels the gate accepted: attempt 0 draws from `seed` itself (see state-gate.ts). */
+  draw: { attempt: number; seed: number };
+  /** Files the gate kept in their original state (sorted). */
+  fallback: string[];
+  validation: GateSummary;
+  /** Each file a state level changed: its digests in both states. */
+  digests: Record<string, FileDigests>;
+  /** Level 3's records, as in a bundle. */
+  order?: OrderSection;
+}
+
+export function digestOf(bytes: Uint8Array): string {
+  return `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+}
+
+const digest = matching('"sha256:" and 64 hexadecimal digits', (s) => /^sha256:[0-9a-f]{64}$/.test(s), 80);
+const objectId = matching('a git object id', (s) => /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(s), 64);
+const relativePath = matching('a relative path', isRelativePath, 4096);
+
+const recordShape = (): Shape<LevelsRecord> => ({
+  schema: required(matching(`"${LEVELS_RECORD_SCHEMA}"`, (s) => s === LEVELS_RECORD_SCHEMA)),
+  version: required(integer(LEVELS_RECORD_VERSION, LEVELS_RECORD_VERSION)),
+  generator: required(text(200)),
+  instance: optional(text(500)),
+  seed: required(integer(0, 999_999_999_999_999)),
+  levels: required(arrayOf(integer(1, 4), { unique: true })),
+  base: required(objectOf<LevelsRecord['base']>({ commit: required(objectId), tree: required(objectId) })),
+  draw: required(objectOf<LevelsRecord['draw']>({ attempt: required(integer(0, 1000)), seed: required(integer(0, 999_999_999_999_999)) })),
+  fallback: required(arrayOf(relativePath, { unique: true })),
+  validation: required(
+    objectOf<GateSummary>({
+      status: required(matching('"passed" or "skipped"', (s) => s === 'passed' || s === 'skipped')),
+      reason: optional(text(500)),
+      runs: required(integer(0, 100_000)),
+      runner: optional(text()),
+    }),
+  ),
+  digests: required(recordOf(relativePath, objectOf<FileDigests>({ original: required(digest), state: required(digest) }))),
+  order: optional(orderSection),
+});
+
+/** The record, checked; a damaged one throws "damaged level record: SOURCE: WHAT". */
+export function validateLevelsRecord(value: unknown, source: string): LevelsRecord {
+  return validateDocument<LevelsRecord>(value, 'level record', source, () => {
+    objectOf(recordShape())(value, '');
+    const record = value as LevelsRecord;
+    if (record.levels.some((level, i) => i > 0 && level <= record.levels[i - 1])) fail('levels', 'expected ascending levels');
+    if (record.levels.includes(3) !== (record.order !== undefined)) fail('order', record.levels.includes(3) ? 'missing (levels include 3)' : 'present although levels do not include 3');
+    const changed = changedPaths(record);
+    const digested = Object.keys(record.digests).sort();
+    if (changed.join('\0') !== digested.join('\0')) {
+      const odd = [...changed.filter((p) => !Object.hasOwn(record.digests, p)), ...digested.filter((p) => !changed.includes(p))][0];
+      fail('digests', `${show(odd)}: expected digests for exactly the files the levels changed`);
+    }
+  });
+}
+
+export function serializeLevelsRecord(record: LevelsRecord): string {
+  return `${JSON.stringify(record, null, 1)}\n`;
+}
+
+/** Writes the record into the working copy `folder` (its git folder must exist). */
+export function writeLevelsRecord(folder: string, record: LevelsRecord): string {
+  const file = path.join(folder, LEVELS_RECORD_PATH);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  writeFileAtomic(file, serializeLevelsRecord(record));
+  return file;
+}
+
+/** The record a disguised checkout left in `folder`, checked; undefined when there is none. */
+export function findLevelsRecord(folder: string): { file: string; record: LevelsRecord } | undefined {
+  const file = path.join(folder, LEVELS_RECORD_PATH);
+  let data: string;
+  try {
+    data = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
+    throw new UsageError(`cannot read the level record ${file}`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(data);
+  } catch {
+    throw new UsageError(`damaged level record: ${file}: not valid JSON`);
+  }
+  return { file, record: validateLevelsRecord(value, file) };
+}
