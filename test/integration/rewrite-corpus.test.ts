@@ -75,8 +75,11 @@ test('corpus projects with every function of their source rewritten pass their w
     const run = spawnSync('bash', ['-c', project.command], {
       cwd: root,
       encoding: 'utf8',
-      env: { ...process.env, PYTHONPATH: '', PYTEST_ADDOPTS: '', PATH: `${bin}:/usr/bin:/bin`, TZ: 'UTC', LC_ALL: 'C.UTF-8', PYTHONDONTWRITEBYTECODE: '1' },
+      // Nothing of the caller's environment but HOME, and no stdin: bash reads ~/.bashrc (which may
+      // put another python3 first on PATH) when its stdin is a socket, as Node's pipes are.
+      env: { HOME: process.env.HOME, PATH: `${bin}:/usr/bin:/bin`, TZ: 'UTC', LC_ALL: 'C.UTF-8', PYTHONDONTWRITEBYTECODE: '1' },
       maxBuffer: 64 * 1024 * 1024,
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     const summary = run.stdout.trim().split('\n').at(-1) ?? '';
     assert.ok(changed > 0, `${project.name}: nothing rewritten`);

@@ -108,9 +108,11 @@ function instanceOutcomes(instance: SharedInstance, files: Record<string, string
   fs.symlinkSync(PYTHON, path.join(dir, 'bin', 'python3'));
   const outcomes = path.join(dir, 'outcomes.json');
   const quoted = tests.map((id) => `'${id.replace(/'/g, `'\\''`)}'`).join(' ');
-  const env: NodeJS.ProcessEnv = { ...process.env, PATH: `${path.join(dir, 'bin')}:/usr/bin:/bin`, PYTEST_ADDOPTS: '-p _rewrite_outcomes', REWRITE_OUTCOMES: outcomes, PYTHONDONTWRITEBYTECODE: '1', TZ: 'UTC', LC_ALL: 'C.UTF-8' };
-  delete env.PYTHONPATH;
-  spawnSync('bash', ['-c', instance.test_cmd.replace('{tests}', quoted)], { cwd: work, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  // Nothing of the caller's environment but HOME, and no stdin: bash reads ~/.bashrc (which may put
+  // another python3 first on PATH) when its stdin is a socket, as Node's pipes are.
+  const env: NodeJS.ProcessEnv = { HOME: process.env.HOME, PATH: `${path.join(dir, 'bin')}:/usr/bin:/bin`, PYTEST_ADDOPTS: '-p _rewrite_outcomes', REWRITE_OUTCOMES: outcomes, PYTHONDONTWRITEBYTECODE: '1', TZ: 'UTC', LC_ALL: 'C.UTF-8' };
+  const run = spawnSync('bash', ['-c', instance.test_cmd.replace('{tests}', quoted)], { cwd: work, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
+  assert.ok(fs.existsSync(outcomes), `${instance.instance_id}: pytest reported nothing:\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`);
   return JSON.parse(fs.readFileSync(outcomes, 'utf8')) as Record<string, string>;
 }
 

@@ -143,7 +143,7 @@ export class CodeTranslator {
   }
 
   /**
-   * `def example(req, test=1): ...` and `assert fb.get_arg_names() == ('req', 'test')`, or a local
+   * `def example(req, test=1): ...` (a def, not a lambda helper) and `assert fb.get_arg_names() == ('req', 'test')`, or a local
    * class setting `self.greeting` and `assert 'greeting' in table.headers`, within one top-level
    * function, where the repository reads names at run time: the string is that name, as the code
    * calls it in the view.
@@ -159,7 +159,7 @@ export class CodeTranslator {
     const index = sites.findIndex(
       (d) =>
         d.text === word &&
-        ((d.kind === Site.Param && d.paramOf !== undefined && inner(d.paramOf)) ||
+        ((d.kind === Site.Param && d.paramOf !== undefined && scopes[d.paramOf].kind === 'function' && inner(d.paramOf)) ||
           (d.kind === Site.Attribute && d.store === true && d.start > start && d.end <= end && scopes[d.scope].kind !== 'module' && isSelfChain(resolver, d) && insideClass(scopes, d.scope, top))),
     );
     return index === -1 ? undefined : this.siteView(sites[index], index, resolver);
@@ -300,7 +300,6 @@ export class CodeTranslator {
 function holdsValue(site: StringSite): boolean {
   return site.assignedValueOf !== undefined;
 }
-
 
 function isSelfChain(resolver: FileResolver, site: NameSite): boolean {
   return site.chain !== undefined && site.chain.steps.length === 0 && site.chain.root !== -1 && resolver.scan.sites[site.chain.root].text === 'self';
