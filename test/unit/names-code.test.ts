@@ -573,3 +573,19 @@ test('the modules of a folder sort in the view as in the original (pytest collec
   const d = await viewRunsLikeOriginal(files);
   for (const fruit of fruits) assert.notEqual(d.name(`test_${fruit}`), `test_${fruit}`);
 });
+
+test('after a backslash the first character is an escape in dotted names and paths too, so the way back is exact (Windows paths in a .bat file)', async () => {
+  const files = {
+    'boltons/__init__.py': '',
+    'boltons/cacheutils.py': 'def make_cache_key(args):\n    return tuple(args)\n',
+    'docs/make.bat': '\techo.^> qcollectiongenerator %BUILDDIR%\\qthelp\\boltons.qhcp\r\n\tassistant -collectionFile %BUILDDIR%\\qthelp\\boltons.ghc\\cacheutils.py\r\n',
+  };
+  let escapes = 0;
+  for (let seed = 1; seed <= 12; seed++) {
+    const d = await disguise(files, seed);
+    const view = d.view('docs/make.bat');
+    if (/\\[abfnrtvxuN]/.test(view.replace(/\\qthelp/g, ''))) escapes++;
+    assert.equal(d.translator.toReal(view), files['docs/make.bat'], `seed ${seed}: ${view}`);
+  }
+  assert.ok(escapes > 0, 'no seed put an escape letter after a backslash: the test checks nothing');
+});

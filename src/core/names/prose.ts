@@ -120,8 +120,11 @@ export class ProseTranslator {
       mark(start, end);
     }
     for (const m of compoundMatches(text)) {
-      const start = m.index;
-      const end = start + m[0].length;
+      // After a backslash the first character is an escape (`\boltons.qhcp` holds `oltons.qhcp`),
+      // as for every word (words.ts): the way back reads it so.
+      const escaped = m.index > 0 && text.charCodeAt(m.index - 1) === 92 && m[0].length > 1;
+      const start = escaped ? m.index + 1 : m.index;
+      const end = m.index + m[0].length;
       if (taken[start]) continue;
       this.compound(text, start, end, edits, options);
       mark(start, end);
