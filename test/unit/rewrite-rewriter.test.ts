@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
@@ -7,6 +7,7 @@ import seedrandom from 'seedrandom';
 import { MIN_DIFFERENCE, tokenDifference } from '../../src/core/rewrite/difference';
 import { findRegions, type Region } from '../../src/core/rewrite/regions';
 import { rewriteFunctions, type FileRewrite } from '../../src/core/rewrite/rewriter';
+import { commandTestRunner } from '../../src/core/workflow/test-runner';
 import { PYTHON, tempDir } from '../helpers';
 import { pythonParses } from '../rewrite-helpers';
 import { bareRepository, baseFile, sharedInstances, type SharedInstance } from '../shared-instances';
@@ -83,37 +84,21 @@ test('different seeds give different rewrites of the same region', async () => {
   }
 });
 
-const PLUGIN = `import json, os
-_results = {}
-def pytest_runtest_logreport(report):
-    if report.when == "call":
-        _results[report.nodeid] = "passed" if report.passed else ("skipped" if report.skipped else "failed")
-    elif report.failed:
-        _results[report.nodeid] = "error"
-def pytest_sessionfinish(session):
-    with open(os.environ["REWRITE_OUTCOMES"], "w") as f:
-        json.dump(_results, f)
-`;
-
-/** Runs the instance's tests in a clone of its base with `files` written over it and the test patch applied. */
-function instanceOutcomes(instance: SharedInstance, files: Record<string, string>, tests: string[]): Record<string, string> {
+/** Runs the instance's tests, through the product's test runner, in a clone of its base with `files` written over it and the test patch applied. */
+async function instanceOutcomes(instance: SharedInstance, files: Record<string, string>, tests: string[]): Promise<Record<string, string>> {
   const dir = tempDir('rewrite-gate');
   const work = path.join(dir, 'work');
   execFileSync('git', ['clone', '-q', '--no-checkout', bareRepository(instance), work]);
   execFileSync('git', ['-C', work, '-c', 'advice.detachedHead=false', 'checkout', '-q', '--detach', instance.base_commit]);
   for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(work, file), text);
   execFileSync('git', ['-C', work, 'apply', '-'], { input: instance.test_patch });
-  fs.writeFileSync(path.join(work, '_rewrite_outcomes.py'), PLUGIN);
   fs.mkdirSync(path.join(dir, 'bin'));
   fs.symlinkSync(PYTHON, path.join(dir, 'bin', 'python3'));
-  const outcomes = path.join(dir, 'outcomes.json');
-  const quoted = tests.map((id) => `'${id.replace(/'/g, `'\\''`)}'`).join(' ');
-  // Nothing of the caller's environment but HOME, and no stdin: bash reads ~/.bashrc (which may put
-  // another python3 first on PATH) when its stdin is a socket, as Node's pipes are.
-  const env: NodeJS.ProcessEnv = { HOME: process.env.HOME, PATH: `${path.join(dir, 'bin')}:/usr/bin:/bin`, PYTEST_ADDOPTS: '-p _rewrite_outcomes', REWRITE_OUTCOMES: outcomes, PYTHONDONTWRITEBYTECODE: '1', TZ: 'UTC', LC_ALL: 'C.UTF-8' };
-  const run = spawnSync('bash', ['-c', instance.test_cmd.replace('{tests}', quoted)], { cwd: work, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'pipe'] });
-  assert.ok(fs.existsSync(outcomes), `${instance.instance_id}: pytest reported nothing:\n${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`);
-  return JSON.parse(fs.readFileSync(outcomes, 'utf8')) as Record<string, string>;
+  // Nothing of the caller's environment but HOME: only Debian's python3 and its plugins run the suite.
+  const env: NodeJS.ProcessEnv = { HOME: process.env.HOME, PATH: `${path.join(dir, 'bin')}:/usr/bin:/bin`, TZ: 'UTC', LC_ALL: 'C.UTF-8' };
+  const run = await commandTestRunner({ template: instance.test_cmd, timeoutMs: 600_000, env }).run(work, tests);
+  assert.ok(run.outcomes.size > 0, `${instance.instance_id}: pytest reported nothing:\n${run.output}`);
+  return Object.fromEntries(run.outcomes);
 }
 
 test('on the real instances the rewritten base keeps the task: PASS_TO_PASS pass, FAIL_TO_PASS still fail (real pytest)', async () => {
@@ -122,7 +107,7 @@ test('on the real instances the rewritten base keeps the task: PASS_TO_PASS pass
     const p2p = JSON.parse(instance.PASS_TO_PASS) as string[];
     for (const seed of [1, 2]) {
       const rewrites = await rewriteInstance(instance, seed);
-      const outcomes = instanceOutcomes(instance, Object.fromEntries(rewrites.map((r) => [r.file, r.out.text])), [...f2p, ...p2p]);
+      const outcomes = await instanceOutcomes(instance, Object.fromEntries(rewrites.map((r) => [r.file, r.out.text])), [...f2p, ...p2p]);
       const label = `${instance.instance_id} seed ${seed}`;
       for (const id of p2p) assert.equal(outcomes[id], 'passed', `${label}: ${id}`);
       for (const id of f2p) assert.ok(outcomes[id] === 'failed' || outcomes[id] === 'error', `${label}: ${id} is ${outcomes[id]}`);
