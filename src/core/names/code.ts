@@ -202,17 +202,23 @@ export class CodeTranslator {
       return;
     }
     for (const m of content.matchAll(/[\p{L}\p{N}_]+(?:\.[\p{L}\p{N}_]+)*/gu)) {
-      const dotted = m[0];
-      const parts = dotted.split('.');
-      const internal = this.rules.isInternalTop(parts[0]) && parts.length > 1;
-      let offset = start + m.index!;
-      let soFar = '';
-      for (const part of parts) {
-        soFar = soFar ? `${soFar}.${part}` : part;
-        const view = internal && this.rules.isModule(soFar) ? this.rules.moduleView(part) : definitions ? this.rules.knownView(part) : this.rules.memberView(part);
-        if (view !== part) edits.push([offset, offset + part.length, view]);
-        offset += part.length + 1;
-      }
+      this.dottedEdits(m[0], start + m.index!, edits, (part) => (definitions ? this.rules.knownView(part) : this.rules.memberView(part)));
+    }
+  }
+
+  /**
+   * Each part of a dotted name at `offset`: along a path through the repository's modules, a
+   * module by its module name; any other part by `view` (told whether the path is the repository's).
+   */
+  private dottedEdits(dotted: string, offset: number, edits: Edit[], view: (part: string, internal: boolean, parts: number) => string): void {
+    const parts = dotted.split('.');
+    const internal = parts.length > 1 && this.rules.isInternalTop(parts[0]);
+    let soFar = '';
+    for (const part of parts) {
+      soFar = soFar ? `${soFar}.${part}` : part;
+      const shown = internal && this.rules.isModule(soFar) ? this.rules.moduleView(part) : view(part, internal, parts.length);
+      if (shown !== part) edits.push([offset, offset + part.length, shown]);
+      offset += part.length + 1;
     }
   }
 
@@ -277,21 +283,12 @@ export class CodeTranslator {
         edits.push([start + m.index!, start + m.index! + m[0].length, file]);
         continue;
       }
-      const parts = m[0].split('.');
-      const internal = parts.length > 1 && rules.isInternalTop(parts[0]);
-      let offset = start + m.index!;
-      let soFar = '';
-      for (const part of parts) {
-        soFar = soFar ? `${soFar}.${part}` : part;
-        let view = part;
-        if (internal && rules.isModule(soFar)) view = rules.moduleView(part);
-        else if (internal) view = rules.knownView(part);
-        else if (rules.isOwnPackageWord(part)) view = rules.ownPackageView(part);
-        else if (parts.length === 1 && carried?.has(part)) view = carried.get(part)!;
-        else if (isNameShaped(part) || /^\p{Lu}/u.test(part)) view = rules.knownView(part);
-        if (view !== part) edits.push([offset, offset + part.length, view]);
-        offset += part.length + 1;
-      }
+      this.dottedEdits(m[0], start + m.index!, edits, (part, internal, parts) => {
+        if (internal) return rules.knownView(part);
+        if (rules.isOwnPackageWord(part)) return rules.ownPackageView(part);
+        if (parts === 1 && carried?.has(part)) return carried.get(part)!;
+        return isNameShaped(part) || /^\p{Lu}/u.test(part) ? rules.knownView(part) : part;
+      });
     }
   }
 }
