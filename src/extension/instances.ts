@@ -173,6 +173,8 @@ export async function solveInstance(context: vscode.ExtensionContext, views: Vie
           out: folder,
           seed,
           levels,
+          // What the view hides from the person, the state levels leave as it is.
+          hidden: config.get<string[]>('hidden', []),
           makeRunner: (base) => gateRunner(instance, base, shims),
           // The gate's lines name tests and files: only their count is shown (solver mode shows no original name).
           onProgress: (line) => {

@@ -1,7 +1,6 @@
 // The corpus check of ../shared/corpus (ten real projects no one here wrote, with their pytest
 // suites): the materialized view of each must give its original test results. One seed here (the
-// README and the closing notes report more); the projects that do not match yet are named, with
-// the reason, and every other project must match.
+// README and the closing notes report more).
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as path from 'node:path';
@@ -10,12 +9,7 @@ import { ROOT, requireShared, tempDir } from '../helpers';
 
 const CORPUS = path.resolve(ROOT, '..', 'shared', 'corpus');
 
-/** Projects whose view does not run like the original yet (Level 2 limits the README lists). */
-const NOT_YET: Record<string, string> = {
-  marshmallow: 'a value spelled like a field, transformed by the code (`"foo"` through `.upper()` compared with `"FOO"`): 2 tests',
-};
-
-test('the corpus: every project but those named runs in its view exactly like the original (seed 1)', { timeout: 40 * 60_000 }, () => {
+test('the corpus: every project runs in its view exactly like the original (seed 1)', { timeout: 40 * 60_000 }, () => {
   const script = requireShared(path.join(CORPUS, 'run.sh'));
   const run = spawnSync('bash', [script, '--seed', '1', '--scratch', tempDir('corpus')], {
     cwd: ROOT,
@@ -25,9 +19,8 @@ test('the corpus: every project but those named runs in its view exactly like th
   });
   const lines = [...run.stdout.matchAll(/^(\S+): original=(.*) view=(.*) (MATCH|MISMATCH)\b.*$/gm)];
   assert.equal(lines.length, 10, `ten projects reported:\n${run.stdout}\n${run.stderr.slice(-3000)}`);
-  const failed = lines.filter((m) => m[4] === 'MISMATCH' && !(m[1] in NOT_YET)).map((m) => m[0]);
+  const failed = lines.filter((m) => m[4] === 'MISMATCH').map((m) => m[0]);
   assert.deepEqual(failed, [], run.stdout);
-  const nowMatching = lines.filter((m) => m[4] === 'MATCH' && m[1] in NOT_YET).map((m) => m[1]);
-  if (nowMatching.length > 0) console.log(`corpus: now matching, remove from NOT_YET: ${nowMatching.join(', ')}`);
+  assert.equal(run.status, 0, run.stdout);
   console.log(run.stdout.split('\n').filter((l) => /MATCH|^corpus:/.test(l)).join('\n'));
 });

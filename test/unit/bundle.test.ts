@@ -22,7 +22,7 @@ test('same repository and seed give a byte-identical bundle; other seeds give ot
 test('records schema, seed, levels, granularity, repository identity and data versions', async () => {
   const bundle = await build(3);
   assert.equal(bundle.schema, 'schrodinger-views/bundle');
-  assert.equal(bundle.schemaVersion, 4);
+  assert.equal(bundle.schemaVersion, 5);
   assert.equal(bundle.seed, 3);
   assert.deepEqual(bundle.levels, [2]);
   assert.equal(bundle.names!.granularity, 'full');

@@ -589,3 +589,63 @@ test('after a backslash the first character is an escape in dotted names and pat
   }
   assert.ok(escapes > 0, 'no seed put an escape letter after a backslash: the test checks nothing');
 });
+
+test("a field-named string handed to a parameter that reads it as text, or hands it to the caller's function, keeps its spelling; as a key it is the field's name", async () => {
+  const d = await viewRunsLikeOriginal({
+    'forms/__init__.py': [
+      'class FormMeta(type):',
+      '    def __new__(mcs, name, bases, attrs):',
+      '        attrs["declared"] = [k for k, v in attrs.items() if isinstance(v, Field)]',
+      '        return super().__new__(mcs, name, bases, attrs)',
+      '',
+      '',
+      'class Field:',
+      '    def __init__(self, convert=None):',
+      '        self.convert = convert',
+      '',
+      '    def deserialize(self, value):',
+      '        return self._call(self.convert, value) if self.convert else self._plain(value)',
+      '',
+      '    def _plain(self, value):',
+      '        return value.strip()',
+      '',
+      '    def _call(self, func, value):',
+      '        return func(value)',
+      '',
+      '',
+      'class Form(metaclass=FormMeta):',
+      '    def load(self, data):',
+      '        return {k: getattr(self, k).deserialize(data[k]) for k in self.declared if k in data}',
+      '',
+      '',
+      'def error_for(messages, field):',
+      '    return {field: messages}',
+      '',
+    ].join('\n'),
+    'tests/test_forms.py': [
+      'from forms import Field, Form, error_for',
+      '',
+      '',
+      'class Person(Form):',
+      '    motto = Field(convert=lambda v: v.upper())',
+      '    place = Field()',
+      '',
+      '',
+      'def test_value_read_as_text():',
+      '    assert Field(convert=lambda v: v.upper()).deserialize("motto") == "MOTTO"',
+      '    assert Field(convert=lambda v: v + "!").deserialize("place") == "place!"',
+      '    assert Field().deserialize(" motto ") == "motto"',
+      '    assert Field().deserialize("place") == "place"',
+      '',
+      '',
+      'def test_field_names_as_keys():',
+      '    assert Person().load({"motto": "dr", "place": " x "}) == {"motto": "DR", "place": "x"}',
+      '    assert "motto" in error_for(["bad"], "motto")',
+      '',
+    ].join('\n'),
+  });
+  const test = d.view('tests/test_forms.py');
+  assert.ok(test.includes(`.${d.name('deserialize')}("motto") == "MOTTO"`), test);
+  assert.ok(test.includes(`{"${d.name('motto')}": "dr"`), test);
+  assert.ok(test.includes(`${d.name("error_for")}(["bad"], "${d.name("motto")}")`), test);
+});

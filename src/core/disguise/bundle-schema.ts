@@ -58,6 +58,7 @@ const isDottedName = (s: string) => s.split('.').every(isIdentifier);
 const isKeptWord = (s: string) => s !== '' && !/[\s/\\\0]/.test(s);
 
 const name = matching('a Python name', isName);
+const calleeIndex = matching('callee:index', (s) => /^[^:]+:(?:0|[1-9][0-9]{0,3})$/.test(s) && isName(s.split(':')[0]));
 const reason = text(200);
 
 const namesShape = (): Shape<NamesSection> => ({
@@ -77,7 +78,8 @@ const namesShape = (): Shape<NamesSection> => ({
   quotableNames: required(arrayOf(name)),
   dataKeywords: required(arrayOf(matching('callee.keyword', (s) => s.split('.').length === 2 && s.split('.').every((p) => p === '' || isName(p))))),
   nameKeywords: required(arrayOf(name)),
-  nameArguments: required(arrayOf(matching('callee:index', (s) => /^[^:]+:(?:0|[1-9][0-9]{0,3})$/.test(s) && isName(s.split(':')[0])))),
+  nameArguments: required(arrayOf(calleeIndex)),
+  valueArguments: required(arrayOf(calleeIndex)),
   dataNames: required(arrayOf(name)),
   readsNames: required(boolean),
   excluded: required(recordOf(matching('a word', isKeptWord), reason)),

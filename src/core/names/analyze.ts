@@ -6,7 +6,7 @@
  */
 import { Bind, Site, scanPython, type Chain, type StringSite } from './python-scan';
 import { FileResolver, type ModuleContext } from './resolve';
-import { nameArgumentFlow, nameValuedNames, stringRole } from './string-roles';
+import { nameArgumentFlow, nameValuedNames, stringRole, type ArgumentFlow } from './string-roles';
 
 export type DefinitionKind = 'class' | 'function' | 'variable' | 'class-attribute' | 'parameter' | 'local' | 'local-callable' | 'attribute' | 'alias' | 'export';
 
@@ -70,8 +70,8 @@ export interface FileFacts {
   optionNames: string[];
   /** Identifiers whose values the file uses as names (`getattr(obj, self.attribute)`). */
   nameValued: string[];
-  /** Positional parameters that carry names, and where parameters are passed on (string-roles.ts `nameArgumentFlow`). */
-  nameArguments: { sinks: string[]; edges: Array<[string, string]> };
+  /** Positional parameters that carry names, keys or text, and where parameters are passed on (string-roles.ts `nameArgumentFlow`). */
+  nameArguments: ArgumentFlow;
   /** One-word strings given to the repository's callables or used as keys (candidates for attributes served by `__getattr__`). */
   wordStrings: string[];
   /** A class of the file serves attributes from its data (`__getattr__`). */

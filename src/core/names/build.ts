@@ -163,6 +163,7 @@ export function buildNames(
     dataKeywords: [],
     nameKeywords: [...new Set([...input.facts.flatMap((f) => f.nameValued), ...nameCarriers.filter((k) => k.startsWith('.')).map((k) => k.slice(1))])].sort(),
     nameArguments: nameCarriers.filter((k) => !k.startsWith('.')),
+    valueArguments: valueArguments(input.facts),
     readsNames: input.facts.some((f) => f.readsNames),
     dataNames: [],
   };
@@ -607,7 +608,21 @@ export function sortedRecord<T>(record: Record<string, T>): Record<string, T> {
 
 /** What carries names (`function:index`, `.attribute`), following what is passed on to other callables. */
 function nameArguments(facts: readonly FileFacts[]): string[] {
-  const valued = new Set(facts.flatMap((f) => f.nameArguments.sinks));
+  return reaching(facts, facts.flatMap((f) => f.nameArguments.sinks));
+}
+
+/**
+ * Positional arguments that carry the caller's text (`deserialize:0`, whose value reaches
+ * `value.upper()` or a function the caller supplied) and never a name or a mapping's key.
+ */
+function valueArguments(facts: readonly FileFacts[]): string[] {
+  const keys = new Set(reaching(facts, facts.flatMap((f) => [...f.nameArguments.sinks, ...f.nameArguments.keySinks])));
+  return reaching(facts, facts.flatMap((f) => f.nameArguments.valueSinks)).filter((k) => !k.startsWith('.') && !keys.has(k));
+}
+
+/** The keys from which the flow's edges reach one of `sinks`, the sinks included. */
+function reaching(facts: readonly FileFacts[], sinks: readonly string[]): string[] {
+  const valued = new Set(sinks);
   const edges = facts.flatMap((f) => f.nameArguments.edges);
   for (let changed = true; changed; ) {
     changed = false;

@@ -128,7 +128,10 @@ export class CodeTranslator {
         const named = (isTestModule(resolver.context.module) && !key && definesCallable(resolver, content)) || this.isLibraryClassName(content);
         const view = named
           ? this.rules.knownView(content)
-          : this.nestedDefinitionView(resolver, site, content) ?? this.dataWord(content, site.container === 'dict-key', !holdsValue(site));
+          : this.nestedDefinitionView(resolver, site, content) ??
+            (isValueArgument(site, resolver) || comparedWithValueCall(site, resolver)
+              ? this.prose.translate(content, { standalone: true, value: true })
+              : this.dataWord(content, site.container === 'dict-key', !holdsValue(site)));
         if (view !== content) edits.push([range.start, range.end, view]);
       }
       else if (role === 'names' || role === 'definition-names' || role === 'fragments') this.fragments(text, range.start, range.end, edits);
@@ -136,7 +139,7 @@ export class CodeTranslator {
         const piece = text.slice(range.start, range.end);
         // A message quoting a function or class (`"Hook 'conflict' ..."`) quotes the name.
         const inTest = isTestModule(resolver.context.module);
-        const view = this.prose.translate(piece, { stringValue: true, quotedName: (word) => this.rules.isQuotable(word) || (inTest && definesCallable(resolver, word)) });
+        const view = this.prose.translate(piece, { stringValue: true, value: isValueArgument(site, resolver) || comparedWithValueCall(site, resolver), quotedName: (word) => this.rules.isQuotable(word) || (inTest && definesCallable(resolver, word)) });
         if (view !== piece) edits.push([range.start, range.end, view]);
       }
     }
@@ -291,6 +294,36 @@ export class CodeTranslator {
       });
     }
   }
+}
+
+/** The whole positional argument of a repository callable whose parameter carries the caller's text. */
+function isValueArgument(site: StringSite, resolver: FileResolver): boolean {
+  if (!site.call || !site.whole || site.keyword !== undefined || site.argIndex === undefined || resolver.isExternalChain(site.call.callee)) return false;
+  const callee = resolver.lastAttribute(site.call.callee);
+  return callee !== undefined && (resolver.context.isValueArgument?.(callee, site.argIndex) ?? false);
+}
+
+/**
+ * `field.deserialize("foo") == "FOO"`: compared with what a call returns that was given the
+ * caller's text (a string as a value argument), the string is text made from that value,
+ * spelled as the program spells it.
+ */
+function comparedWithValueCall(site: StringSite, resolver: FileResolver): boolean {
+  const chain = site.comparedWith;
+  if (!chain || chain.root === -1 || chain.steps[chain.steps.length - 1] !== '()') return false;
+  let calls = valueCalls.get(resolver);
+  if (!calls) {
+    calls = new Set(resolver.scan.strings.filter((s) => isValueArgument(s, resolver)).map((s) => calleeKey(s.call!.callee.root, s.call!.callee.steps)));
+    valueCalls.set(resolver, calls);
+  }
+  return calls.has(calleeKey(chain.root, chain.steps.slice(0, -1)));
+}
+
+/** Per file: the callees (`root site|steps`) of calls given the caller's text. */
+const valueCalls = new WeakMap<FileResolver, Set<string>>();
+
+function calleeKey(root: number, steps: readonly string[]): string {
+  return `${root}|${steps.join('.')}`;
 }
 
 /** An assigned string (`TAG = "TAG"`; one a name-valued variable holds is `flow`): a field's name there is a coincidence of spelling. */

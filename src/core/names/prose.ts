@@ -43,6 +43,13 @@ export interface ProseOptions {
    * repository's constant of that name.
    */
   stringValue?: boolean;
+  /**
+   * The text is the caller's data handed to a parameter that reads it as text (see
+   * `NamesTables.valueArguments`): a plain word spelled like a field or a plain name of the
+   * repository keeps its spelling; what is written as a name (shaped like an identifier, called,
+   * dotted, a path, the package's own name) changes as in any prose.
+   */
+  value?: boolean;
 }
 
 /** A dotted name or a path, without spaces. */
@@ -305,7 +312,7 @@ export class ProseTranslator {
     const view = rules.knownView(word);
     if (view === word) return word;
     // A word with digits standing alone (`"node1"`) is as often data as a name.
-    if ((isNameShaped(word) && !(options.standalone && !/_/.test(word) && splitWord(word).filter((p) => !p.fixed).length === 1)) || rules.isPlainName(word)) return view;
+    if ((isNameShaped(word) && !(options.standalone && !/_/.test(word) && splitWord(word).filter((p) => !p.fixed).length === 1)) || (rules.isPlainName(word) && !options.value)) return view;
     const parts = splitWord(word);
     if ((parts[0].casing === 'title' || (parts[0].casing === 'upper' && !options.stringValue)) && !options.standalone && !options.key) return view;
     // Written as a call (`compute()`, `compute\(`), quoted the way Python's messages quote
@@ -314,7 +321,7 @@ export class ProseTranslator {
     if (after === '(' || (after === '\\' && text[end + 1] === '(')) return view;
     const before = text[start - 1];
     if (before === "'" && after === "'" && options.quotedName?.(word)) return view;
-    if ((before === '"' || before === "'") && after === before && rules.isDataName(word)) return view;
+    if ((before === '"' || before === "'") && after === before && rules.isDataName(word) && !options.value) return view;
     return word;
   }
 }

@@ -32,6 +32,8 @@ export interface ModuleContext {
   doctest?: boolean;
   /** Whether the argument at this position of a callable of this name carries a name (`self._run("numerics")`). */
   isNameArgument?: (callee: string, index: number) => boolean;
+  /** Whether the argument at this position of a callable of this name carries the caller's text (`deserialize("foo")`). */
+  isValueArgument?: (callee: string, index: number) => boolean;
   /** Whether a keyword of this name carries a name somewhere in the repository. */
   isNameKeyword?: (name: string) => boolean;
   /** Whether containers of this name are iterated into name-valued variables (their keys and items are names). */

@@ -48,6 +48,12 @@ export interface NamesTables {
   nameKeywords: string[];
   /** Positional arguments that carry names, as `callee:index` (`_run:0` for `self._run("numerics")`). */
   nameArguments: string[];
+  /**
+   * Positional arguments that carry the caller's text, as `callee:index` (`deserialize:0`, whose
+   * value is upper-cased or handed to a function the caller gave): a one-word string given there
+   * is data, spelled as written, even when a field has that name.
+   */
+  valueArguments: string[];
   /** The repository reads parameter or attribute names at run time (`inspect.signature`, `dir(obj)`, `obj.__dict__`). */
   readsNames: boolean;
   /** Field names of declarative classes (schemas, dataclasses, TypedDicts): as strings they are those names. */
@@ -71,6 +77,7 @@ export class NameRules {
   private readonly quotableNames: ReadonlySet<string>;
   private readonly nameKeywords: ReadonlySet<string>;
   private readonly nameArguments: ReadonlySet<string>;
+  private readonly valueArguments: ReadonlySet<string>;
   private readonly dataKeywords: ReadonlySet<string>;
   private readonly locals: ReadonlyMap<string, string>;
 
@@ -101,6 +108,7 @@ export class NameRules {
     this.quotableNames = new Set(tables.quotableNames);
     this.nameKeywords = new Set(tables.nameKeywords);
     this.nameArguments = new Set(tables.nameArguments);
+    this.valueArguments = new Set(tables.valueArguments);
     this.dataKeywords = new Set(tables.dataKeywords);
     this.locals = new Map(Object.entries(tables.locals));
     this.externalGlobals = new Map(Object.entries(tables.externalGlobals).map(([m, names]) => [m, new Set(names)]));
@@ -116,6 +124,10 @@ export class NameRules {
 
   isNameArgument(callee: string, index: number): boolean {
     return this.nameArguments.has(`${callee}:${index}`);
+  }
+
+  isValueArgument(callee: string, index: number): boolean {
+    return this.valueArguments.has(`${callee}:${index}`);
   }
 
   /** A function or class the repository defines (nested ones too). */

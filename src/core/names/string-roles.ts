@@ -55,6 +55,14 @@ const NAMESPACES = new Set(['__dict__', 'parameters', 'arguments', '__annotation
 const ALL_LIKE = new Set(['__all__', '__slots__', '__match_args__']);
 /** str methods whose argument is text (searched for, or put into the result): it follows the text's rules. */
 const STR_SEARCH = new Set(['find', 'rfind', 'index', 'rindex', 'count', 'startswith', 'endswith', 'replace', 'split', 'rsplit', 'partition', 'rpartition', 'removeprefix', 'removesuffix', '__contains__', 'format', 'format_map', 'join']);
+/** Methods of a mapping that take a key. */
+const KEY_METHODS = new Set(['get', 'pop', 'setdefault', '__contains__', '__getitem__']);
+/** str methods that read their receiver as text: what they return is made from its spelling. */
+const TEXT_METHODS = new Set([
+  'upper', 'lower', 'title', 'capitalize', 'swapcase', 'casefold', 'strip', 'lstrip', 'rstrip', 'center', 'ljust', 'rjust',
+  'zfill', 'encode', 'expandtabs', 'translate', 'split', 'rsplit', 'splitlines', 'partition', 'rpartition', 'replace',
+  'removeprefix', 'removesuffix', 'startswith', 'endswith', 'isupper', 'islower', 'isidentifier',
+]);
 /** Keywords whose value is a pattern matched against the program's own messages. */
 const MESSAGE_PATTERNS = new Set(['match']);
 const SINGLE_VALUE = /^[\p{L}\p{N}_.+\-]*$/u;
@@ -308,8 +316,14 @@ const LOOP_ALIAS = /\bfor[ \t]+([\p{L}_][\p{L}\p{N}_]*)[ \t]+in[ \t]+([\p{L}_][\
  * a key passed on to another callable, also through a local (`check_key = attr if ... else
  * self.attribute`, `accessor_func = accessor or utils.get_value`). The build follows the edges
  * across the repository.
+ *
+ * `keySinks`: keys used as a mapping's key (`d[key]`, `d.get(key)`); `valueSinks`: keys whose
+ * value the function reads as text (`value.upper()`) or hands to code its caller supplied
+ * (`func(value)`, where `func` is a parameter). A string given to a parameter that reaches a
+ * value sink and no key or name sink is the caller's data: the program derives text from its
+ * spelling, so it keeps that spelling (see `NamesTables.valueArguments`).
  */
-export function nameArgumentFlow(resolver: FileResolver): { sinks: string[]; edges: Array<[string, string]> } {
+export function nameArgumentFlow(resolver: FileResolver): ArgumentFlow {
   const scan = resolver.scan;
   const functions = scan.scopes.map((s, i) => i).filter((i) => scan.scopes[i].kind === 'function');
   const functionAt = (offset: number): number => {
@@ -349,12 +363,19 @@ export function nameArgumentFlow(resolver: FileResolver): { sinks: string[]; edg
     return [scan.sites[chain.root].text, ...chain.steps].join('.');
   };
   const sinks = new Set<string>();
+  const keySinks = new Set<string>();
+  const valueSinks = new Set<string>();
   const edges: Array<[string, string]> = [];
-  const sink = (offset: number, dotted: string | undefined) => {
-    if (dotted !== undefined) for (const key of keysOf(functionAt(offset), dotted)) sinks.add(key);
+  const sink = (offset: number, dotted: string | undefined, into = sinks) => {
+    if (dotted !== undefined) for (const key of keysOf(functionAt(offset), dotted)) into.add(key);
   };
+  const isParameter = (fn: number, name: string) => fn !== -1 && scan.scopes[fn].params.some((p) => p.name === name);
   for (const call of scan.calls) {
     const method = resolver.lastAttribute(call.callee);
+    const receiver = call.callee.steps.length === 1 && call.callee.root !== -1 ? scan.sites[call.callee.root].text : undefined;
+    if (receiver !== undefined && method !== undefined && TEXT_METHODS.has(method)) sink(call.open, receiver, valueSinks);
+    if (method !== undefined && KEY_METHODS.has(method) && call.callee.steps.length >= 1) sink(call.open, chainText(call.args[0]), keySinks);
+    if (method !== undefined && call.callee.steps.length === 0 && isParameter(functionAt(call.open), method)) for (const arg of call.args) sink(call.open, chainText(arg), valueSinks);
     if (method && OBJECT_TARGET.has(method) && method !== 'object' && call.callee.steps.length === 0) sink(call.open, chainText(call.args[1]));
     else if (method === 'import_module' || method === '__import__') {
       for (const site of scan.sites) if (site.kind === Site.Name && site.start > call.open && site.end <= call.close) sink(site.start, site.text);
@@ -370,6 +391,17 @@ export function nameArgumentFlow(resolver: FileResolver): { sinks: string[]; edg
       });
     }
   }
-  for (const { receiver, index } of scan.subscripts) if (isNamespaceChain(receiver, resolver)) sink(index.root === -1 ? 0 : scan.sites[index.root].start, chainText(index));
-  return { sinks: [...sinks].sort(), edges };
+  for (const { receiver, index } of scan.subscripts) {
+    const offset = index.root === -1 ? 0 : scan.sites[index.root].start;
+    sink(offset, chainText(index), isNamespaceChain(receiver, resolver) ? sinks : keySinks);
+  }
+  return { sinks: [...sinks].sort(), keySinks: [...keySinks].sort(), valueSinks: [...valueSinks].sort(), edges };
+}
+
+/** What a file's code does with the arguments of its callables (see `nameArgumentFlow`). */
+export interface ArgumentFlow {
+  sinks: string[];
+  keySinks: string[];
+  valueSinks: string[];
+  edges: Array<[string, string]>;
 }

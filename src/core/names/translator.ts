@@ -113,6 +113,7 @@ export class NamesTranslator {
       externalGlobal: (module, name) => this.rules.isExternalGlobal(module, name),
       isNameKeyword: (name) => this.rules.isNameKeyword(name),
       isNameArgument: (callee, index) => this.rules.isNameArgument(callee, index),
+      isValueArgument: (callee, index) => this.rules.isValueArgument(callee, index),
     };
   }
 
