@@ -1,7 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { requireShared, tempDir } from './helpers';
+import assert from 'node:assert/strict';
+import { writeShims } from '../src/core/workflow/solve/python';
+import { PYTHON, requirePath, requireShared, tempDir } from './helpers';
 
 /** The shared SWE-bench-format instances (real bug fixes with their git history), read at run time. */
 export const INSTANCES_DIR = path.resolve(__dirname, '..', '..', 'shared', 'instances');
@@ -25,6 +27,21 @@ export function sharedInstances(): SharedInstance[] {
     .split('\n')
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l) as SharedInstance);
+}
+
+/** The shared instance with this id. */
+export function sharedInstance(id: string): SharedInstance {
+  const found = sharedInstances().find((i) => i.instance_id === id);
+  assert.ok(found, id);
+  return found;
+}
+
+/** `python3` on PATH becomes Debian's, which has the pytest the instances were made with. */
+export function useDebianPython(): void {
+  requirePath(PYTHON, 'python3');
+  requirePath('/usr/lib/python3/dist-packages/pytest', 'python3-pytest');
+  const shims = writeShims(path.join(tempDir('python'), 'bin'), PYTHON);
+  if (!process.env.PATH?.startsWith(shims)) process.env.PATH = `${shims}${path.delimiter}${process.env.PATH ?? ''}`;
 }
 
 const unpacked = new Map<string, string>();

@@ -26,6 +26,7 @@ import { parseSeed } from '../core/common/user-values';
 import { PRODUCT_VERSION } from '../core/common/version';
 import { registerCheckout } from './commands/checkout';
 import { registerLevel1 } from './commands/level1';
+import { registerLevel4 } from './commands/level4';
 import { registerPatch } from './commands/patch';
 import { registerReviewReport } from './commands/review-report';
 import { printJson, processIo, warn, type CliIo, type CliState } from './commands/io';
@@ -203,6 +204,7 @@ export function createProgram(io: CliIo = processIo, state: CliState = { exitCod
   registerCheckout(program, io, state);
   registerPatch(program, io, state);
   registerLevel1(program, io, state);
+  registerLevel4(program, io, state);
   registerSample(program, io, state);
   registerReviewReport(program, io, state);
   return program;

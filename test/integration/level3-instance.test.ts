@@ -15,31 +15,16 @@ import { checkoutInstance } from '../../src/core/workflow/checkout';
 import { findLevelsRecord } from '../../src/core/workflow/levels-record';
 import { replayOrder } from '../../src/core/order/reorder';
 import { readRepository } from '../../src/core/repository/repository';
-import { writeShims } from '../../src/core/workflow/solve/python';
 import { buildStateSections } from '../../src/core/disguise/state-levels';
 import { TerminalSession } from '../../src/core/view/terminal-session';
 import { translatorFor, type Translator } from '../../src/core/disguise/translator';
 import { DisguisedFileSystem } from '../../src/core/view/view-fs';
-import { PYTHON, requirePath, runPytest, tempDir } from '../helpers';
-import { bareRepository, INSTANCES_DIR, sharedInstances, type SharedInstance } from '../shared-instances';
+import { runPytest, tempDir } from '../helpers';
+import { bareRepository, INSTANCES_DIR, sharedInstance as instance, type SharedInstance, useDebianPython } from '../shared-instances';
 import { runCommand } from '../unit/command-harness';
 import { gitIn, gitRun } from '../unit/git-test-utils';
 
 const REGISTER = [registerCheckout, registerPatch];
-
-/** The instance's `python3` is Debian's, which has the pytest the instances were made with. */
-function useDebianPython(): void {
-  requirePath(PYTHON, 'python3');
-  requirePath('/usr/lib/python3/dist-packages/pytest', 'python3-pytest');
-  const shims = writeShims(path.join(tempDir('python'), 'bin'), PYTHON);
-  if (!process.env.PATH?.startsWith(shims)) process.env.PATH = `${shims}${path.delimiter}${process.env.PATH ?? ''}`;
-}
-
-function instance(id: string): SharedInstance {
-  const found = sharedInstances().find((i) => i.instance_id === id);
-  assert.ok(found, id);
-  return found;
-}
 
 /** The paths a patch changes (its `diff --git a/X b/X` lines). */
 function patchedFiles(patch: string): string[] {

@@ -51,6 +51,8 @@ export interface RewriteStats {
   tooClose: number;
   transformations: number;
   differences: number[];
+  /** The rejected rewrites (the function stays as it was): what they applied and their difference. */
+  rejected: Array<Pick<RewrittenFunction, 'name' | 'transformations' | 'difference'>>;
 }
 
 export type RewriteLevel = Omit<StateLevel<RewriteRecord, RewriteStats>, 'section'> & { readonly section: 'rewrite' };
@@ -85,13 +87,15 @@ export function rewriteLevel(regions: readonly Region[]): RewriteLevel {
 }
 
 async function rewriteFile(path: string, text: string, seed: number, regions: readonly Region[]): Promise<Transformed<RewriteRecord, RewriteStats>> {
-  const stats: RewriteStats = { functions: 0, rewritten: 0, tooClose: 0, transformations: 0, differences: [] };
+  const stats: RewriteStats = { functions: 0, rewritten: 0, tooClose: 0, transformations: 0, differences: [], rejected: [] };
   const targets = await locateFunctions(text, regions);
   stats.functions = targets.length;
   if (targets.length === 0) return { text, record: undefined, stats };
   const drawn = await rewriteFunctions(text, targets, (target) => rewriteRandom(seed, path, target.name));
   const kept = drawn.functions.filter((f) => f.transformations.length > 0 && f.difference >= MIN_DIFFERENCE);
-  stats.tooClose = drawn.functions.filter((f) => f.transformations.length > 0 && f.difference < MIN_DIFFERENCE).length;
+  const rejected = drawn.functions.filter((f) => f.transformations.length > 0 && f.difference < MIN_DIFFERENCE);
+  stats.tooClose = rejected.length;
+  stats.rejected = rejected.map((f) => ({ name: f.name, transformations: f.transformations, difference: f.difference }));
   if (kept.length === 0) return { text, record: undefined, stats };
   // Only the kept ones are applied: the others stay as they were.
   const functions: RewrittenFunction[] = [];
@@ -111,7 +115,7 @@ async function rewriteFile(path: string, text: string, seed: number, regions: re
 }
 
 /** The regions' functions in `text`: by dotted name, the one nearest the region's line when the name repeats. */
-async function locateFunctions(text: string, regions: readonly Region[]): Promise<Array<{ name: string; startLine: number }>> {
+export async function locateFunctions(text: string, regions: readonly Region[]): Promise<Array<{ name: string; startLine: number }>> {
   const parser = await loadPythonParser();
   const tree = parser.parse(text);
   try {

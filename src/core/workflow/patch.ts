@@ -383,6 +383,14 @@ function exactPattern(p: string): string {
   return quote(`/${p.replace(/[\\*?[\]!#]/g, (c) => `\\${c}`)}`);
 }
 
+/** A unified diff (git's, `a/` and `b/` prefixes) of text files from one state to another, in their own paths; '' when none differs. */
+export function diffFiles(files: ReadonlyArray<{ path: string; before: Buffer; after: Buffer; executable: boolean }>): string {
+  const changed = files.filter((f) => !f.before.equals(f.after));
+  if (changed.length === 0) return '';
+  const side = (key: 'before' | 'after'): State[] => changed.map((f) => ({ path: f.path, bytes: f[key], executable: f.executable, link: false }));
+  return diffStates(side('before'), side('after'), new Set(), false);
+}
+
 function diffStates(
   oldSide: State[],
   newSide: State[],

@@ -90,7 +90,7 @@ interface Draw {
   texts: Map<string, string>;
 }
 
-interface Check {
+export interface Check {
   ok: boolean;
   /** PASS_TO_PASS tests that did not pass, FAIL_TO_PASS tests that passed. */
   p2pFailing: string[];
@@ -193,8 +193,11 @@ function accepted(draw: Draw, fallback: string[]): Omit<GateResult, 'summary'> {
   };
 }
 
+/** What one check of a state needs of the gate's options. */
+export type CheckOptions = Pick<GateOptions, 'base' | 'repository' | 'tests' | 'runner'>;
+
 /** Runs the tests on the base with `texts` written over it and the test patch applied, in a scratch copy. */
-async function checkState(options: GateOptions, texts: ReadonlyMap<string, string>, protectedPaths: ReadonlySet<string>, ids: string[]): Promise<Check> {
+export async function checkState(options: CheckOptions, texts: ReadonlyMap<string, string>, protectedPaths: ReadonlySet<string>, ids: string[]): Promise<Check> {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'schrodinger-gate-'));
   const dir = path.join(scratch, path.basename(options.base));
   try {
@@ -220,7 +223,7 @@ async function checkState(options: GateOptions, texts: ReadonlyMap<string, strin
 }
 
 /** The paths a patch touches (old and new sides). */
-function testPatchPaths(patch: string): Set<string> {
+export function testPatchPaths(patch: string): Set<string> {
   const paths = new Set<string>();
   if (patch.trim() === '') return paths;
   const listed = git(['apply', '--numstat', '-z', '-'], { input: patch, isolated: true });

@@ -1,0 +1,333 @@
+/**
+ * Level 4 over a dataset (the `level4` command): for each instance, the functions near its bug
+ * (regions of its gold patch, rewrite/regions.ts) rewritten on a scratch checkout of its base
+ * commit, and the rewrite validated with the instance's own tests, as the Level 3 gate does
+ * (state-gate.ts `checkState`: the test_patch applied, every PASS_TO_PASS must pass, every
+ * FAIL_TO_PASS must still fail).
+ *
+ * Attempts: attempt k (1-based) draws the rewrite with `drawSeed(seed, k - 1)` through
+ * `rewriteLevel(regions).transform` for every file of the regions. An attempt that rewrites
+ * nothing (no transformation applies, or every rewrite is below MIN_DIFFERENCE) is recorded as
+ * such and the next one is tried; one that rewrites something is gated, and the first that passes
+ * is accepted. When every gated attempt failed, the untransformed base is checked once too, so the
+ * row says whether the tests could judge at all.
+ *
+ * One JSON line per instance, appended to the output (common/jsonl.ts): a row with a boolean
+ * `accepted` is final (a rerun skips its instance); a row with `error` is not. Rows are appended
+ * in the order of the instances, whatever the concurrency. Same inputs and seed, same bytes, but
+ * for the fields named `durationMs` and `durationSeconds`.
+ */
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { UsageError } from '../common/errors';
+import { appendJsonLine, readJsonLines } from '../common/jsonl';
+import { readRepository, type RepoFile } from '../repository/repository';
+import { MIN_DIFFERENCE } from '../rewrite/difference';
+import { rewriteLevel, type RewriteRecord, type RewriteStats } from '../rewrite/level';
+import { findRegions, outermostRegions, type Region } from '../rewrite/regions';
+import type { AppliedTransformation } from '../rewrite/rewriter';
+import { withText } from '../disguise/state-levels';
+import { fillCheckout, readCheckoutSource } from './checkout';
+import type { Instance } from './instances';
+import { diffFiles } from './patch';
+import { checkState, drawSeed, testPatchPaths, type Check, type CheckOptions } from './state-gate';
+import type { TestOutcome, TestRunner } from './test-runner';
+
+export const LEVEL4_REWRITERS = ['offline'] as const;
+export type Level4Rewriter = (typeof LEVEL4_REWRITERS)[number];
+export const DEFAULT_LEVEL4_ATTEMPTS = 3;
+
+export interface FunctionAttempt {
+  path: string;
+  name: string;
+  /** Whether this attempt's rewrite of the function is kept (its difference reaches MIN_DIFFERENCE). */
+  kept: boolean;
+  transformations: AppliedTransformation[];
+  /** Token difference of the rewrite (0 when nothing applied). */
+  difference: number;
+  /** Why it is not kept. */
+  reason?: 'no transformation applies' | 'difference below the minimum' | 'not found in its file';
+}
+
+export interface GateRecord {
+  status: 'passed' | 'failed';
+  /** Each test's outcome; `not run` when the run did not report it (not found, a collection error, the timeout). */
+  failToPass: Record<string, TestOutcome | 'not run'>;
+  passToPass: Record<string, TestOutcome | 'not run'>;
+  timedOut: boolean;
+  durationMs: number;
+}
+
+export interface AttemptRecord {
+  attempt: number;
+  seed: number;
+  functions: FunctionAttempt[];
+  result: 'nothing rewritten' | 'gated';
+  gate?: GateRecord;
+}
+
+export interface Level4Row {
+  instance_id: string;
+  seed: number;
+  rewriter: Level4Rewriter;
+  maxAttempts: number;
+  minDifference: number;
+  base: { commit: string; tree: string };
+  runner: string;
+  regions: Array<{ path: string; name: string; lines: [number, number] }>;
+  /** Hunks of the gold patch without a region, and why. */
+  hunkNotes: string[];
+  attempts: AttemptRecord[];
+  accepted: boolean;
+  acceptedAttempt: number | null;
+  /** Why nothing was accepted. */
+  reason?: string;
+  /** When every gated attempt failed: the untransformed base under the same gate. */
+  untransformed?: GateRecord;
+  /** The accepted rewrite's record of each file, by path. */
+  rewrite: Record<string, RewriteRecord> | null;
+  /** The accepted rewrite as a unified diff, original to rewritten, in the original paths ('' when none). */
+  diff: string;
+  durationSeconds: number;
+}
+
+export interface Level4ErrorRow {
+  instance_id: string;
+  seed: number;
+  rewriter: Level4Rewriter;
+  error: string;
+}
+
+export interface Level4InstanceOptions {
+  /** A local clone (bare or not) holding the instance's base commit. */
+  repo: string;
+  instance: Instance;
+  seed: number;
+  rewriter: Level4Rewriter;
+  attempts: number;
+  runner: TestRunner;
+  onProgress?: (line: string) => void;
+}
+
+/** Level 4 of one instance (see the module comment). Nothing is written but scratch folders. */
+export async function level4Instance(options: Level4InstanceOptions): Promise<Level4Row> {
+  const started = Date.now();
+  const { instance } = options;
+  const say = (line: string) => options.onProgress?.(`level4: ${instance.instance_id}: ${line}`);
+  const source = readCheckoutSource(options.repo, instance.base_commit);
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'schrodinger-level4-'));
+  try {
+    const base = path.join(scratch, instance.repo.split('/').pop() || 'repo');
+    fs.mkdirSync(base);
+    fillCheckout(base, source);
+    const repository = readRepository(base);
+    const files = new Map(repository.files.map((f) => [f.path, f]));
+    const found = await findRegions(instance.patch, (p) => files.get(p)?.text);
+    const regions = outermostRegions(found.regions);
+    const row: Level4Row = {
+      instance_id: instance.instance_id,
+      seed: options.seed,
+      rewriter: options.rewriter,
+      maxAttempts: options.attempts,
+      minDifference: MIN_DIFFERENCE,
+      base: { commit: source.commit, tree: source.tree },
+      runner: options.runner.description,
+      regions: regions.map((r) => ({ path: r.path, name: r.name, lines: [r.startLine, r.endLine] })),
+      hunkNotes: found.hunks.flatMap((h) => h.notes.map((note) => `${h.path} hunk ${h.hunk + 1}: ${note}`)),
+      attempts: [],
+      accepted: false,
+      acceptedAttempt: null,
+      rewrite: null,
+      diff: '',
+      durationSeconds: 0,
+    };
+    const finish = () => ({ ...row, durationSeconds: Number(((Date.now() - started) / 1000).toFixed(1)) });
+    say(`${regions.length} ${regions.length === 1 ? 'region' : 'regions'}${regions.length > 0 ? ` (${regions.map((r) => `${r.path}:${r.name}`).join(', ')})` : ''}`);
+    if (regions.length === 0) {
+      row.reason = 'the gold patch changes no function of a Python file';
+      return finish();
+    }
+    const tests = { failToPass: instance.FAIL_TO_PASS, passToPass: instance.PASS_TO_PASS, testPatch: instance.test_patch };
+    if (tests.failToPass.length + tests.passToPass.length === 0) {
+      row.reason = 'the instance has no FAIL_TO_PASS or PASS_TO_PASS tests: nothing can validate a rewrite';
+      return finish();
+    }
+    const gateOptions: CheckOptions = { base, repository, tests, runner: options.runner };
+    const protectedPaths = testPatchPaths(instance.test_patch);
+    const ids = [...tests.failToPass, ...tests.passToPass];
+    const gate = async (texts: ReadonlyMap<string, string>, label: string): Promise<GateRecord> => {
+      const check = await checkState(gateOptions, texts, protectedPaths, ids);
+      const record = gateRecord(check, tests.failToPass, tests.passToPass);
+      say(`${label}: gate ${record.status}: ${describeGate(check, tests.failToPass.length, tests.passToPass.length)} (${(check.run.ms / 1000).toFixed(1)} s)`);
+      return record;
+    };
+    const level = rewriteLevel(regions);
+    const paths = [...new Set(regions.map((r) => r.path))].sort();
+    for (let k = 1; k <= options.attempts; k++) {
+      const seed = drawSeed(options.seed, k - 1);
+      const label = `attempt ${k}/${options.attempts} (seed ${seed})`;
+      const attempt: AttemptRecord = { attempt: k, seed, functions: [], result: 'nothing rewritten' };
+      row.attempts.push(attempt);
+      const texts = new Map<string, string>();
+      const records: Record<string, RewriteRecord> = {};
+      for (const file of paths) {
+        const original = files.get(file)!;
+        const out = await level.transform(file, original.text!, seed);
+        attempt.functions.push(...functionAttempts(file, regions, out.record, out.stats));
+        if (out.record) {
+          texts.set(file, out.text);
+          records[file] = out.record;
+        }
+      }
+      const kept = attempt.functions.filter((f) => f.kept);
+      if (kept.length === 0) {
+        say(`${label}: nothing rewritten (${attempt.functions.map((f) => `${f.name}: ${f.reason}${f.transformations.length > 0 ? ` ${f.difference.toFixed(3)}` : ''}`).join('; ')})`);
+        continue;
+      }
+      attempt.result = 'gated';
+      say(`${label}: ${kept.length} ${kept.length === 1 ? 'function' : 'functions'} rewritten (${kept.map((f) => `${f.name}: ${f.transformations.length} transformations, difference ${f.difference.toFixed(3)}`).join('; ')})`);
+      attempt.gate = await gate(texts, label);
+      if (attempt.gate.status === 'passed') {
+        row.accepted = true;
+        row.acceptedAttempt = k;
+        row.rewrite = records;
+        row.diff = rewriteDiff(files, texts);
+        return finish();
+      }
+    }
+    if (row.attempts.some((a) => a.gate)) {
+      row.reason = `every rewritten attempt failed the gate`;
+      row.untransformed = await gate(new Map(), 'the untransformed base');
+      if (row.untransformed.status === 'failed') row.reason += `, and so does the untransformed base: check the test command and the Python environment`;
+    } else {
+      row.reason = `no attempt rewrote anything`;
+    }
+    return finish();
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** What an attempt did to each region of one file. */
+function functionAttempts(file: string, regions: readonly Region[], record: RewriteRecord | undefined, stats: RewriteStats): FunctionAttempt[] {
+  return regions
+    .filter((r) => r.path === file)
+    .map((r): FunctionAttempt => {
+      const kept = record?.functions.find((f) => f.name === r.name);
+      if (kept) return { path: file, name: r.name, kept: true, transformations: kept.transformations, difference: kept.difference };
+      const rejected = stats.rejected.find((f) => f.name === r.name);
+      if (rejected) return { path: file, name: r.name, kept: false, transformations: rejected.transformations, difference: rejected.difference, reason: 'difference below the minimum' };
+      return { path: file, name: r.name, kept: false, transformations: [], difference: 0, reason: stats.functions === 0 ? 'not found in its file' : 'no transformation applies' };
+    });
+}
+
+function gateRecord(check: Check, failToPass: readonly string[], passToPass: readonly string[]): GateRecord {
+  const outcomes = (ids: readonly string[]) => Object.fromEntries(ids.map((id) => [id, check.run.outcomes.get(id) ?? ('not run' as const)]));
+  return { status: check.ok ? 'passed' : 'failed', failToPass: outcomes(failToPass), passToPass: outcomes(passToPass), timedOut: check.run.timedOut, durationMs: check.run.ms };
+}
+
+function describeGate(check: Check, f2p: number, p2p: number): string {
+  const parts = [`${f2p - check.f2pPassing.length}/${f2p} FAIL_TO_PASS fail`, `${p2p - check.p2pFailing.length}/${p2p} PASS_TO_PASS pass`];
+  if (check.run.timedOut) parts.push('timed out');
+  return parts.join(', ');
+}
+
+function rewriteDiff(files: ReadonlyMap<string, RepoFile>, texts: ReadonlyMap<string, string>): string {
+  return diffFiles(
+    [...texts.keys()].sort().map((p) => {
+      const file = files.get(p)!;
+      return { path: p, before: file.bytes, after: withText(file, texts.get(p)!).bytes, executable: (file.mode & 0o111) !== 0 };
+    }),
+  );
+}
+
+/** The ids of the instances `out` already holds a final row of (seed and rewriter as there), and its warnings. */
+export function finishedInstances(out: string): { done: Map<string, { seed: unknown; rewriter: unknown }>; warnings: string[] } {
+  const read = readJsonLines(out);
+  const done = new Map<string, { seed: unknown; rewriter: unknown }>();
+  for (const { value } of read.lines) {
+    if (typeof value !== 'object' || value === null) continue;
+    const row = value as Partial<Level4Row>;
+    if (typeof row.instance_id === 'string' && typeof row.accepted === 'boolean') done.set(row.instance_id, { seed: row.seed, rewriter: row.rewriter });
+  }
+  return { done, warnings: read.warnings };
+}
+
+export interface Level4RunOptions extends Omit<Level4InstanceOptions, 'instance' | 'runner'> {
+  instances: readonly Instance[];
+  /** The test runner of an instance. */
+  runnerFor: (instance: Instance) => TestRunner;
+  out: string;
+  concurrency: number;
+}
+
+export interface Level4Summary {
+  out: string;
+  instances: number;
+  skipped: number;
+  written: number;
+  accepted: number;
+  errors: number;
+  /** Mean number of attempts of the accepted instances (this run's rows). */
+  attemptsPerAccepted: number;
+  /** Mean difference of the functions the accepted rewrites keep (this run's rows). */
+  meanDifference: number;
+}
+
+/** Level 4 of every instance not yet in `out`, one row appended per instance, in order. */
+export async function runLevel4(options: Level4RunOptions): Promise<Level4Summary> {
+  const say = options.onProgress ?? (() => undefined);
+  const { done, warnings } = finishedInstances(options.out);
+  for (const warning of warnings) say(`level4: ${warning}`);
+  const todo = options.instances.filter((instance) => {
+    const previous = done.get(instance.instance_id);
+    if (!previous) return true;
+    const other = previous.seed !== options.seed || previous.rewriter !== options.rewriter ? ` (with seed ${String(previous.seed)}, rewriter ${String(previous.rewriter)})` : '';
+    say(`level4: ${instance.instance_id}: already in ${options.out}${other}: skipped`);
+    return false;
+  });
+  const rows: Array<Level4Row | Level4ErrorRow> = [];
+  let next = 0;
+  const work = async (instance: Instance): Promise<Level4Row | Level4ErrorRow> => {
+    try {
+      return await level4Instance({ ...options, instance, runner: options.runnerFor(instance) });
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      say(`level4: ${instance.instance_id}: error: ${error.message}`);
+      return { instance_id: instance.instance_id, seed: options.seed, rewriter: options.rewriter, error: error.message };
+    }
+  };
+  // A pool of `concurrency` workers; rows are appended as soon as all before them are.
+  const settled: Array<Level4Row | Level4ErrorRow | undefined> = [];
+  let written = 0;
+  const flush = () => {
+    while (written < todo.length && settled[written] !== undefined) {
+      appendJsonLine(options.out, settled[written]);
+      rows.push(settled[written]!);
+      written++;
+    }
+  };
+  const worker = async () => {
+    while (next < todo.length) {
+      const index = next++;
+      settled[index] = await work(todo[index]);
+      flush();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(options.concurrency, Math.max(1, todo.length)) }, worker));
+  const finals = rows.filter((r): r is Level4Row => 'accepted' in r);
+  const accepted = finals.filter((r) => r.accepted);
+  const differences = accepted.flatMap((r) => r.attempts[r.acceptedAttempt! - 1].functions.filter((f) => f.kept).map((f) => f.difference));
+  const mean = (values: number[]) => (values.length === 0 ? 0 : Number((values.reduce((a, b) => a + b, 0) / values.length).toFixed(4)));
+  return {
+    out: options.out,
+    instances: options.instances.length,
+    skipped: options.instances.length - todo.length,
+    written: rows.length,
+    accepted: accepted.length,
+    errors: rows.length - finals.length,
+    attemptsPerAccepted: mean(accepted.map((r) => r.acceptedAttempt!)),
+    meanDifference: mean(differences),
+  };
+}
