@@ -21,6 +21,8 @@ import { testFileOf } from '../core/workflow/solve/tests';
 import { describeItem, type ReviewItem } from '../core/workflow/solve/review';
 import { exportSolution } from '../core/workflow/solve/submission';
 import { GateError } from '../core/workflow/state-gate';
+import { readAcceptedRewrite, type AcceptedRewrite } from '../core/workflow/level4-rows';
+import { UsageError } from '../core/common/errors';
 import { isStateLevel } from '../core/disguise/state-levels';
 import { commandTestRunner, DEFAULT_TEST_CMD, DEFAULT_TIMEOUT_S, type TestRunner } from '../core/workflow/test-runner';
 import type { Log } from './log';
@@ -80,11 +82,37 @@ export function levelsOf(instance: InstanceRecord | undefined): number[] {
   return instance?.levels ?? [2];
 }
 
-/** The levels Solve Instance offers: names alone, or names and definition order. */
+/** The levels Solve Instance offers: names always (the live view), with definition order and the rewrite near the bug. */
 const LEVEL_CHOICES: Array<vscode.QuickPickItem & { levels: number[] }> = [
   { label: 'Level 2', description: 'names disguised', levels: [2] },
   { label: 'Levels 2 and 3', description: 'names disguised, definitions reordered (the tests are run first to check the new order)', levels: [2, 3] },
+  { label: 'Levels 2 and 4', description: 'names disguised, the code near the bug restated (from a level4 file; the tests are run first)', levels: [2, 4] },
+  { label: 'Levels 2, 3 and 4', description: 'names disguised, definitions reordered, the code near the bug restated (from a level4 file)', levels: [2, 3, 4] },
 ];
+
+/**
+ * The instance's accepted Level 4 rewrite from a level4 file the person picks; undefined when
+ * they cancel or the file has none (said without naming the instance: solver mode).
+ */
+async function pickAcceptedRewrite(instanceId: string, log: Log): Promise<AcceptedRewrite | undefined> {
+  const file = await vscode.window.showOpenDialog({
+    title: 'Schrödinger: Solve Instance (the Level 4 rewrites: a level4 output)',
+    canSelectFiles: true,
+    canSelectFolders: false,
+    canSelectMany: false,
+    openLabel: 'Use these rewrites',
+  });
+  if (!file?.[0]) return undefined;
+  try {
+    return readAcceptedRewrite(file[0].fsPath, instanceId);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    const message = 'that file holds no accepted Level 4 rewrite of this instance (make one with `schrodinger level4`)';
+    log.error(`could not prepare the instance: ${message}`);
+    void vscode.window.showErrorMessage(`Schrödinger: ${message}`);
+    return undefined;
+  }
+}
 
 /**
  * The runner of the validation gate for an instance: its test command with the interpreter that
@@ -145,6 +173,8 @@ export async function solveInstance(context: vscode.ExtensionContext, views: Vie
     if (seed === undefined) return;
     const levels = (await vscode.window.showQuickPick(LEVEL_CHOICES, { title: 'Schrödinger: Solve Instance (levels)', placeHolder: 'The levels of the disguise' }))?.levels;
     if (!levels) return;
+    const rewrite = levels.includes(4) ? await pickAcceptedRewrite(instance.instance_id, log) : undefined;
+    if (levels.includes(4) && !rewrite) return;
     const key = createHash('sha256').update(`${instance.instance_id}\0${seed}\0${randomBytes(4).toString('hex')}`).digest('hex').slice(0, 12);
     const folder = path.join(context.globalStorageUri.fsPath, 'instances', key);
     fs.mkdirSync(path.dirname(folder), { recursive: true });
@@ -162,7 +192,7 @@ export async function solveInstance(context: vscode.ExtensionContext, views: Vie
       passToPass: instance.PASS_TO_PASS,
     };
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Schrödinger: preparing the instance' }, async (progress) => {
-      progress.report({ message: levels.some(isStateLevel) ? 'checking out the base commit (without history), drawing and checking the new order' : 'checking out the base commit (without history)' });
+      progress.report({ message: levels.some(isStateLevel) ? 'checking out the base commit (without history), drawing and checking the new state' : 'checking out the base commit (without history)' });
       const shims = fs.mkdtempSync(path.join(os.tmpdir(), 'schrodinger-gate-python-'));
       let runs = 0;
       try {
@@ -173,13 +203,14 @@ export async function solveInstance(context: vscode.ExtensionContext, views: Vie
           out: folder,
           seed,
           levels,
+          rewrite,
           // What the view hides from the person, the state levels leave as it is.
           hidden: config.get<string[]>('hidden', []),
           makeRunner: (base) => gateRunner(instance, base, shims),
           // The gate's lines name tests and files: only their count is shown (solver mode shows no original name).
           onProgress: (line) => {
             if (!/: running \d+ tests/.test(line)) return;
-            progress.report({ message: `checking the new order with the instance's tests (run ${++runs})` });
+            progress.report({ message: `checking the new state with the instance's tests (run ${++runs})` });
           },
         });
         const { validation, fallback, draw } = levelsRecord;

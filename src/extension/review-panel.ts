@@ -1,16 +1,21 @@
 /**
- * The reviewer workbench panel (Level 1 first): original and transformed statement side by side
- * with a word diff, the verifier's checklist, a rubric, keyboard-first decisions written to the
- * append-only verdict store, and resume exactly where the reviewer left off.
+ * The reviewer workbench panel, one for Levels 1, 3 and 4: the item (Level 1: original and
+ * transformed statement with a word diff and the verifier's checklist; Level 3: a reordered file,
+ * its units' original and new order; Level 4: a rewritten function against its original, the
+ * problem statement, the gate's test outcomes, the rewriter's record), the level's rubric,
+ * keyboard-first decisions written to the append-only verdict store, and resume exactly where the
+ * reviewer left off. Like every review command, it opens only when a reviewer asks for it.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { buildReviewReport } from '../core/review/statistics';
-import { appendAdjudication, readVerdicts } from '../core/review/verdicts';
+import { buildReviewReports, REPORTS_SCHEMA, type ReviewReport } from '../core/review/statistics';
+import { appendAdjudication, readVerdicts, type ReviewEntry } from '../core/review/verdicts';
 import { drawSample, readSample, serializeSample } from '../core/review/sampling';
 import { readLevel1Output, rewriteStatus } from '../core/statement/level1';
-import { Workbench, type WorkbenchSources } from '../core/review/workbench';
+import { openWorkbench, type Workbench, type WorkbenchSources } from '../core/review/workbench';
+import { rubricFor } from '../core/review/rubrics';
+import { codeLevelPopulation } from '../core/review/population';
 import { writeFileAtomic } from '../core/common/atomic';
 import { isFromWebview, type ItemMessage } from '../webview/review/protocol';
 import type { ExtensionHost } from './host';
@@ -34,6 +39,8 @@ export function registerReview(host: ExtensionHost): vscode.Disposable {
   return vscode.Disposable.from(
     reopenReview(context, log),
     vscode.commands.registerCommand('schrodinger.openReviewPanel', () => openReviewPanel(context, log)),
+    vscode.commands.registerCommand('schrodinger.openReviewPanelLevel3', () => openLevel3Review(context, log)),
+    vscode.commands.registerCommand('schrodinger.openReviewPanelLevel4', () => openLevel4Review(context, log)),
     vscode.commands.registerCommand('schrodinger.drawReviewSample', () => drawReviewSample(context, log)),
     vscode.commands.registerCommand('schrodinger.reviewReport', () => exportReviewReport(context, log)),
     vscode.window.registerWebviewPanelSerializer(REVIEW_VIEW_TYPE, reviewPanelSerializer(context, log)),
@@ -45,14 +52,16 @@ export function defaultVerdictsFile(context: vscode.ExtensionContext): string {
   return folder ? path.join(folder.uri.fsPath, '.schrodinger', 'verdicts.jsonl') : path.join(context.globalStorageUri.fsPath, 'verdicts.jsonl');
 }
 
-export async function openReviewPanel(context: vscode.ExtensionContext, log: Log): Promise<void> {
-  const level1 = await vscode.window.showOpenDialog({ title: 'Schrödinger: Review (Level 1 output)', canSelectMany: false, filters: { 'Level 1 output': ['jsonl'] }, openLabel: 'Review these rewrites' });
-  if (!level1?.[0]) return;
+const pickFile = async (title: string, filters: Record<string, string[]>, openLabel?: string) =>
+  (await vscode.window.showOpenDialog({ title, canSelectMany: false, filters, ...(openLabel ? { openLabel } : {}) }))?.[0]?.fsPath;
+
+/** Asks for the items (all, or a sample file) and the reviewer, then opens the panel on the sources. */
+async function startReview(context: vscode.ExtensionContext, log: Log, sources: Omit<WorkbenchSources, 'verdictsFile' | 'reviewer' | 'sampleFile'>): Promise<void> {
   const sampleChoice = await vscode.window.showQuickPick([{ label: 'Every item of the output' }, { label: 'A sample file...' }], { title: 'Schrödinger: Review (items)' });
   if (!sampleChoice) return;
   let sampleFile: string | undefined;
   if (sampleChoice.label !== 'Every item of the output') {
-    sampleFile = (await vscode.window.showOpenDialog({ title: 'Schrödinger: Review (sample)', canSelectMany: false, filters: { Sample: ['json'] } }))?.[0]?.fsPath;
+    sampleFile = await pickFile('Schrödinger: Review (sample)', { Sample: ['json'] });
     if (!sampleFile) return;
   }
   const config = vscode.workspace.getConfiguration('schrodinger');
@@ -61,7 +70,28 @@ export async function openReviewPanel(context: vscode.ExtensionContext, log: Log
   const verdictsFile = defaultVerdictsFile(context);
   fs.mkdirSync(path.dirname(verdictsFile), { recursive: true });
   const panel = vscode.window.createWebviewPanel(REVIEW_VIEW_TYPE, 'Review', vscode.ViewColumn.Active, webviewOptions(context));
-  attach(context, panel, { sources: { level1File: level1[0].fsPath, sampleFile, verdictsFile, reviewer, level: 1 } }, log);
+  await attach(context, panel, { sources: { ...sources, sampleFile, verdictsFile, reviewer } }, log);
+}
+
+export async function openReviewPanel(context: vscode.ExtensionContext, log: Log): Promise<void> {
+  const level1File = await pickFile('Schrödinger: Review (Level 1 output)', { 'Level 1 output': ['jsonl'] }, 'Review these rewrites');
+  if (level1File) await startReview(context, log, { level: 1, level1File });
+}
+
+/** Level 4: the accepted rows of a level4 output, with the dataset for the problem statements. */
+export async function openLevel4Review(context: vscode.ExtensionContext, log: Log): Promise<void> {
+  const level4File = await pickFile('Schrödinger: Review (Level 4 output)', { 'Level 4 output': ['jsonl'] }, 'Review these rewrites');
+  if (!level4File) return;
+  const datasetFile = await pickFile('Schrödinger: Review (dataset of the Level 4 output)', { Dataset: ['jsonl', 'json'] });
+  if (datasetFile) await startReview(context, log, { level: 4, level4File, datasetFile });
+}
+
+/** Level 3: the files a bundle's order section reordered, in the repository folder it was built for. */
+export async function openLevel3Review(context: vscode.ExtensionContext, log: Log): Promise<void> {
+  const bundleFile = await pickFile('Schrödinger: Review (Level 3 bundle)', { Bundle: ['json'] }, 'Review this reordering');
+  if (!bundleFile) return;
+  const repoFolder = (await vscode.window.showOpenDialog({ title: 'Schrödinger: Review (repository folder of the bundle)', canSelectFiles: false, canSelectFolders: true, canSelectMany: false }))?.[0]?.fsPath;
+  if (repoFolder) await startReview(context, log, { level: 3, bundleFile, repoFolder });
 }
 
 function webviewOptions(context: vscode.ExtensionContext): vscode.WebviewOptions & vscode.WebviewPanelOptions {
@@ -77,7 +107,7 @@ export function reviewPanelSerializer(context: vscode.ExtensionContext, log: Log
         return;
       }
       panel.webview.options = webviewOptions(context);
-      attach(context, panel, state, log);
+      await attach(context, panel, state, log);
     },
   };
 }
@@ -92,12 +122,12 @@ export function reopenReview(context: vscode.ExtensionContext, log: Log): vscode
   const timer = setTimeout(() => {
     if (restored) return;
     const panel = vscode.window.createWebviewPanel(REVIEW_VIEW_TYPE, 'Review', vscode.ViewColumn.Active, webviewOptions(context));
-    attach(context, panel, { sources }, log);
+    void attach(context, panel, { sources }, log);
   }, 1500);
   return new vscode.Disposable(() => clearTimeout(timer));
 }
 
-function attach(context: vscode.ExtensionContext, panel: vscode.WebviewPanel, state: PanelState, log: Log): void {
+async function attach(context: vscode.ExtensionContext, panel: vscode.WebviewPanel, state: PanelState, log: Log): Promise<void> {
   restored = true;
   void context.workspaceState.update(OPEN_REVIEW_KEY, state.sources);
   const listeners: vscode.Disposable[] = [];
@@ -107,7 +137,7 @@ function attach(context: vscode.ExtensionContext, panel: vscode.WebviewPanel, st
   });
   let bench: Workbench;
   try {
-    bench = new Workbench(state.sources);
+    bench = await openWorkbench(state.sources);
   } catch (error) {
     void vscode.window.showErrorMessage(`Schrödinger: ${(error as Error).message}`);
     panel.dispose();
@@ -120,6 +150,8 @@ function attach(context: vscode.ExtensionContext, panel: vscode.WebviewPanel, st
     scriptUri: panel.webview.asWebviewUri(vscode.Uri.joinPath(context.extensionUri, 'dist', 'webview', 'review.js')),
   });
   let index = bench.resumeIndex();
+  const rubricFields = rubricFor(bench.level).map((f) => ({ key: f.key, label: f.label, kind: f.kind, min: f.min, max: f.max, initial: f.initial, shortcut: f.shortcut }));
+  const titlePrefix = bench.level === 1 ? 'Review' : `Review L${bench.level}`;
   const send = () => {
     const item = bench.item(index);
     const message: ItemMessage = {
@@ -128,14 +160,15 @@ function attach(context: vscode.ExtensionContext, panel: vscode.WebviewPanel, st
       total: bench.size,
       decided: bench.decided(),
       reviewer: state.sources.reviewer,
+      rubricFields,
       item: { ...item, verdict: item.verdict ? { verdict: item.verdict.verdict, note: item.verdict.note, rubric: item.verdict.rubric } : undefined },
     };
     void panel.webview.postMessage(message);
-    panel.title = `Review ${index + 1}/${bench.size}`;
+    panel.title = `${titlePrefix} ${index + 1}/${bench.size}`;
   };
-  log.info(`review panel: ${bench.size} items, resuming at ${index + 1}`);
+  log.info(`review panel (level ${bench.level}): ${bench.size} items, resuming at ${index + 1}`);
   panel.webview.onDidReceiveMessage((message: unknown) => {
-    if (!isFromWebview(message)) {
+    if (!isFromWebview(message, rubricFields)) {
       log.warn('review panel: a malformed message was dropped');
       return;
     }
@@ -158,27 +191,41 @@ function attach(context: vscode.ExtensionContext, panel: vscode.WebviewPanel, st
 }
 
 const REVIEW_STYLE = `body{font-family:var(--vscode-font-family);color:var(--vscode-foreground);background:var(--vscode-editor-background);padding:8px 16px}
-header{display:flex;gap:16px;align-items:baseline;border-bottom:1px solid var(--vscode-panel-border);padding-bottom:6px}
+header{display:flex;gap:16px;align-items:baseline;border-bottom:1px solid var(--vscode-panel-border);padding:4px 0 6px;position:sticky;top:0;background:var(--vscode-editor-background);z-index:1}
+footer{position:sticky;bottom:0;background:var(--vscode-editor-background);border-top:1px solid var(--vscode-panel-border);padding-top:4px;margin-top:8px}footer p{margin:.3em 0}
 #progress{font-size:1.4em;font-weight:600}
-.columns{display:grid;grid-template-columns:1fr 1fr;gap:16px;margin-top:10px}
+.columns{display:grid;grid-template-columns:1fr 1fr;gap:16px;margin-top:10px}.columns>section{min-width:0}
 .statement{white-space:pre-wrap;font-family:var(--vscode-editor-font-family);background:var(--vscode-textCodeBlock-background);padding:8px;min-height:6em}
+#code-item .statement{min-height:0;max-height:9em;overflow:auto}h3,h4{margin:.8em 0 .3em}
+pre.code{font-family:var(--vscode-editor-font-family);font-size:var(--vscode-editor-font-size);background:var(--vscode-textCodeBlock-background);padding:8px;overflow-x:auto;tab-size:4;margin:0}
+.filler{display:block;background:repeating-linear-gradient(-45deg,transparent 0 4px,var(--vscode-panel-border) 4px 5px)}div.tests{max-height:12em;overflow:auto}
+pre.code del,pre.code ins{display:block;text-decoration:none}
 del{background:var(--vscode-diffEditor-removedTextBackground);text-decoration:line-through}
 ins{background:var(--vscode-diffEditor-insertedTextBackground);text-decoration:none}
-textarea{width:100%;min-height:5em;color:var(--vscode-input-foreground);background:var(--vscode-input-background);border:1px solid var(--vscode-input-border)}
+.tok-kw{color:var(--vscode-symbolIcon-keywordForeground,#569cd6)}.tok-str{color:var(--vscode-debugTokenExpression-string,#ce9178)}.tok-com{color:var(--vscode-descriptionForeground);font-style:italic}.tok-num{color:var(--vscode-debugTokenExpression-number,#b5cea8)}
+table.gate td{padding:1px 8px}.ok{color:var(--vscode-testing-iconPassed,#73c991)}.bad{color:var(--vscode-errorForeground)}
+ol.units{margin:0;padding-left:2em;font-family:var(--vscode-editor-font-family)}ol.units li.moved{font-weight:600}
+textarea,input[type=text]{width:100%;box-sizing:border-box;color:var(--vscode-input-foreground);background:var(--vscode-input-background);border:1px solid var(--vscode-input-border)}textarea{min-height:3.5em}
 .check .badge{font-weight:600;margin-right:4px}.check.missing .badge,.check.contradicted .badge{color:var(--vscode-errorForeground)}.check.weakened .badge{color:var(--vscode-editorWarning-foreground)}
-.rubric span{font-weight:600}.keys{color:var(--vscode-descriptionForeground);font-size:.9em}#hint{color:var(--vscode-errorForeground)}`;
+.rubric b{font-weight:600}.keys{color:var(--vscode-descriptionForeground);font-size:.9em}#hint{color:var(--vscode-errorForeground)}.muted{color:var(--vscode-descriptionForeground)}`;
 
+/** The page: Level 1's statement view, or the code view of Levels 3 and 4 (main.ts fills it); the rubric comes with each item. */
 const REVIEW_BODY = `<header><span id="progress">…</span><span id="decided"></span><span id="item-id"></span><span id="status"></span></header>
+<div id="statement-item" hidden>
 <div class="columns">
 <section><h3>Original</h3><div id="original" class="statement"></div></section>
 <section><h3>Transformed</h3><div id="transformed" class="statement"></div><textarea id="editor" hidden aria-label="Corrected statement"></textarea></section>
 </div>
 <h3>Verifier checklist</h3><ul id="checklist"></ul>
-<h3>Rubric</h3>
-<p class="rubric">Same task: <span id="same-task"></span> (t) · Information lost, 0–3: <span id="information"></span> (i) · Not solvable from the text, 0–3: <span id="solvable"></span> (s) · Confidence 1–5: <span id="confidence"></span> (c) · Other problem: <span id="other"></span> (o)</p>
+</div>
+<div id="code-item" hidden></div>
+<footer>
+<p id="rubric" class="rubric"></p>
+<input type="text" id="other-text" hidden placeholder="Other problem (free text; Enter or Esc leaves the box)" aria-label="Other problem">
 <textarea id="note" placeholder="Note (required when rejecting)" aria-label="Note"></textarea>
 <p id="hint"></p>
-<p class="keys">a accept · r reject · n/→ next · p/← previous · u undo · e edit the transformed text · Ctrl+Enter in the note rejects, in the editor accepts · Esc leaves a text box</p>`;
+<p class="keys" id="keys"></p>
+</footer>`;
 
 /** Every verdict file of the workspace's `.schrodinger` folder (a second reviewer's file included). */
 function verdictFiles(context: vscode.ExtensionContext): string[] {
@@ -192,18 +239,28 @@ function verdictFiles(context: vscode.ExtensionContext): string[] {
     .map((name) => path.join(folder, name));
 }
 
-function currentReport(context: vscode.ExtensionContext) {
+/** The sample of each level in `.schrodinger`: `sample.json` (Level 1, or whatever level it holds) and `sample-level<N>.json`. */
+function samplesByLevel(context: vscode.ExtensionContext): Map<number, string[]> {
+  const folder = path.dirname(defaultVerdictsFile(context));
+  const gold = new Map<number, string[]>();
+  if (!fs.existsSync(folder)) return gold;
+  for (const name of fs.readdirSync(folder).filter((n) => /^sample(-level\d+)?\.json$/.test(n)).sort()) {
+    const sample = readSample(path.join(folder, name));
+    gold.set(sample.level, [...(gold.get(sample.level) ?? []), ...sample.gold]);
+  }
+  return gold;
+}
+
+function currentReports(context: vscode.ExtensionContext) {
   const files = verdictFiles(context);
-  const entries = [];
+  const entries: ReviewEntry[] = [];
   const warnings: string[] = [];
   for (const file of files) {
     const read = readVerdicts(file);
     entries.push(...read.entries);
     warnings.push(...read.warnings);
   }
-  const sampleFile = path.join(path.dirname(defaultVerdictsFile(context)), 'sample.json');
-  const gold = fs.existsSync(sampleFile) ? readSample(sampleFile).gold : undefined;
-  return { report: buildReviewReport(entries, { level: 1, gold }), warnings, files };
+  return { reports: buildReviewReports(entries, { gold: samplesByLevel(context) }), warnings, files };
 }
 
 /**
@@ -218,14 +275,17 @@ export async function exportReviewReport(context: vscode.ExtensionContext, log: 
   const out = path.join(path.dirname(defaultVerdictsFile(context)), 'review-report.json');
   const panel = vscode.window.createWebviewPanel('schrodinger.reviewReport', 'Review report', vscode.ViewColumn.Active, { enableScripts: true, localResourceRoots: [] });
   const render = () => {
-    const { report, warnings, files } = currentReport(context);
-    writeFileAtomic(out, `${JSON.stringify({ ...report, warnings, verdictFiles: files.map((f) => path.basename(f)) }, null, 2)}\n`);
-    panel.webview.html = reportHtml(panel.webview, report);
-    log.info(`review report written: ${report.entries.verdicts} verdicts, ${report.disagreements.length} disagreements`);
+    const { reports, warnings, files } = currentReports(context);
+    const extra = { warnings, verdictFiles: files.map((f) => path.basename(f)) };
+    // One level: the report itself (as before); several: one report per level.
+    const document = reports.length === 1 ? { ...reports[0], ...extra } : { schema: REPORTS_SCHEMA, reports, ...extra };
+    writeFileAtomic(out, `${JSON.stringify(document, null, 2)}\n`);
+    panel.webview.html = reportHtml(panel.webview, reports);
+    log.info(`review report written: ${reports.map((r) => `level ${r.level}: ${r.entries.verdicts} verdicts, ${r.disagreements.length} disagreements`).join('; ')}`);
   };
   const listener = panel.webview.onDidReceiveMessage(async (message: unknown) => {
-    const m = message as { type?: unknown; item?: unknown; verdict?: unknown };
-    if (m?.type !== 'adjudicate' || typeof m.item !== 'string' || (m.verdict !== 'accept' && m.verdict !== 'reject')) {
+    const m = message as { type?: unknown; item?: unknown; level?: unknown; verdict?: unknown };
+    if (m?.type !== 'adjudicate' || typeof m.item !== 'string' || !Number.isInteger(m.level) || (m.level as number) < 1 || (m.verdict !== 'accept' && m.verdict !== 'reject')) {
       log.warn('review report: a malformed message was dropped');
       return;
     }
@@ -235,7 +295,7 @@ export async function exportReviewReport(context: vscode.ExtensionContext, log: 
       note = (await vscode.window.showInputBox({ title: `Why reject ${m.item}?`, validateInput: (v) => (v.trim() ? undefined : 'a rejection needs a note') })) ?? '';
       if (!note) return;
     }
-    appendAdjudication(defaultVerdictsFile(context), { adjudicator, item: m.item, level: 1, verdict: m.verdict, note, decidedAt: new Date().toISOString() });
+    appendAdjudication(defaultVerdictsFile(context), { adjudicator, item: m.item, level: m.level as number, verdict: m.verdict, note, decidedAt: new Date().toISOString() });
     render();
   });
   panel.onDidDispose(() => listener.dispose());
@@ -246,26 +306,36 @@ export async function exportReviewReport(context: vscode.ExtensionContext, log: 
 const percent = (value: number | null | undefined) => (value === null || value === undefined ? '—' : `${(value * 100).toFixed(1)}%`);
 const fixed = (value: number | null | undefined) => (value === null || value === undefined ? '—' : value.toFixed(3));
 
-function reportHtml(webview: vscode.Webview, report: ReturnType<typeof buildReviewReport>): string {
+/** One level's section of the report page; ids of the first section are plain (`acceptance`), of later ones suffixed (`acceptance-4`). */
+function reportSection(report: ReviewReport, suffix: string): string {
   const a = report.acceptance;
-  const kappa = report.agreement.cohensKappa.map((k) => `<li>Cohen's kappa (${escapeHtml(k.reviewers.join(' vs '))}, ${k.n} items): <b id="kappa">${fixed(k.kappa)}</b></li>`).join('');
-  const alpha = report.agreement.krippendorffAlpha;
+  const level = report.level ?? 1;
+  const kappa = report.agreement.cohensKappa.map((k) => `<li>Cohen's kappa (${escapeHtml(k.reviewers.join(' vs '))}, ${k.n} items): <b id="kappa${suffix}">${fixed(k.kappa)}</b></li>`).join('');
+  const fields = rubricFor(level);
   const distribution = (name: string, record: Record<string, number>) => `<tr><td>${escapeHtml(name)}</td>${Object.entries(record).map(([k, v]) => `<td>${escapeHtml(k)}: ${v}</td>`).join('')}</tr>`;
+  const alphas = Object.entries(report.agreement.krippendorffAlpha)
+    .filter(([key]) => key !== 'verdict')
+    .map(([key, alpha]) => `${escapeHtml(fields.find((f) => f.key === key)?.label ?? key)}: ${fixed(alpha.alpha)}`)
+    .join('; ');
   const disagreements = report.disagreements
     .map((d) => `<li class="disagreement"><b>${escapeHtml(d.item)}</b> — ${escapeHtml(d.reason)}: ${d.verdicts.map((v) => `${escapeHtml(v.reviewer)} ${escapeHtml(v.verdict)}${v.note ? ` (“${escapeHtml(v.note)}”)` : ''}`).join('; ')}
-      <button data-item="${escapeHtml(d.item)}" data-verdict="accept">Adjudicate: accept</button> <button data-item="${escapeHtml(d.item)}" data-verdict="reject">Adjudicate: reject</button></li>`)
+      <button data-item="${escapeHtml(d.item)}" data-level="${level}" data-verdict="accept">Adjudicate: accept</button> <button data-item="${escapeHtml(d.item)}" data-level="${level}" data-verdict="reject">Adjudicate: reject</button></li>`)
     .join('');
   const gold = report.gold ? `<p>Recall on gold items: ${report.gold.recall.successes}/${report.gold.recall.n} (${percent(report.gold.recall.rate)})</p>` : '<p>No gold items in this sample.</p>';
+  return `<h2>Review report — Level ${report.level ?? '—'}</h2>
+<p>Acceptance: <b id="acceptance${suffix}">${a.successes}/${a.n}</b> = ${percent(a.rate)} (Wilson 95%: ${a.wilson95 ? `${percent(a.wilson95.low)}–${percent(a.wilson95.high)}` : '—'})</p>
+<p>${report.entries.verdicts} verdicts, ${report.entries.adjudications} adjudications; items: ${report.items.judged} judged, ${report.items.accepted} accepted, ${report.items.rejected} rejected, ${report.items.undecided} undecided.</p>
+<h3>Rubric</h3><table>${fields.map((f) => distribution(f.label, report.rubric[f.key] as Record<string, number>)).join('')}</table>
+<h3>Agreement on the overlap (${report.agreement.overlapItems} items)</h3>
+<ul>${kappa || '<li>No item judged by two reviewers yet.</li>'}<li>Krippendorff's alpha, ordinal: ${alphas || '—'}</li></ul>
+<h3>Gold items</h3>${gold}
+<h3>Disagreements to adjudicate (<span id="disagreement-count${suffix}">${report.disagreements.length}</span>)</h3><ul>${disagreements || '<li>None.</li>'}</ul>`;
+}
+
+function reportHtml(webview: vscode.Webview, reports: readonly ReviewReport[]): string {
   return webviewHtml(webview, {
     style: REPORT_STYLE,
-    body: `<h2>Review report — Level ${report.level ?? '—'}</h2>
-<p>Acceptance: <b id="acceptance">${a.successes}/${a.n}</b> = ${percent(a.rate)} (Wilson 95%: ${a.wilson95 ? `${percent(a.wilson95.low)}–${percent(a.wilson95.high)}` : '—'})</p>
-<p>${report.entries.verdicts} verdicts, ${report.entries.adjudications} adjudications; items: ${report.items.judged} judged, ${report.items.accepted} accepted, ${report.items.rejected} rejected, ${report.items.undecided} undecided.</p>
-<h3>Rubric</h3><table>${distribution('information lost', report.rubric.informationPreserved)}${distribution('not solvable', report.rubric.solvable)}${distribution('confidence', report.rubric.confidence)}${distribution('same task', report.rubric.sameTask)}</table>
-<h3>Agreement on the overlap (${report.agreement.overlapItems} items)</h3>
-<ul>${kappa || '<li>No item judged by two reviewers yet.</li>'}<li>Krippendorff's alpha, ordinal, information lost: ${fixed(alpha.informationPreserved.alpha)}; not solvable: ${fixed(alpha.solvable.alpha)}</li></ul>
-<h3>Gold items</h3>${gold}
-<h3>Disagreements to adjudicate (<span id="disagreement-count">${report.disagreements.length}</span>)</h3><ul>${disagreements || '<li>None.</li>'}</ul>`,
+    body: reports.map((r, i) => reportSection(r, i === 0 ? '' : `-${r.level}`)).join('\n<hr>\n'),
     inlineScript: REPORT_SCRIPT,
   });
 }
@@ -274,13 +344,20 @@ const REPORT_STYLE = 'body{font-family:var(--vscode-font-family);color:var(--vsc
 
 const REPORT_SCRIPT = `const vscode = acquireVsCodeApi();
 for (const button of document.querySelectorAll('button[data-item]')) {
-  button.addEventListener('click', () => vscode.postMessage({ type: 'adjudicate', item: button.dataset.item, verdict: button.dataset.verdict }));
+  button.addEventListener('click', () => vscode.postMessage({ type: 'adjudicate', item: button.dataset.item, level: Number(button.dataset.level), verdict: button.dataset.verdict }));
 }`;
 
 /** Draws the review sample of a Level 1 output into `.schrodinger/sample.json` (seeded, recorded). */
 export async function drawReviewSample(context: vscode.ExtensionContext, log: Log): Promise<void> {
-  const level1 = (await vscode.window.showOpenDialog({ title: 'Schrödinger: Draw Review Sample (Level 1 output)', canSelectMany: false, filters: { 'Level 1 output': ['jsonl'] } }))?.[0]?.fsPath;
-  if (!level1) return;
+  const LEVELS: Array<vscode.QuickPickItem & { level: 1 | 3 | 4; title: string; filters: Record<string, string[]> }> = [
+    { label: 'Level 1', description: 'statements: the rewritten rows of a level1 output', level: 1, title: 'Level 1 output', filters: { 'Level 1 output': ['jsonl'] } },
+    { label: 'Level 3', description: 'definition order: the files a bundle reordered', level: 3, title: 'Level 3 bundle', filters: { Bundle: ['json'] } },
+    { label: 'Level 4', description: 'rewritten functions: the accepted rows of a level4 output', level: 4, title: 'Level 4 output', filters: { 'Level 4 output': ['jsonl'] } },
+  ];
+  const choice = await vscode.window.showQuickPick(LEVELS, { title: 'Schrödinger: Draw Review Sample (level)' });
+  if (!choice) return;
+  const file = (await vscode.window.showOpenDialog({ title: `Schrödinger: Draw Review Sample (${choice.title})`, canSelectMany: false, filters: choice.filters }))?.[0]?.fsPath;
+  if (!file) return;
   const number = (title: string, value: string, min: number) =>
     vscode.window.showInputBox({ title, value, validateInput: (v) => (/^\d+$/.test(v) && Number(v) >= min ? undefined : `a whole number >= ${min}`) });
   const n = await number('How many items to review', '100', 1);
@@ -290,13 +367,14 @@ export async function drawReviewSample(context: vscode.ExtensionContext, log: Lo
   const overlap = await number('Items a second reviewer judges too', '20', 0);
   if (overlap === undefined) return;
   try {
-    const ids = rewriteStatus(readLevel1Output(level1).rows).rewritten;
-    const sample = drawSample(ids, { level: 1, n: Number(n), seed, overlap: Number(overlap) });
-    const out = path.join(path.dirname(defaultVerdictsFile(context)), 'sample.json');
+    const ids = choice.level === 1 ? rewriteStatus(readLevel1Output(file).rows).rewritten : codeLevelPopulation(choice.level, file);
+    const sample = drawSample(ids, { level: choice.level, n: Number(n), seed, overlap: Number(overlap) });
+    const name = choice.level === 1 ? 'sample.json' : `sample-level${choice.level}.json`;
+    const out = path.join(path.dirname(defaultVerdictsFile(context)), name);
     fs.mkdirSync(path.dirname(out), { recursive: true });
     writeFileAtomic(out, serializeSample(sample));
-    log.info(`review sample drawn: ${sample.items.length} items, seed ${seed}`);
-    void vscode.window.showInformationMessage(`Schrödinger: ${sample.items.length} items sampled with seed ${seed} into .schrodinger/sample.json.`);
+    log.info(`review sample drawn: level ${choice.level}, ${sample.items.length} items, seed ${seed}`);
+    void vscode.window.showInformationMessage(`Schrödinger: ${sample.items.length} Level ${choice.level} items sampled with seed ${seed} into .schrodinger/${name}.`);
   } catch (error) {
     void vscode.window.showErrorMessage(`Schrödinger: ${(error as Error).message}`);
   }

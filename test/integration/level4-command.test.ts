@@ -155,7 +155,7 @@ test('bad input: one line, exit 2, nothing written', async () => {
     [['--concurrency', '0'], /bad --concurrency "0"/],
     [['--timeout', '-1'], /bad --timeout "-1"/],
     [['--seed', '1.5'], /bad --seed "1.5"/],
-    [['--rewriter', 'llm'], /unknown --rewriter "llm"/],
+    [['--rewriter', 'gpt'], /unknown --rewriter "gpt"/],
     [['--dataset', path.join(dir, 'missing.jsonl')], /no such dataset file/],
   ];
   for (const [change, message] of cases) {

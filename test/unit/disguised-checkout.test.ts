@@ -208,7 +208,8 @@ test('checkout refuses bad levels, seeds and test options in one line, before wr
   const cases: Array<[string[], RegExp]> = [
     [['--levels', '3'], /^schrodinger: error: --levels needs --seed N/],
     [['--seed', '3'], /^schrodinger: error: give --seed with --levels/],
-    [['--levels', '4', '--seed', '1'], /^schrodinger: error: bad levels "4"/],
+    [['--levels', '5', '--seed', '1'], /^schrodinger: error: bad levels "5"/],
+    [['--levels', '4', '--seed', '1'], /^schrodinger: error: --levels with 4 needs --level4 FILE/],
     [['--levels', '3', '--seed', 'x'], /^schrodinger: error: bad seed "x"/],
     [['--levels', '2', '--seed', '1', '--test-cmd', 'pytest'], /^schrodinger: error: --test-cmd is for the validation gate of a state level/],
     [['--levels', '3', '--seed', '1', '--timeout', '0'], /^schrodinger: error: bad --timeout "0"/],

@@ -25,125 +25,10 @@ import {
   VERIFIER_ASKS,
 } from '../../src/core/statement/level1';
 import { ROOT, tempDir } from '../helpers';
+import { markerOf, ScriptedOpenAI, type Reply } from '../openai-server';
 import { capture, runCommand as runHarness } from './command-harness';
 
 const API_KEY = 'sk-test-DO-NOT-LEAK-7f3a9c1e5b';
-
-// ---------------------------------------------------------------------------------------------
-// The scripted OpenAI-compatible server
-
-type Reply =
-  | { kind: 'content'; content: string; delayMs?: number; finishReason?: string }
-  | { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string> }
-  | { kind: 'hang' };
-
-interface Seen {
-  kind: 'generate' | 'verify';
-  marker: string;
-  authorization: string | undefined;
-  body: {
-    model: string;
-    temperature?: number;
-    seed?: number;
-    messages: { role: string; content: string }[];
-    response_format?: { type: string; json_schema?: { name: string; strict?: boolean; schema: unknown } };
-  };
-}
-
-class FakeOpenAI {
-  readonly requests: Seen[] = [];
-  inFlight = 0;
-  maxInFlight = 0;
-  /** marker -> kind -> replies, used in order (the last one repeats). */
-  private script = new Map<string, { generate: Reply[]; verify: Reply[] }>();
-  /** Added to every content reply. */
-  defaultDelayMs = 0;
-  private server = http.createServer((req, res) => this.handle(req, res));
-  port = 0;
-
-  async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.port = (this.server.address() as AddressInfo).port;
-  }
-
-  get baseURL(): string {
-    return `http://127.0.0.1:${this.port}/v1`;
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-
-  reset(): void {
-    this.requests.length = 0;
-    this.script.clear();
-    this.maxInFlight = 0;
-    this.defaultDelayMs = 0;
-  }
-
-  on(marker: string, kind: 'generate' | 'verify', ...replies: Reply[]): void {
-    const entry = this.script.get(marker) ?? { generate: [], verify: [] };
-    entry[kind].push(...replies);
-    this.script.set(marker, entry);
-  }
-
-  count(marker: string, kind?: 'generate' | 'verify'): number {
-    return this.requests.filter((r) => r.marker === marker && (kind === undefined || r.kind === kind)).length;
-  }
-
-  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
-        res.writeHead(404, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ error: { message: `no route ${req.method} ${req.url}` } }));
-        return;
-      }
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Seen['body'];
-      const kind = body.response_format ? 'verify' : 'generate';
-      const marker = /\[\[(\w+)\]\]/.exec(body.messages.map((m) => m.content).join('\n'))?.[1] ?? '?';
-      this.requests.push({ kind, marker, authorization: req.headers.authorization, body });
-      const replies = this.script.get(marker)?.[kind] ?? [];
-      const used = this.count(marker, kind) - 1;
-      const reply: Reply = replies[Math.min(used, replies.length - 1)] ?? { kind: 'status', status: 400, body: { error: { message: `no script for ${marker} ${kind}` } } };
-      this.inFlight++;
-      this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
-      let ended = false;
-      const finish = () => {
-        if (!ended) {
-          ended = true;
-          this.inFlight--;
-        }
-      };
-      res.on('close', finish);
-      if (reply.kind === 'hang') return; // never answers; the client times out
-      const send = () => {
-        if (reply.kind === 'status') {
-          res.writeHead(reply.status, { 'content-type': 'application/json', ...(reply.headers ?? {}) });
-          res.end(JSON.stringify(reply.body ?? { error: { message: `scripted ${reply.status}`, type: 'server_error' } }));
-        } else {
-          res.writeHead(200, { 'content-type': 'application/json' });
-          res.end(
-            JSON.stringify({
-              id: `chatcmpl-${this.requests.length}`,
-              object: 'chat.completion',
-              created: Math.floor(Date.now() / 1000),
-              model: body.model,
-              choices: [{ index: 0, message: { role: 'assistant', content: reply.content }, finish_reason: reply.finishReason ?? 'stop' }],
-              usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 },
-            }),
-          );
-        }
-        finish();
-      };
-      const delay = (reply.kind === 'content' ? (reply.delayMs ?? 0) : 0) + this.defaultDelayMs;
-      if (delay > 0) setTimeout(send, delay);
-      else send();
-    });
-  }
-}
 
 function gen(text: string): Reply {
   return { kind: 'content', content: text };
@@ -173,7 +58,7 @@ function instance(marker: string): StatementInstance {
   return { instance_id: `repo__repo-${marker}`, problem_statement: `[[${marker}]] Cart.total() ignores quantity; expected 3.0.` };
 }
 
-const server = new FakeOpenAI();
+const server = new ScriptedOpenAI<'generate' | 'verify'>((body) => ({ kind: body.response_format ? 'verify' : 'generate', marker: markerOf(body) }));
 before(() => server.start());
 after(() => server.stop());
 

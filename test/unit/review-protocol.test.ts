@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isFromWebview } from '../../src/webview/review/protocol';
+import { rubricFor } from '../../src/core/review/rubrics';
+import { isFromWebview as isFromPanel, type FromWebview } from '../../src/webview/review/protocol';
+
+const level1 = rubricFor(1);
+const isFromWebview = (value: unknown): value is FromWebview => isFromPanel(value, level1);
 
 const rubric = { sameTask: true, informationPreserved: 1, solvable: 0, confidence: 5, otherProblem: false };
 const decide = { type: 'decide', index: 2, verdict: 'reject', rubric, note: 'why', corrected: null, startedAt: '2026-11-29T10:00:00.000Z', timeSpentMs: 1500 };
@@ -28,4 +32,28 @@ test('messages from the review panel are accepted only in their exact shapes', (
   ]) {
     assert.equal(isFromWebview(bad), false, JSON.stringify(bad)?.slice(0, 80));
   }
+});
+
+test('a decision carries exactly the rubric of the panel\'s level (Level 4: scales, yes/no, free text)', () => {
+  const level4 = rubricFor(4);
+  const rubric4 = { behaviourPreserved: 3, bugPresent: true, different: 2, idiomatic: 1, otherProblem: 'renames a public helper' };
+  const decide4 = { ...decide, rubric: rubric4 };
+  assert.ok(isFromPanel(decide4, level4));
+  assert.ok(isFromPanel({ ...decide4, rubric: { ...rubric4, otherProblem: '' } }, level4));
+  assert.equal(isFromPanel(decide, level4), false, 'a Level 1 rubric on a Level 4 panel');
+  assert.equal(isFromPanel(decide4, level1), false, 'a Level 4 rubric on a Level 1 panel');
+  for (const bad of [
+    { ...rubric4, behaviourPreserved: 4 },
+    { ...rubric4, different: -1 },
+    { ...rubric4, bugPresent: 'yes' },
+    { ...rubric4, otherProblem: false },
+    { ...rubric4, otherProblem: 'x'.repeat(5001) },
+    { ...rubric4, extra: 1 },
+    (({ idiomatic: _, ...rest }) => rest)(rubric4),
+  ]) {
+    assert.equal(isFromPanel({ ...decide4, rubric: bad }, level4), false, JSON.stringify(bad).slice(0, 80));
+  }
+  const rubric3 = { behaviourPreserved: 2, readable: 3, otherProblem: '' };
+  assert.ok(isFromPanel({ ...decide, rubric: rubric3 }, rubricFor(3)));
+  assert.equal(isFromPanel({ ...decide, rubric: { ...rubric3, readable: 1.5 } }, rubricFor(3)), false);
 });

@@ -180,7 +180,10 @@ function write(file: string, judgements: Judgement[]): void {
       item: j.item,
       level: j.level ?? 1,
       verdict: j.verdict,
-      rubric: { sameTask: j.verdict !== 'reject', informationPreserved: j.info, solvable: j.solvable ?? 0, confidence: 4, otherProblem: false },
+      rubric:
+        (j.level ?? 1) === 4
+          ? { behaviourPreserved: 3 - j.info, bugPresent: true, different: 2, idiomatic: 3, otherProblem: '' }
+          : { sameTask: j.verdict !== 'reject', informationPreserved: j.info, solvable: j.solvable ?? 0, confidence: 4, otherProblem: false },
       note: j.verdict === 'reject' ? `information lost in ${j.item}` : '',
       timeSpentMs: minute * 1000,
       startedAt: `2025-03-01T10:${String(minute).padStart(2, '0')}:00Z`,

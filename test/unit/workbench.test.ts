@@ -17,13 +17,15 @@ test('the workbench serves items in order, records verdicts, resumes at the firs
   assert.equal(bench.size, 5);
   assert.equal(bench.resumeIndex(), 0);
   const first = bench.item(0);
+  assert.ok(first.level === 1);
   assert.equal(first.id, REVIEW_IDS[0]);
   assert.deepEqual(first.checklist.map((c) => c.status), ['preserved']);
   const started = new Date().toISOString();
   bench.decide(0, { verdict: 'accept', rubric, note: '', startedAt: started, timeSpentMs: 1200 });
   bench.decide(1, { verdict: 'reject', rubric: { ...rubric, sameTask: false }, note: 'drops the expected value', startedAt: started, timeSpentMs: 800, correctedStatement: 'Corrected text.' });
   assert.equal(bench.resumeIndex(), 2);
-  assert.equal(bench.item(1).transformed, 'Corrected text.');
+  const corrected = bench.item(1);
+  assert.ok(corrected.level === 1 && corrected.transformed === 'Corrected text.');
   assert.throws(() => bench.decide(2, { verdict: 'reject', rubric, note: '', startedAt: started, timeSpentMs: 1 }), /note/);
   bench.undo(1);
   assert.equal(bench.resumeIndex(), 1);

@@ -1,10 +1,11 @@
 import { Option, type Command } from 'commander';
-import { parseLevels } from '../../core/disguise/bundle';
+import { CHECKOUT_LEVELS, parseLevels } from '../../core/disguise/bundle';
 import { parseSeed } from '../../core/common/user-values';
 import { checkoutInstance } from '../../core/workflow/checkout';
 import { checkoutDisguised } from '../../core/workflow/disguised-checkout';
 import { UsageError } from '../../core/common/errors';
 import { findInstance, loadDataset } from '../../core/workflow/instances';
+import { readAcceptedRewrite } from '../../core/workflow/level4-rows';
 import { isStateLevel } from '../../core/disguise/state-levels';
 import { commandTestRunner, DEFAULT_TEST_CMD, DEFAULT_TIMEOUT_S } from '../../core/workflow/test-runner';
 import { printJson, warn, type CliIo, type CliState } from './io';
@@ -18,6 +19,7 @@ interface CheckoutCommandOptions {
   seed?: string;
   testCmd?: string;
   timeout: string;
+  level4?: string;
 }
 
 /** `schrodinger checkout`: a history-free working copy of a dataset instance at its base commit; with --levels, in its disguised state beside the pristine base. */
@@ -29,17 +31,20 @@ export function registerCheckout(program: Command, io: CliIo, _state: CliState):
     .requiredOption('--instance <id>', 'the instance id')
     .requiredOption('--repo <path>', 'a local clone of the repository (bare or not) that has the base commit')
     .requiredOption('--out <dir>', 'output folder (absent or empty); with --levels it holds base/ and work/')
-    .addOption(new Option('--levels <list>', 'the levels of the disguise, comma-separated: 2 (names, drawn by the view), 3 (definition order), e.g. 2,3'))
+    .addOption(new Option('--levels <list>', 'the levels of the disguise, comma-separated: 2 (names, drawn by the view), 3 (definition order), 4 (the rewrite of the functions near the bug, from --level4), e.g. 2,3,4'))
+    .option('--level4 <file>', 'with level 4: the rows of `schrodinger level4`; the instance\'s accepted rewrite is applied')
     .option('--seed <n>', 'with --levels: the seed of the disguise')
     .option('--test-cmd <template>', `with a state level: the command that runs the tests, {tests} standing for the ids (default: the dataset's test_cmd, else "${DEFAULT_TEST_CMD}")`)
     .option('--timeout <seconds>', 'with a state level: the time one test run may take', String(DEFAULT_TIMEOUT_S))
     .action(async (opts: CheckoutCommandOptions) => {
-      const levels = opts.levels === undefined ? undefined : parseLevels(opts.levels);
+      const levels = opts.levels === undefined ? undefined : parseLevels(opts.levels, CHECKOUT_LEVELS);
+      if (levels?.includes(4) && opts.level4 === undefined) throw new UsageError('--levels with 4 needs --level4 FILE (the rows of `schrodinger level4` holding the instance\'s accepted rewrite)');
+      if (!levels?.includes(4) && opts.level4 !== undefined) throw new UsageError('--level4 is for --levels with 4');
       if (levels && opts.seed === undefined) throw new UsageError('--levels needs --seed N (the seed of the disguise)');
       if (!levels && opts.seed !== undefined) throw new UsageError('give --seed with --levels (a plain checkout has no disguise)');
       const seed = opts.seed === undefined ? undefined : parseSeed(opts.seed);
       const stateLevels = levels?.some(isStateLevel) ?? false;
-      if (!stateLevels && opts.testCmd !== undefined) throw new UsageError('--test-cmd is for the validation gate of a state level (--levels 3 or 2,3)');
+      if (!stateLevels && opts.testCmd !== undefined) throw new UsageError('--test-cmd is for the validation gate of a state level (--levels with 3 or 4)');
       const timeout = parseTimeout(opts.timeout);
       if (opts.testCmd !== undefined && opts.testCmd.trim() === '') throw new UsageError('empty --test-cmd');
 
@@ -51,6 +56,7 @@ export function registerCheckout(program: Command, io: CliIo, _state: CliState):
         printJson(io, { instance: instance.instance_id, repo: instance.repo, commit: result.commit, out: result.out, files: result.files });
         return;
       }
+      const rewrite = opts.level4 === undefined ? undefined : readAcceptedRewrite(opts.level4, instance.instance_id);
       const template = opts.testCmd ?? (instance.test_cmd.trim() || DEFAULT_TEST_CMD);
       const result = await checkoutDisguised({
         repo: opts.repo,
@@ -58,6 +64,7 @@ export function registerCheckout(program: Command, io: CliIo, _state: CliState):
         out: opts.out,
         seed: seed!,
         levels,
+        rewrite,
         makeRunner: async () => commandTestRunner({ template, timeoutMs: timeout * 1000 }),
         onProgress: (line) => io.stderr(`${line}\n`),
       });
@@ -77,6 +84,7 @@ export function registerCheckout(program: Command, io: CliIo, _state: CliState):
         draw: record.draw,
         fallback: record.fallback,
         validation: record.validation,
+        ...(record.level4 ? { level4: { ...record.level4, rewrittenFiles: Object.keys(record.rewrite?.files ?? {}).length } } : {}),
       });
     });
 }

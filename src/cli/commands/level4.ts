@@ -4,9 +4,10 @@ import { requireOutputFile, requireOutsideFolder } from '../../core/common/user-
 import { parseSeed, parseWhole } from '../../core/common/user-values';
 import { resolveCommit, sourceGitDir } from '../../core/workflow/checkout';
 import { findInstance, loadDataset, type Instance } from '../../core/workflow/instances';
-import { DEFAULT_LEVEL4_ATTEMPTS, LEVEL4_REWRITERS, runLevel4, type Level4Rewriter } from '../../core/workflow/level4';
+import { DEFAULT_LEVEL4_ATTEMPTS, LEVEL4_LLM_DEFAULTS, LEVEL4_REWRITERS, runLevel4, type Level4LlmEndpoint, type Level4Rewriter } from '../../core/workflow/level4';
 import { commandTestRunner, DEFAULT_TEST_CMD, DEFAULT_TIMEOUT_S } from '../../core/workflow/test-runner';
 import { printJson, type CliIo, type CliState } from './io';
+import { API_KEY_VARIABLES } from './level1';
 
 interface Level4CommandOptions {
   dataset: string;
@@ -19,6 +20,22 @@ interface Level4CommandOptions {
   concurrency: string;
   seed: string;
   out: string;
+  baseUrl?: string;
+  model?: string;
+}
+
+/** The LLM rewriter's endpoint from the options and the environment (the key from API_KEY_VARIABLES; never printed). */
+function llmEndpoint(opts: Level4CommandOptions, env: NodeJS.ProcessEnv): Level4LlmEndpoint {
+  if (opts.baseUrl === undefined || opts.model === undefined) throw new UsageError('--rewriter llm needs --base-url and --model');
+  try {
+    new URL(opts.baseUrl);
+  } catch {
+    throw new UsageError('bad --base-url: not a URL');
+  }
+  if (opts.model.trim() === '') throw new UsageError('empty --model');
+  const apiKey = API_KEY_VARIABLES.map((name) => env[name]).find((v) => v !== undefined && v !== '');
+  if (apiKey === undefined) throw new UsageError(`no API key: set ${API_KEY_VARIABLES.join(' or ')}`);
+  return { ...LEVEL4_LLM_DEFAULTS, baseURL: opts.baseUrl, model: opts.model, apiKey };
 }
 
 /** The instances named in `list` (comma-separated), in its order, once each; every instance without it. */
@@ -29,8 +46,8 @@ function selectInstances(all: readonly Instance[], list: string | undefined, dat
   return wanted.map((id) => findInstance({ file: dataset, instances: [...all], warnings: [] }, id));
 }
 
-/** `schrodinger level4`: the functions near each instance's bug rewritten (offline rewriter) and validated with the instance's tests; one JSON line per instance. */
-export function registerLevel4(program: Command, io: CliIo, state: CliState): void {
+/** `schrodinger level4`: the functions near each instance's bug rewritten (offline or LLM rewriter) and validated with the instance's tests; one JSON line per instance. */
+export function registerLevel4(program: Command, io: CliIo, state: CliState, env: NodeJS.ProcessEnv = process.env): void {
   program
     .command('level4')
     .description("Level 4: rewrite the functions near each instance's bug (the regions of its gold patch) and keep a rewrite only when the instance's tests accept it (test_patch applied: PASS_TO_PASS pass, FAIL_TO_PASS still fail).")
@@ -38,7 +55,9 @@ export function registerLevel4(program: Command, io: CliIo, state: CliState): vo
     .requiredOption('--repo <path>', 'a local clone of the repository (bare or not) that has the base commits')
     .option('--instances <ids>', 'only these instance ids (comma-separated)')
     .requiredOption('--rewriter <name>', `the rewriter: ${LEVEL4_REWRITERS.join(', ')}`)
-    .option('--attempts <n>', 'rewrites drawn per instance at most (each from the seed and its number)', String(DEFAULT_LEVEL4_ATTEMPTS))
+    .option('--base-url <url>', 'with --rewriter llm: the OpenAI-compatible endpoint (API key from SCHRODINGER_API_KEY or OPENAI_API_KEY)')
+    .option('--model <name>', 'with --rewriter llm: the model')
+    .option('--attempts <n>', 'rewrites drawn per instance at most (each from the seed and its number; with llm, each request told why the previous one failed)', String(DEFAULT_LEVEL4_ATTEMPTS))
     .option('--test-cmd <template>', `the command that runs the tests, {tests} standing for the ids (default: the instance's test_cmd, else "${DEFAULT_TEST_CMD}")`)
     .option('--timeout <seconds>', 'the time one test run may take', String(DEFAULT_TIMEOUT_S))
     .option('--concurrency <n>', 'instances in flight at once', '1')
@@ -47,6 +66,8 @@ export function registerLevel4(program: Command, io: CliIo, state: CliState): vo
     .action(async (opts: Level4CommandOptions) => {
       if (!(LEVEL4_REWRITERS as readonly string[]).includes(opts.rewriter)) throw new UsageError(`unknown --rewriter "${opts.rewriter}": expected ${LEVEL4_REWRITERS.join(' or ')}`);
       const rewriter = opts.rewriter as Level4Rewriter;
+      if (rewriter !== 'llm' && (opts.baseUrl !== undefined || opts.model !== undefined)) throw new UsageError('--base-url and --model are for --rewriter llm');
+      const llm = rewriter === 'llm' ? llmEndpoint(opts, env) : undefined;
       const seed = parseSeed(opts.seed, '--seed');
       const attempts = parseWhole('--attempts', opts.attempts, 1, 100);
       const timeout = parseWhole('--timeout', opts.timeout, 1, 999999);
@@ -68,6 +89,7 @@ export function registerLevel4(program: Command, io: CliIo, state: CliState): vo
         instances,
         seed,
         rewriter,
+        ...(llm ? { llm } : {}),
         attempts,
         out: opts.out,
         concurrency,

@@ -7,6 +7,7 @@ import { readIdList } from '../../core/review/id-list';
 import { isLevel1Output, readLevel1Output, rewriteStatus } from '../../core/statement/level1';
 import { parseSeed, parseWhole } from '../../core/common/user-values';
 import { drawSample, serializeSample } from '../../core/review/sampling';
+import { codeLevelPopulation } from '../../core/review/population';
 import { requireOutputFile } from '../../core/common/user-paths';
 import { warn, type CliIo } from './io';
 
@@ -26,10 +27,12 @@ function someIds(ids: string[]): string {
 }
 
 /**
- * The ids to draw from: every instance of a dataset, or the instances of a Level 1 output that
- * have a rewrite (the others are refused, or left out with `skip`).
+ * The ids to draw from. Level 3: the files a bundle's order section reordered; Level 4: the
+ * accepted rows of a level4 output. Otherwise: every instance of a dataset, or the instances of a
+ * Level 1 output that have a rewrite (the others are refused, or left out with `skip`).
  */
-function population(file: string, skip: boolean, io: CliIo): string[] {
+function population(level: number, file: string, skip: boolean, io: CliIo): string[] {
+  if (level === 3 || level === 4) return codeLevelPopulation(level, file);
   if (!isLevel1Output(file)) {
     const dataset = loadDataset(file, { required: ['instance_id'] });
     for (const warning of dataset.warnings) warn(io, warning);
@@ -50,7 +53,7 @@ export function registerSample(program: Command, io: CliIo, _state: { exitCode: 
   program
     .command('sample')
     .description('Draw a reproducible review sample (seeded), with an optional overlap for a second reviewer and gold items mixed in.')
-    .requiredOption('--dataset <file>', 'instances (JSON array, JSON Lines, object keyed by id) or a level 1 output (every instance must have a rewrite)')
+    .requiredOption('--dataset <file>', 'level 1: instances (JSON array, JSON Lines, object keyed by id) or a level 1 output (every instance must have a rewrite); level 3: a bundle built with --levels 3 (its reordered files); level 4: a level4 output (its accepted rows)')
     .requiredOption('--level <n>', 'the transformation level under review')
     .requiredOption('--n <count>', 'items to draw')
     .requiredOption('--seed <n>', 'seed: a whole number')
@@ -65,7 +68,7 @@ export function registerSample(program: Command, io: CliIo, _state: { exitCode: 
       const overlap = parseWhole('--overlap', opts.overlap ?? '0', 0);
       requireOutputFile(opts.out, { overwrite: true });
       const skip = opts.skipMissing === true;
-      const ids = population(opts.dataset, skip, io);
+      const ids = population(level, opts.dataset, skip, io);
       let gold = opts.gold === undefined ? [] : readIdList(opts.gold);
       const known = new Set(ids);
       const unknownGold = [...new Set(gold.filter((id) => !known.has(id)))];

@@ -217,6 +217,7 @@ export function validateBundle(value: unknown, source: string): Bundle {
     if (levels.some((level, i) => i > 0 && level <= levels[i - 1])) fail('levels', 'expected ascending levels');
     if (levels.includes(2) !== (bundle.names !== undefined)) fail('names', levels.includes(2) ? 'missing (levels include 2)' : 'present although levels do not include 2');
     if (levels.includes(3) !== (bundle.order !== undefined)) fail('order', levels.includes(3) ? 'missing (levels include 3)' : 'present although levels do not include 3');
+    if (levels.includes(4)) fail('levels', 'level 4 is not kept in bundles (only a disguised checkout has it)');
     if (bundle.names) checkNames(bundle.names);
   });
 }

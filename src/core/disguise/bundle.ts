@@ -101,15 +101,20 @@ export function parseGranularity(text: string): Granularity {
 export const BUILD_LEVELS: readonly number[] = [2, 3];
 export const DEFAULT_LEVELS: readonly number[] = [2];
 
-/** A `--levels` value: levels from BUILD_LEVELS, comma-separated, each once; ascending. */
-export function parseLevels(text: string): number[] {
-  const problem = (what: string) => new UsageError(`bad levels "${text}": ${what} (expected levels from ${BUILD_LEVELS.join(', ')}, comma-separated, e.g. 2,3)`);
+/** The levels a disguised checkout makes: Level 4 is an instance's accepted rewrite (`checkout --level4`). */
+export const CHECKOUT_LEVELS: readonly number[] = [2, 3, 4];
+
+/** A `--levels` value: levels from `allowed` (BUILD_LEVELS by default), comma-separated, each once; ascending. */
+export function parseLevels(text: string, allowed: readonly number[] = BUILD_LEVELS): number[] {
+  const problem = (what: string) => new UsageError(`bad levels "${text}": ${what} (expected levels from ${allowed.join(', ')}, comma-separated, e.g. 2,3)`);
   const parts = text.split(',').map((part) => part.trim());
   const levels: number[] = [];
   for (const part of parts) {
     if (!/^[0-9]$/.test(part)) throw problem(part === '' ? 'an empty level' : `"${part}" is not a level`);
     const level = Number(part);
-    if (!BUILD_LEVELS.includes(level)) throw problem(`level ${level} is not one build makes`);
+    if (!allowed.includes(level)) {
+      throw problem(level === 4 ? 'level 4 is the rewrite of an instance: only `schrodinger checkout --levels ... --level4 FILE` makes it' : `level ${level} is not one ${allowed === BUILD_LEVELS ? 'build' : 'a checkout'} makes`);
+    }
     if (levels.includes(level)) throw problem(`level ${level} appears twice`);
     levels.push(level);
   }

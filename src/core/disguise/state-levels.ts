@@ -6,10 +6,16 @@
  * the records of the files the level changed, keyed by relative path. Interface levels (Level 2,
  * translator.ts) then show the transformed state.
  *
- * Levels apply in ascending order and are undone in descending order.
+ * Levels apply in ascending order and are undone in descending order: Level 4 (the rewrite of the
+ * functions near a task's bug) applies over Level 3's order, finding its functions by name, and
+ * is undone first. Level 4's rewrite is not drawn here: it comes from an instance's accepted
+ * `level4` row (`acceptedRewriteLevel`, given as `given` to `buildStateSections`); the level
+ * registered below replays and restores records only, so bundles (which `build` makes with
+ * Levels 2 and 3 only) never hold a `rewrite` section.
  */
-import type { Bundle } from './bundle';
+import type { OrderSection } from './bundle';
 import { ORDER_LEVEL } from '../order/level';
+import { rewriteLevel, type RewriteRecord } from '../rewrite/level';
 import type { RepoFile, Repository } from '../repository/repository';
 import { encodeText } from '../common/text-encoding';
 
@@ -37,8 +43,8 @@ export interface StateLevel<R, S> {
   statistics(stats: readonly S[]): Record<string, number>;
 }
 
-/** The bundle sections of state levels. */
-export type StateSectionName = 'order';
+/** The sections of state levels: in a bundle (`order`) or a checkout's level record (both). */
+export type StateSectionName = 'order' | 'rewrite';
 
 /** A state level's bundle section: the record of each file it changed. */
 export interface StateSection<R> {
@@ -46,28 +52,35 @@ export interface StateSection<R> {
 }
 
 // Levels differ in their record and statistics types.
-type AnyStateLevel = StateLevel<any, any>;
+export type AnyStateLevel = StateLevel<any, any>;
 
-/** The state levels, ascending. */
-export const STATE_LEVELS: readonly AnyStateLevel[] = [ORDER_LEVEL];
+/** Each state level's section. */
+export interface StateSectionRecords {
+  order?: OrderSection;
+  /** Level 4: the rewrite record of each file whose functions it rewrote. */
+  rewrite?: StateSection<RewriteRecord>;
+}
+
+/** The state levels, ascending. Level 4 here has no regions: it replays and restores records (see the module comment). */
+export const STATE_LEVELS: readonly AnyStateLevel[] = [ORDER_LEVEL, rewriteLevel([])];
 
 export function isStateLevel(level: number): boolean {
   return STATE_LEVELS.some((l) => l.level === level);
 }
 
-/** The state levels among `levels`, ascending. */
-function stateLevelsAmong(levels: readonly number[]): AnyStateLevel[] {
-  return STATE_LEVELS.filter((l) => levels.includes(l.level));
+/** The state levels among `levels`, ascending; a level of `given` takes the place of the registered one of its number. */
+function stateLevelsAmong(levels: readonly number[], given: readonly AnyStateLevel[] = []): AnyStateLevel[] {
+  return STATE_LEVELS.filter((l) => levels.includes(l.level)).map((l) => given.find((g) => g.level === l.level) ?? l);
 }
 
 /**
  * The state levels' records wherever they are kept: a bundle, or the level record a disguised
  * checkout leaves in its working copy (levels-record.ts). `levels` may list interface levels too.
  */
-export type StateRecords = Pick<Bundle, 'levels' | StateSectionName>;
+export type StateRecords = { levels: readonly number[] } & StateSectionRecords;
 
 export interface StateSections {
-  sections: Pick<Bundle, StateSectionName>;
+  sections: StateSectionRecords;
   /** Per section: the level's statistics, with `files` (files it looked at) and `changedFiles`. */
   statistics: Partial<Record<StateSectionName, Record<string, number>>>;
   /** The transformed text of each file some level changed. */
@@ -76,16 +89,18 @@ export interface StateSections {
 
 /**
  * Draws the sections of the state levels among `levels` for a repository: each level transforms
- * the state the levels below it left. Only text files are transformed.
+ * the state the levels below it left. Only text files are transformed. `given`: levels made for
+ * the task (Level 4 with an instance's accepted rewrite) in place of the registered ones.
  */
 export async function buildStateSections(
   repository: Repository,
   seed: number,
   levels: readonly number[],
   onProgress?: (done: number, total: number) => void,
+  given?: readonly AnyStateLevel[],
 ): Promise<StateSections> {
   const result: StateSections = { sections: {}, statistics: {}, texts: new Map() };
-  const chosen = stateLevelsAmong(levels);
+  const chosen = stateLevelsAmong(levels, given);
   if (chosen.length === 0) return result;
   const texts = new Map(repository.files.filter((f) => f.text !== undefined).map((f) => [f.path, f.text!]));
   const work = chosen.map((level) => [...texts.keys()].filter((p) => level.handles(p)));
@@ -104,7 +119,7 @@ export async function buildStateSections(
       }
       onProgress?.(++done, total);
     }
-    (result.sections as Record<StateSectionName, StateSection<unknown>>)[level.section] = { files };
+    (result.sections as Record<StateSectionName, StateSection<unknown>>)[level.section as StateSectionName] = { files };
     result.statistics[level.section] = { files: work[i].length, changedFiles: Object.keys(files).length, ...level.statistics(stats) };
   }
   return result;
@@ -126,8 +141,8 @@ export function changedPaths(records: StateRecords): string[] {
 }
 
 /** The records without those of `paths` (files kept in their original state). */
-export function withoutFiles(sections: Pick<Bundle, StateSectionName>, paths: ReadonlySet<string>): Pick<Bundle, StateSectionName> {
-  const out: Pick<Bundle, StateSectionName> = {};
+export function withoutFiles(sections: StateSectionRecords, paths: ReadonlySet<string>): StateSectionRecords {
+  const out: StateSectionRecords = {};
   for (const [name, section] of Object.entries(sections) as Array<[StateSectionName, StateSection<never>]>) {
     out[name] = { files: Object.fromEntries(Object.entries(section.files).filter(([file]) => !paths.has(file))) };
   }
@@ -172,7 +187,7 @@ export interface RepositoryInState {
 }
 
 /** The repository in the state the bundle's state levels make (the repository itself when they change nothing). */
-export async function repositoryInState(repository: Repository, bundle: Bundle): Promise<RepositoryInState> {
+export async function repositoryInState(repository: Repository, bundle: StateRecords): Promise<RepositoryInState> {
   const changed = new Map<number, string[]>(recordsOf(bundle).map(({ level }) => [level.level, []]));
   const unfitted: string[] = [];
   if (!changesState(bundle)) return { repository, changed, unfitted };
@@ -220,7 +235,7 @@ export interface LevelRoundTrip {
  * Per state level of the bundle: for each file it recorded, that replaying the record on the
  * state below gives a file whose inverse is that state again, byte for byte.
  */
-export async function stateRoundTrip(repository: Repository, bundle: Bundle): Promise<Map<number, LevelRoundTrip>> {
+export async function stateRoundTrip(repository: Repository, bundle: StateRecords): Promise<Map<number, LevelRoundTrip>> {
   const levels = recordsOf(bundle);
   const reports = new Map<number, LevelRoundTrip>(levels.map(({ level, files }) => [level.level, { files: Object.keys(files).length, identical: 0, mismatched: [] }]));
   const texts = new Map(repository.files.filter((f) => f.text !== undefined).map((f) => [f.path, f.text!]));

@@ -1,6 +1,7 @@
 import { mean, median, quantile } from 'simple-statistics';
 import { UsageError } from '../common/errors';
 import { PRODUCT_VERSION } from '../common/version';
+import { rubricFor, type RubricField } from './rubrics';
 import { currentState, type Decision, type ItemState, type ReviewEntry, type VerdictEntry } from './verdicts';
 
 /**
@@ -162,8 +163,12 @@ export interface Disagreement {
   level: number;
   item: string;
   reason: 'reviewers differ' | 'adjudication requested';
-  verdicts: { reviewer: string; verdict: string; informationPreserved: number; solvable: number; note: string }[];
+  /** Each reviewer's verdict with the agreement scales of the level's rubric (Level 1: informationPreserved, solvable). */
+  verdicts: Array<{ reviewer: string; verdict: string; note: string } & Record<string, string | number>>;
 }
+
+/** A rubric field's counts: scales by value ('0'..'3'), yes/no fields by yes/no, texts by given/none. */
+export type RubricCounts = Record<string, number>;
 
 export interface ReviewReport {
   schema: typeof REPORT_SCHEMA;
@@ -177,21 +182,19 @@ export interface ReviewReport {
   acceptance: Proportion;
   /** Accept verdicts among all accept/reject verdicts (gold excluded), every reviewer counted. */
   verdictAcceptance: Proportion;
+  /** Counts of each field of the level's rubric (rubrics.ts), by field key, and the rest. */
   rubric: {
     verdicts: number;
-    sameTask: { yes: number; no: number };
-    informationPreserved: Record<'0' | '1' | '2' | '3', number>;
-    solvable: Record<'0' | '1' | '2' | '3', number>;
-    confidence: Record<'1' | '2' | '3' | '4' | '5', number>;
-    otherProblem: { yes: number; no: number };
     corrected: number;
     timeSpentMs: { mean: number; median: number; p90: number } | null;
+    [field: string]: RubricCounts | number | { mean: number; median: number; p90: number } | null;
   };
   agreement: {
     /** Items (gold excluded) with current verdicts from two or more reviewers. */
     overlapItems: number;
     cohensKappa: (KappaResult & { reviewers: [string, string]; excluded: number })[];
-    krippendorffAlpha: { informationPreserved: AlphaResult; solvable: AlphaResult; verdict: AlphaResult };
+    /** Ordinal alpha of each agreement scale of the rubric (Level 1: informationPreserved, solvable), and nominal alpha of the verdict. */
+    krippendorffAlpha: Record<string, AlphaResult>;
   };
   gold: { items: number; judgements: number; recall: Proportion; missed: { item: string; reviewer: string }[] } | null;
   coverage: { sampleItems: number; judged: number; remaining: number } | null;
@@ -204,6 +207,19 @@ function compare(a: string, b: string): number {
 
 function counts<K extends string>(keys: readonly K[]): Record<K, number> {
   return Object.fromEntries(keys.map((k) => [k, 0])) as Record<K, number>;
+}
+
+/** The categories a rubric field is counted by. */
+function fieldCategories(field: RubricField): string[] {
+  if (field.kind === 'boolean') return ['yes', 'no'];
+  if (field.kind === 'text') return ['given', 'none'];
+  return Array.from({ length: field.max! - field.min! + 1 }, (_, k) => String(field.min! + k));
+}
+
+function fieldCategory(field: RubricField, value: unknown): string {
+  if (field.kind === 'boolean') return value ? 'yes' : 'no';
+  if (field.kind === 'text') return typeof value === 'string' && value.trim() !== '' ? 'given' : 'none';
+  return String(value);
 }
 
 function finalDecision(state: ItemState): Decision | undefined {
@@ -262,28 +278,19 @@ export function buildReviewReport(entries: readonly ReviewEntry[], options: Repo
   const verdictReject = regularVerdicts.filter((v) => v.verdict === 'reject').length;
 
   // Rubric
-  const rubric: ReviewReport['rubric'] = {
-    verdicts: regularVerdicts.length,
-    sameTask: { yes: 0, no: 0 },
-    informationPreserved: counts(['0', '1', '2', '3'] as const),
-    solvable: counts(['0', '1', '2', '3'] as const),
-    confidence: counts(['1', '2', '3', '4', '5'] as const),
-    otherProblem: { yes: 0, no: 0 },
-    corrected: 0,
-    timeSpentMs: null,
-  };
+  const fields = rubricFor(level ?? 1);
+  const rubric: ReviewReport['rubric'] = { verdicts: regularVerdicts.length, corrected: 0, timeSpentMs: null };
+  for (const field of fields) rubric[field.key] = counts(fieldCategories(field));
   for (const v of regularVerdicts) {
-    rubric.sameTask[v.rubric.sameTask ? 'yes' : 'no']++;
-    rubric.informationPreserved[String(v.rubric.informationPreserved) as '0']++;
-    rubric.solvable[String(v.rubric.solvable) as '0']++;
-    rubric.confidence[String(v.rubric.confidence) as '1']++;
-    rubric.otherProblem[v.rubric.otherProblem ? 'yes' : 'no']++;
+    for (const field of fields) (rubric[field.key] as RubricCounts)[fieldCategory(field, v.rubric[field.key])]++;
     if (v.correctedStatement !== undefined) rubric.corrected++;
   }
   if (regularVerdicts.length > 0) {
     const times = regularVerdicts.map((v) => v.timeSpentMs);
     rubric.timeSpentMs = { mean: mean(times), median: median(times), p90: quantile(times, 0.9) };
   }
+  const agreementScales = fields.filter((f) => f.kind === 'scale' && f.agreement);
+  const scaleValue = (v: VerdictEntry, key: string) => (typeof v.rubric[key] === 'number' ? (v.rubric[key] as number) : null);
 
   // Agreement on the overlap
   const overlap = regular.filter((s) => s.verdicts.size >= 2);
@@ -341,7 +348,7 @@ export function buildReviewReport(entries: readonly ReviewEntry[], options: Repo
       reason: kinds.has('accept') && kinds.has('reject') ? 'reviewers differ' : 'adjudication requested',
       verdicts: verdicts
         .sort((a, b) => compare(a.reviewer, b.reviewer))
-        .map((v) => ({ reviewer: v.reviewer, verdict: v.verdict, informationPreserved: v.rubric.informationPreserved, solvable: v.rubric.solvable, note: v.note })),
+        .map((v) => ({ reviewer: v.reviewer, verdict: v.verdict, ...Object.fromEntries(agreementScales.map((f) => [f.key, scaleValue(v, f.key) ?? ''])), note: v.note })),
     });
   }
 
@@ -363,8 +370,7 @@ export function buildReviewReport(entries: readonly ReviewEntry[], options: Repo
       overlapItems: overlap.length,
       cohensKappa: cohens,
       krippendorffAlpha: {
-        informationPreserved: krippendorffAlpha(matrix((v) => v.rubric.informationPreserved), 'ordinal'),
-        solvable: krippendorffAlpha(matrix((v) => v.rubric.solvable), 'ordinal'),
+        ...Object.fromEntries(agreementScales.map((f) => [f.key, krippendorffAlpha(matrix((v) => scaleValue(v, f.key)), 'ordinal')])),
         verdict: krippendorffAlpha(matrix((v) => (v.verdict === 'accept' ? 1 : v.verdict === 'reject' ? 0 : null)), 'nominal'),
       },
     },
@@ -372,4 +378,12 @@ export function buildReviewReport(entries: readonly ReviewEntry[], options: Repo
     coverage,
     disagreements,
   };
+}
+
+export const REPORTS_SCHEMA = 'schrodinger.review-reports/1';
+
+/** One report per level the entries cover (ascending); gold ids per level (a sample's gold belongs to its level). */
+export function buildReviewReports(entries: readonly ReviewEntry[], options: { gold?: ReadonlyMap<number, readonly string[]>; sampleItems?: ReadonlyMap<number, readonly string[]> } = {}): ReviewReport[] {
+  const levels = [...new Set(entries.map((e) => e.level))].sort((a, b) => a - b);
+  return levels.map((level) => buildReviewReport(entries, { level, gold: options.gold?.get(level), sampleItems: options.sampleItems?.get(level) }));
 }

@@ -1,6 +1,7 @@
 import { UsageError } from '../common/errors';
 import { PRODUCT_VERSION } from '../common/version';
 import { appendJsonLine, readJsonLines } from '../common/jsonl';
+import { rubricProblems, type RubricValues } from './rubrics';
 
 /**
  * The verdict store: append-only JSON Lines in the workspace. Each entry is validated, then
@@ -12,18 +13,20 @@ import { appendJsonLine, readJsonLines } from '../common/jsonl';
  * - `retraction`: the reviewer takes back their current verdict on an item (undo);
  * - `adjudication`: a final decision on an item the reviewers disagreed on.
  *
- * Rubric (in the spirit of SWE-bench Verified's annotation): `sameTask` yes/no;
- * `informationPreserved` and `solvable` are SEVERITY scales, 0 = no problem, 1 = minor,
- * 2 = substantial, 3 = severe (information lost / the issue can no longer be solved from the
- * text); `confidence` 1 (guess) to 5 (certain); `otherProblem` flags anything else (explain in
- * the note).
+ * The rubric depends on the entry's level (rubrics.ts). Level 1's (in the spirit of SWE-bench
+ * Verified's annotation): `sameTask` yes/no; `informationPreserved` and `solvable` are SEVERITY
+ * scales, 0 = no problem, 1 = minor, 2 = substantial, 3 = severe (information lost / the issue
+ * can no longer be solved from the text); `confidence` 1 (guess) to 5 (certain); `otherProblem`
+ * flags anything else (explain in the note). Items are keyed by level and id (`itemKey`), so
+ * items of different levels never collide.
  */
 
 export const VERDICTS = ['accept', 'reject', 'adjudicate'] as const;
 export type Verdict = (typeof VERDICTS)[number];
 export type Decision = 'accept' | 'reject';
 
-export interface Rubric {
+/** Level 1's rubric (see rubrics.ts for every level's). */
+export type Rubric = {
   sameTask: boolean;
   /** 0 (nothing lost) .. 3 (severe loss). */
   informationPreserved: number;
@@ -32,7 +35,7 @@ export interface Rubric {
   /** 1 .. 5. */
   confidence: number;
   otherProblem: boolean;
-}
+};
 
 export interface VerdictEntry {
   kind: 'verdict';
@@ -40,7 +43,8 @@ export interface VerdictEntry {
   item: string;
   level: number;
   verdict: Verdict;
-  rubric: Rubric;
+  /** Level 1: `Rubric`; other levels: the fields of `rubricFor(level)`. */
+  rubric: RubricValues;
   /** Required (non-empty) when rejecting. */
   note: string;
   /** The reviewer's corrected version of the transformed text; it becomes the final one. */
@@ -94,7 +98,6 @@ const FIELDS: Record<ReviewEntry['kind'], readonly string[]> = {
   retraction: ['kind', 'reviewer', 'item', 'level', 'decidedAt', 'productVersion'],
   adjudication: ['kind', 'adjudicator', 'item', 'level', 'verdict', 'note', 'correctedStatement', 'decidedAt', 'productVersion'],
 };
-const RUBRIC_FIELDS = ['sameTask', 'informationPreserved', 'solvable', 'confidence', 'otherProblem'];
 
 /**
  * Checks an entry; returns the problems in words (empty: valid). `strict` also refuses fields
@@ -134,20 +137,7 @@ export function entryProblems(value: unknown, strict: boolean): string[] {
   if (value.correctedStatement !== undefined && typeof value.correctedStatement !== 'string') problems.push('correctedStatement must be a string');
   if (kind === 'adjudication') return problems;
 
-  const rubric = value.rubric;
-  if (!isObject(rubric)) {
-    problems.push('rubric must be an object');
-  } else {
-    if (strict) {
-      const unknown = Object.keys(rubric).filter((k) => !RUBRIC_FIELDS.includes(k));
-      if (unknown.length > 0) problems.push(`unknown rubric field(s): ${unknown.join(', ')}`);
-    }
-    if (typeof rubric.sameTask !== 'boolean') problems.push('rubric.sameTask must be true or false');
-    scale(rubric, 'informationPreserved', 0, 3, 'rubric.');
-    scale(rubric, 'solvable', 0, 3, 'rubric.');
-    scale(rubric, 'confidence', 1, 5, 'rubric.');
-    if (typeof rubric.otherProblem !== 'boolean') problems.push('rubric.otherProblem must be true or false');
-  }
+  problems.push(...rubricProblems(typeof value.level === 'number' ? value.level : 1, value.rubric, strict));
   const spent = value.timeSpentMs;
   if (typeof spent !== 'number' || !Number.isFinite(spent) || spent < 0) problems.push('timeSpentMs must be a number >= 0');
   time('startedAt');

@@ -1,13 +1,20 @@
 /**
- * The review workbench's model (no VS Code): the items to review (Level 1 rows, in sample order),
- * what the reviewer has decided so far (from the append-only verdict store), where to resume,
- * and the word-level difference between the original and the transformed statement.
+ * The review workbench's model (no VS Code): the items to review (in sample order), what the
+ * reviewer has decided so far (from the append-only verdict store), where to resume. One model
+ * for every reviewed level; the items come from a source per level:
+ * - Level 1: the rows of a level1 output (original and transformed statement, word diff);
+ * - Level 3: the files a bundle's order section reordered (level3-items.ts);
+ * - Level 4: the accepted rows of a level4 output (level4-items.ts).
+ * Verdicts are keyed by level and id, so items of different levels never collide.
  */
 import { diffWords } from 'diff';
 import { readLevel1Output, type Level1Row } from '../statement/level1';
 import { readSample } from './sampling';
-import { appendRetraction, appendVerdict, currentState, itemKey, readVerdicts, type Rubric, type Verdict, type VerdictEntry } from './verdicts';
+import { appendRetraction, appendVerdict, currentState, itemKey, readVerdicts, type Verdict, type VerdictEntry } from './verdicts';
 import { UsageError } from '../common/errors';
+import { readLevel3Items, type Level3Item } from './level3-items';
+import { readLevel4Items, type Level4Item } from './level4-items';
+import type { RubricValues } from './rubrics';
 
 export interface DiffSegment {
   kind: 'same' | 'added' | 'removed';
@@ -21,7 +28,8 @@ export interface ChecklistEntry {
   note: string;
 }
 
-export interface ReviewItem {
+export interface Level1Item {
+  level: 1;
   id: string;
   original: string;
   transformed: string;
@@ -30,16 +38,81 @@ export interface ReviewItem {
   additions: string[];
   pipelineStatus: string;
   rounds: number;
-  /** This reviewer's current verdict, if any. */
-  verdict?: VerdictEntry;
 }
 
+export type LevelItem = Level1Item | Level3Item | Level4Item;
+
+/** An item with this reviewer's current verdict, if any. */
+export type ReviewItem = LevelItem & { verdict?: VerdictEntry };
+
+/** The levels the workbench reviews. */
+export const REVIEW_LEVELS = [1, 3, 4] as const;
+
 export interface WorkbenchSources {
-  level1File: string;
+  /** 1 when absent. */
+  level?: number;
+  /** Level 1: the level1 output. */
+  level1File?: string;
+  /** Level 4: the level4 output and the dataset (problem statements). */
+  level4File?: string;
+  datasetFile?: string;
+  /** Level 3: the bundle (its order section) and the repository folder it was built for. */
+  bundleFile?: string;
+  repoFolder?: string;
   sampleFile?: string;
   verdictsFile: string;
   reviewer: string;
-  level?: number;
+}
+
+/** A level's items by id. */
+interface ItemSource {
+  items: ReadonlyMap<string, LevelItem>;
+  /** Where the items came from, for messages. */
+  origin: string;
+}
+
+function level1Item(row: Level1Row, transformed: string): Level1Item {
+  const last = row.rounds[row.rounds.length - 1];
+  const findings = last?.verifier?.findings;
+  return {
+    level: 1,
+    id: row.instance_id,
+    original: row.original,
+    transformed,
+    diff: wordDiff(row.original, transformed),
+    checklist: (findings?.elements ?? []).map((e) => ({ element: e.element, category: e.category, status: e.status, note: e.note })),
+    additions: findings?.additions ?? [],
+    pipelineStatus: row.status,
+    rounds: row.rounds.length,
+  };
+}
+
+function required(value: string | undefined, what: string): string {
+  if (!value) throw new UsageError(`the review needs ${what}`);
+  return value;
+}
+
+function syncSource(sources: WorkbenchSources): ItemSource {
+  const level = sources.level ?? 1;
+  if (level === 1) {
+    const file = required(sources.level1File, 'a level1 output');
+    // The latest row of each instance (a rerun supersedes an earlier row).
+    const rows = readLevel1Output(file).rows;
+    return { items: new Map(rows.map((row) => [row.instance_id, level1Item(row, row.final ?? '')])), origin: file };
+  }
+  if (level === 4) {
+    const file = required(sources.level4File, 'a level4 output');
+    return { items: readLevel4Items(file, required(sources.datasetFile, 'the dataset of the level4 output')), origin: file };
+  }
+  if (level === 3) throw new UsageError('a Level 3 review reads its items asynchronously: use openWorkbench');
+  throw new UsageError(`level ${level} has no review workbench (levels ${REVIEW_LEVELS.join(', ')})`);
+}
+
+/** The workbench of any reviewed level. */
+export async function openWorkbench(sources: WorkbenchSources): Promise<Workbench> {
+  if ((sources.level ?? 1) !== 3) return new Workbench(sources);
+  const bundle = required(sources.bundleFile, 'a bundle with a Level 3 section');
+  return new Workbench(sources, { items: await readLevel3Items(bundle, required(sources.repoFolder, 'the repository folder of the bundle')), origin: bundle });
 }
 
 export function wordDiff(original: string, transformed: string): DiffSegment[] {
@@ -48,24 +121,28 @@ export function wordDiff(original: string, transformed: string): DiffSegment[] {
 
 export class Workbench {
   readonly level: number;
-  private readonly rows: Map<string, Level1Row>;
+  private readonly items: ReadonlyMap<string, LevelItem>;
   private readonly order: string[];
 
-  constructor(private readonly sources: WorkbenchSources) {
+  constructor(
+    private readonly sources: WorkbenchSources,
+    source?: ItemSource,
+  ) {
     this.level = sources.level ?? 1;
     if (!/^[\w.@-]+$/.test(sources.reviewer)) throw new UsageError(`bad reviewer id "${sources.reviewer}": letters, digits, . _ - @ only`);
-    // The latest row of each instance (a rerun supersedes an earlier row).
-    this.rows = new Map(readLevel1Output(sources.level1File).rows.map((row) => [row.instance_id, row]));
+    const { items, origin } = source ?? syncSource(sources);
+    this.items = items;
     if (sources.sampleFile) {
       const sample = readSample(sources.sampleFile);
-      this.order = sample.items.map((item) => item.instance_id).filter((id) => this.rows.has(id));
+      if (sample.level !== this.level) throw new UsageError(`${sources.sampleFile} is a Level ${sample.level} sample; this review is of Level ${this.level}`);
+      this.order = sample.items.map((item) => item.instance_id).filter((id) => this.items.has(id));
       const missing = sample.items.length - this.order.length;
-      if (this.order.length === 0) throw new UsageError(`none of the ${sample.items.length} sampled items is in ${sources.level1File}`);
+      if (this.order.length === 0) throw new UsageError(`none of the ${sample.items.length} sampled items is in ${origin}`);
       if (missing > 0) this.missing = missing;
     } else {
-      this.order = [...this.rows.keys()].sort();
+      this.order = [...this.items.keys()].sort();
     }
-    if (this.order.length === 0) throw new UsageError(`no Level 1 rows in ${sources.level1File}`);
+    if (this.order.length === 0) throw new UsageError(`no Level ${this.level} items in ${origin}`);
   }
 
   /** Sampled items without a Level 1 row (left out). */
@@ -87,22 +164,11 @@ export class Workbench {
 
   item(index: number): ReviewItem {
     const id = this.order[index];
-    const row = this.rows.get(id)!;
+    const item = this.items.get(id)!;
     const verdict = this.verdicts().get(id);
-    const transformed = verdict?.correctedStatement ?? row.final ?? '';
-    const last = row.rounds[row.rounds.length - 1];
-    const findings = last?.verifier?.findings;
-    return {
-      id,
-      original: row.original,
-      transformed,
-      diff: wordDiff(row.original, transformed),
-      checklist: (findings?.elements ?? []).map((e) => ({ element: e.element, category: e.category, status: e.status, note: e.note })),
-      additions: findings?.additions ?? [],
-      pipelineStatus: row.status,
-      rounds: row.rounds.length,
-      verdict,
-    };
+    // A Level 1 reviewer's corrected statement becomes the transformed one.
+    const shown = item.level === 1 && verdict?.correctedStatement !== undefined ? { ...item, transformed: verdict.correctedStatement, diff: wordDiff(item.original, verdict.correctedStatement) } : item;
+    return { ...shown, verdict };
   }
 
   /** How many items have this reviewer's verdict. */
@@ -117,10 +183,14 @@ export class Workbench {
     return index === -1 ? this.order.length - 1 : index;
   }
 
-  decide(index: number, decision: { verdict: Verdict; rubric: Rubric; note: string; correctedStatement?: string; startedAt: string; timeSpentMs: number }): VerdictEntry {
+  decide(index: number, decision: { verdict: Verdict; rubric: RubricValues; note: string; correctedStatement?: string; startedAt: string; timeSpentMs: number }): VerdictEntry {
     const id = this.order[index];
-    const row = this.rows.get(id)!;
-    const corrected = decision.correctedStatement !== undefined && decision.correctedStatement !== (row.final ?? '') ? decision.correctedStatement : undefined;
+    const item = this.items.get(id)!;
+    if (decision.correctedStatement !== undefined && item.level !== 1) {
+      // Editing a Level 3 or 4 rewrite would need the gate run again: not offered.
+      throw new UsageError(`a Level ${item.level} item cannot be corrected in the review`);
+    }
+    const corrected = item.level === 1 && decision.correctedStatement !== undefined && decision.correctedStatement !== item.transformed ? decision.correctedStatement : undefined;
     return appendVerdict(this.sources.verdictsFile, {
       reviewer: this.sources.reviewer,
       item: id,

@@ -13,10 +13,12 @@
  * repeats), so the level also applies over Level 3, which moves whole definitions. A rewrite
  * whose difference is below MIN_DIFFERENCE is rejected: the function stays as it was.
  *
- * Its bundle section (`rewrite`) and its place in STATE_LEVELS come with the bundle's Level 4
- * record; until then it is the same interface under its own section name.
+ * Its section is `rewrite`. STATE_LEVELS holds it without regions (it replays and restores
+ * records); a disguised checkout applies an instance's accepted rewrite (a `level4` row) with
+ * `acceptedRewriteLevel`, whose transform replays the row's record whatever the seed.
  */
 import seedrandom from 'seedrandom';
+import { UsageError } from '../common/errors';
 import type { StateLevel, Transformed } from '../disguise/state-levels';
 import { loadPythonParser } from '../common/parse';
 import { MIN_DIFFERENCE } from './difference';
@@ -86,6 +88,27 @@ export function rewriteLevel(regions: readonly Region[]): RewriteLevel {
   };
 }
 
+/**
+ * Level 4 with a rewrite drawn and accepted before (`rewrite`: a `level4` row's record of each
+ * file, in original coordinates): its transform replays the record on the state below, whatever
+ * the seed. A record that does not fit its file is an error: the rewrite is of another state.
+ */
+export function acceptedRewriteLevel(rewrite: Readonly<Record<string, RewriteRecord>>): RewriteLevel {
+  const level = rewriteLevel([]);
+  return {
+    ...level,
+    handles: (path) => Object.hasOwn(rewrite, path),
+    async transform(path, text) {
+      const record = rewrite[path];
+      const out = await level.replay(text, record);
+      if (out === undefined) throw new UsageError(`the accepted Level 4 rewrite of ${path} does not fit the file (${record.functions.map((f) => f.name).join(', ')} not found as rewritten)`);
+      const differences = record.functions.map((f) => f.difference);
+      const transformations = record.functions.reduce((sum, f) => sum + f.transformations.length, 0);
+      return { text: out, record, stats: { functions: record.functions.length, rewritten: record.functions.length, tooClose: 0, transformations, differences, rejected: [] } };
+    },
+  };
+}
+
 async function rewriteFile(path: string, text: string, seed: number, regions: readonly Region[]): Promise<Transformed<RewriteRecord, RewriteStats>> {
   const stats: RewriteStats = { functions: 0, rewritten: 0, tooClose: 0, transformations: 0, differences: [], rejected: [] };
   const targets = await locateFunctions(text, regions);
@@ -115,7 +138,7 @@ async function rewriteFile(path: string, text: string, seed: number, regions: re
 }
 
 /** The regions' functions in `text`: by dotted name, the one nearest the region's line when the name repeats. */
-export async function locateFunctions(text: string, regions: readonly Region[]): Promise<Array<{ name: string; startLine: number }>> {
+async function locateFunctions(text: string, regions: readonly Region[]): Promise<Array<{ name: string; startLine: number }>> {
   const parser = await loadPythonParser();
   const tree = parser.parse(text);
   try {

@@ -11,6 +11,10 @@
  * State levels are drawn and validated first (state-gate.ts), in scratch copies; the output is
  * written only once a state is accepted, all at once (a failure leaves nothing behind). Interface
  * levels (Level 2) change nothing here: the view draws them from the same seed over `work/`.
+ *
+ * Level 4 is not drawn here: it is the instance's rewrite that `level4` accepted (`rewrite`, on
+ * the same base commit), applied over Level 3's order (ascending, state-levels.ts); every draw
+ * of the gate applies it the same, so the gate validates the state with both.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -23,6 +27,8 @@ import { digestOf, LEVELS_RECORD_SCHEMA, LEVELS_RECORD_VERSION, writeLevelsRecor
 import { readRepository } from '../repository/repository';
 import { runGate, type GateResult } from './state-gate';
 import { isStateLevel, withText } from '../disguise/state-levels';
+import { acceptedRewriteLevel } from '../rewrite/level';
+import type { AcceptedRewrite } from './level4-rows';
 import type { TestRunner } from './test-runner';
 import { PRODUCT_VERSION } from '../common/version';
 
@@ -42,6 +48,8 @@ export interface DisguisedCheckoutOptions {
    */
   makeRunner?: (base: string) => Promise<TestRunner>;
   maxDraws?: number;
+  /** Level 4: the instance's accepted rewrite (level4-rows.ts); required when the levels include 4. */
+  rewrite?: AcceptedRewrite;
   /** Extra gitignore-style globs the state levels leave alone (like the view's `schrodinger.hidden`). */
   hidden?: readonly string[];
   onProgress?: (line: string) => void;
@@ -73,6 +81,11 @@ export async function checkoutDisguised(options: DisguisedCheckoutOptions): Prom
   const { instance } = options;
   const source = readCheckoutSource(options.repo, instance.base_commit);
   const say = options.onProgress ?? (() => undefined);
+  const { rewrite } = options;
+  if (options.levels.includes(4) !== (rewrite !== undefined)) throw new Error('internal error: Level 4 and its accepted rewrite go together');
+  if (rewrite && rewrite.commit !== source.commit) {
+    throw new UsageError(`the Level 4 rewrite of ${instance.instance_id} in ${rewrite.file} was made on base commit ${rewrite.commit}, but the instance's base commit is ${source.commit}`);
+  }
 
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'schrodinger-checkout-'));
   let gate: GateResult;
@@ -86,6 +99,8 @@ export async function checkoutDisguised(options: DisguisedCheckoutOptions): Prom
       fillCheckout(base, source);
       const runner = await options.makeRunner(base);
       const repository = readRepository(base, { hidden: options.hidden });
+      const missing = Object.keys(rewrite?.rewrite ?? {}).find((p) => repository.files.find((f) => f.path === p)?.text === undefined);
+      if (missing !== undefined) throw new UsageError(`the Level 4 rewrite of ${instance.instance_id} in ${rewrite!.file} rewrites ${missing}, which is not a text file of the base commit`);
       say(`drawing levels ${options.levels.filter(isStateLevel).join(',')} for seed ${options.seed}`);
       gate = await runGate({
         base,
@@ -95,6 +110,7 @@ export async function checkoutDisguised(options: DisguisedCheckoutOptions): Prom
         tests: { failToPass: instance.FAIL_TO_PASS, passToPass: instance.PASS_TO_PASS, testPatch: instance.test_patch },
         runner,
         maxDraws: options.maxDraws,
+        given: rewrite ? [acceptedRewriteLevel(rewrite.rewrite)] : undefined,
         onProgress: say,
       });
       const files = new Map(repository.files.map((f) => [f.path, f]));
@@ -120,6 +136,7 @@ export async function checkoutDisguised(options: DisguisedCheckoutOptions): Prom
     validation: gate.summary,
     digests: Object.fromEntries([...replace.keys()].sort().map((p) => [p, { original: digestOf(originals.get(p)!), state: digestOf(replace.get(p)!) }])),
     ...gate.sections,
+    ...(rewrite ? { level4: { seed: rewrite.seed, attempt: rewrite.attempt } } : {}),
   };
 
   let work: FilledCheckout | undefined;

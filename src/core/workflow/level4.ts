@@ -20,11 +20,14 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import seedrandom from 'seedrandom';
 import { UsageError } from '../common/errors';
 import { appendJsonLine, readJsonLines } from '../common/jsonl';
 import { readRepository, type RepoFile } from '../repository/repository';
+import { CallError, host, openEndpoint, StopRun, type CallContext, type EndpointConfig } from '../llm/client';
 import { MIN_DIFFERENCE } from '../rewrite/difference';
-import { rewriteLevel, type RewriteRecord, type RewriteStats } from '../rewrite/level';
+import { REWRITE_RECORD_VERSION, rewriteLevel, type RewriteRecord, type RewriteStats, type RewrittenFunction } from '../rewrite/level';
+import { LLM_REWRITE_PROMPT_VERSION, LLM_REWRITE_TEMPERATURE, LlmFunctionRewriter, tooCloseFeedback, type LlmRewriteCall } from '../rewrite/llm-rewriter';
 import { findRegions, outermostRegions, type Region } from '../rewrite/regions';
 import type { AppliedTransformation } from '../rewrite/rewriter';
 import { withText } from '../disguise/state-levels';
@@ -34,7 +37,7 @@ import { diffFiles } from './patch';
 import { checkState, drawSeed, testPatchPaths, type Check, type CheckOptions } from './state-gate';
 import type { TestOutcome, TestRunner } from './test-runner';
 
-export const LEVEL4_REWRITERS = ['offline'] as const;
+export const LEVEL4_REWRITERS = ['offline', 'llm'] as const;
 export type Level4Rewriter = (typeof LEVEL4_REWRITERS)[number];
 export const DEFAULT_LEVEL4_ATTEMPTS = 3;
 
@@ -47,7 +50,9 @@ export interface FunctionAttempt {
   /** Token difference of the rewrite (0 when nothing applied). */
   difference: number;
   /** Why it is not kept. */
-  reason?: 'no transformation applies' | 'difference below the minimum' | 'not found in its file';
+  reason?: 'no transformation applies' | 'difference below the minimum' | 'not found in its file' | 'the reply failed the checks';
+  /** The LLM rewriter's request and reply for this function (rewriter llm). */
+  llm?: LlmRewriteCall;
 }
 
 export interface GateRecord {
@@ -67,10 +72,20 @@ export interface AttemptRecord {
   gate?: GateRecord;
 }
 
+/** The LLM rewriter's settings, in a row (the endpoint by its host only). */
+export interface Level4LlmSettings {
+  host: string;
+  model: string;
+  promptVersion: string;
+  temperature: number;
+}
+
 export interface Level4Row {
   instance_id: string;
   seed: number;
   rewriter: Level4Rewriter;
+  /** With rewriter llm. */
+  llm?: Level4LlmSettings;
   maxAttempts: number;
   minDifference: number;
   base: { commit: string; tree: string };
@@ -99,6 +114,13 @@ export interface Level4ErrorRow {
   error: string;
 }
 
+/** The endpoint of the LLM rewriter. The key is given to the client only: never recorded or printed. */
+export interface Level4LlmEndpoint extends EndpointConfig {
+  apiKey: string;
+}
+
+export const LEVEL4_LLM_DEFAULTS: Omit<EndpointConfig, 'baseURL' | 'model'> = { timeoutMs: 120_000, maxRetries: 4, retryBaseDelayMs: 1000, retryMaxDelayMs: 30_000 };
+
 export interface Level4InstanceOptions {
   /** A local clone (bare or not) holding the instance's base commit. */
   repo: string;
@@ -107,6 +129,8 @@ export interface Level4InstanceOptions {
   rewriter: Level4Rewriter;
   attempts: number;
   runner: TestRunner;
+  /** Required with rewriter llm. */
+  llm?: Level4LlmEndpoint;
   onProgress?: (line: string) => void;
 }
 
@@ -129,6 +153,7 @@ export async function level4Instance(options: Level4InstanceOptions): Promise<Le
       instance_id: instance.instance_id,
       seed: options.seed,
       rewriter: options.rewriter,
+      ...(options.rewriter === 'llm' ? { llm: llmSettings(options.llm) } : {}),
       maxAttempts: options.attempts,
       minDifference: MIN_DIFFERENCE,
       base: { commit: source.commit, tree: source.tree },
@@ -162,32 +187,25 @@ export async function level4Instance(options: Level4InstanceOptions): Promise<Le
       say(`${label}: gate ${record.status}: ${describeGate(check, tests.failToPass.length, tests.passToPass.length)} (${(check.run.ms / 1000).toFixed(1)} s)`);
       return record;
     };
-    const level = rewriteLevel(regions);
     const paths = [...new Set(regions.map((r) => r.path))].sort();
+    const draw = options.rewriter === 'llm' ? llmDraw(options, regions, paths, files, say) : offlineDraw(regions, paths, files);
+    let gateFeedback: string | null = null;
     for (let k = 1; k <= options.attempts; k++) {
       const seed = drawSeed(options.seed, k - 1);
       const label = `attempt ${k}/${options.attempts} (seed ${seed})`;
       const attempt: AttemptRecord = { attempt: k, seed, functions: [], result: 'nothing rewritten' };
       row.attempts.push(attempt);
-      const texts = new Map<string, string>();
-      const records: Record<string, RewriteRecord> = {};
-      for (const file of paths) {
-        const original = files.get(file)!;
-        const out = await level.transform(file, original.text!, seed);
-        attempt.functions.push(...functionAttempts(file, regions, out.record, out.stats));
-        if (out.record) {
-          texts.set(file, out.text);
-          records[file] = out.record;
-        }
-      }
+      const { texts, records } = await draw(seed, attempt.functions, gateFeedback);
+      gateFeedback = null;
       const kept = attempt.functions.filter((f) => f.kept);
       if (kept.length === 0) {
-        say(`${label}: nothing rewritten (${attempt.functions.map((f) => `${f.name}: ${f.reason}${f.transformations.length > 0 ? ` ${f.difference.toFixed(3)}` : ''}`).join('; ')})`);
+        say(`${label}: nothing rewritten (${attempt.functions.map((f) => `${f.name}: ${f.reason}${f.transformations.length > 0 || f.reason === 'difference below the minimum' ? ` ${f.difference.toFixed(3)}` : ''}`).join('; ')})`);
         continue;
       }
       attempt.result = 'gated';
-      say(`${label}: ${kept.length} ${kept.length === 1 ? 'function' : 'functions'} rewritten (${kept.map((f) => `${f.name}: ${f.transformations.length} transformations, difference ${f.difference.toFixed(3)}`).join('; ')})`);
+      say(`${label}: ${kept.length} ${kept.length === 1 ? 'function' : 'functions'} rewritten (${kept.map((f) => `${f.name}: ${f.llm ? 'restated by the model' : `${f.transformations.length} transformations`}, difference ${f.difference.toFixed(3)}`).join('; ')})`);
       attempt.gate = await gate(texts, label);
+      if (attempt.gate.status === 'failed') gateFeedback = describeGateFailure(attempt.gate);
       if (attempt.gate.status === 'passed') {
         row.accepted = true;
         row.acceptedAttempt = k;
@@ -207,6 +225,119 @@ export async function level4Instance(options: Level4InstanceOptions): Promise<Le
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * One attempt's rewrite: the functions' records pushed onto `functions`, the rewritten files'
+ * texts and records returned. `gateFeedback` says why the previous attempt failed the gate.
+ */
+type Draw = (seed: number, functions: FunctionAttempt[], gateFeedback: string | null) => Promise<{ texts: Map<string, string>; records: Record<string, RewriteRecord> }>;
+
+/** The offline rewriter through the level (rewriteLevel), each attempt from its seed. */
+function offlineDraw(regions: readonly Region[], paths: readonly string[], files: ReadonlyMap<string, RepoFile>): Draw {
+  const level = rewriteLevel(regions);
+  return async (seed, functions) => {
+    const texts = new Map<string, string>();
+    const records: Record<string, RewriteRecord> = {};
+    for (const file of paths) {
+      const original = files.get(file)!;
+      const out = await level.transform(file, original.text!, seed);
+      functions.push(...functionAttempts(file, regions, out.record, out.stats));
+      if (out.record) {
+        texts.set(file, out.text);
+        records[file] = out.record;
+      }
+    }
+    return { texts, records };
+  };
+}
+
+function llmSettings(llm: Level4LlmEndpoint | undefined): Level4LlmSettings {
+  if (!llm) throw new UsageError('the llm rewriter needs an endpoint (--base-url, --model and an API key)');
+  return { host: host(llm.baseURL), model: llm.model, promptVersion: LLM_REWRITE_PROMPT_VERSION, temperature: LLM_REWRITE_TEMPERATURE };
+}
+
+/**
+ * The LLM rewriter: one conversation per function over the attempts; each attempt asks again
+ * with what was wrong with the previous one (its check failures, a difference below the
+ * minimum, or the gate's failure when the function was part of a gated rewrite).
+ */
+function llmDraw(options: Level4InstanceOptions, regions: readonly Region[], paths: readonly string[], files: ReadonlyMap<string, RepoFile>, say: (line: string) => void): Draw {
+  const llm = options.llm!;
+  const { client, scrub } = openEndpoint(llm.apiKey, llm);
+  const { apiKey: _key, ...config } = llm;
+  const ctx: CallContext = { client, config, scrub, random: seedrandom(`level4-llm:${options.seed}:${options.instance.instance_id}`) };
+  const conversations = new Map<Region, LlmFunctionRewriter>();
+  const feedback = new Map<Region, string | null>();
+  const inGate = new Set<Region>();
+  return async (seed, functions, gateFeedback) => {
+    const texts = new Map<string, string>();
+    const records: Record<string, RewriteRecord> = {};
+    for (const region of inGate) if (gateFeedback !== null) feedback.set(region, gateFeedback);
+    inGate.clear();
+    for (const file of paths) {
+      const text = files.get(file)!.text!;
+      const kept: RewrittenFunction[] = [];
+      for (const region of regions.filter((r) => r.path === file)) {
+        let conversation = conversations.get(region);
+        if (!conversation) conversations.set(region, (conversation = new LlmFunctionRewriter(ctx, file, region)));
+        let result;
+        try {
+          result = await conversation.rewrite(text, feedback.get(region) ?? null, seed);
+        } catch (error) {
+          if (error instanceof CallError || error instanceof StopRun) throw new UsageError(scrub(error.message));
+          throw error;
+        }
+        const entry: FunctionAttempt = { path: file, name: region.name, kept: false, transformations: [], difference: 0 };
+        functions.push(entry);
+        if (!result) {
+          entry.reason = 'not found in its file';
+          continue;
+        }
+        entry.llm = result.call;
+        const { rewritten } = result;
+        if (!rewritten) {
+          entry.reason = 'the reply failed the checks';
+          feedback.set(region, result.call.checkFailures.join('; '));
+          say(`${region.name}: the reply failed the checks: ${scrub(result.call.checkFailures.join('; '))}`);
+          continue;
+        }
+        entry.difference = rewritten.difference;
+        if (rewritten.difference < MIN_DIFFERENCE) {
+          entry.reason = 'difference below the minimum';
+          feedback.set(region, tooCloseFeedback(rewritten.difference));
+          continue;
+        }
+        entry.kept = true;
+        inGate.add(region);
+        kept.push({ name: region.name, original: rewritten.original, rewritten: rewritten.rewritten, originalOffset: rewritten.originalOffset, rewrittenOffset: 0, transformations: [], difference: rewritten.difference });
+      }
+      if (kept.length === 0) continue;
+      // The kept functions, each checked on the original file, put in place together.
+      let out = text;
+      let shift = 0;
+      for (const f of kept.sort((a, b) => a.originalOffset - b.originalOffset)) {
+        f.rewrittenOffset = f.originalOffset + shift;
+        out = out.slice(0, f.rewrittenOffset) + f.rewritten + out.slice(f.rewrittenOffset + f.original.length);
+        shift += f.rewritten.length - f.original.length;
+      }
+      texts.set(file, out);
+      records[file] = { version: REWRITE_RECORD_VERSION, functions: kept };
+    }
+    return { texts, records };
+  };
+}
+
+/** What the gate's failure tells the rewriter: which PASS_TO_PASS tests no longer pass, which FAIL_TO_PASS tests now pass. */
+function describeGateFailure(gate: GateRecord): string {
+  const list = (ids: string[]) => (ids.length > 20 ? `${ids.slice(0, 20).join(', ')} (and ${ids.length - 20} more)` : ids.join(', '));
+  const p2p = Object.entries(gate.passToPass).filter(([, o]) => o !== 'passed').map(([id, o]) => `${id} (${o})`);
+  const f2p = Object.entries(gate.failToPass).filter(([, o]) => o === 'passed').map(([id]) => id);
+  const parts: string[] = [];
+  if (p2p.length > 0) parts.push(`these tests passed on the original and do not on the restatement: ${list(p2p)}`);
+  if (f2p.length > 0) parts.push(`these tests failed on the original and pass on the restatement (it changed the behaviour): ${list(f2p)}`);
+  if (gate.timedOut) parts.push('the test run timed out');
+  return `the repository's tests show the restatement does not behave as the original: ${parts.join('; ') || 'the test run failed'}`;
 }
 
 /** What an attempt did to each region of one file. */

@@ -16,10 +16,13 @@ import type { OrderSection } from '../disguise/bundle';
 import { orderSection } from '../disguise/bundle-schema';
 import { UsageError } from '../common/errors';
 import { arrayOf, fail, integer, isRelativePath, matching, objectOf, optional, recordOf, required, show, text, validateDocument, type Shape } from '../common/schema';
-import { changedPaths } from '../disguise/state-levels';
+import { changedPaths, type StateSection } from '../disguise/state-levels';
+import type { RewriteRecord } from '../rewrite/level';
+import { rewriteSection } from '../rewrite/record-schema';
 
 export const LEVELS_RECORD_SCHEMA = 'schrodinger-views/levels-record';
-export const LEVELS_RECORD_VERSION = 1;
+/** Version 2 added Level 4 (`rewrite`); version 1 records (Levels 2 and 3) are still read. */
+export const LEVELS_RECORD_VERSION = 2;
 
 /** Where the record is, relative to the working copy. */
 export const LEVELS_RECORD_PATH = path.join('.git', 'schrodinger', 'levels.json');
@@ -43,7 +46,7 @@ export interface GateSummary {
 
 export interface LevelsRecord {
   schema: typeof LEVELS_RECORD_SCHEMA;
-  version: typeof LEVELS_RECORD_VERSION;
+  version: 1 | typeof LEVELS_RECORD_VERSION;
   generator: string;
   /** The dataset instance, when the checkout is of one. */
   instance?: string;
@@ -61,6 +64,10 @@ export interface LevelsRecord {
   digests: Record<string, FileDigests>;
   /** Level 3's records, as in a bundle. */
   order?: OrderSection;
+  /** Level 4's records: the instance's accepted rewrite (a `level4` row's), file by file, as applied over Level 3. */
+  rewrite?: StateSection<RewriteRecord>;
+  /** Where Level 4's rewrite came from: the `level4` row's seed and accepted attempt. */
+  level4?: { seed: number; attempt: number };
 }
 
 export function digestOf(bytes: Uint8Array): string {
@@ -73,7 +80,7 @@ const relativePath = matching('a relative path', isRelativePath, 4096);
 
 const recordShape = (): Shape<LevelsRecord> => ({
   schema: required(matching(`"${LEVELS_RECORD_SCHEMA}"`, (s) => s === LEVELS_RECORD_SCHEMA)),
-  version: required(integer(LEVELS_RECORD_VERSION, LEVELS_RECORD_VERSION)),
+  version: required(integer(1, LEVELS_RECORD_VERSION)),
   generator: required(text(200)),
   instance: optional(text(500)),
   seed: required(integer(0, 999_999_999_999_999)),
@@ -91,6 +98,8 @@ const recordShape = (): Shape<LevelsRecord> => ({
   ),
   digests: required(recordOf(relativePath, objectOf<FileDigests>({ original: required(digest), state: required(digest) }))),
   order: optional(orderSection),
+  rewrite: optional(rewriteSection),
+  level4: optional(objectOf<NonNullable<LevelsRecord['level4']>>({ seed: required(integer(0, 999_999_999_999_999)), attempt: required(integer(1, 1000)) })),
 });
 
 /** The record, checked; a damaged one throws "damaged level record: SOURCE: WHAT". */
@@ -100,6 +109,9 @@ export function validateLevelsRecord(value: unknown, source: string): LevelsReco
     const record = value as LevelsRecord;
     if (record.levels.some((level, i) => i > 0 && level <= record.levels[i - 1])) fail('levels', 'expected ascending levels');
     if (record.levels.includes(3) !== (record.order !== undefined)) fail('order', record.levels.includes(3) ? 'missing (levels include 3)' : 'present although levels do not include 3');
+    if (record.version === 1 && record.levels.includes(4)) fail('levels', 'level 4 in a version 1 record (Level 4 came with version 2)');
+    if (record.levels.includes(4) !== (record.rewrite !== undefined)) fail('rewrite', record.levels.includes(4) ? 'missing (levels include 4)' : 'present although levels do not include 4');
+    if (record.levels.includes(4) !== (record.level4 !== undefined)) fail('level4', record.levels.includes(4) ? 'missing (levels include 4)' : 'present although levels do not include 4');
     const changed = changedPaths(record);
     const digested = Object.keys(record.digests).sort();
     if (changed.join('\0') !== digested.join('\0')) {

@@ -22,11 +22,13 @@
  * `renames` is set (then git's rename detection, `-M`, pairs them). The patch applies with
  * `git apply` on a pristine checkout of the original state.
  *
- * State levels (Level 3 reorders definitions): when the edited folder is in a transformed state,
+ * State levels (Level 3 reorders definitions, Level 4 rewrites the functions near a task's bug): when the edited folder is in a transformed state,
  * each file a level changed is read back through the level's inverse before it is compared (after
  * the reverse translation, for a view), so the patch holds the person's changes and never the
  * transformation: edits inside a unit follow the unit back, new units stay beside their
- * neighbours (order/reorder.ts). The records come from the view's bundle (`state`) or from the
+ * neighbours (order/reorder.ts); Level 4 is undone first, each rewritten function the person left
+ * whole going back to the original, one they edited staying as rewritten plus the edit
+ * (rewrite/level.ts). The records come from the view's bundle (`state`) or from the
  * level record a disguised checkout left in the edited working copy (levels-record.ts), whose
  * digests also say which files the person left untouched (they are the original files) and that
  * `original` is the base the working copy was made from.
@@ -224,9 +226,9 @@ function stateInverse(options: PatchOptions, original: string, edited: string): 
     // Untouched since the checkout: exactly the original file.
     if (digests && digestOf(bytes) === digests[realPath].state) return fs.readFileSync(path.join(original, realPath));
     const decoded = decodeText(bytes, realPath);
-    if (!decoded) throw new UsageError(`cannot carry ${realPath} back to its original order: it is no longer text in its encoding`);
+    if (!decoded) throw new UsageError(`cannot carry ${realPath} back to its original state: it is no longer text in its encoding`);
     const restored = encodeText(await fileToOriginal(records, realPath, decoded.text), decoded.encoding, realPath);
-    if (!restored) throw new UsageError(`cannot carry ${realPath} back to its original order: its encoding (${decoded.encoding}) cannot hold it`);
+    if (!restored) throw new UsageError(`cannot carry ${realPath} back to its original state: its encoding (${decoded.encoding}) cannot hold it`);
     return restored;
   };
 }

@@ -22,12 +22,11 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { Bundle } from '../disguise/bundle';
 import { UsageError } from '../common/errors';
 import { git } from '../common/git';
 import type { GateSummary } from './levels-record';
 import type { Repository } from '../repository/repository';
-import { buildStateSections, isStateLevel, withoutFiles, withText, type StateSectionName } from '../disguise/state-levels';
+import { buildStateSections, isStateLevel, withoutFiles, withText, type AnyStateLevel, type StateSectionRecords } from '../disguise/state-levels';
 import type { TestOutcome, TestRun, TestRunner } from './test-runner';
 
 export interface GateTests {
@@ -45,6 +44,8 @@ export interface GateOptions {
   seed: number;
   /** The levels of the disguise; only the state levels among them are drawn. */
   levels: readonly number[];
+  /** Levels made for the task in place of the registered ones (Level 4 with an accepted rewrite: every draw applies it the same). */
+  given?: readonly AnyStateLevel[];
   tests: GateTests;
   runner: TestRunner;
   maxDraws?: number;
@@ -55,7 +56,7 @@ export interface GateOptions {
 
 export interface GateResult {
   /** The state levels' records of the state accepted. */
-  sections: Pick<Bundle, StateSectionName>;
+  sections: StateSectionRecords;
   /** The transformed text of each file the accepted state changes. */
   texts: Map<string, string>;
   draw: { attempt: number; seed: number };
@@ -86,7 +87,7 @@ export function drawSeed(seed: number, attempt: number): number {
 interface Draw {
   attempt: number;
   seed: number;
-  sections: Pick<Bundle, StateSectionName>;
+  sections: StateSectionRecords;
   texts: Map<string, string>;
 }
 
@@ -123,7 +124,7 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
   const draws: Draw[] = [];
   for (let attempt = 0; attempt < maxDraws; attempt++) {
     const seed = drawSeed(options.seed, attempt);
-    const state = await buildStateSections(options.repository, seed, stateLevels);
+    const state = await buildStateSections(options.repository, seed, stateLevels, undefined, options.given);
     const draw: Draw = { attempt, seed, sections: state.sections, texts: state.texts };
     const label = `draw ${attempt + 1}/${maxDraws}${attempt > 0 ? ` (seed ${seed})` : ''}`;
     if (attempt === 0 && draw.texts.size === 0) {

@@ -1,6 +1,7 @@
-// The review panel's front-end. Every text goes in through textContent (statements are
-// untrusted), the keyboard drives everything, and the extension validates every message.
-import type { FromWebview, ItemMessage, RubricMessage, ToWebview } from './protocol';
+// The review panel's front-end, for every reviewed level. Every text goes in through textContent
+// (statements and code are untrusted), the keyboard drives everything, the rubric is drawn from
+// the fields each item message carries, and the extension validates every message.
+import type { FromWebview, ItemMessage, Level1Payload, Level3Payload, Level4Payload, RubricFieldMessage, RubricMessage, Segment, ToWebview } from './protocol';
 
 interface PanelState {
   sources?: unknown;
@@ -20,7 +21,8 @@ const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as 
 let current: ItemMessage | undefined;
 let shownAt = Date.now();
 let startedAt = new Date().toISOString();
-let rubric: RubricMessage = { sameTask: true, informationPreserved: 0, solvable: 0, confidence: 3, otherProblem: false };
+let fields: RubricFieldMessage[] = [];
+let rubric: RubricMessage = {};
 let editing = false;
 
 function el(tag: string, text?: string, className?: string): HTMLElement {
@@ -30,29 +32,78 @@ function el(tag: string, text?: string, className?: string): HTMLElement {
   return node;
 }
 
-function render(message: ItemMessage): void {
-  current = message;
-  vscode.setState({ sources: initial.sources, index: message.index });
-  shownAt = Date.now();
-  startedAt = new Date().toISOString();
-  editing = false;
-  const { item } = message;
-  rubric = item.verdict?.rubric ?? { sameTask: true, informationPreserved: 0, solvable: 0, confidence: 3, otherProblem: false };
-  $('progress').textContent = `${message.index + 1}/${message.total}`;
-  $('decided').textContent = `${message.decided} decided`;
-  $('item-id').textContent = item.id;
-  $('status').textContent = item.verdict ? `your verdict: ${item.verdict.verdict}` : 'no verdict yet';
-  const original = $('original');
-  const transformed = $('transformed');
-  original.replaceChildren();
-  transformed.replaceChildren();
-  for (const part of item.diff) {
-    if (part.kind !== 'added') original.append(part.kind === 'removed' ? el('del', part.text) : document.createTextNode(part.text));
-    if (part.kind !== 'removed') transformed.append(part.kind === 'added' ? el('ins', part.text) : document.createTextNode(part.text));
+// A small Python highlighter: comments, strings, numbers, keywords; everything else plain text.
+const TOKENS = /(#[^\n]*)|("""[\s\S]*?"""|'''[\s\S]*?'''|[rbfu]?"(?:\\.|[^"\\\n])*"|[rbfu]?'(?:\\.|[^'\\\n])*')|\b(\d+(?:\.\d+)?)\b|\b(def|class|return|if|elif|else|for|while|in|not|and|or|is|None|True|False|import|from|as|with|try|except|finally|raise|yield|lambda|pass|break|continue|global|nonlocal|assert|del|async|await|self)\b/g;
+const TOKEN_CLASSES = ['tok-com', 'tok-str', 'tok-num', 'tok-kw'];
+
+function highlighted(text: string): Node[] {
+  const out: Node[] = [];
+  let at = 0;
+  for (const match of text.matchAll(TOKENS)) {
+    if (match.index > at) out.push(document.createTextNode(text.slice(at, match.index)));
+    const group = match.slice(1).findIndex((g) => g !== undefined);
+    out.push(el('span', match[0], TOKEN_CLASSES[group]));
+    at = match.index + match[0].length;
   }
+  if (at < text.length) out.push(document.createTextNode(text.slice(at)));
+  return out;
+}
+
+const lineCount = (text: string) => text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+
+/**
+ * Fills the two sides of a diff: the original with the removed parts, the changed text with the
+ * added parts. Code sides are kept line-aligned: a change's shorter side gets blank filler lines.
+ */
+function renderDiff(left: HTMLElement, right: HTMLElement, diff: Segment[], code: boolean): void {
+  left.replaceChildren();
+  right.replaceChildren();
+  const content = (text: string): Node[] => (code ? highlighted(text) : [document.createTextNode(text)]);
+  const marked = (tag: string, text: string) => {
+    const node = el(tag);
+    node.append(...content(text));
+    return node;
+  };
+  const filler = (lines: number) => el('span', ' \n'.repeat(lines), 'filler');
+  for (let k = 0; k < diff.length; k++) {
+    const part = diff[k];
+    if (part.kind === 'same') {
+      left.append(...content(part.text));
+      right.append(...content(part.text));
+      continue;
+    }
+    // A change: what was removed, what was added in its place (either may be empty).
+    const removed = part.kind === 'removed' ? part.text : '';
+    const added = part.kind === 'added' ? part.text : diff[k + 1]?.kind === 'added' ? diff[++k].text : '';
+    if (removed) left.append(marked('del', removed));
+    if (added) right.append(marked('ins', added));
+    if (code) {
+      const gap = lineCount(removed) - lineCount(added);
+      if (gap > 0) right.append(filler(gap));
+      if (gap < 0) left.append(filler(-gap));
+    }
+  }
+}
+
+function columns(leftTitle: string, rightTitle: string, diff: Segment[]): HTMLElement {
+  const box = el('div', undefined, 'columns');
+  const left = el('pre', undefined, 'code');
+  const right = el('pre', undefined, 'code');
+  const side = (title: string, pre: HTMLElement) => {
+    const section = el('section');
+    section.append(el('h4', title), pre);
+    return section;
+  };
+  box.append(side(leftTitle, left), side(rightTitle, right));
+  renderDiff(left, right, diff, true);
+  return box;
+}
+
+function renderStatement(item: Level1Payload): void {
+  renderDiff($('original'), $('transformed'), item.diff, false);
   ($('editor') as HTMLTextAreaElement).value = item.transformed;
   $('editor').hidden = true;
-  transformed.hidden = false;
+  $('transformed').hidden = false;
   const checklist = $('checklist');
   checklist.replaceChildren();
   for (const entry of item.checklist) {
@@ -62,17 +113,118 @@ function render(message: ItemMessage): void {
   }
   for (const addition of item.additions) checklist.append(el('li', `added: ${addition}`, 'check contradicted'));
   if (checklist.childElementCount === 0) checklist.append(el('li', 'no verifier findings', 'check'));
+}
+
+function gateTable(title: string, tests: Array<{ test: string; outcome: string }>, expected: string[]): HTMLElement {
+  const section = el('section');
+  const wrong = tests.filter((t) => !expected.includes(t.outcome)).length;
+  section.append(el('h4', `${title}: ${tests.length - wrong}/${tests.length} as expected (${expected.join(' or ')})`));
+  const table = el('table', undefined, 'gate');
+  for (const { test, outcome } of tests) {
+    const row = el('tr');
+    row.append(el('td', outcome, expected.includes(outcome) ? 'ok' : 'bad'), el('td', test));
+    table.append(row);
+  }
+  const scroll = el('div', undefined, 'tests');
+  scroll.append(table);
+  section.append(scroll);
+  return section;
+}
+
+function renderRewrite(box: HTMLElement, item: Level4Payload): void {
+  box.append(el('h3', 'Problem statement'), el('div', item.problemStatement, 'statement'));
+  for (const f of item.functions) {
+    box.append(el('h3', `${f.path} — ${f.name}`), el('p', `difference ${f.difference.toFixed(3)} · ${f.transformations.length} transformations`, 'muted'));
+    box.append(columns('Original', 'Rewritten', f.diff));
+    const record = el('ol', undefined, 'record');
+    for (const t of f.transformations) record.append(el('li', `${t.kind} (line ${t.line})${t.detail ? `: ${t.detail}` : ''}`));
+    box.append(el('h4', "Rewriter's record"), record);
+  }
+  const gate = item.gate;
+  box.append(el('h3', `Gate: ${gate.status} (attempt ${gate.attempt} of ${item.attempts}, seed ${gate.seed})`));
+  box.append(gateTable('FAIL_TO_PASS (the bug must still be there)', gate.failToPass, ['failed', 'error']), gateTable('PASS_TO_PASS (behaviour must be kept)', gate.passToPass, ['passed']));
+}
+
+function renderReorder(box: HTMLElement, item: Level3Payload): void {
+  if (item.problem) box.append(el('p', item.problem, 'bad'));
+  box.append(el('h3', 'Unit order'));
+  for (const c of item.containers) {
+    for (const run of c.runs) {
+      const orders = el('div', undefined, 'columns');
+      const list = (title: string, names: string[], other: string[]) => {
+        const section = el('section');
+        const ol = el('ol', undefined, 'units');
+        names.forEach((name, k) => ol.append(el('li', name, other[k] === name ? '' : 'moved')));
+        section.append(el('h4', `${title} — ${c.container}`), ol);
+        return section;
+      };
+      orders.append(list('Original order', run.original, run.reordered), list('New order', run.reordered, run.original));
+      box.append(orders);
+    }
+  }
+  box.append(el('h3', 'Text'), columns('Original', 'Reordered', item.diff));
+}
+
+function render(message: ItemMessage): void {
+  current = message;
+  vscode.setState({ sources: initial.sources, index: message.index });
+  shownAt = Date.now();
+  startedAt = new Date().toISOString();
+  editing = false;
+  const { item } = message;
+  fields = message.rubricFields;
+  rubric = item.verdict?.rubric ?? Object.fromEntries(fields.map((f) => [f.key, f.initial]));
+  $('progress').textContent = `${message.index + 1}/${message.total}`;
+  $('decided').textContent = `${message.decided} decided`;
+  $('item-id').textContent = item.level === 1 ? item.id : `Level ${item.level}: ${item.id}`;
+  $('status').textContent = item.verdict ? `your verdict: ${item.verdict.verdict}` : 'no verdict yet';
+  $('statement-item').hidden = item.level !== 1;
+  $('code-item').hidden = item.level === 1;
+  const box = $('code-item');
+  box.replaceChildren();
+  if (item.level === 1) renderStatement(item);
+  else if (item.level === 4) renderRewrite(box, item);
+  else renderReorder(box, item);
+  const text = fields.find((f) => f.kind === 'text');
+  $('other-text').hidden = !text;
+  ($('other-text') as HTMLInputElement).value = text ? String(rubric[text.key] ?? '') : '';
   ($('note') as HTMLTextAreaElement).value = item.verdict?.note ?? '';
   $('hint').textContent = '';
+  $('keys').textContent = [
+    'a accept · r reject · n/→ next · p/← previous · u undo',
+    ...(item.level === 1 ? ['e edit the transformed text'] : []),
+    ...fields.map((f) => `${f.shortcut} ${f.kind === 'text' ? 'writes' : f.kind === 'boolean' ? 'toggles' : 'cycles'} ${f.label.replace(/, .*$/, '').toLowerCase()}`),
+    `Ctrl+Enter in the note rejects${item.level === 1 ? ', in the editor accepts' : ''} · Esc leaves a text box`,
+  ].join(' · ');
   renderRubric();
 }
 
 function renderRubric(): void {
-  $('same-task').textContent = rubric.sameTask ? 'yes' : 'no';
-  $('information').textContent = String(rubric.informationPreserved);
-  $('solvable').textContent = String(rubric.solvable);
-  $('confidence').textContent = String(rubric.confidence);
-  $('other').textContent = rubric.otherProblem ? 'yes' : 'no';
+  const box = $('rubric');
+  box.replaceChildren(el('span', 'Rubric: ', 'muted'));
+  fields.forEach((f, i) => {
+    if (i > 0) box.append(document.createTextNode(' · '));
+    const value = rubric[f.key];
+    const shown = f.kind === 'boolean' ? (value ? 'yes' : 'no') : f.kind === 'text' ? (String(value).trim() === '' ? 'none' : `“${String(value).length > 40 ? `${String(value).slice(0, 40)}…` : String(value)}”`) : String(value);
+    const b = el('b', shown);
+    b.id = `rubric-${f.key}`;
+    box.append(document.createTextNode(`${f.label}: `), b, document.createTextNode(` (${f.shortcut})`));
+  });
+}
+
+function change(field: RubricFieldMessage): void {
+  if (field.kind === 'text') {
+    $('other-text').focus();
+    return;
+  }
+  const value = rubric[field.key];
+  if (field.kind === 'boolean') rubric[field.key] = !value;
+  else {
+    const min = field.min ?? 0;
+    const max = field.max ?? 3;
+    rubric[field.key] = (value as number) >= max ? min : (value as number) + 1;
+  }
+  renderRubric();
 }
 
 function decide(verdict: 'accept' | 'reject'): void {
@@ -83,7 +235,10 @@ function decide(verdict: 'accept' | 'reject'): void {
     $('note').focus();
     return;
   }
-  const corrected = editing || ($('editor') as HTMLTextAreaElement).value !== current.item.transformed ? ($('editor') as HTMLTextAreaElement).value : null;
+  const text = fields.find((f) => f.kind === 'text');
+  if (text) rubric[text.key] = ($('other-text') as HTMLInputElement).value.trim();
+  const editor = $('editor') as HTMLTextAreaElement;
+  const corrected = current.item.level === 1 && (editing || editor.value !== current.item.transformed) ? editor.value : null;
   vscode.postMessage({ type: 'decide', index: current.index, verdict, rubric, note, corrected, startedAt, timeSpentMs: Date.now() - shownAt });
 }
 
@@ -97,7 +252,13 @@ document.addEventListener('keydown', (event) => {
   const target = event.target as HTMLElement;
   const typing = target.tagName === 'TEXTAREA' || target.tagName === 'INPUT';
   if (typing) {
-    if (event.key === 'Enter' && event.ctrlKey) {
+    if (target.id === 'other-text' && (event.key === 'Enter' || event.key === 'Escape')) {
+      event.preventDefault();
+      const text = fields.find((f) => f.kind === 'text');
+      if (text) rubric[text.key] = (target as HTMLInputElement).value.trim();
+      target.blur();
+      renderRubric();
+    } else if (event.key === 'Enter' && event.ctrlKey) {
       event.preventDefault();
       decide(target.id === 'note' ? 'reject' : 'accept');
     } else if (event.key === 'Escape') {
@@ -113,18 +274,16 @@ document.addEventListener('keydown', (event) => {
     p: () => go(-1),
     ArrowLeft: () => go(-1),
     u: () => current && vscode.postMessage({ type: 'undo', index: current.index }),
-    e: () => {
+  };
+  if (current?.item.level === 1) {
+    actions.e = () => {
       editing = true;
       $('transformed').hidden = true;
       $('editor').hidden = false;
       $('editor').focus();
-    },
-    t: () => ((rubric.sameTask = !rubric.sameTask), renderRubric()),
-    i: () => ((rubric.informationPreserved = (rubric.informationPreserved + 1) % 4), renderRubric()),
-    s: () => ((rubric.solvable = (rubric.solvable + 1) % 4), renderRubric()),
-    c: () => ((rubric.confidence = (rubric.confidence % 5) + 1), renderRubric()),
-    o: () => ((rubric.otherProblem = !rubric.otherProblem), renderRubric()),
-  };
+    };
+  }
+  for (const field of fields) actions[field.shortcut] = () => change(field);
   const action = actions[event.key];
   if (action && !event.ctrlKey && !event.metaKey && !event.altKey) {
     event.preventDefault();

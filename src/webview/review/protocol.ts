@@ -1,11 +1,21 @@
-/** Messages between the review panel (webview) and the extension. Both sides validate them. */
-export interface RubricMessage {
-  sameTask: boolean;
-  informationPreserved: number;
-  solvable: number;
-  confidence: number;
-  otherProblem: boolean;
+/**
+ * Messages between the review panel (webview) and the extension. Both sides validate them. The
+ * panel serves Levels 1, 3 and 4; each item message carries its level's rubric fields (the
+ * extension's rubrics.ts is the one definition), and a decision's rubric is checked against them.
+ */
+
+/** One rubric field, as the extension's rubric of the level defines it. */
+export interface RubricFieldMessage {
+  key: string;
+  label: string;
+  kind: 'scale' | 'boolean' | 'text';
+  min?: number;
+  max?: number;
+  initial: number | boolean | string;
+  shortcut: string;
 }
+
+export type RubricMessage = Record<string, number | boolean | string>;
 
 export type FromWebview =
   | { type: 'ready' }
@@ -13,31 +23,71 @@ export type FromWebview =
   | { type: 'decide'; index: number; verdict: 'accept' | 'reject'; rubric: RubricMessage; note: string; corrected: string | null; startedAt: string; timeSpentMs: number }
   | { type: 'undo'; index: number };
 
+export interface Segment {
+  kind: 'same' | 'added' | 'removed';
+  text: string;
+}
+
+export interface Level1Payload {
+  level: 1;
+  id: string;
+  original: string;
+  transformed: string;
+  diff: Segment[];
+  checklist: Array<{ element: string; category: string; status: string; note: string }>;
+  additions: string[];
+  pipelineStatus: string;
+  rounds: number;
+}
+
+export interface Level3Payload {
+  level: 3;
+  id: string;
+  containers: Array<{ container: string; runs: Array<{ original: string[]; reordered: string[] }> }>;
+  original: string;
+  reordered: string;
+  diff: Segment[];
+  problem?: string;
+}
+
+export interface Level4Payload {
+  level: 4;
+  id: string;
+  problemStatement: string;
+  functions: Array<{ path: string; name: string; original: string; rewritten: string; diff: Segment[]; transformations: Array<{ kind: string; line: number; detail?: string }>; difference: number }>;
+  gate: { attempt: number; seed: number; status: string; failToPass: Array<{ test: string; outcome: string }>; passToPass: Array<{ test: string; outcome: string }> };
+  attempts: number;
+}
+
 export interface ItemMessage {
   type: 'item';
   index: number;
   total: number;
   decided: number;
   reviewer: string;
-  item: {
-    id: string;
-    original: string;
-    transformed: string;
-    diff: Array<{ kind: 'same' | 'added' | 'removed'; text: string }>;
-    checklist: Array<{ element: string; category: string; status: string; note: string }>;
-    additions: string[];
-    pipelineStatus: string;
-    rounds: number;
-    verdict?: { verdict: string; note: string; rubric: RubricMessage };
-  };
+  rubricFields: RubricFieldMessage[];
+  item: (Level1Payload | Level3Payload | Level4Payload) & { verdict?: { verdict: string; note: string; rubric: RubricMessage } };
 }
 
 export type ToWebview = ItemMessage | { type: 'error'; message: string };
 
 const isInt = (v: unknown, min: number, max: number) => Number.isInteger(v) && (v as number) >= min && (v as number) <= max;
 
-/** Whether a message from the webview has exactly the expected shape (anything else is dropped). */
-export function isFromWebview(value: unknown): value is FromWebview {
+/** Whether a rubric has exactly the fields given, each with a value of its kind and range. */
+export function isRubric(value: unknown, fields: readonly RubricFieldMessage[]): value is RubricMessage {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
+  const r = value as Record<string, unknown>;
+  if (Object.keys(r).length !== fields.length) return false;
+  return fields.every((f) => {
+    const v = r[f.key];
+    if (f.kind === 'boolean') return typeof v === 'boolean';
+    if (f.kind === 'text') return typeof v === 'string' && v.length <= 5000;
+    return isInt(v, f.min ?? 0, f.max ?? 3);
+  });
+}
+
+/** Whether a message from the webview has exactly the expected shape for a panel with this rubric (anything else is dropped). */
+export function isFromWebview(value: unknown, fields: readonly RubricFieldMessage[]): value is FromWebview {
   if (!value || typeof value !== 'object') return false;
   const m = value as Record<string, unknown>;
   switch (m.type) {
@@ -46,8 +96,7 @@ export function isFromWebview(value: unknown): value is FromWebview {
     case 'go':
     case 'undo':
       return isInt(m.index, 0, 1_000_000);
-    case 'decide': {
-      const r = m.rubric as Record<string, unknown> | undefined;
+    case 'decide':
       return (
         isInt(m.index, 0, 1_000_000) &&
         (m.verdict === 'accept' || m.verdict === 'reject') &&
@@ -58,14 +107,8 @@ export function isFromWebview(value: unknown): value is FromWebview {
         !Number.isNaN(Date.parse(m.startedAt)) &&
         typeof m.timeSpentMs === 'number' &&
         m.timeSpentMs >= 0 &&
-        !!r &&
-        typeof r.sameTask === 'boolean' &&
-        typeof r.otherProblem === 'boolean' &&
-        isInt(r.informationPreserved, 0, 3) &&
-        isInt(r.solvable, 0, 3) &&
-        isInt(r.confidence, 1, 5)
+        isRubric(m.rubric, fields)
       );
-    }
     default:
       return false;
   }
