@@ -119,7 +119,7 @@ async function pickAcceptedRewrite(instanceId: string, log: Log): Promise<Accept
  * collects its test files in the pristine base (as its terminal will), through `python`/`python3`
  * shims on PATH kept in a temporary folder for the gate's runs.
  */
-function gateRunner(instance: Instance, base: string, shimsFolder: string): Promise<TestRunner> {
+export function gateRunner(instance: Instance, base: string, shimsFolder: string): Promise<TestRunner> {
   const setting = vscode.workspace.getConfiguration('schrodinger').get<string>('python', '');
   const { modules, suite } = instanceSuite({ base, failToPass: instance.FAIL_TO_PASS, passToPass: instance.PASS_TO_PASS, testCmd: instance.test_cmd });
   return chooseInterpreter({ setting, testCmd: instance.test_cmd, suiteModules: modules, suite, searchPath: process.env.PATH ?? '' }).then((chosen) => {
@@ -130,6 +130,25 @@ function gateRunner(instance: Instance, base: string, shimsFolder: string): Prom
       env: { ...process.env, PATH: `${shims}${path.delimiter}${process.env.PATH ?? ''}` },
     });
   });
+}
+
+/**
+ * The local clone of a dataset's repository (owner/name): the one `schrodinger.repositories`
+ * names, else asked for (the dialog does not name the repository) and kept there.
+ */
+export async function cloneOf(repo: string): Promise<string | undefined> {
+  const config = vscode.workspace.getConfiguration('schrodinger');
+  const clones = config.get<Record<string, string>>('repositories', {});
+  if (clones[repo]) return clones[repo];
+  const folder = await vscode.window.showOpenDialog({
+    title: 'Schrödinger: the local clone of this instance\'s repository',
+    canSelectFiles: false,
+    canSelectFolders: true,
+    openLabel: 'Use this clone',
+  });
+  if (!folder?.[0]) return undefined;
+  await config.update('repositories', { ...clones, [repo]: folder[0].fsPath }, vscode.ConfigurationTarget.Global);
+  return folder[0].fsPath;
 }
 
 /** The neutral name of an instance's root folder in the view. */
@@ -156,19 +175,8 @@ export async function solveInstance(context: vscode.ExtensionContext, views: Vie
     );
     if (!picked) return;
     const instance = findInstance(dataset, picked.id);
-    const clones = config.get<Record<string, string>>('repositories', {});
-    let clone = clones[instance.repo];
-    if (!clone) {
-      const folder = await vscode.window.showOpenDialog({
-        title: 'Schrödinger: the local clone of this instance\'s repository',
-        canSelectFiles: false,
-        canSelectFolders: true,
-        openLabel: 'Use this clone',
-      });
-      if (!folder?.[0]) return;
-      clone = folder[0].fsPath;
-      await config.update('repositories', { ...clones, [instance.repo]: clone }, vscode.ConfigurationTarget.Global);
-    }
+    const clone = await cloneOf(instance.repo);
+    if (!clone) return;
     const seed = await askSeed('Schrödinger: Solve Instance (seed)');
     if (seed === undefined) return;
     const levels = (await vscode.window.showQuickPick(LEVEL_CHOICES, { title: 'Schrödinger: Solve Instance (levels)', placeHolder: 'The levels of the disguise' }))?.levels;

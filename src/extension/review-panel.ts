@@ -7,6 +7,7 @@
  * reviewer left off. Like every review command, it opens only when a reviewer asks for it.
  */
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { buildReviewReports, REPORTS_SCHEMA, type ReviewReport } from '../core/review/statistics';
@@ -17,7 +18,10 @@ import { openWorkbench, type Workbench, type WorkbenchSources } from '../core/re
 import { rubricFor } from '../core/review/rubrics';
 import { codeLevelPopulation } from '../core/review/population';
 import { writeFileAtomic } from '../core/common/atomic';
-import { isFromWebview, type ItemMessage } from '../webview/review/protocol';
+import { isFromWebview, type FromWebview, type ItemMessage, type RegateMessage } from '../webview/review/protocol';
+import { regateEdit, type RegateResult } from '../core/workflow/level4-edit';
+import { UsageError } from '../core/common/errors';
+import { cloneOf, gateRunner } from './instances';
 import type { ExtensionHost } from './host';
 import type { Log } from './log';
 import { askSeed } from './prompts';
@@ -166,6 +170,38 @@ async function attach(context: vscode.ExtensionContext, panel: vscode.WebviewPan
     void panel.webview.postMessage(message);
     panel.title = `${titlePrefix} ${index + 1}/${bench.size}`;
   };
+  const tell = (message: RegateMessage) => void panel.webview.postMessage(message);
+  // A Level 4 edit: gated again on the instance's clone; it lands as an accepted verdict with the correction only when it passes.
+  const regate = async (message: Extract<FromWebview, { type: 'regate' }>) => {
+    const at = { index: message.index, failing: [] as string[] };
+    try {
+      if (bench.level !== 4) throw new UsageError(`only a Level 4 rewrite can be edited in the review`);
+      const { row, instance } = bench.level4Source(message.index);
+      const clone = await cloneOf(instance.repo);
+      if (!clone) return tell({ type: 'regate', ...at, status: 'refused', message: 'the edit was not gated: no clone of the repository was given' });
+      tell({ type: 'regate', ...at, status: 'running', message: `running the instance's ${instance.FAIL_TO_PASS.length + instance.PASS_TO_PASS.length} tests on the edit…` });
+      const shims = fs.mkdtempSync(path.join(os.tmpdir(), 'schrodinger-gate-python-'));
+      let result: RegateResult;
+      try {
+        result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Schrödinger: gating the edit of ${instance.instance_id}` }, async (progress) => {
+          progress.report({ message: 'checking out the base commit, running the tests on the edited rewrite' });
+          return regateEdit({ repo: clone, instance, row, edits: message.edits, runner: (base) => gateRunner(instance, base, shims) });
+        });
+      } finally {
+        fs.rmSync(shims, { recursive: true, force: true });
+      }
+      log.info(`review panel: edit of ${instance.instance_id}: ${result.status}${result.reason ? `: ${result.reason}` : ''} (${(result.durationMs / 1000).toFixed(1)} s)`);
+      if (result.status !== 'passed') {
+        return tell({ type: 'regate', ...at, status: result.status, message: result.status === 'refused' ? `the edit is refused: ${result.reason}` : `the edit fails the gate, nothing counts: ${result.reason}`, failing: [...result.p2pFailing, ...result.f2pPassing] });
+      }
+      const correctedRewrite = { rewrite: result.rewrite!, edited: message.edits.map((e) => `${e.path}:${e.name}`), gate: result.gate! };
+      bench.decide(message.index, { verdict: 'accept', rubric: message.rubric, note: message.note, correctedRewrite, startedAt: message.startedAt, timeSpentMs: message.timeSpentMs });
+      index = message.index;
+      send();
+    } catch (error) {
+      tell({ type: 'regate', ...at, status: 'refused', message: (error as Error).message });
+    }
+  };
   log.info(`review panel (level ${bench.level}): ${bench.size} items, resuming at ${index + 1}`);
   panel.webview.onDidReceiveMessage((message: unknown) => {
     if (!isFromWebview(message, rubricFields)) {
@@ -175,6 +211,10 @@ async function attach(context: vscode.ExtensionContext, panel: vscode.WebviewPan
     try {
       if (message.type === 'ready') return send();
       if (message.index >= bench.size) return;
+      if (message.type === 'regate') {
+        void regate(message);
+        return;
+      }
       if (message.type === 'go') index = message.index;
       else if (message.type === 'undo') bench.undo(message.index);
       else {
@@ -205,7 +245,7 @@ ins{background:var(--vscode-diffEditor-insertedTextBackground);text-decoration:n
 .tok-kw{color:var(--vscode-symbolIcon-keywordForeground,#569cd6)}.tok-str{color:var(--vscode-debugTokenExpression-string,#ce9178)}.tok-com{color:var(--vscode-descriptionForeground);font-style:italic}.tok-num{color:var(--vscode-debugTokenExpression-number,#b5cea8)}
 table.gate td{padding:1px 8px}.ok{color:var(--vscode-testing-iconPassed,#73c991)}.bad{color:var(--vscode-errorForeground)}
 ol.units{margin:0;padding-left:2em;font-family:var(--vscode-editor-font-family)}ol.units li.moved{font-weight:600}
-textarea,input[type=text]{width:100%;box-sizing:border-box;color:var(--vscode-input-foreground);background:var(--vscode-input-background);border:1px solid var(--vscode-input-border)}textarea{min-height:3.5em}
+textarea,input[type=text]{width:100%;box-sizing:border-box;color:var(--vscode-input-foreground);background:var(--vscode-input-background);border:1px solid var(--vscode-input-border)}textarea{min-height:3.5em}textarea.rewrite-editor{font-family:var(--vscode-editor-font-family);font-size:var(--vscode-editor-font-size);tab-size:4;white-space:pre;margin-top:6px}
 .check .badge{font-weight:600;margin-right:4px}.check.missing .badge,.check.contradicted .badge{color:var(--vscode-errorForeground)}.check.weakened .badge{color:var(--vscode-editorWarning-foreground)}
 .rubric b{font-weight:600}.keys{color:var(--vscode-descriptionForeground);font-size:.9em}#hint{color:var(--vscode-errorForeground)}.muted{color:var(--vscode-descriptionForeground)}`;
 
@@ -223,7 +263,7 @@ const REVIEW_BODY = `<header><span id="progress">…</span><span id="decided"></
 <p id="rubric" class="rubric"></p>
 <input type="text" id="other-text" hidden placeholder="Other problem (free text; Enter or Esc leaves the box)" aria-label="Other problem">
 <textarea id="note" placeholder="Note (required when rejecting)" aria-label="Note"></textarea>
-<p id="hint"></p>
+<p id="hint"></p><ul id="regate-failing" aria-label="Tests the edit fails"></ul>
 <p class="keys" id="keys"></p>
 </footer>`;
 

@@ -9,6 +9,7 @@ import type { Frame } from 'playwright-core';
 import { readVerdicts } from '../../src/core/review/verdicts';
 import { LEVEL3_FILES, LEVEL3_REPO, LEVEL4_DATASET, LEVEL4_ID, LEVEL4_OUTPUT, writeLevel3Bundle } from '../fixtures/review/code-levels';
 import { tempDir } from '../helpers';
+import { bareRepository, sharedInstance } from '../shared-instances';
 import { answerFileDialog, openWorkspace, packageExtension, quickInputTitle, runCommand, startCodeServer, waitFor, type CodeServer, type Workbench } from './harness';
 
 let server: CodeServer;
@@ -25,7 +26,9 @@ before(async () => {
   fs.copyFileSync(LEVEL4_OUTPUT, level4File);
   fs.copyFileSync(LEVEL4_DATASET, datasetFile);
   bundleFile = await writeLevel3Bundle(path.join(workspace, 'bundle-level3.json'));
-  server = await startCodeServer({ vsix: packageExtension(), settings: { 'files.simpleDialog.enable': true, 'schrodinger.reviewerId': 'ann' } });
+  // The clone the gate of an edit checks out (so no dialog asks for it).
+  const repositories = { 'cpburnz/python-pathspec': bareRepository(sharedInstance(LEVEL4_ID)) };
+  server = await startCodeServer({ vsix: packageExtension(), settings: { 'files.simpleDialog.enable': true, 'schrodinger.reviewerId': 'ann', 'schrodinger.repositories': repositories } });
   bench = await openWorkspace(server, [`file://${workspace}`], 'review-levels');
 });
 
@@ -96,6 +99,43 @@ test('reviews the Level 4 item with the keyboard; the verdict lands in the store
   await bench.screenshot('review-level4-decided');
 });
 
+test('edits the Level 4 rewrite in place with the keyboard: the edit is gated again and lands as the accepted verdict with the correction and the gate', async () => {
+  const { page } = bench;
+  const frame = (await panelFrame(new RegExp(LEVEL4_ID)))!;
+  await frame.locator('header').click();
+  await page.keyboard.press('e');
+  const editor = frame.locator('textarea.rewrite-editor');
+  await waitFor(async () => (await editor.isVisible()) && (await editor.evaluate((e) => e === (e as unknown as { ownerDocument: { activeElement: unknown } }).ownerDocument.activeElement)), 5_000, 'the focused edit box');
+  assert.match(await editor.inputValue(), /^def _translate_segment_glob\(pattern: str\) -> str:\n\t\t"""/);
+  // A behaviour-keeping edit, typed: a comment line after the def line (Tab types a tab in the box).
+  await page.keyboard.press('End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('# restated by the reviewer');
+  assert.match(await editor.inputValue(), /^def _translate_segment_glob\(pattern: str\) -> str:\n\t\t# restated by the reviewer\n\t\t"""/);
+  await editor.evaluate((e) => (e as unknown as { scrollIntoView(options: unknown): void }).scrollIntoView({ block: 'center' }));
+  await bench.screenshot('review-level4-edit-box');
+  await page.keyboard.press('Control+Enter');
+  const corrected = await waitFor(() => readVerdicts(verdictsFile()).entries.find((e) => e.kind === 'verdict' && e.correctedRewrite), 90_000, 'the verdict with the correction');
+  assert.ok(corrected.kind === 'verdict');
+  assert.deepEqual([corrected.level, corrected.item, corrected.verdict], [4, LEVEL4_ID, 'accept']);
+  const file = 'pathspec/patterns/gitwildmatch.py';
+  const record = corrected.correctedRewrite!;
+  assert.deepEqual(record.edited, [`${file}:GitWildMatchPattern._translate_segment_glob`]);
+  assert.match(record.rewrite[file].functions[0].rewritten, /\n\t\t# restated by the reviewer\n/);
+  assert.equal(record.gate.status, 'passed');
+  assert.equal(Object.keys(record.gate.passToPass).length, 43);
+  assert.ok(Object.values(record.gate.passToPass).every((o) => o === 'passed'));
+  assert.ok(Object.values(record.gate.failToPass).every((o) => o === 'failed' || o === 'error'));
+  // The rubric given before is kept; the panel now shows the corrected rewrite.
+  assert.deepEqual(corrected.rubric, { behaviourPreserved: 3, bugPresent: true, different: 2, idiomatic: 2, otherProblem: 'the docstring is wrapped differently' });
+  const shown = await waitFor(() => panelFrame(new RegExp(LEVEL4_ID)), 10_000, 'the panel');
+  await waitFor(async () => (await shown.locator('#code-item pre.code').nth(1).innerText()).includes('# restated by the reviewer'), 10_000, 'the corrected rewrite in the panel');
+  assert.equal(await shown.locator('textarea.rewrite-editor').isVisible(), false);
+  await bench.screenshot('review-level4-edit-accepted');
+});
+
 test('opens the review panel on a Level 3 bundle and reviews a reordered file with the keyboard', async () => {
   const { page } = bench;
   await runCommand(page, 'View: Close All Editors');
@@ -131,6 +171,7 @@ test('exports the review report: one report per level, each with its own rubric'
   assert.deepEqual(three.rubric.readable, { '0': 1, '1': 0, '2': 0, '3': 0 });
   assert.deepEqual(four.rubric.different, { '0': 0, '1': 0, '2': 1, '3': 0 });
   assert.deepEqual(four.rubric.otherProblem, { given: 1, none: 0 });
+  assert.equal(four.rubric.corrected, 1, 'the edited rewrite counts as a correction');
   let frame: Frame | undefined;
   await waitFor(async () => {
     for (const f of page.frames()) if (await f.$('#acceptance-4').catch(() => null)) frame = f;

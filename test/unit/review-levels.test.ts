@@ -67,6 +67,37 @@ test('Level 4: only accepted rows are items; an item has both sides of each rewr
   assert.equal(bench.decided(), 1);
 });
 
+test('Level 4: an edit that passed the gate lands as an accepted verdict with the corrected record and the gate; the store validates it', () => {
+  const dir = tempDir('review-l4-edit');
+  const verdictsFile = path.join(dir, 'verdicts.jsonl');
+  const bench = new Workbench({ level: 4, level4File: LEVEL4_OUTPUT, datasetFile: LEVEL4_DATASET, verdictsFile, reviewer: 'ann' });
+  const { row, instance } = bench.level4Source(0);
+  assert.equal(row.instance_id, LEVEL4_ID);
+  assert.equal(instance.repo, 'cpburnz/python-pathspec');
+  const file = 'pathspec/patterns/gitwildmatch.py';
+  const [f] = row.rewrite![file].functions;
+  const edited = f.rewritten.replace(/\bflight\b/g, 'escaping');
+  const gate = row.attempts[0].gate!;
+  const correctedRewrite = { rewrite: { [file]: { ...row.rewrite![file], functions: [{ ...f, rewritten: edited, difference: 0.15 }] } }, edited: [`${file}:${f.name}`], gate };
+  assert.throws(() => bench.decide(0, { verdict: 'reject', rubric: rubric4, note: 'no', correctedRewrite, startedAt: started, timeSpentMs: 5 }), /accepted Level 4 verdict only/);
+  assert.throws(() => bench.decide(0, { verdict: 'accept', rubric: rubric4, note: '', correctedRewrite: { ...correctedRewrite, gate: { ...gate, status: 'failed' } }, startedAt: started, timeSpentMs: 5 }), /correctedRewrite\.gate must be the passed gate record/);
+  assert.throws(() => bench.decide(0, { verdict: 'accept', rubric: rubric4, note: '', correctedRewrite: { ...correctedRewrite, rewrite: { [file]: { version: 1, functions: [{ ...f, rewrittenOffset: -1 }] } } }, startedAt: started, timeSpentMs: 5 }), /must be a rewrite record/);
+  assert.equal(readVerdicts(verdictsFile).entries.length, 0);
+  bench.decide(0, { verdict: 'accept', rubric: rubric4, note: '', correctedRewrite, startedAt: started, timeSpentMs: 5 });
+  const [entry] = readVerdicts(verdictsFile).entries;
+  assert.ok(entry.kind === 'verdict' && entry.verdict === 'accept');
+  assert.deepEqual(entry.correctedRewrite, correctedRewrite);
+  // The item now shows the edited rewrite.
+  const item = bench.item(0);
+  assert.ok(item.level === 4);
+  assert.equal(item.functions[0].rewritten, edited);
+  // A corrupt correction on read is skipped with a warning, like any invalid entry.
+  fs.appendFileSync(verdictsFile, `${JSON.stringify({ ...entry, correctedRewrite: { ...correctedRewrite, edited: [] } })}\n`);
+  const read = readVerdicts(verdictsFile);
+  assert.equal(read.entries.length, 1);
+  assert.match(read.warnings.join('\n'), /correctedRewrite\.edited must list the edited functions/);
+});
+
 test('one store, keyed by level: a Level 1 verdict on the same id is not a Level 4 verdict', () => {
   const dir = tempDir('review-keys');
   const verdictsFile = path.join(dir, 'verdicts.jsonl');

@@ -57,3 +57,26 @@ test('a decision carries exactly the rubric of the panel\'s level (Level 4: scal
   assert.ok(isFromPanel({ ...decide, rubric: rubric3 }, rubricFor(3)));
   assert.equal(isFromPanel({ ...decide, rubric: { ...rubric3, readable: 1.5 } }, rubricFor(3)), false);
 });
+
+test('a Level 4 edit (regate) carries the edited functions, the rubric and the time; anything else is dropped', () => {
+  const level4 = rubricFor(4);
+  const rubric4 = { behaviourPreserved: 3, bugPresent: true, different: 2, idiomatic: 1, otherProblem: '' };
+  const edit = { path: 'pkg/mod.py', name: 'C.f', text: 'def f(self):\n\t\treturn 1' };
+  const regate = { type: 'regate', index: 0, edits: [edit], rubric: rubric4, note: '', startedAt: '2026-11-29T10:00:00.000Z', timeSpentMs: 10 };
+  assert.ok(isFromPanel(regate, level4));
+  for (const bad of [
+    { ...regate, edits: [] },
+    { ...regate, edits: 'def f(): pass' },
+    { ...regate, edits: [{ ...edit, text: 3 }] },
+    { ...regate, edits: [{ ...edit, path: '' }] },
+    { ...regate, edits: [{ ...edit, extra: true }] },
+    { ...regate, edits: [{ ...edit, text: 'x'.repeat(200_001) }] },
+    { ...regate, edits: Array.from({ length: 101 }, () => edit) },
+    { ...regate, rubric },
+    { ...regate, index: -1 },
+    { ...regate, startedAt: 'yesterday' },
+    (({ note: _, ...rest }) => rest)(regate),
+  ]) {
+    assert.equal(isFromPanel(bad, level4), false, JSON.stringify(bad).slice(0, 80));
+  }
+});

@@ -8,6 +8,7 @@ import { diffLines } from 'diff';
 import { UsageError } from '../common/errors';
 import { readJsonLines } from '../common/jsonl';
 import type { Level4Row } from '../workflow/level4';
+import type { RewriteRecord } from '../rewrite/level';
 import { loadDataset } from '../workflow/instances';
 import type { DiffSegment } from './workbench';
 
@@ -61,10 +62,9 @@ export function acceptedLevel4Ids(file: string): string[] {
   return [...readLevel4Output(file).rows.values()].filter((r) => r.accepted && r.rewrite).map((r) => r.instance_id).sort();
 }
 
-function level4Item(row: Level4Row, problemStatement: string): Level4Item {
-  const attempt = row.attempts.find((a) => a.attempt === row.acceptedAttempt) ?? row.attempts[row.attempts.length - 1];
-  const tests = (outcomes: Record<string, string> | undefined) => Object.entries(outcomes ?? {}).map(([test, outcome]) => ({ test, outcome }));
-  const functions = Object.entries(row.rewrite ?? {})
+/** The functions of a rewrite's records (by path), in path order, each with its line diff. */
+export function level4Functions(rewrite: Record<string, RewriteRecord>): Level4Function[] {
+  return Object.entries(rewrite)
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .flatMap(([path, record]) =>
       record.functions.map((f) => ({
@@ -77,6 +77,12 @@ function level4Item(row: Level4Row, problemStatement: string): Level4Item {
         difference: f.difference,
       })),
     );
+}
+
+function level4Item(row: Level4Row, problemStatement: string): Level4Item {
+  const attempt = row.attempts.find((a) => a.attempt === row.acceptedAttempt) ?? row.attempts[row.attempts.length - 1];
+  const tests = (outcomes: Record<string, string> | undefined) => Object.entries(outcomes ?? {}).map(([test, outcome]) => ({ test, outcome }));
+  const functions = level4Functions(row.rewrite ?? {});
   return {
     level: 4,
     id: row.instance_id,

@@ -283,7 +283,7 @@ export function buildReviewReport(entries: readonly ReviewEntry[], options: Repo
   for (const field of fields) rubric[field.key] = counts(fieldCategories(field));
   for (const v of regularVerdicts) {
     for (const field of fields) (rubric[field.key] as RubricCounts)[fieldCategory(field, v.rubric[field.key])]++;
-    if (v.correctedStatement !== undefined) rubric.corrected++;
+    if (v.correctedStatement !== undefined || v.correctedRewrite !== undefined) rubric.corrected++;
   }
   if (regularVerdicts.length > 0) {
     const times = regularVerdicts.map((v) => v.timeSpentMs);

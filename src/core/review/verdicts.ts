@@ -2,6 +2,8 @@ import { UsageError } from '../common/errors';
 import { PRODUCT_VERSION } from '../common/version';
 import { appendJsonLine, readJsonLines } from '../common/jsonl';
 import { rubricProblems, type RubricValues } from './rubrics';
+import type { GateRecord } from '../workflow/level4';
+import type { RewriteRecord } from '../rewrite/level';
 
 /**
  * The verdict store: append-only JSON Lines in the workspace. Each entry is validated, then
@@ -19,6 +21,10 @@ import { rubricProblems, type RubricValues } from './rubrics';
  * can no longer be solved from the text); `confidence` 1 (guess) to 5 (certain); `otherProblem`
  * flags anything else (explain in the note). Items are keyed by level and id (`itemKey`), so
  * items of different levels never collide.
+ *
+ * Corrections: Level 1's `correctedStatement` (the text as the reviewer corrected it); Level 4's
+ * `correctedRewrite` (an accepted verdict only: the rewrite's records with the reviewer's edit and
+ * the gate's outcome on it, which passed; workflow/level4-edit.ts).
  */
 
 export const VERDICTS = ['accept', 'reject', 'adjudicate'] as const;
@@ -49,10 +55,22 @@ export interface VerdictEntry {
   note: string;
   /** The reviewer's corrected version of the transformed text; it becomes the final one. */
   correctedStatement?: string;
+  /** Level 4, accepted: the reviewer's edit of the rewrite, which passed the gate again (workflow/level4-edit.ts). */
+  correctedRewrite?: CorrectedRewrite;
   timeSpentMs: number;
   startedAt: string;
   decidedAt: string;
   productVersion: string;
+}
+
+/** A Level 4 rewrite as the reviewer edited it, with the gate's outcome on it. */
+export interface CorrectedRewrite {
+  /** The accepted rewrite's record of each file, by path, with the edited functions' text and difference. */
+  rewrite: Record<string, RewriteRecord>;
+  /** The edited functions, as `path:name`. */
+  edited: string[];
+  /** The gate on the edited rewrite (it passed: a correction counts only then). */
+  gate: GateRecord;
 }
 
 export interface RetractionEntry {
@@ -94,7 +112,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 
 const FIELDS: Record<ReviewEntry['kind'], readonly string[]> = {
-  verdict: ['kind', 'reviewer', 'item', 'level', 'verdict', 'rubric', 'note', 'correctedStatement', 'timeSpentMs', 'startedAt', 'decidedAt', 'productVersion'],
+  verdict: ['kind', 'reviewer', 'item', 'level', 'verdict', 'rubric', 'note', 'correctedStatement', 'correctedRewrite', 'timeSpentMs', 'startedAt', 'decidedAt', 'productVersion'],
   retraction: ['kind', 'reviewer', 'item', 'level', 'decidedAt', 'productVersion'],
   adjudication: ['kind', 'adjudicator', 'item', 'level', 'verdict', 'note', 'correctedStatement', 'decidedAt', 'productVersion'],
 };
@@ -137,10 +155,53 @@ export function entryProblems(value: unknown, strict: boolean): string[] {
   if (value.correctedStatement !== undefined && typeof value.correctedStatement !== 'string') problems.push('correctedStatement must be a string');
   if (kind === 'adjudication') return problems;
 
+  if (value.correctedRewrite !== undefined) {
+    if (value.level !== 4 || value.verdict !== 'accept') problems.push('correctedRewrite belongs to an accepted Level 4 verdict only');
+    problems.push(...correctedRewriteProblems(value.correctedRewrite));
+  }
   problems.push(...rubricProblems(typeof value.level === 'number' ? value.level : 1, value.rubric, strict));
   const spent = value.timeSpentMs;
   if (typeof spent !== 'number' || !Number.isFinite(spent) || spent < 0) problems.push('timeSpentMs must be a number >= 0');
   time('startedAt');
+  return problems;
+}
+
+function correctedRewriteProblems(value: unknown): string[] {
+  if (!isObject(value)) return ['correctedRewrite must be an object'];
+  const problems: string[] = [];
+  const natural = (v: unknown) => Number.isInteger(v) && (v as number) >= 0;
+  const records = value.rewrite;
+  if (!isObject(records) || Object.keys(records).length === 0) problems.push('correctedRewrite.rewrite must be a record of each file');
+  else {
+    for (const [file, record] of Object.entries(records)) {
+      const functions = isObject(record) ? record.functions : undefined;
+      const good =
+        isObject(record) &&
+        typeof record.version === 'number' &&
+        Array.isArray(functions) &&
+        functions.length > 0 &&
+        functions.every(
+          (f: unknown) =>
+            isObject(f) &&
+            typeof f.name === 'string' &&
+            typeof f.original === 'string' &&
+            typeof f.rewritten === 'string' &&
+            natural(f.originalOffset) &&
+            natural(f.rewrittenOffset) &&
+            typeof f.difference === 'number' &&
+            f.difference >= 0 &&
+            f.difference <= 1 &&
+            Array.isArray(f.transformations),
+        );
+      if (!good) problems.push(`correctedRewrite.rewrite["${file}"] must be a rewrite record (version, functions with name, original, rewritten, offsets, transformations, difference)`);
+    }
+  }
+  if (!Array.isArray(value.edited) || value.edited.length === 0 || !value.edited.every((e) => typeof e === 'string' && e !== '')) problems.push('correctedRewrite.edited must list the edited functions');
+  const gate = value.gate;
+  const outcomes = (v: unknown) => isObject(v) && Object.values(v).every((o) => typeof o === 'string');
+  if (!isObject(gate) || gate.status !== 'passed' || !outcomes(gate.failToPass) || !outcomes(gate.passToPass) || typeof gate.timedOut !== 'boolean' || typeof gate.durationMs !== 'number' || gate.durationMs < 0) {
+    problems.push('correctedRewrite.gate must be the passed gate record (status, failToPass, passToPass, timedOut, durationMs)');
+  }
   return problems;
 }
 

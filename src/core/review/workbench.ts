@@ -10,10 +10,12 @@
 import { diffWords } from 'diff';
 import { readLevel1Output, type Level1Row } from '../statement/level1';
 import { readSample } from './sampling';
-import { appendRetraction, appendVerdict, currentState, itemKey, readVerdicts, type Verdict, type VerdictEntry } from './verdicts';
+import { appendRetraction, appendVerdict, currentState, itemKey, readVerdicts, type CorrectedRewrite, type Verdict, type VerdictEntry } from './verdicts';
 import { UsageError } from '../common/errors';
 import { readLevel3Items, type Level3Item } from './level3-items';
-import { readLevel4Items, type Level4Item } from './level4-items';
+import { level4Functions, readLevel4Items, readLevel4Output, type Level4Item } from './level4-items';
+import { findInstance, loadDataset, type Instance } from '../workflow/instances';
+import type { Level4Row } from '../workflow/level4';
 import type { RubricValues } from './rubrics';
 
 export interface DiffSegment {
@@ -167,7 +169,10 @@ export class Workbench {
     const item = this.items.get(id)!;
     const verdict = this.verdicts().get(id);
     // A Level 1 reviewer's corrected statement becomes the transformed one.
-    const shown = item.level === 1 && verdict?.correctedStatement !== undefined ? { ...item, transformed: verdict.correctedStatement, diff: wordDiff(item.original, verdict.correctedStatement) } : item;
+    let shown: LevelItem = item;
+    if (item.level === 1 && verdict?.correctedStatement !== undefined) shown = { ...item, transformed: verdict.correctedStatement, diff: wordDiff(item.original, verdict.correctedStatement) };
+    // A Level 4 reviewer's edit (it passed the gate) becomes the rewrite shown.
+    if (item.level === 4 && verdict?.correctedRewrite) shown = { ...item, functions: level4Functions(verdict.correctedRewrite.rewrite) };
     return { ...shown, verdict };
   }
 
@@ -183,13 +188,23 @@ export class Workbench {
     return index === -1 ? this.order.length - 1 : index;
   }
 
-  decide(index: number, decision: { verdict: Verdict; rubric: RubricValues; note: string; correctedStatement?: string; startedAt: string; timeSpentMs: number }): VerdictEntry {
+  /** The accepted row of a Level 4 item and its instance (from the dataset), to gate an edit of it again. */
+  level4Source(index: number): { row: Level4Row; instance: Instance } {
+    const id = this.order[index];
+    if (this.level !== 4) throw new UsageError(`a Level ${this.level} item has no Level 4 row`);
+    const row = readLevel4Output(required(this.sources.level4File, 'a level4 output')).rows.get(id);
+    if (!row?.accepted) throw new UsageError(`${id} has no accepted row in ${this.sources.level4File}`);
+    return { row, instance: findInstance(loadDataset(required(this.sources.datasetFile, 'the dataset of the level4 output')), id) };
+  }
+
+  decide(index: number, decision: { verdict: Verdict; rubric: RubricValues; note: string; correctedStatement?: string; correctedRewrite?: CorrectedRewrite; startedAt: string; timeSpentMs: number }): VerdictEntry {
     const id = this.order[index];
     const item = this.items.get(id)!;
     if (decision.correctedStatement !== undefined && item.level !== 1) {
-      // Editing a Level 3 or 4 rewrite would need the gate run again: not offered.
-      throw new UsageError(`a Level ${item.level} item cannot be corrected in the review`);
+      // A Level 3 or 4 rewrite is corrected only through an edit that passed the gate again (correctedRewrite, Level 4).
+      throw new UsageError(`a Level ${item.level} item cannot be corrected in the review as text`);
     }
+    if (decision.correctedRewrite !== undefined && item.level !== 4) throw new UsageError(`only a Level 4 rewrite can be edited in the review`);
     const corrected = item.level === 1 && decision.correctedStatement !== undefined && decision.correctedStatement !== item.transformed ? decision.correctedStatement : undefined;
     return appendVerdict(this.sources.verdictsFile, {
       reviewer: this.sources.reviewer,
@@ -199,6 +214,7 @@ export class Workbench {
       rubric: decision.rubric,
       note: decision.note,
       ...(corrected !== undefined ? { correctedStatement: corrected } : {}),
+      ...(decision.correctedRewrite !== undefined ? { correctedRewrite: decision.correctedRewrite } : {}),
       timeSpentMs: Math.max(0, Math.round(decision.timeSpentMs)),
       startedAt: decision.startedAt,
       decidedAt: new Date().toISOString(),

@@ -201,8 +201,9 @@ function feedbackPrompt(feedback: string): string {
 /** The `def` line up to its colon, white space normalised (`async` and the return annotation included). */
 function signatureOf(fn: Node): string {
   const body = fn.childForFieldName('body');
-  const head = fn.text.slice(0, (body ? body.startIndex : fn.endIndex) - fn.startIndex).replace(/:\s*$/, '');
-  return normalise(head);
+  // Comments between the colon and the body (on the def line or after it) are not part of it.
+  const head = fn.text.slice(0, (body ? body.startIndex : fn.endIndex) - fn.startIndex);
+  return normalise(head).replace(/:$/, '');
 }
 
 function normalise(code: string): string {
@@ -267,6 +268,11 @@ function describeError(root: Node): string {
 export async function checkReply(text: string, located: Located, name: string, reply: string): Promise<LlmRewrittenFunction | { failures: string[] }> {
   const block = codeBlock(reply);
   if (typeof block !== 'string') return { failures: [block.failure] };
+  return checkFunction(text, located, name, block);
+}
+
+/** The checks of `checkReply` after the code block: `code` is the function alone (a reviewer's edit, say). */
+export async function checkFunction(text: string, located: Located, name: string, block: string): Promise<LlmRewrittenFunction | { failures: string[] }> {
   const code = dedent(block);
   const parser = await loadPythonParser();
   const tree = parser.parse(code);

@@ -23,7 +23,7 @@ import * as path from 'node:path';
 import seedrandom from 'seedrandom';
 import { UsageError } from '../common/errors';
 import { appendJsonLine, readJsonLines } from '../common/jsonl';
-import { readRepository, type RepoFile } from '../repository/repository';
+import { readRepository, type RepoFile, type Repository } from '../repository/repository';
 import { CallError, host, openEndpoint, StopRun, type CallContext, type EndpointConfig } from '../llm/client';
 import { MIN_DIFFERENCE } from '../rewrite/difference';
 import { REWRITE_RECORD_VERSION, rewriteLevel, type RewriteRecord, type RewriteStats, type RewrittenFunction } from '../rewrite/level';
@@ -31,7 +31,7 @@ import { LLM_REWRITE_PROMPT_VERSION, LLM_REWRITE_TEMPERATURE, LlmFunctionRewrite
 import { findRegions, outermostRegions, type Region } from '../rewrite/regions';
 import type { AppliedTransformation } from '../rewrite/rewriter';
 import { withText } from '../disguise/state-levels';
-import { fillCheckout, readCheckoutSource } from './checkout';
+import { fillCheckout, readCheckoutSource, type CheckoutSource } from './checkout';
 import type { Instance } from './instances';
 import { diffFiles } from './patch';
 import { checkState, drawSeed, testPatchPaths, type Check, type CheckOptions } from './state-gate';
@@ -139,14 +139,9 @@ export async function level4Instance(options: Level4InstanceOptions): Promise<Le
   const started = Date.now();
   const { instance } = options;
   const say = (line: string) => options.onProgress?.(`level4: ${instance.instance_id}: ${line}`);
-  const source = readCheckoutSource(options.repo, instance.base_commit);
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'schrodinger-level4-'));
+  const checkout = openBaseCheckout(options.repo, instance);
   try {
-    const base = path.join(scratch, instance.repo.split('/').pop() || 'repo');
-    fs.mkdirSync(base);
-    fillCheckout(base, source);
-    const repository = readRepository(base);
-    const files = new Map(repository.files.map((f) => [f.path, f]));
+    const { source, base, repository, files } = checkout;
     const found = await findRegions(instance.patch, (p) => files.get(p)?.text);
     const regions = outermostRegions(found.regions);
     const row: Level4Row = {
@@ -173,18 +168,14 @@ export async function level4Instance(options: Level4InstanceOptions): Promise<Le
       row.reason = 'the gold patch changes no function of a Python file';
       return finish();
     }
-    const tests = { failToPass: instance.FAIL_TO_PASS, passToPass: instance.PASS_TO_PASS, testPatch: instance.test_patch };
-    if (tests.failToPass.length + tests.passToPass.length === 0) {
+    if (instance.FAIL_TO_PASS.length + instance.PASS_TO_PASS.length === 0) {
       row.reason = 'the instance has no FAIL_TO_PASS or PASS_TO_PASS tests: nothing can validate a rewrite';
       return finish();
     }
-    const gateOptions: CheckOptions = { base, repository, tests, runner: options.runner };
-    const protectedPaths = testPatchPaths(instance.test_patch);
-    const ids = [...tests.failToPass, ...tests.passToPass];
+    const check = rewriteGate(instance, checkout, options.runner);
     const gate = async (texts: ReadonlyMap<string, string>, label: string): Promise<GateRecord> => {
-      const check = await checkState(gateOptions, texts, protectedPaths, ids);
-      const record = gateRecord(check, tests.failToPass, tests.passToPass);
-      say(`${label}: gate ${record.status}: ${describeGate(check, tests.failToPass.length, tests.passToPass.length)} (${(check.run.ms / 1000).toFixed(1)} s)`);
+      const { record, summary } = await check(texts);
+      say(`${label}: gate ${record.status}: ${summary}`);
       return record;
     };
     const paths = [...new Set(regions.map((r) => r.path))].sort();
@@ -223,8 +214,49 @@ export async function level4Instance(options: Level4InstanceOptions): Promise<Le
     }
     return finish();
   } finally {
-    fs.rmSync(scratch, { recursive: true, force: true });
+    checkout.dispose();
   }
+}
+
+/** A scratch checkout of an instance's base commit (history-free), read as a repository; `dispose` removes it. */
+export interface BaseCheckout {
+  source: CheckoutSource;
+  base: string;
+  repository: Repository;
+  files: Map<string, RepoFile>;
+  dispose(): void;
+}
+
+/** Checks out the instance's base commit of `repo` (a local clone) in a scratch folder. */
+export function openBaseCheckout(repo: string, instance: Instance): BaseCheckout {
+  const source = readCheckoutSource(repo, instance.base_commit);
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'schrodinger-level4-'));
+  try {
+    const base = path.join(scratch, instance.repo.split('/').pop() || 'repo');
+    fs.mkdirSync(base);
+    fillCheckout(base, source);
+    const repository = readRepository(base);
+    return { source, base, repository, files: new Map(repository.files.map((f) => [f.path, f])), dispose: () => fs.rmSync(scratch, { recursive: true, force: true }) };
+  } catch (error) {
+    fs.rmSync(scratch, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/**
+ * The gate of a rewrite on a base checkout: the instance's tests with its test_patch applied,
+ * on the base with the rewritten files' texts written over it (state-gate.ts `checkState`).
+ */
+export function rewriteGate(instance: Instance, checkout: Pick<BaseCheckout, 'base' | 'repository'>, runner: TestRunner): (texts: ReadonlyMap<string, string>) => Promise<{ check: Check; record: GateRecord; summary: string }> {
+  const tests = { failToPass: instance.FAIL_TO_PASS, passToPass: instance.PASS_TO_PASS, testPatch: instance.test_patch };
+  const gateOptions: CheckOptions = { base: checkout.base, repository: checkout.repository, tests, runner };
+  const protectedPaths = testPatchPaths(instance.test_patch);
+  const ids = [...tests.failToPass, ...tests.passToPass];
+  return async (texts) => {
+    const check = await checkState(gateOptions, texts, protectedPaths, ids);
+    const record = gateRecord(check, tests.failToPass, tests.passToPass);
+    return { check, record, summary: `${describeGate(check, tests.failToPass.length, tests.passToPass.length)} (${(check.run.ms / 1000).toFixed(1)} s)` };
+  };
 }
 
 /**

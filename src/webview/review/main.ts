@@ -136,6 +136,16 @@ function renderRewrite(box: HTMLElement, item: Level4Payload): void {
   for (const f of item.functions) {
     box.append(el('h3', `${f.path} — ${f.name}`), el('p', `difference ${f.difference.toFixed(3)} · ${f.transformations.length} transformations`, 'muted'));
     box.append(columns('Original', 'Rewritten', f.diff));
+    // The edit box (`e`): the rewritten function as in the file, from its def line.
+    const editor = el('textarea', undefined, 'rewrite-editor') as HTMLTextAreaElement;
+    editor.value = f.rewritten;
+    editor.hidden = true;
+    editor.spellcheck = false;
+    editor.rows = Math.min(24, lineCount(f.rewritten) + 1);
+    editor.dataset.path = f.path;
+    editor.dataset.name = f.name;
+    editor.setAttribute('aria-label', `Edit the rewritten ${f.name}`);
+    box.append(editor);
     const record = el('ol', undefined, 'record');
     for (const t of f.transformations) record.append(el('li', `${t.kind} (line ${t.line})${t.detail ? `: ${t.detail}` : ''}`));
     box.append(el('h4', "Rewriter's record"), record);
@@ -190,9 +200,10 @@ function render(message: ItemMessage): void {
   ($('other-text') as HTMLInputElement).value = text ? String(rubric[text.key] ?? '') : '';
   ($('note') as HTMLTextAreaElement).value = item.verdict?.note ?? '';
   $('hint').textContent = '';
+  $('regate-failing').replaceChildren();
   $('keys').textContent = [
     'a accept · r reject · n/→ next · p/← previous · u undo',
-    ...(item.level === 1 ? ['e edit the transformed text'] : []),
+    ...(item.level === 1 ? ['e edit the transformed text'] : item.level === 4 ? ['e edit the rewrite (Ctrl+Enter gates it again and accepts it if it passes, Esc cancels)'] : []),
     ...fields.map((f) => `${f.shortcut} ${f.kind === 'text' ? 'writes' : f.kind === 'boolean' ? 'toggles' : 'cycles'} ${f.label.replace(/, .*$/, '').toLowerCase()}`),
     `Ctrl+Enter in the note rejects${item.level === 1 ? ', in the editor accepts' : ''} · Esc leaves a text box`,
   ].join(' · ');
@@ -242,6 +253,47 @@ function decide(verdict: 'accept' | 'reject'): void {
   vscode.postMessage({ type: 'decide', index: current.index, verdict, rubric, note, corrected, startedAt, timeSpentMs: Date.now() - shownAt });
 }
 
+const rewriteEditors = () => Array.from(document.querySelectorAll<HTMLTextAreaElement>('textarea.rewrite-editor'));
+
+function editRewrite(): void {
+  editing = true;
+  const editors = rewriteEditors();
+  for (const editor of editors) editor.hidden = false;
+  editors[0]?.focus();
+  editors[0]?.setSelectionRange(0, 0);
+}
+
+function cancelRewrite(): void {
+  if (!current || current.item.level !== 4) return;
+  const { functions } = current.item;
+  rewriteEditors().forEach((editor, k) => {
+    editor.value = functions[k]?.rewritten ?? editor.value;
+    editor.hidden = true;
+  });
+  editing = false;
+  $('hint').textContent = 'edit cancelled';
+  $('regate-failing').replaceChildren();
+}
+
+/** Sends the edited functions to be gated again; the verdict (accepted, with the correction) lands only when they pass. */
+function saveRewrite(): void {
+  if (!current || current.item.level !== 4) return;
+  const { functions } = current.item;
+  const edits = rewriteEditors()
+    .map((editor, k) => ({ path: editor.dataset.path ?? '', name: editor.dataset.name ?? '', text: editor.value, before: functions[k]?.rewritten }))
+    .filter((e) => e.text !== e.before)
+    .map(({ path, name, text }) => ({ path, name, text }));
+  if (edits.length === 0) {
+    $('hint').textContent = 'Nothing was edited: change the rewrite, or press Esc.';
+    return;
+  }
+  const text = fields.find((f) => f.kind === 'text');
+  if (text) rubric[text.key] = ($('other-text') as HTMLInputElement).value.trim();
+  const note = ($('note') as HTMLTextAreaElement).value.trim();
+  $('regate-failing').replaceChildren();
+  vscode.postMessage({ type: 'regate', index: current.index, edits, rubric, note, startedAt, timeSpentMs: Date.now() - shownAt });
+}
+
 function go(delta: number): void {
   if (!current) return;
   const index = Math.min(current.total - 1, Math.max(0, current.index + delta));
@@ -251,6 +303,21 @@ function go(delta: number): void {
 document.addEventListener('keydown', (event) => {
   const target = event.target as HTMLElement;
   const typing = target.tagName === 'TEXTAREA' || target.tagName === 'INPUT';
+  if (typing && target.classList.contains('rewrite-editor')) {
+    const editor = target as HTMLTextAreaElement;
+    if (event.key === 'Enter' && event.ctrlKey) {
+      event.preventDefault();
+      saveRewrite();
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      cancelRewrite();
+    } else if (event.key === 'Tab' && !event.ctrlKey && !event.altKey && !event.metaKey && !event.shiftKey) {
+      // Python indentation: Tab types a tab here (the file's own indentation may be tabs).
+      event.preventDefault();
+      editor.setRangeText('\t', editor.selectionStart, editor.selectionEnd, 'end');
+    }
+    return;
+  }
   if (typing) {
     if (target.id === 'other-text' && (event.key === 'Enter' || event.key === 'Escape')) {
       event.preventDefault();
@@ -275,6 +342,7 @@ document.addEventListener('keydown', (event) => {
     ArrowLeft: () => go(-1),
     u: () => current && vscode.postMessage({ type: 'undo', index: current.index }),
   };
+  if (current?.item.level === 4) actions.e = editRewrite;
   if (current?.item.level === 1) {
     actions.e = () => {
       editing = true;
@@ -295,6 +363,11 @@ window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
   const message = event.data;
   if (message?.type === 'item') render(message);
   else if (message?.type === 'error') $('hint').textContent = message.message;
+  else if (message?.type === 'regate' && message.index === current?.index) {
+    $('hint').textContent = message.message;
+    const list = $('regate-failing');
+    list.replaceChildren(...message.failing.map((test) => el('li', test, 'bad')));
+  }
 });
 
 vscode.postMessage({ type: 'ready' });

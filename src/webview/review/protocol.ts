@@ -21,7 +21,24 @@ export type FromWebview =
   | { type: 'ready' }
   | { type: 'go'; index: number }
   | { type: 'decide'; index: number; verdict: 'accept' | 'reject'; rubric: RubricMessage; note: string; corrected: string | null; startedAt: string; timeSpentMs: number }
-  | { type: 'undo'; index: number };
+  | { type: 'undo'; index: number }
+  /** Level 4: the reviewer's edit of the rewritten functions; it counts (accepted, with the correction) only when it passes the gate again. */
+  | { type: 'regate'; index: number; edits: FunctionEditMessage[]; rubric: RubricMessage; note: string; startedAt: string; timeSpentMs: number };
+
+export interface FunctionEditMessage {
+  path: string;
+  name: string;
+  text: string;
+}
+
+/** What became of a Level 4 edit: running, refused by the checks (no test ran), or failed by the gate (the tests that did). */
+export interface RegateMessage {
+  type: 'regate';
+  index: number;
+  status: 'running' | 'refused' | 'failed';
+  message: string;
+  failing: string[];
+}
 
 export interface Segment {
   kind: 'same' | 'added' | 'removed';
@@ -69,7 +86,7 @@ export interface ItemMessage {
   item: (Level1Payload | Level3Payload | Level4Payload) & { verdict?: { verdict: string; note: string; rubric: RubricMessage } };
 }
 
-export type ToWebview = ItemMessage | { type: 'error'; message: string };
+export type ToWebview = ItemMessage | RegateMessage | { type: 'error'; message: string };
 
 const isInt = (v: unknown, min: number, max: number) => Number.isInteger(v) && (v as number) >= min && (v as number) <= max;
 
@@ -86,6 +103,22 @@ export function isRubric(value: unknown, fields: readonly RubricFieldMessage[]):
   });
 }
 
+const isText = (v: unknown, max: number) => typeof v === 'string' && v !== '' && v.length <= max;
+
+/** The fields a decision and an edit share: the item, the note, the rubric, the time. */
+function isDecision(m: Record<string, unknown>, fields: readonly RubricFieldMessage[]): boolean {
+  return (
+    isInt(m.index, 0, 1_000_000) &&
+    typeof m.note === 'string' &&
+    m.note.length <= 20_000 &&
+    typeof m.startedAt === 'string' &&
+    !Number.isNaN(Date.parse(m.startedAt)) &&
+    typeof m.timeSpentMs === 'number' &&
+    m.timeSpentMs >= 0 &&
+    isRubric(m.rubric, fields)
+  );
+}
+
 /** Whether a message from the webview has exactly the expected shape for a panel with this rubric (anything else is dropped). */
 export function isFromWebview(value: unknown, fields: readonly RubricFieldMessage[]): value is FromWebview {
   if (!value || typeof value !== 'object') return false;
@@ -98,16 +131,20 @@ export function isFromWebview(value: unknown, fields: readonly RubricFieldMessag
       return isInt(m.index, 0, 1_000_000);
     case 'decide':
       return (
-        isInt(m.index, 0, 1_000_000) &&
         (m.verdict === 'accept' || m.verdict === 'reject') &&
-        typeof m.note === 'string' &&
-        m.note.length <= 20_000 &&
         (m.corrected === null || (typeof m.corrected === 'string' && m.corrected.length <= 200_000)) &&
-        typeof m.startedAt === 'string' &&
-        !Number.isNaN(Date.parse(m.startedAt)) &&
-        typeof m.timeSpentMs === 'number' &&
-        m.timeSpentMs >= 0 &&
-        isRubric(m.rubric, fields)
+        isDecision(m, fields)
+      );
+    case 'regate':
+      return (
+        Array.isArray(m.edits) &&
+        m.edits.length > 0 &&
+        m.edits.length <= 100 &&
+        m.edits.every((e: unknown) => {
+          const edit = e as Record<string, unknown> | null;
+          return !!edit && typeof edit === 'object' && Object.keys(edit).length === 3 && isText(edit.path, 1000) && isText(edit.name, 1000) && typeof edit.text === 'string' && edit.text.length <= 200_000;
+        }) &&
+        isDecision(m, fields)
       );
     default:
       return false;
