@@ -23,6 +23,7 @@ import {
   openWorkspace,
   packageExtension,
   pressKeys,
+  quickInputState,
   quickInputTitle,
   runCommand,
   sleep,
@@ -121,6 +122,25 @@ test('the problem statement opens translated', async () => {
   await bench.screenshot('problem-statement');
   // English prose keeps the word "median"; the repository's name for the function is never shown.
   assert.doesNotMatch(text, NAMES_MEDIAN_OR_PACKAGE);
+});
+
+test('in solver mode the command palette offers none of the reviewer tools', async () => {
+  const { page } = bench;
+  const picks = async (text: string): Promise<string[]> => {
+    await page.keyboard.press('F1');
+    const box = page.locator('.quick-input-widget .quick-input-box input');
+    await box.waitFor({ state: 'visible', timeout: 15_000 });
+    await box.fill(`>${text}`);
+    await sleep(1500);
+    const state = await quickInputState(page);
+    await page.keyboard.press('Escape');
+    return state?.picks ?? [];
+  };
+  // The palette works here (a solver command is listed), and no review command is.
+  assert.ok((await picks('Schrödinger: Show Problem Statement')).some((p) => p.includes('Show Problem Statement')));
+  for (const tool of ['Open Review Panel', 'Draw Review Sample', 'Export Review Report', 'Rewrite Problem Statements']) {
+    assert.deepEqual((await picks(`Schrödinger: ${tool}`)).filter((p) => p.includes(tool)), [], tool);
+  }
 });
 
 test('fix the bug in the view, check it in the disguised terminal, submit', async () => {
