@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
 import { tempDir } from '../helpers';
-import { answerFileDialog, extensionLogText, openWorkspace, quickInputTitle, packageExtension, runCommand, sleep, startCodeServer, waitFor, type CodeServer, type Workbench } from './harness';
+import { answerFileDialog, answerQuickInput, extensionLogText, openWorkspace, quickInputTitle, packageExtension, runCommand, sleep, startCodeServer, waitFor, type CodeServer, type Workbench } from './harness';
 
 const API_KEY = 'sk-e2e-secret-0123456789';
 let server: CodeServer;
@@ -95,6 +95,7 @@ test('Level 1 runs from VS Code with the key from the secret storage; the key is
 test('a reproducible review sample is drawn from the Level 1 output', async () => {
   const { page } = bench;
   await runCommand(page, 'Schrödinger: Draw Review Sample...');
+  await answerQuickInput(page, 'Level 1', 'Level 1');
   const box = page.locator('.quick-input-widget .quick-input-box input');
   const output = path.join(workspace, '.schrodinger', 'level1-output.jsonl');
   const title = () => quickInputTitle(page);
