@@ -12,7 +12,9 @@ import { before, test } from 'node:test';
 import { registerCheckout } from '../../src/cli/commands/checkout';
 import { registerLevel4 } from '../../src/cli/commands/level4';
 import { registerPatch } from '../../src/cli/commands/patch';
-import { parseLevels } from '../../src/core/disguise/bundle';
+import { buildBundle, parseLevels } from '../../src/core/disguise/bundle';
+import { translatorFor } from '../../src/core/disguise/translator';
+import { DisguisedFileSystem } from '../../src/core/view/view-fs';
 import { buildStateSections, fileToOriginal } from '../../src/core/disguise/state-levels';
 import { replayOrder } from '../../src/core/order/reorder';
 import { readRepository } from '../../src/core/repository/repository';
@@ -126,12 +128,17 @@ async function checkWorkCopy(d: Disguised, file: string, fn: RewrittenFunction):
 }
 
 /**
- * The person fixes the bug in work/: the rewritten function becomes the original function with
- * the gold fix (they rewrite it into the fixed form); the gold patch's other files as the
- * disguise has them. `patch` then gives the gold patch, which applies to a fresh base, and with
- * the test_patch every FAIL_TO_PASS and PASS_TO_PASS test passes (Debian's python3 and pytest).
+ * The person fixes the bug in the L2+L3+L4 disguise: in the live view (Level 2 drawn from the
+ * same seed over work/, as the extension does), the rewritten function becomes the original
+ * function with the gold fix (they rewrite it into the fixed form), in view names; the gold
+ * patch's other files as the disguise has them. The view's saves reach work/ in original names.
+ * `patch` then gives the gold patch, which applies to a fresh base, and with the test_patch every
+ * FAIL_TO_PASS and PASS_TO_PASS test passes (Debian's python3 and pytest).
  */
 async function solveAndGrade(d: Disguised, of: SharedInstance, fn: RewrittenFunction, name: string): Promise<void> {
+  const { bundle } = await buildBundle(d.work, { seed: d.record.seed, granularity: 'full' });
+  const translator = translatorFor(bundle);
+  const live = new DisguisedFileSystem({ root: d.work, translator });
   const fixed = path.join(dir, `${name}-fixed`);
   fs.cpSync(d.base, fixed, { recursive: true });
   gitIn(fixed, ['apply', '-'], of.patch);
@@ -154,7 +161,13 @@ async function solveAndGrade(d: Disguised, of: SharedInstance, fn: RewrittenFunc
       assert.ok(replayed !== undefined, file);
       state = replayed;
     }
-    fs.writeFileSync(path.join(d.work, file), state);
+    const viewPath = translator.pathToView(file);
+    if (file.endsWith('.py')) assert.notEqual(viewPath, file, 'the module is shown under its view name');
+    const shown = live.readText(viewPath)!;
+    const wanted = translator.fileToView(file, state);
+    assert.notEqual(shown, wanted);
+    live.writeFile(viewPath, Buffer.from(wanted, 'utf8'), { create: false, overwrite: true });
+    assert.equal(fs.readFileSync(path.join(d.work, file), 'utf8'), state, 'the save through the view is the fix in original names');
   }
   const patch = await exportPatch(d);
   assert.deepEqual(patchedFiles(patch), patchedFiles(of.patch).sort());
