@@ -202,6 +202,29 @@ test('patch --original BASE --edited WC: the changes come back through the reord
   }
 });
 
+test('patch: a reordered file the person renamed comes back through its record: a rename with only their change, never the reordering', async () => {
+  const c = await calc();
+  const done = await checkout(c, path.join(c.dir, 'out'), '3');
+  assert.equal(done.status, 0, done.stderr);
+  const { base, work } = JSON.parse(done.stdout);
+  const moved = 'calcpkg/statistics.py';
+  const text = fs.readFileSync(path.join(work, STATS), 'utf8');
+  assert.notEqual(text, fs.readFileSync(path.join(base, STATS), 'utf8'), 'Level 3 reordered the file');
+  // Renamed, and one line added at its end.
+  fs.rmSync(path.join(work, STATS));
+  fs.writeFileSync(path.join(work, moved), `${text}# moved\n`);
+  const result = await runCommand(REGISTER, ['patch', '--original', base, '--edited', work, '--renames']);
+  assert.equal(result.status, 0, result.stderr);
+  assert.match(result.stdout, new RegExp(`^rename from ${STATS}$`, 'm'), result.stdout);
+  assert.match(result.stdout, new RegExp(`^rename to ${moved}$`, 'm'));
+  assert.equal(result.stdout.match(/^-(?!-- ).*$/gm), null, result.stdout);
+  assert.deepEqual(result.stdout.match(/^\+(?!\+\+ ).*$/gm), ['+# moved'], result.stdout);
+  const applied = path.join(c.dir, 'applied-rename');
+  fs.cpSync(base, applied, { recursive: true });
+  gitIn(applied, ['apply', '-'], result.stdout);
+  assert.equal(fs.readFileSync(path.join(applied, moved), 'utf8'), `${fs.readFileSync(path.join(base, STATS), 'utf8')}# moved\n`, 'the original order, under the new name');
+});
+
 test('checkout refuses bad levels, seeds and test options in one line, before writing anything', async () => {
   const dir = tempDir('checkout-args');
   const base = ['checkout', '--dataset', CALC_DATASET, '--instance', CALC_INSTANCE_ID, '--repo', dir, '--out', path.join(dir, 'out')];

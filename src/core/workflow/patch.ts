@@ -168,8 +168,9 @@ async function compareStates(options: PatchOptions): Promise<States> {
       if (real.status === 'unencodable') throw new UsageError(`cannot read ${entry.found} back to real names: its encoding (${real.encoding}) cannot hold them`);
       bytes = real.bytes;
     }
-    return toOriginalState ? toOriginalState(entry.path, bytes) : bytes;
+    return toOriginalState ? toOriginalState.restore(renamedFrom.get(entry.path) ?? entry.path, bytes) : bytes;
   };
+  const renamedFrom = toOriginalState ? renamedRecordedFiles(before, after, toOriginalState.recorded) : new Map<string, string>();
   const state = (entry: Entry, bytes: Buffer): State => ({ path: entry.path, bytes, executable: entry.executable, link: entry.link !== undefined });
 
   const changes: PatchChange[] = [];
@@ -201,7 +202,7 @@ async function compareStates(options: PatchOptions): Promise<States> {
  * Reads an edited file (real path, bytes in real names) back in the original state, when the
  * state levels changed it; undefined when the edited folder is not in a transformed state.
  */
-function stateInverse(options: PatchOptions, original: string, edited: string): ((realPath: string, bytes: Buffer) => Promise<Buffer>) | undefined {
+function stateInverse(options: PatchOptions, original: string, edited: string): { recorded: ReadonlySet<string>; restore: (realPath: string, bytes: Buffer) => Promise<Buffer> } | undefined {
   const found = findLevelsRecord(edited);
   if (found && options.state) throw new UsageError(`${options.edited} holds a level record (${found.file}) and a bundle with state levels was given too: give one of them`);
   const records = options.state ?? found?.record;
@@ -221,7 +222,7 @@ function stateInverse(options: PatchOptions, original: string, edited: string): 
       }
     }
   }
-  return async (realPath, bytes) => {
+  return { recorded, restore: async (realPath, bytes) => {
     if (!recorded.has(realPath)) return bytes;
     // Untouched since the checkout: exactly the original file.
     if (digests && digestOf(bytes) === digests[realPath].state) return fs.readFileSync(path.join(original, realPath));
@@ -230,7 +231,50 @@ function stateInverse(options: PatchOptions, original: string, edited: string): 
     const restored = encodeText(await fileToOriginal(records, realPath, decoded.text), decoded.encoding, realPath);
     if (!restored) throw new UsageError(`cannot carry ${realPath} back to its original state: its encoding (${decoded.encoding}) cannot hold it`);
     return restored;
-  };
+  } };
+}
+
+/**
+ * Files the person renamed (or moved) that a state level had changed: a file new in the edited
+ * folder is the renamed form of a changed file gone from it when most of its lines are that
+ * file's (reordering keeps every line; a rewrite, most), the best match first, each used once.
+ * Such a file comes back through the record of the path it had, so its diff holds only the
+ * person's change, never the level's.
+ */
+function renamedRecordedFiles(before: ReadonlyMap<string, Entry>, after: ReadonlyMap<string, Entry>, recorded: ReadonlySet<string>): Map<string, string> {
+  const gone = [...recorded].filter((p) => before.has(p) && !after.has(p) && before.get(p)!.link === undefined).sort();
+  const added = [...after.keys()].filter((p) => !before.has(p) && after.get(p)!.link === undefined).sort();
+  const renamed = new Map<string, string>();
+  if (gone.length === 0 || added.length === 0) return renamed;
+  const lines = (file: string) => fs.readFileSync(file, 'latin1').split('\n');
+  const pairs: Array<{ from: string; to: string; share: number }> = [];
+  for (const from of gone) {
+    const counts = new Map<string, number>();
+    const original = lines(before.get(from)!.full);
+    for (const line of original) counts.set(line, (counts.get(line) ?? 0) + 1);
+    for (const to of added) {
+      const left = new Map(counts);
+      let common = 0;
+      const edited = lines(after.get(to)!.full);
+      for (const line of edited) {
+        const n = left.get(line) ?? 0;
+        if (n > 0) {
+          left.set(line, n - 1);
+          common++;
+        }
+      }
+      const share = common / Math.max(original.length, edited.length);
+      if (share >= 0.5) pairs.push({ from, to, share });
+    }
+  }
+  pairs.sort((a, b) => b.share - a.share || (a.from < b.from ? -1 : a.from > b.from ? 1 : 0) || (a.to < b.to ? -1 : 1));
+  const used = new Set<string>();
+  for (const { from, to } of pairs) {
+    if (used.has(from) || renamed.has(to)) continue;
+    used.add(from);
+    renamed.set(to, from);
+  }
+  return renamed;
 }
 
 /** Valid UTF-8 without NUL bytes: a patch shows it as text and stays valid UTF-8. */
