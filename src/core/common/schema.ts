@@ -97,6 +97,17 @@ export const isSegment = (s: string) => s !== '' && s !== '.' && s !== '..' && !
 export const isRelativePath = (s: string) => s.split('/').every(isSegment);
 
 /** `value` checked by `check`; damage throws UsageError "damaged LABEL: SOURCE: WHERE: WHAT". */
+/** What `check` finds wrong with `value`, in words, or undefined when nothing (for checks that collect problems). */
+export function damageOf(check: Check, value: unknown, where: string): string | undefined {
+  try {
+    check(value, where);
+    return undefined;
+  } catch (error) {
+    if (error instanceof Damage) return error.message;
+    throw error;
+  }
+}
+
 export function validateDocument<T>(value: unknown, label: string, source: string, check: (value: unknown) => void): T {
   try {
     check(value);

@@ -47,16 +47,14 @@ const NAME_ARGUMENTS: Record<string, number[]> = {
 const MONKEYPATCH_METHODS = new Set(['setattr', 'delattr']);
 /** Callees whose first argument is the object the name (second argument) belongs to. */
 const OBJECT_TARGET = new Set(['getattr', 'setattr', 'hasattr', 'delattr', 'object']);
-/** Methods of a `**kwargs` dict that take a key. */
-const KWARGS_METHODS = new Set(['get', 'pop', 'setdefault', '__contains__', '__getitem__']);
+/** Methods of a mapping (a `**kwargs` dict too) that take a key. */
+const KEY_METHODS = new Set(['get', 'pop', 'setdefault', '__contains__', '__getitem__']);
 const NAMEISH_ATTRIBUTES = new Set(['__name__', '__qualname__', 'co_name', 'co_qualname', 'func_name']);
 /** Mappings keyed by names: `obj.__dict__`, `inspect.signature(f).parameters`, `sig.bind(...).arguments`, `f.__annotations__`. */
 const NAMESPACES = new Set(['__dict__', 'parameters', 'arguments', '__annotations__', '__kwdefaults__', '__members__', '_field_defaults']);
 const ALL_LIKE = new Set(['__all__', '__slots__', '__match_args__']);
 /** str methods whose argument is text (searched for, or put into the result): it follows the text's rules. */
 const STR_SEARCH = new Set(['find', 'rfind', 'index', 'rindex', 'count', 'startswith', 'endswith', 'replace', 'split', 'rsplit', 'partition', 'rpartition', 'removeprefix', 'removesuffix', '__contains__', 'format', 'format_map', 'join']);
-/** Methods of a mapping that take a key. */
-const KEY_METHODS = new Set(['get', 'pop', 'setdefault', '__contains__', '__getitem__']);
 /** str methods that read their receiver as text: what they return is made from its spelling. */
 const TEXT_METHODS = new Set([
   'upper', 'lower', 'title', 'capitalize', 'swapcase', 'casefold', 'strip', 'lstrip', 'rstrip', 'center', 'ljust', 'rjust',
@@ -107,7 +105,7 @@ function nameRole(site: StringSite, resolver: FileResolver): StringRole | undefi
   const method = resolver.lastAttribute(callee);
   // Strings given to methods of `__name__` (`type(x).__name__.startswith("Visit")`).
   if (callee.steps.some((s) => NAMEISH_ATTRIBUTES.has(s))) return whole ? 'definition-names' : 'fragments';
-  if (method !== undefined && KWARGS_METHODS.has(method) && callee.steps.length === 1 && isKwargsName(callee, resolver)) return 'names';
+  if (method !== undefined && KEY_METHODS.has(method) && callee.steps.length === 1 && isKwargsName(callee, resolver)) return 'names';
   if (method !== undefined && ALL_LIKE.has(resolver.rootName(callee) ?? '') && (method === 'append' || method === 'extend')) return 'names';
   // `@pytest.fixture(name="graph")` names the fixture that parameters ask for.
   if (site.keyword === 'name' && method === 'fixture' && whole) return 'names';

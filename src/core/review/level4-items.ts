@@ -8,6 +8,7 @@ import { diffLines } from 'diff';
 import { UsageError } from '../common/errors';
 import { readJsonLines } from '../common/jsonl';
 import type { Level4Row } from '../workflow/level4';
+import { latestFinalRows } from '../workflow/level4-rows';
 import type { RewriteRecord } from '../rewrite/level';
 import { loadDataset } from '../workflow/instances';
 import type { DiffSegment } from './workbench';
@@ -37,11 +38,6 @@ export function lineDiff(original: string, changed: string): DiffSegment[] {
   return diffLines(original, changed).map((part) => ({ kind: part.added ? 'added' : part.removed ? 'removed' : 'same', text: part.value }));
 }
 
-function isLevel4Row(value: unknown): value is Level4Row {
-  const row = value as Partial<Level4Row> | null;
-  return !!row && typeof row === 'object' && typeof row.instance_id === 'string' && typeof row.accepted === 'boolean' && Array.isArray(row.attempts);
-}
-
 /** Whether a file reads as a level4 output (its first row is a Level 4 row or error row). */
 export function isLevel4Output(file: string): boolean {
   const first = readJsonLines(file).lines[0]?.value as Record<string, unknown> | undefined;
@@ -52,8 +48,9 @@ export function isLevel4Output(file: string): boolean {
 export function readLevel4Output(file: string): { rows: Map<string, Level4Row>; warnings: string[] } {
   const read = readJsonLines(file);
   if (read.lines.length === 0 && read.warnings.length === 0) throw new UsageError(`no Level 4 rows in ${file}`);
-  const rows = new Map<string, Level4Row>();
-  for (const { value } of read.lines) if (isLevel4Row(value)) rows.set(value.instance_id, value);
+  // Rows without their attempts are no items: the latest final row among those with them.
+  const withAttempts = read.lines.filter(({ value }) => Array.isArray((value as Partial<Level4Row> | null)?.attempts));
+  const rows = new Map([...latestFinalRows(withAttempts)].map(([id, { row }]) => [id, row]));
   return { rows, warnings: read.warnings };
 }
 

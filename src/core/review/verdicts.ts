@@ -1,6 +1,8 @@
 import { UsageError } from '../common/errors';
 import { PRODUCT_VERSION } from '../common/version';
 import { appendJsonLine, readJsonLines } from '../common/jsonl';
+import { damageOf } from '../common/schema';
+import { rewriteFiles } from '../rewrite/record-schema';
 import { rubricProblems, type RubricValues } from './rubrics';
 import type { GateRecord } from '../workflow/level4';
 import type { RewriteRecord } from '../rewrite/level';
@@ -169,32 +171,11 @@ export function entryProblems(value: unknown, strict: boolean): string[] {
 function correctedRewriteProblems(value: unknown): string[] {
   if (!isObject(value)) return ['correctedRewrite must be an object'];
   const problems: string[] = [];
-  const natural = (v: unknown) => Number.isInteger(v) && (v as number) >= 0;
   const records = value.rewrite;
   if (!isObject(records) || Object.keys(records).length === 0) problems.push('correctedRewrite.rewrite must be a record of each file');
   else {
-    for (const [file, record] of Object.entries(records)) {
-      const functions = isObject(record) ? record.functions : undefined;
-      const good =
-        isObject(record) &&
-        typeof record.version === 'number' &&
-        Array.isArray(functions) &&
-        functions.length > 0 &&
-        functions.every(
-          (f: unknown) =>
-            isObject(f) &&
-            typeof f.name === 'string' &&
-            typeof f.original === 'string' &&
-            typeof f.rewritten === 'string' &&
-            natural(f.originalOffset) &&
-            natural(f.rewrittenOffset) &&
-            typeof f.difference === 'number' &&
-            f.difference >= 0 &&
-            f.difference <= 1 &&
-            Array.isArray(f.transformations),
-        );
-      if (!good) problems.push(`correctedRewrite.rewrite["${file}"] must be a rewrite record (version, functions with name, original, rewritten, offsets, transformations, difference)`);
-    }
+    const damage = damageOf(rewriteFiles, records, 'correctedRewrite.rewrite');
+    if (damage !== undefined) problems.push(`correctedRewrite.rewrite must be a rewrite record of each file (${damage})`);
   }
   if (!Array.isArray(value.edited) || value.edited.length === 0 || !value.edited.every((e) => typeof e === 'string' && e !== '')) problems.push('correctedRewrite.edited must list the edited functions');
   const gate = value.gate;

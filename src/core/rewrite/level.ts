@@ -22,9 +22,8 @@ import { UsageError } from '../common/errors';
 import type { StateLevel, Transformed } from '../disguise/state-levels';
 import { loadPythonParser } from '../common/parse';
 import { MIN_DIFFERENCE } from './difference';
-import { dottedName, type Region } from './regions';
+import { regionFunction, type Region } from './regions';
 import { rewriteFunctions, type AppliedTransformation } from './rewriter';
-import { descendants } from './syntax';
 
 export const REWRITE_RECORD_VERSION = 1;
 
@@ -121,20 +120,33 @@ async function rewriteFile(path: string, text: string, seed: number, regions: re
   stats.rejected = rejected.map((f) => ({ name: f.name, transformations: f.transformations, difference: f.difference }));
   if (kept.length === 0) return { text, record: undefined, stats };
   // Only the kept ones are applied: the others stay as they were.
-  const functions: RewrittenFunction[] = [];
-  let out = text;
-  let shift = 0;
-  for (const f of [...kept].sort((a, b) => a.startLine - b.startLine)) {
-    const originalOffset = offsetOfLine(text, f.startLine) + leadingSpace(text, offsetOfLine(text, f.startLine));
-    const at = originalOffset + shift;
-    out = out.slice(0, at) + f.rewritten + out.slice(at + f.original.length);
-    functions.push({ name: f.name, original: f.original, rewritten: f.rewritten, originalOffset, rewrittenOffset: at, transformations: f.transformations, difference: f.difference });
-    shift += f.rewritten.length - f.original.length;
+  const functions: RewrittenFunction[] = kept.map((f) => {
+    const line = offsetOfLine(text, f.startLine);
+    return { name: f.name, original: f.original, rewritten: f.rewritten, originalOffset: line + leadingSpace(text, line), rewrittenOffset: 0, transformations: f.transformations, difference: f.difference };
+  });
+  const out = placeFunctions(text, functions);
+  for (const f of functions) {
     stats.rewritten++;
     stats.transformations += f.transformations.length;
     stats.differences.push(f.difference);
   }
   return { text: out, record: { version: REWRITE_RECORD_VERSION, functions }, stats };
+}
+
+/**
+ * `text` (the original file) with each function's rewritten text in place of its original one:
+ * `functions` sorted by their offset in the original, each one's `rewrittenOffset` set (it moves
+ * with the rewrites before it).
+ */
+export function placeFunctions(text: string, functions: RewrittenFunction[]): string {
+  let out = text;
+  let shift = 0;
+  for (const f of functions.sort((a, b) => a.originalOffset - b.originalOffset)) {
+    f.rewrittenOffset = f.originalOffset + shift;
+    out = out.slice(0, f.rewrittenOffset) + f.rewritten + out.slice(f.rewrittenOffset + f.original.length);
+    shift += f.rewritten.length - f.original.length;
+  }
+  return out;
 }
 
 /** The regions' functions in `text`: by dotted name, the one nearest the region's line when the name repeats. */
@@ -143,17 +155,12 @@ async function locateFunctions(text: string, regions: readonly Region[]): Promis
   const tree = parser.parse(text);
   try {
     if (tree.rootNode.hasError) return [];
-    const byName = new Map<string, number[]>();
-    for (const fn of descendants(tree.rootNode, 'function_definition')) {
-      const name = dottedName(fn);
-      byName.set(name, [...(byName.get(name) ?? []), fn.startPosition.row + 1]);
-    }
     const found: Array<{ name: string; startLine: number }> = [];
     for (const region of regions) {
-      const lines = byName.get(region.name);
-      if (!lines) continue;
-      const nearest = lines.reduce((best, line) => (Math.abs(line - region.startLine) < Math.abs(best - region.startLine) ? line : best));
-      if (!found.some((f) => f.startLine === nearest)) found.push({ name: region.name, startLine: nearest });
+      const fn = regionFunction(tree.rootNode, region);
+      if (!fn) continue;
+      const startLine = fn.startPosition.row + 1;
+      if (!found.some((f) => f.startLine === startLine)) found.push({ name: region.name, startLine });
     }
     return found;
   } finally {

@@ -16,7 +16,7 @@ import type { Node } from 'web-tree-sitter';
 import { loadPythonParser } from '../common/parse';
 import { chat, type CallContext, type TokenUsage } from '../llm/client';
 import { codeTokens, MIN_DIFFERENCE, tokenDifference } from './difference';
-import { dottedName, type Region } from './regions';
+import { dottedName, regionFunction, type Region } from './regions';
 import { descendants, indentAt, lineBreakOf, namedChildren } from './syntax';
 
 /** Changes whenever the prompt changes. */
@@ -154,9 +154,8 @@ export class LlmFunctionRewriter {
 }
 
 function locate(root: Node, region: Region): Located | undefined {
-  const candidates = descendants(root, 'function_definition').filter((fn) => dottedName(fn) === region.name);
-  if (candidates.length === 0 || root.hasError) return undefined;
-  const fn = candidates.reduce((best, f) => (Math.abs(f.startPosition.row + 1 - region.startLine) < Math.abs(best.startPosition.row + 1 - region.startLine) ? f : best));
+  const fn = root.hasError ? undefined : regionFunction(root, region);
+  if (!fn) return undefined;
   const decorated = fn.parent?.type === 'decorated_definition' ? fn.parent : undefined;
   const decorators = decorated ? namedChildren(decorated).filter((n) => n.type === 'decorator').map((d) => d.text) : [];
   const text = root.text;

@@ -13,6 +13,7 @@ import { parsePatch } from 'diff';
 import type { Node } from 'web-tree-sitter';
 import { loadPythonParser } from '../common/parse';
 import { isPythonFile } from '../common/text-encoding';
+import { descendants } from './syntax';
 
 export interface Region {
   /** Relative POSIX path of the file in the repository. */
@@ -213,6 +214,17 @@ function enclosingFunction(functions: readonly Node[], lines: readonly string[],
     if (firstAdded !== undefined && indentWidth(firstAdded) > indentWidth(lines[fn.startPosition.row])) return fn;
   }
   return undefined;
+}
+
+/**
+ * The function a region names in a parsed file: by dotted name, the one nearest the region's
+ * start line when the name repeats (the first of equally near ones); undefined when none.
+ */
+export function regionFunction(root: Node, region: Pick<Region, 'name' | 'startLine'>): Node | undefined {
+  const candidates = descendants(root, 'function_definition').filter((fn) => dottedName(fn) === region.name);
+  if (candidates.length === 0) return undefined;
+  const distance = (fn: Node) => Math.abs(fn.startPosition.row + 1 - region.startLine);
+  return candidates.reduce((best, fn) => (distance(fn) < distance(best) ? fn : best));
 }
 
 /** `Class.method`, `outer.inner`: the function's name with those of the classes and functions around it. */

@@ -14,7 +14,7 @@
  */
 import { loadPythonParser } from '../common/parse';
 import { codeTokens, MIN_DIFFERENCE, tokenDifference } from '../rewrite/difference';
-import type { RewriteRecord, RewrittenFunction } from '../rewrite/level';
+import { placeFunctions, type RewriteRecord, type RewrittenFunction } from '../rewrite/level';
 import { checkFunction } from '../rewrite/llm-rewriter';
 import { dottedName } from '../rewrite/regions';
 import { descendants, indentAt, lineBreakOf } from '../rewrite/syntax';
@@ -94,15 +94,7 @@ export async function regateEdit(options: RegateOptions): Promise<RegateResult> 
         differences.push({ path: file, name: f.name, difference: checked.difference });
         functions.push({ ...f, rewritten: checked.rewritten, difference: checked.difference });
       }
-      // Put in place in file order; each one's offset in the rewritten file moves with the ones before it.
-      let out = original;
-      let shift = 0;
-      for (const f of [...functions].sort((a, b) => a.originalOffset - b.originalOffset)) {
-        f.rewrittenOffset = f.originalOffset + shift;
-        out = out.slice(0, f.rewrittenOffset) + f.rewritten + out.slice(f.rewrittenOffset + f.original.length);
-        shift += f.rewritten.length - f.original.length;
-      }
-      texts.set(file, out);
+      texts.set(file, placeFunctions(original, functions));
       rewrite[file] = { ...record, functions };
     }
     if (changed === 0) return refused('the edit changes nothing of the accepted rewrite');

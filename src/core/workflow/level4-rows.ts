@@ -1,12 +1,13 @@
 /**
- * The accepted Level 4 rewrite of one instance, read from the rows `schrodinger level4` wrote
- * (level4.ts): the instance's final row (a boolean `accepted`; the last one when a file holds
- * several), checked. Its `rewrite` is the record of each file, in the original file's
- * coordinates, ready for `acceptedRewriteLevel` (rewrite/level.ts).
+ * The rows `schrodinger level4` wrote (level4.ts), as everything that reads them takes them: an
+ * instance's final row is its last row with a boolean `accepted` (a rerun skips the instance; a
+ * row with `error` is tried again). `readAcceptedRewrite` gives one instance's accepted rewrite,
+ * checked: its `rewrite` is the record of each file, in the original file's coordinates, ready
+ * for `acceptedRewriteLevel` (rewrite/level.ts).
  */
 import * as fs from 'node:fs';
 import { UsageError } from '../common/errors';
-import { parseJsonLines } from '../common/jsonl';
+import { parseJsonLines, type JsonLine } from '../common/jsonl';
 import { fail, isObject, show, validateDocument } from '../common/schema';
 import type { RewriteRecord } from '../rewrite/level';
 import { rewriteFiles } from '../rewrite/record-schema';
@@ -22,6 +23,15 @@ export interface AcceptedRewrite {
   rewrite: Record<string, RewriteRecord>;
 }
 
+/** The last final row of each instance among a level4 output's lines, with its line number. */
+export function latestFinalRows(lines: readonly JsonLine[]): Map<string, { line: number; row: Level4Row }> {
+  const rows = new Map<string, { line: number; row: Level4Row }>();
+  for (const { line, value } of lines) {
+    if (isObject(value) && typeof value.instance_id === 'string' && typeof value.accepted === 'boolean') rows.set(value.instance_id, { line, row: value as unknown as Level4Row });
+  }
+  return rows;
+}
+
 /** The instance's accepted rewrite in `file`; a missing, damaged, error or rejected row throws a one-line UsageError. */
 export function readAcceptedRewrite(file: string, instanceId: string): AcceptedRewrite {
   let data: string;
@@ -35,13 +45,15 @@ export function readAcceptedRewrite(file: string, instanceId: string): AcceptedR
   // A truncated last line is what an interrupted `level4` leaves (it redoes that instance); any other bad line is damage.
   const corrupt = read.skipped.find((s) => s.reason === 'invalid');
   if (corrupt) throw new UsageError(`damaged level4 file: ${file}:${corrupt.line}: not a JSON line`);
-  const mine = read.lines.filter(({ value }) => isObject(value) && value.instance_id === instanceId);
-  const finals = mine.filter(({ value }) => typeof (value as Partial<Level4Row>).accepted === 'boolean');
-  if (finals.length === 0) {
+  const final = latestFinalRows(read.lines).get(instanceId);
+  if (!final) {
+    const mine = read.lines.filter(({ value }) => isObject(value) && value.instance_id === instanceId);
     const error = mine.map(({ value }) => (value as { error?: unknown }).error).filter((e): e is string => typeof e === 'string').pop();
     throw new UsageError(`${file} has no final Level 4 row for ${instanceId}${error ? ` (its last attempt stopped with an error: ${error})` : ''}: run \`schrodinger level4\` on it first`);
   }
-  const { line, value } = finals[finals.length - 1];
+  // Not trusted yet: checked below.
+  const { line } = final;
+  const value: unknown = final.row;
   const row = validateDocument<Level4Row>(value, 'level4 file', `${file}:${line}`, () => checkRow(value as Record<string, unknown>));
   if (!row.accepted) throw new UsageError(`the Level 4 rewrite of ${instanceId} in ${file} was not accepted: ${row.reason ?? 'no reason given'}`);
   return { file, commit: row.base.commit, seed: row.seed, attempt: row.acceptedAttempt!, rewrite: row.rewrite! };

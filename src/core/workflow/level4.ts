@@ -26,13 +26,14 @@ import { appendJsonLine, readJsonLines } from '../common/jsonl';
 import { readRepository, type RepoFile, type Repository } from '../repository/repository';
 import { CallError, host, openEndpoint, StopRun, type CallContext, type EndpointConfig } from '../llm/client';
 import { MIN_DIFFERENCE } from '../rewrite/difference';
-import { REWRITE_RECORD_VERSION, rewriteLevel, type RewriteRecord, type RewriteStats, type RewrittenFunction } from '../rewrite/level';
+import { placeFunctions, REWRITE_RECORD_VERSION, rewriteLevel, type RewriteRecord, type RewriteStats, type RewrittenFunction } from '../rewrite/level';
 import { LLM_REWRITE_PROMPT_VERSION, LLM_REWRITE_TEMPERATURE, LlmFunctionRewriter, tooCloseFeedback, type LlmRewriteCall } from '../rewrite/llm-rewriter';
 import { findRegions, outermostRegions, type Region } from '../rewrite/regions';
 import type { AppliedTransformation } from '../rewrite/rewriter';
 import { withText } from '../disguise/state-levels';
 import { fillCheckout, readCheckoutSource, type CheckoutSource } from './checkout';
 import type { Instance } from './instances';
+import { latestFinalRows } from './level4-rows';
 import { diffFiles } from './patch';
 import { checkState, drawSeed, testPatchPaths, type Check, type CheckOptions } from './state-gate';
 import type { TestOutcome, TestRunner } from './test-runner';
@@ -346,14 +347,7 @@ function llmDraw(options: Level4InstanceOptions, regions: readonly Region[], pat
       }
       if (kept.length === 0) continue;
       // The kept functions, each checked on the original file, put in place together.
-      let out = text;
-      let shift = 0;
-      for (const f of kept.sort((a, b) => a.originalOffset - b.originalOffset)) {
-        f.rewrittenOffset = f.originalOffset + shift;
-        out = out.slice(0, f.rewrittenOffset) + f.rewritten + out.slice(f.rewrittenOffset + f.original.length);
-        shift += f.rewritten.length - f.original.length;
-      }
-      texts.set(file, out);
+      texts.set(file, placeFunctions(text, kept));
       records[file] = { version: REWRITE_RECORD_VERSION, functions: kept };
     }
     return { texts, records };
@@ -408,12 +402,7 @@ function rewriteDiff(files: ReadonlyMap<string, RepoFile>, texts: ReadonlyMap<st
 /** The ids of the instances `out` already holds a final row of (seed and rewriter as there), and its warnings. */
 export function finishedInstances(out: string): { done: Map<string, { seed: unknown; rewriter: unknown }>; warnings: string[] } {
   const read = readJsonLines(out);
-  const done = new Map<string, { seed: unknown; rewriter: unknown }>();
-  for (const { value } of read.lines) {
-    if (typeof value !== 'object' || value === null) continue;
-    const row = value as Partial<Level4Row>;
-    if (typeof row.instance_id === 'string' && typeof row.accepted === 'boolean') done.set(row.instance_id, { seed: row.seed, rewriter: row.rewriter });
-  }
+  const done = new Map([...latestFinalRows(read.lines)].map(([id, { row }]) => [id, { seed: row.seed as unknown, rewriter: row.rewriter as unknown }]));
   return { done, warnings: read.warnings };
 }
 

@@ -161,6 +161,7 @@ async function compareStates(options: PatchOptions): Promise<States> {
   });
   if (translator) requireViewOfBundle(before, after, translator);
 
+  const renamedFrom = toOriginalState ? renamedRecordedFiles(before, after, toOriginalState.recorded) : new Map<string, string>();
   const readEdited = async (entry: Entry): Promise<Buffer> => {
     let bytes: Buffer = fs.readFileSync(entry.full);
     if (translator) {
@@ -170,7 +171,6 @@ async function compareStates(options: PatchOptions): Promise<States> {
     }
     return toOriginalState ? toOriginalState.restore(renamedFrom.get(entry.path) ?? entry.path, bytes) : bytes;
   };
-  const renamedFrom = toOriginalState ? renamedRecordedFiles(before, after, toOriginalState.recorded) : new Map<string, string>();
   const state = (entry: Entry, bytes: Buffer): State => ({ path: entry.path, bytes, executable: entry.executable, link: entry.link !== undefined });
 
   const changes: PatchChange[] = [];
@@ -247,15 +247,15 @@ function renamedRecordedFiles(before: ReadonlyMap<string, Entry>, after: Readonl
   const renamed = new Map<string, string>();
   if (gone.length === 0 || added.length === 0) return renamed;
   const lines = (file: string) => fs.readFileSync(file, 'latin1').split('\n');
+  const addedLines = new Map(added.map((to) => [to, lines(after.get(to)!.full)]));
   const pairs: Array<{ from: string; to: string; share: number }> = [];
   for (const from of gone) {
     const counts = new Map<string, number>();
     const original = lines(before.get(from)!.full);
     for (const line of original) counts.set(line, (counts.get(line) ?? 0) + 1);
-    for (const to of added) {
+    for (const [to, edited] of addedLines) {
       const left = new Map(counts);
       let common = 0;
-      const edited = lines(after.get(to)!.full);
       for (const line of edited) {
         const n = left.get(line) ?? 0;
         if (n > 0) {
