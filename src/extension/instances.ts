@@ -16,15 +16,20 @@ import { findInstance, instanceCode, loadDataset, type Instance } from '../core/
 import { listChanges } from '../core/workflow/patch';
 import { SessionLog } from '../core/workflow/session/log';
 import { loadExternalNames } from '../core/names/external-names';
-import { chooseInterpreter, envOfTestCmd, probeInterpreter, suiteImports, writeShims, type ChosenInterpreter, type SuiteCheck } from '../core/workflow/solve/python';
+import { chooseInterpreter, commandOf, envOfTestCmd, probeInterpreter, suiteImports, writeShims, type ChosenInterpreter, type SuiteCheck } from '../core/workflow/solve/python';
+import { importRootFiles, instanceTestCommand, instanceTestRunner, layoutTestCommand, TEST_COMMAND_SOURCES, type InstanceTestCommand } from '../core/workflow/test-command';
 import { testFileOf } from '../core/workflow/solve/tests';
 import { describeItem, type ReviewItem } from '../core/workflow/solve/review';
 import { exportSolution } from '../core/workflow/solve/submission';
-import { GateError } from '../core/workflow/state-gate';
+import { describeDiagnosis, GateError } from '../core/workflow/state-gate';
+import { checkoutInstance } from '../core/workflow/checkout';
+import { readRepository } from '../core/repository/repository';
+import { loadOrBuildBundle } from '../core/disguise/bundle-cache';
+import { translatorFor } from '../core/disguise/translator';
 import { readAcceptedRewrite, type AcceptedRewrite } from '../core/workflow/level4-rows';
 import { UsageError } from '../core/common/errors';
 import { isStateLevel } from '../core/disguise/state-levels';
-import { commandTestRunner, DEFAULT_TEST_CMD, DEFAULT_TIMEOUT_S, type TestRunner } from '../core/workflow/test-runner';
+import { DEFAULT_TIMEOUT_S, WrongCopyError, type TestRunner } from '../core/workflow/test-runner';
 import type { Log } from './log';
 import { askSeed } from './prompts';
 import { openDisguisedView } from './open-view';
@@ -42,7 +47,7 @@ export interface InstanceRecord {
   seed: number;
   /** The levels of the disguise (absent in records made before levels were offered: `[2]`). */
   levels?: number[];
-  /** The dataset's `test_cmd` ('' or absent when it has none). */
+  /** The command that runs the instance's tests (test-command.ts; records made before it was resolved hold the dataset's `test_cmd`, '' when it had none). */
   testCmd?: string;
   /** Test ids that judge the task (real names: never shown). */
   failToPass?: string[];
@@ -114,22 +119,48 @@ async function pickAcceptedRewrite(instanceId: string, log: Log): Promise<Accept
   }
 }
 
+/** The test commands remembered per repository (owner/name), for rows without a test_cmd. */
+function rememberedTestCommand(repo: string): string | undefined {
+  return vscode.workspace.getConfiguration('schrodinger').get<Record<string, string>>('testCommand', {})[repo];
+}
+
 /**
- * The runner of the validation gate for an instance: its test command with the interpreter that
- * collects its test files in the pristine base (as its terminal will), through `python`/`python3`
- * shims on PATH kept in a temporary folder for the gate's runs.
+ * The test command of an instance whose row has none and whose repository has none remembered:
+ * asked for, the default for the repository's layout filled in, and remembered for the
+ * repository. Undefined when the person cancels.
  */
-export function gateRunner(instance: Instance, base: string, shimsFolder: string): Promise<TestRunner> {
-  const setting = vscode.workspace.getConfiguration('schrodinger').get<string>('python', '');
-  const { modules, suite } = instanceSuite({ base, failToPass: instance.FAIL_TO_PASS, passToPass: instance.PASS_TO_PASS, testCmd: instance.test_cmd });
-  return chooseInterpreter({ setting, testCmd: instance.test_cmd, suiteModules: modules, suite, searchPath: process.env.PATH ?? '' }).then((chosen) => {
-    const shims = writeShims(shimsFolder, chosen.executable);
-    return commandTestRunner({
-      template: instance.test_cmd.trim() || DEFAULT_TEST_CMD,
-      timeoutMs: DEFAULT_TIMEOUT_S * 1000,
-      env: { ...process.env, PATH: `${shims}${path.delimiter}${process.env.PATH ?? ''}` },
-    });
+export async function askTestCommand(instance: Instance, base: string): Promise<string | undefined> {
+  if (instance.test_cmd.trim() !== '' || rememberedTestCommand(instance.repo) !== undefined) return undefined;
+  const answer = await vscode.window.showInputBox({
+    title: 'Schrödinger: Solve Instance (test command)',
+    prompt: "This instance's row has no test command: the command that runs its tests in the repository's folder, {tests} standing for the test ids. It is remembered for the repository (schrodinger.testCommand).",
+    value: layoutTestCommand(importRootFiles(base)),
+    ignoreFocusOut: true,
+    validateInput: (value) => (value.trim() === '' ? 'a command' : undefined),
   });
+  if (answer === undefined) throw new CancelledError();
+  const config = vscode.workspace.getConfiguration('schrodinger');
+  await config.update('testCommand', { ...config.get<Record<string, string>>('testCommand', {}), [instance.repo]: answer.trim() }, vscode.ConfigurationTarget.Global);
+  return answer.trim();
+}
+
+/** The person cancelled a question while the instance was being prepared. */
+class CancelledError extends Error {}
+
+/**
+ * The runner of the validation gate for an instance: its test command (test-command.ts: the row's
+ * test_cmd, else the one remembered for its repository, else the layout's default) with the
+ * interpreter that collects its test files in the pristine base (as its terminal will), through
+ * `python`/`python3` shims on PATH kept in a temporary folder for the gate's runs.
+ */
+export async function gateRunner(instance: Instance, base: string, shimsFolder: string): Promise<{ runner: TestRunner; command: InstanceTestCommand }> {
+  const setting = vscode.workspace.getConfiguration('schrodinger').get<string>('python', '');
+  const choices = { dataset: instance.test_cmd, remembered: rememberedTestCommand(instance.repo) };
+  const template = instanceTestCommand({ ...choices, files: importRootFiles(base) }).template;
+  const { modules, suite } = instanceSuite({ base, failToPass: instance.FAIL_TO_PASS, passToPass: instance.PASS_TO_PASS, testCmd: template });
+  const chosen = await chooseInterpreter({ setting, testCmd: template, suiteModules: modules, suite, searchPath: process.env.PATH ?? '' });
+  const shims = writeShims(shimsFolder, commandOf(chosen));
+  return instanceTestRunner(base, { ...choices, timeoutMs: DEFAULT_TIMEOUT_S * 1000, env: { ...process.env, PATH: `${shims}${path.delimiter}${process.env.PATH ?? ''}` } });
 }
 
 /**
@@ -165,6 +196,8 @@ export async function solveInstance(context: vscode.ExtensionContext, views: Vie
     openLabel: 'Use this dataset',
   });
   if (!datasetPick?.[0]) return;
+  let prepared: string | undefined;
+  let attempt: { clone: string; instance: Instance; seed: number } | undefined;
   try {
     const dataset = loadDataset(datasetPick[0].fsPath);
     if (dataset.warnings.length > 0) void vscode.window.showWarningMessage(`Schrödinger: ${dataset.warnings.length} malformed entries skipped: ${dataset.warnings[0]}`);
@@ -183,8 +216,10 @@ export async function solveInstance(context: vscode.ExtensionContext, views: Vie
     if (!levels) return;
     const rewrite = levels.includes(4) ? await pickAcceptedRewrite(instance.instance_id, log) : undefined;
     if (levels.includes(4) && !rewrite) return;
+    attempt = { clone, instance, seed };
     const key = createHash('sha256').update(`${instance.instance_id}\0${seed}\0${randomBytes(4).toString('hex')}`).digest('hex').slice(0, 12);
     const folder = path.join(context.globalStorageUri.fsPath, 'instances', key);
+    prepared = folder;
     fs.mkdirSync(path.dirname(folder), { recursive: true });
     const record: InstanceRecord = {
       instanceId: instance.instance_id,
@@ -195,9 +230,13 @@ export async function solveInstance(context: vscode.ExtensionContext, views: Vie
       sessionFile: path.join(folder, 'session.jsonl'),
       seed,
       levels,
-      testCmd: instance.test_cmd,
       failToPass: instance.FAIL_TO_PASS,
       passToPass: instance.PASS_TO_PASS,
+    };
+    // The command Run tests types and the gate runs: the row's, else remembered or asked for.
+    const noteTestCommand = (command: InstanceTestCommand) => {
+      record.testCmd = command.template;
+      log.info(`instance ${key}: tests run with ${command.template} (${TEST_COMMAND_SOURCES[command.source]})`);
     };
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Schrödinger: preparing the instance' }, async (progress) => {
       progress.report({ message: levels.some(isStateLevel) ? 'checking out the base commit (without history), drawing and checking the new state' : 'checking out the base commit (without history)' });
@@ -214,7 +253,12 @@ export async function solveInstance(context: vscode.ExtensionContext, views: Vie
           rewrite,
           // What the view hides from the person, the state levels leave as it is.
           hidden: config.get<string[]>('hidden', []),
-          makeRunner: (base) => gateRunner(instance, base, shims),
+          makeRunner: async (base) => {
+            await askTestCommand(instance, base);
+            const { runner, command } = await gateRunner(instance, base, shims);
+            noteTestCommand(command);
+            return runner;
+          },
           // The gate's lines name tests and files: only their count is shown (solver mode shows no original name).
           onProgress: (line) => {
             if (!/: running \d+ tests/.test(line)) return;
@@ -227,14 +271,50 @@ export async function solveInstance(context: vscode.ExtensionContext, views: Vie
         fs.rmSync(shims, { recursive: true, force: true });
       }
     });
+    if (record.testCmd === undefined) {
+      await askTestCommand(instance, record.base);
+      noteTestCommand(instanceTestCommand({ dataset: instance.test_cmd, remembered: rememberedTestCommand(instance.repo), files: importRootFiles(record.base) }));
+    }
     fs.writeFileSync(path.join(folder, INSTANCE_FILE), JSON.stringify(record, null, 2));
     log.info(`instance ${key} checked out; opening its disguise`);
     await openDisguisedView(context, views, log, { repository: record.work, seed, granularity: config.get('defaultGranularity', 'full'), rootName: instanceRootName(instance.instance_id) });
   } catch (error) {
-    // The gate's own message names tests and files: the person sees the counts only.
-    const message = error instanceof GateError ? error.counts : (error as Error).message;
+    if (error instanceof CancelledError) {
+      // A checkout made before the question was cancelled goes with it.
+      if (prepared && !fs.existsSync(path.join(prepared, INSTANCE_FILE))) fs.rmSync(prepared, { recursive: true, force: true });
+      log.info('preparing the instance: cancelled');
+      return;
+    }
+    const message = await failureMessage(context, error as Error, attempt);
     log.error(`could not prepare the instance: ${message}`);
     void vscode.window.showErrorMessage(`Schrödinger: ${message}`);
+  }
+}
+
+/**
+ * What a person is told when an instance cannot be prepared. The gate's and the runner's messages
+ * name tests, modules and paths: in solver mode (the default mode) the gate's says its counts, and
+ * what ran and how it failed comes in view names, through the Level 2 view of the base commit.
+ */
+async function failureMessage(context: vscode.ExtensionContext, error: Error, attempt: { clone: string; instance: Instance; seed: number } | undefined): Promise<string> {
+  const config = vscode.workspace.getConfiguration('schrodinger');
+  const solver = config.get('defaultMode', 'solver') === 'solver';
+  if (!solver || !attempt || !(error instanceof GateError || error instanceof WrongCopyError)) return error.message;
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'schrodinger-message-'));
+  try {
+    const base = path.join(scratch, 'base');
+    checkoutInstance({ repo: attempt.clone, commit: attempt.instance.base_commit, out: base });
+    const repository = readRepository(base, { hidden: config.get<string[]>('hidden', []) });
+    const { bundle } = await loadOrBuildBundle(path.join(context.globalStorageUri.fsPath, 'bundles'), repository, attempt.seed, config.get('defaultGranularity', 'full'));
+    const translator = translatorFor(bundle);
+    const view = (text: string) => translator.textToView(text);
+    if (error instanceof WrongCopyError) return view(error.message);
+    const { diagnosis } = error;
+    return `${error.counts}; ${describeDiagnosis({ command: view(diagnosis.command), python: view(diagnosis.python), error: view(diagnosis.error) })}`;
+  } catch {
+    return error instanceof GateError ? error.counts : 'the tests imported the repository from outside the working copy: check the test command and the Python environment';
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
   }
 }
 
@@ -372,7 +452,7 @@ export function terminalPath(view: OpenView, chosen: ChosenInterpreter | Error):
   if (chosen instanceof Error) return undefined;
   const instance = instanceOf(view);
   const folder = instance ? path.join(instance.folder, 'bin') : path.join(path.dirname(view.record.bundleFile), 'bin', view.record.id);
-  const shims = writeShims(folder, chosen.executable);
+  const shims = writeShims(folder, commandOf(chosen));
   return `${shims}${path.delimiter}${process.env.PATH ?? ''}`;
 }
 

@@ -185,7 +185,7 @@ async function attach(context: vscode.ExtensionContext, panel: vscode.WebviewPan
       try {
         result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Schrödinger: gating the edit of ${instance.instance_id}` }, async (progress) => {
           progress.report({ message: 'checking out the base commit, running the tests on the edited rewrite' });
-          return regateEdit({ repo: clone, instance, row, edits: message.edits, runner: (base) => gateRunner(instance, base, shims) });
+          return regateEdit({ repo: clone, instance, row, edits: message.edits, runner: async (base) => (await gateRunner(instance, base, shims)).runner });
         });
       } finally {
         fs.rmSync(shims, { recursive: true, force: true });

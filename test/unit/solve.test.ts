@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { SessionLog } from '../../src/core/workflow/session/log';
 import { clockView } from '../../src/core/workflow/solve/clock';
-import { chooseInterpreter, collectsSuite, envOfTestCmd, probeInterpreter, programOfTestCmd, suiteImports, usesPytest, writeShims } from '../../src/core/workflow/solve/python';
+import { chooseInterpreter, collectsSuite, commandOf, envOfTestCmd, probeInterpreter, programOfTestCmd, suiteImports, usesPytest, writeShims } from '../../src/core/workflow/solve/python';
 import { describeItem, isTestPath, reviewItems } from '../../src/core/workflow/solve/review';
 import { exportSolution, PATCH_FILE, type ExportSteps, type InstanceFolders } from '../../src/core/workflow/solve/submission';
 import { JUDGING_TESTS_NOTE, NOT_FOUND, testCommand, testFileOf } from '../../src/core/workflow/solve/tests';
@@ -153,12 +153,12 @@ test('the interpreter: the instance choice, the setting, else the test_cmd progr
   };
   const probe = (program: string, _path: string, modules: readonly string[] = []) => {
     const found = installed[program];
-    return found && { executable: found.executable, version: found.version, missing: modules.filter((m) => !found.modules.includes(m)) };
+    return found && { program, executable: found.executable, version: found.version, missing: modules.filter((m) => !found.modules.includes(m)) };
   };
   const collect = async (executable: string) => Object.values(installed).find((i) => i.executable === executable)!.collects;
   const suite = { cwd: '/x', files: ['tests/test_a.py'], env: {} };
   // python3 on PATH imports what the tests need, but its pytest refuses the suite: Debian's runs it.
-  assert.deepEqual(await chooseInterpreter({ testCmd: 'python3 -m pytest {tests}', suiteModules: ['pytz'], suite, searchPath: '', probe, collect }), { executable: '/usr/bin/python3', version: '3.11.2', missing: [], source: 'default', runsSuite: true });
+  assert.deepEqual(await chooseInterpreter({ testCmd: 'python3 -m pytest {tests}', suiteModules: ['pytz'], suite, searchPath: '', probe, collect }), { program: '/usr/bin/python3', executable: '/usr/bin/python3', version: '3.11.2', missing: [], source: 'default', runsSuite: true });
   // python3 on PATH lacks simplejson: Debian's, without trying the collection on the first.
   assert.equal((await chooseInterpreter({ testCmd: 'python3 -m pytest {tests}', suiteModules: ['simplejson'], searchPath: '', probe })).executable, '/usr/bin/python3');
   assert.equal((await chooseInterpreter({ testCmd: 'python3 -m pytest {tests}', searchPath: '', probe })).executable, '/opt/venv/bin/python3.12');
@@ -196,4 +196,18 @@ test('the real interpreter is probed, and the shims run it first on PATH', () =>
   const shims = writeShims(path.join(tempDir('shims'), 'bin'), found.executable);
   const run = spawnSync('python', ['-c', 'import sys; print(sys.executable)'], { encoding: 'utf8', env: { ...process.env, PATH: `${shims}:/nonexistent` } });
   assert.equal(run.stdout.trim(), found.executable);
+});
+
+test('an interpreter the person named runs as given (a wrapper script keeps its effect); one found runs as the executable probed', async () => {
+  const dir = tempDir('wrapper');
+  const wrapper = path.join(dir, 'python-wrapper');
+  fs.writeFileSync(wrapper, `#!/bin/sh\nSCHRODINGER_WRAPPED=yes exec ${PYTHON} "$@"\n`, { mode: 0o755 });
+  const named = await chooseInterpreter({ setting: wrapper, searchPath: process.env.PATH ?? '' });
+  assert.equal(named.program, wrapper);
+  assert.equal(commandOf(named), wrapper);
+  const shims = writeShims(path.join(dir, 'bin'), commandOf(named));
+  const run = spawnSync('python3', ['-c', 'import os; print(os.environ.get("SCHRODINGER_WRAPPED"))'], { encoding: 'utf8', env: { ...process.env, PATH: `${shims}:/usr/bin:/bin` } });
+  assert.equal(run.stdout.trim(), 'yes', run.stderr);
+  const found = { ...named, source: 'default' as const };
+  assert.equal(commandOf(found), named.executable);
 });

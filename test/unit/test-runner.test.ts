@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { commandTestRunner, fillTestCommand, shellQuote } from '../../src/core/workflow/test-runner';
+import { commandTestRunner, fillTestCommand, firstErrorLine, shellQuote, WrongCopyError } from '../../src/core/workflow/test-runner';
 import { PYTHON, requirePath, tempDir } from '../helpers';
 
 const SUITE = `import pytest
@@ -103,4 +103,41 @@ test('the timeout kills the whole command; a command that is not pytest reports 
   assert.equal(other.exitCode, 3);
   assert.equal(other.outcomes.size, 0);
   assert.match(other.output, /^x$/m);
+});
+
+test('a run that imports the repository from an installed copy is an error naming the copy, the command and the interpreter; from the working copy it counts', async () => {
+  const dir = suite();
+  // The same package installed elsewhere, first on the path: the tests would judge that copy.
+  const site = tempDir('runner-site');
+  fs.mkdirSync(path.join(site, 'helper'));
+  fs.writeFileSync(path.join(site, 'helper', '__init__.py'), 'VALUE = 42\n');
+  const env = { ...process.env, PYTHONPATH: site };
+  const template = `${PYTHON} -m pytest -q -p no:cacheprovider {tests}`;
+  const installed = commandTestRunner({ template, timeoutMs: 120_000, env, ownModules: ['helper'] });
+  await assert.rejects(installed.run(dir, ['tests/test_src.py::test_value']), (error: Error) => {
+    assert.ok(error instanceof WrongCopyError);
+    assert.ok(error.message.includes(`the tests imported helper from ${path.join(site, 'helper', '__init__.py')}, not from the working copy`), error.message);
+    assert.ok(error.message.includes(`test command: ${template}`), error.message);
+    assert.match(error.message, /Python 3\.\d+\.\d+ at \//);
+    return true;
+  });
+  // Without the module list nothing is checked: the outcome alone says nothing of the copy.
+  assert.equal((await commandTestRunner({ template, timeoutMs: 120_000, env }).run(dir, ['tests/test_src.py::test_value'])).outcomes.get('tests/test_src.py::test_value'), 'passed');
+  const working = commandTestRunner({ template: `PYTHONPATH=src ${template}`, timeoutMs: 120_000, env, ownModules: ['helper'] });
+  const run = await working.run(dir, ['tests/test_src.py::test_value']);
+  assert.equal(run.outcomes.get('tests/test_src.py::test_value'), 'passed');
+  assert.match(run.python?.version ?? '', /^3\.\d+\.\d+$/);
+});
+
+test('a run keeps the first error line it printed; ids holding $& and $\' reach the command as written', async () => {
+  const dir = suite();
+  fs.writeFileSync(path.join(dir, 'tests', 'test_import.py'), 'import not_installed_anywhere\n\n\ndef test_x():\n    pass\n');
+  const run = await commandTestRunner({ template: `${PYTHON} -m pytest -q -p no:cacheprovider {tests}`, timeoutMs: 120_000 }).run(dir, ['tests/test_import.py::test_x']);
+  assert.equal(run.firstError, "ModuleNotFoundError: No module named 'not_installed_anywhere'");
+  const missing = await commandTestRunner({ template: 'no-such-program-here {tests}', timeoutMs: 10_000 }).run(dir, ['x']);
+  assert.match(missing.firstError ?? '', /^\/bin\/sh: .*no-such-program-here.*not found$/);
+  assert.equal(firstErrorLine('collected 3 items\nE   AttributeError: module has no attribute\nE   ValueError: later'), 'AttributeError: module has no attribute');
+  assert.equal(fillTestCommand('run {tests}', ["'a$&b'", "c$'d", '$$', '$`']), "run 'a$&b' c$'d $$ $`");
+  const echoed = await commandTestRunner({ template: 'printf "%s\\n" {tests}', timeoutMs: 10_000 }).run(dir, ['a$&b', "c$'d", '$$']);
+  assert.deepEqual(echoed.output.trim().split('\n'), ['a$&b', "c$'d", '$$']);
 });

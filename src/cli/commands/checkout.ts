@@ -7,7 +7,8 @@ import { UsageError } from '../../core/common/errors';
 import { findInstance, loadDataset } from '../../core/workflow/instances';
 import { readAcceptedRewrite } from '../../core/workflow/level4-rows';
 import { isStateLevel } from '../../core/disguise/state-levels';
-import { commandTestRunner, DEFAULT_TEST_CMD, DEFAULT_TIMEOUT_S } from '../../core/workflow/test-runner';
+import { DEFAULT_TEST_CMD, DEFAULT_TIMEOUT_S } from '../../core/workflow/test-runner';
+import { instanceTestRunner, SRC_LAYOUT_TEST_CMD, TEST_COMMAND_SOURCES } from '../../core/workflow/test-command';
 import { printJson, warn, type CliIo, type CliState } from './io';
 
 interface CheckoutCommandOptions {
@@ -34,7 +35,7 @@ export function registerCheckout(program: Command, io: CliIo, _state: CliState):
     .addOption(new Option('--levels <list>', 'the levels of the disguise, comma-separated: 2 (names, drawn by the view), 3 (definition order), 4 (the rewrite of the functions near the bug, from --level4), e.g. 2,3,4'))
     .option('--level4 <file>', 'with level 4: the rows of `schrodinger level4`; the instance\'s accepted rewrite is applied')
     .option('--seed <n>', 'with --levels: the seed of the disguise')
-    .option('--test-cmd <template>', `with a state level: the command that runs the tests, {tests} standing for the ids (default: the dataset's test_cmd, else "${DEFAULT_TEST_CMD}")`)
+    .option('--test-cmd <template>', `with a state level: the command that runs the tests, {tests} standing for the ids (default: the dataset's test_cmd, else "${DEFAULT_TEST_CMD}", or "${SRC_LAYOUT_TEST_CMD}" when the repository's package is under src/)`)
     .option('--timeout <seconds>', 'with a state level: the time one test run may take', String(DEFAULT_TIMEOUT_S))
     .action(async (opts: CheckoutCommandOptions) => {
       const levels = opts.levels === undefined ? undefined : parseLevels(opts.levels, CHECKOUT_LEVELS);
@@ -57,7 +58,6 @@ export function registerCheckout(program: Command, io: CliIo, _state: CliState):
         return;
       }
       const rewrite = opts.level4 === undefined ? undefined : readAcceptedRewrite(opts.level4, instance.instance_id);
-      const template = opts.testCmd ?? (instance.test_cmd.trim() || DEFAULT_TEST_CMD);
       const result = await checkoutDisguised({
         repo: opts.repo,
         instance,
@@ -65,7 +65,11 @@ export function registerCheckout(program: Command, io: CliIo, _state: CliState):
         seed: seed!,
         levels,
         rewrite,
-        makeRunner: async () => commandTestRunner({ template, timeoutMs: timeout * 1000 }),
+        makeRunner: async (base) => {
+          const { runner, command } = instanceTestRunner(base, { given: opts.testCmd, dataset: instance.test_cmd, timeoutMs: timeout * 1000 });
+          io.stderr(`tests: ${command.template} (${TEST_COMMAND_SOURCES[command.source]})\n`);
+          return runner;
+        },
         onProgress: (line) => io.stderr(`${line}\n`),
       });
       const { record } = result;

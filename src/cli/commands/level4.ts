@@ -5,7 +5,8 @@ import { parseSeed, parseWhole } from '../../core/common/user-values';
 import { resolveCommit, sourceGitDir } from '../../core/workflow/checkout';
 import { findInstance, loadDataset, type Instance } from '../../core/workflow/instances';
 import { DEFAULT_LEVEL4_ATTEMPTS, LEVEL4_LLM_DEFAULTS, LEVEL4_REWRITERS, runLevel4, type Level4LlmEndpoint, type Level4Rewriter } from '../../core/workflow/level4';
-import { commandTestRunner, DEFAULT_TEST_CMD, DEFAULT_TIMEOUT_S } from '../../core/workflow/test-runner';
+import { DEFAULT_TEST_CMD, DEFAULT_TIMEOUT_S } from '../../core/workflow/test-runner';
+import { instanceTestRunner, SRC_LAYOUT_TEST_CMD, TEST_COMMAND_SOURCES } from '../../core/workflow/test-command';
 import { printJson, type CliIo, type CliState } from './io';
 import { API_KEY_VARIABLES } from './level1';
 
@@ -58,7 +59,7 @@ export function registerLevel4(program: Command, io: CliIo, state: CliState, env
     .option('--base-url <url>', 'with --rewriter llm: the OpenAI-compatible endpoint (API key from SCHRODINGER_API_KEY or OPENAI_API_KEY)')
     .option('--model <name>', 'with --rewriter llm: the model')
     .option('--attempts <n>', 'rewrites drawn per instance at most (each from the seed and its number; with llm, each request told why the previous one failed)', String(DEFAULT_LEVEL4_ATTEMPTS))
-    .option('--test-cmd <template>', `the command that runs the tests, {tests} standing for the ids (default: the instance's test_cmd, else "${DEFAULT_TEST_CMD}")`)
+    .option('--test-cmd <template>', `the command that runs the tests, {tests} standing for the ids (default: the instance's test_cmd, else "${DEFAULT_TEST_CMD}", or "${SRC_LAYOUT_TEST_CMD}" when the repository's package is under src/)`)
     .option('--timeout <seconds>', 'the time one test run may take', String(DEFAULT_TIMEOUT_S))
     .option('--concurrency <n>', 'instances in flight at once', '1')
     .requiredOption('--seed <n>', 'the seed of the rewrites')
@@ -93,7 +94,11 @@ export function registerLevel4(program: Command, io: CliIo, state: CliState, env
         attempts,
         out: opts.out,
         concurrency,
-        runnerFor: (instance) => commandTestRunner({ template: opts.testCmd ?? (instance.test_cmd.trim() || DEFAULT_TEST_CMD), timeoutMs: timeout * 1000 }),
+        runnerFor: (instance, base) => {
+          const { runner, command } = instanceTestRunner(base, { given: opts.testCmd, dataset: instance.test_cmd, timeoutMs: timeout * 1000 });
+          io.stderr(`level4: ${instance.instance_id}: tests: ${command.template} (${TEST_COMMAND_SOURCES[command.source]})\n`);
+          return runner;
+        },
         onProgress: (line) => io.stderr(`${line}\n`),
       });
       io.stderr(`level4: ${summary.instances} instances, ${summary.skipped} skipped, ${summary.accepted} of ${summary.written - summary.errors} accepted, ${summary.errors} errors; attempts per accepted ${summary.attemptsPerAccepted}, mean difference ${summary.meanDifference}\n`);

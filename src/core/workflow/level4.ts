@@ -129,7 +129,8 @@ export interface Level4InstanceOptions {
   seed: number;
   rewriter: Level4Rewriter;
   attempts: number;
-  runner: TestRunner;
+  /** The runner of the instance's tests, made for the scratch checkout of its base. */
+  makeRunner: (base: string) => TestRunner;
   /** Required with rewriter llm. */
   llm?: Level4LlmEndpoint;
   onProgress?: (line: string) => void;
@@ -143,6 +144,7 @@ export async function level4Instance(options: Level4InstanceOptions): Promise<Le
   const checkout = openBaseCheckout(options.repo, instance);
   try {
     const { source, base, repository, files } = checkout;
+    const runner = options.makeRunner(base);
     const found = await findRegions(instance.patch, (p) => files.get(p)?.text);
     const regions = outermostRegions(found.regions);
     const row: Level4Row = {
@@ -153,7 +155,7 @@ export async function level4Instance(options: Level4InstanceOptions): Promise<Le
       maxAttempts: options.attempts,
       minDifference: MIN_DIFFERENCE,
       base: { commit: source.commit, tree: source.tree },
-      runner: options.runner.description,
+      runner: runner.description,
       regions: regions.map((r) => ({ path: r.path, name: r.name, lines: [r.startLine, r.endLine] })),
       hunkNotes: found.hunks.flatMap((h) => h.notes.map((note) => `${h.path} hunk ${h.hunk + 1}: ${note}`)),
       attempts: [],
@@ -173,7 +175,7 @@ export async function level4Instance(options: Level4InstanceOptions): Promise<Le
       row.reason = 'the instance has no FAIL_TO_PASS or PASS_TO_PASS tests: nothing can validate a rewrite';
       return finish();
     }
-    const check = rewriteGate(instance, checkout, options.runner);
+    const check = rewriteGate(instance, checkout, runner);
     const gate = async (texts: ReadonlyMap<string, string>, label: string): Promise<GateRecord> => {
       const { record, summary } = await check(texts);
       say(`${label}: gate ${record.status}: ${summary}`);
@@ -406,10 +408,10 @@ export function finishedInstances(out: string): { done: Map<string, { seed: unkn
   return { done, warnings: read.warnings };
 }
 
-export interface Level4RunOptions extends Omit<Level4InstanceOptions, 'instance' | 'runner'> {
+export interface Level4RunOptions extends Omit<Level4InstanceOptions, 'instance' | 'makeRunner'> {
   instances: readonly Instance[];
-  /** The test runner of an instance. */
-  runnerFor: (instance: Instance) => TestRunner;
+  /** The test runner of an instance, made for the scratch checkout of its base. */
+  runnerFor: (instance: Instance, base: string) => TestRunner;
   out: string;
   concurrency: number;
 }
@@ -443,7 +445,7 @@ export async function runLevel4(options: Level4RunOptions): Promise<Level4Summar
   let next = 0;
   const work = async (instance: Instance): Promise<Level4Row | Level4ErrorRow> => {
     try {
-      return await level4Instance({ ...options, instance, runner: options.runnerFor(instance) });
+      return await level4Instance({ ...options, instance, makeRunner: (base) => options.runnerFor(instance, base) });
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
       say(`level4: ${instance.instance_id}: error: ${error.message}`);

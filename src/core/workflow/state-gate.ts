@@ -65,14 +65,42 @@ export interface GateResult {
   summary: GateSummary;
 }
 
-/** The gate cannot judge: the untransformed state fails too. `counts` says so without naming a test or a file. */
+/** What a run that cannot judge ran and how it failed: the command, the interpreter, the first error line. */
+export interface RunDiagnosis {
+  command: string;
+  /** `Python 3.11.2 at /usr/bin/python3`, or that pytest never loaded the outcome plugin. */
+  python: string;
+  /** The first error line the run printed, or its last line. */
+  error: string;
+}
+
+/**
+ * The gate cannot judge: the untransformed state fails too. `counts` says so without naming a
+ * test or a file; `diagnosis` says what ran (its `error` holds original names: a solver sees it
+ * translated).
+ */
 export class GateError extends UsageError {
   constructor(
     message: string,
     readonly counts: string,
+    readonly diagnosis: RunDiagnosis,
   ) {
     super(message);
   }
+}
+
+/** See RunDiagnosis. */
+export function diagnoseRun(run: TestRun, command: string): RunDiagnosis {
+  return {
+    command,
+    python: run.python ? `Python ${run.python.version} at ${run.python.executable}` : 'pytest did not start',
+    error: run.firstError ?? (run.timedOut ? 'the test command timed out' : lastLine(run.output)),
+  };
+}
+
+/** A diagnosis as one clause. */
+export function describeDiagnosis(diagnosis: RunDiagnosis): string {
+  return `test command: ${diagnosis.command}; ${diagnosis.python}; first error: ${diagnosis.error}`;
 }
 
 export const DEFAULT_MAX_DRAWS = 3;
@@ -142,10 +170,12 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
 
   const original = await check(new Map(), 'the untransformed state');
   if (!original.ok) {
-    const advice = 'check the test command and the Python environment';
+    const diagnosis = diagnoseRun(original.run, options.runner.description);
+    const advice = `${describeDiagnosis(diagnosis)}: check the test command and the Python environment`;
     throw new GateError(
-      `the instance's tests do not give their expected outcomes on the untransformed state either (${describeFailure(original, options.tests)}): ${advice}`,
-      `the instance's tests do not give their expected outcomes on its base commit either (${original.p2pFailing.length} of ${passToPass.length} PASS_TO_PASS tests do not pass, ${original.f2pPassing.length} of ${failToPass.length} FAIL_TO_PASS tests pass${original.run.timedOut ? ', timed out' : ''}): ${advice}`,
+      `the instance's tests do not give their expected outcomes on the untransformed state either (${describeFailure(original, options.tests)}); ${advice}`,
+      `the instance's tests do not give their expected outcomes on its base commit either (${original.p2pFailing.length} of ${passToPass.length} PASS_TO_PASS tests do not pass, ${original.f2pPassing.length} of ${failToPass.length} FAIL_TO_PASS tests pass${original.run.timedOut ? ', timed out' : ''})`,
+      diagnosis,
     );
   }
   const first = draws[0];

@@ -7,7 +7,10 @@
  * folder, `{tests}` replaced by the ids, each quoted for the shell, under a timeout that kills
  * the command's whole process group. Outcomes are read per test id from a small pytest plugin
  * (`-p _schrodinger_outcomes` through PYTEST_ADDOPTS, the module written into the folder and put
- * on PYTHONPATH), never from the exit code or the printed summary. Bytecode is not written
+ * on PYTHONPATH), never from the exit code or the printed summary. The plugin also says which
+ * interpreter ran and where the repository's own modules were imported from: a run that imported
+ * them from anywhere but the folder (an installed copy) judged other code, and is an error, not
+ * an outcome. Bytecode is not written
  * (PYTHONDONTWRITEBYTECODE), so a file rewritten within the same second is never read from a
  * stale cache.
  *
@@ -21,6 +24,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { UsageError } from '../common/errors';
 
 export type TestOutcome = 'passed' | 'failed' | 'error' | 'skipped';
 
@@ -32,8 +36,15 @@ export interface TestRun {
   timedOut: boolean;
   /** The last lines the command printed (stdout and stderr), for messages. */
   output: string;
+  /** The first line of the output that reports an error (`E   ModuleNotFoundError: ...`), for messages. */
+  firstError?: string;
+  /** The interpreter pytest ran in, when it started (loaded the outcome plugin). */
+  python?: { executable: string; version: string };
   ms: number;
 }
+
+/** A run imported the repository's own code from outside the folder: its outcomes say nothing about the folder. */
+export class WrongCopyError extends UsageError {}
 
 export interface TestRunner {
   /** What it runs, for progress lines and records. */
@@ -56,13 +67,14 @@ export function shellQuote(word: string): string {
 /** A test command template with `{tests}` replaced by `words` (already quoted), or them appended when it has no `{tests}`. */
 export function fillTestCommand(template: string, words: readonly string[]): string {
   const tests = words.join(' ');
-  const line = template.includes('{tests}') ? template.replace('{tests}', tests) : `${template} ${tests}`;
+  // A function, not a replacement string: ids may hold `$&` or `$'`, which a string would expand.
+  const line = template.includes('{tests}') ? template.replace('{tests}', () => tests) : `${template} ${tests}`;
   return line.replace(/\s+$/, '');
 }
 
 const PLUGIN_MODULE = '_schrodinger_outcomes';
 
-const PLUGIN = `import json, os
+const PLUGIN = `import json, os, sys
 _results = {}
 def pytest_runtest_logreport(report):
     if report.when == "call":
@@ -71,12 +83,27 @@ def pytest_runtest_logreport(report):
         _results[report.nodeid] = "error"
     elif report.skipped and report.when == "setup":
         _results[report.nodeid] = "skipped"
-def pytest_sessionfinish(session):
+def _write(imported):
     out = os.environ.get("SCHRODINGER_OUTCOMES")
     if out:
+        python = {"executable": sys.executable, "version": "%d.%d.%d" % tuple(sys.version_info[:3])}
         with open(out, "w") as f:
-            json.dump(_results, f)
+            json.dump({"outcomes": _results, "python": python, "imported": imported}, f)
+_write({})
+def pytest_sessionfinish(session):
+    imported = {}
+    for name in os.environ.get("SCHRODINGER_OWN_MODULES", "").split(","):
+        origin = getattr(sys.modules.get(name), "__file__", None) if name else None
+        if origin:
+            imported[name] = os.path.abspath(origin)
+    _write(imported)
 `;
+
+interface PluginReport {
+  outcomes: Record<string, TestOutcome>;
+  python: { executable: string; version: string };
+  imported: Record<string, string>;
+}
 
 const OUTPUT_TAIL = 4000;
 
@@ -86,6 +113,8 @@ export interface CommandRunnerOptions {
   timeoutMs: number;
   /** The environment (default: this process's), before the runner's own variables. */
   env?: NodeJS.ProcessEnv;
+  /** The repository's own top-level modules (test-command.ts importRoots): each must be imported from the folder. */
+  ownModules?: readonly string[];
 }
 
 /** The command-template runner (see the module comment). */
@@ -104,16 +133,16 @@ export function commandTestRunner(options: CommandRunnerOptions): TestRunner {
         PYTHONPATH: [folder, base.PYTHONPATH].filter(Boolean).join(path.delimiter),
         PYTEST_ADDOPTS: [`-p ${PLUGIN_MODULE}`, base.PYTEST_ADDOPTS].filter(Boolean).join(' '),
         SCHRODINGER_OUTCOMES: outcomesFile,
+        SCHRODINGER_OWN_MODULES: (options.ownModules ?? []).join(','),
       };
       const command = fillTestCommand(template, ids.map(shellQuote));
       const started = Date.now();
       try {
-        const { exitCode, timedOut, output } = await runShell(command, folder, env, options.timeoutMs);
-        const outcomes = new Map<string, TestOutcome>();
-        if (fs.existsSync(outcomesFile)) {
-          for (const [id, outcome] of Object.entries(JSON.parse(fs.readFileSync(outcomesFile, 'utf8')) as Record<string, TestOutcome>)) outcomes.set(id, outcome);
-        }
-        return { outcomes, exitCode, timedOut, output, ms: Date.now() - started };
+        const { exitCode, timedOut, output, firstError } = await runShell(command, folder, env, options.timeoutMs);
+        const report = fs.existsSync(outcomesFile) ? (JSON.parse(fs.readFileSync(outcomesFile, 'utf8')) as PluginReport) : undefined;
+        if (report) requireWorkingCopy(report, folder, template);
+        const outcomes = new Map<string, TestOutcome>(Object.entries(report?.outcomes ?? {}));
+        return { outcomes, exitCode, timedOut, output, ...(firstError ? { firstError } : {}), ...(report ? { python: report.python } : {}), ms: Date.now() - started };
       } finally {
         fs.rmSync(scratch, { recursive: true, force: true });
       }
@@ -121,12 +150,49 @@ export function commandTestRunner(options: CommandRunnerOptions): TestRunner {
   };
 }
 
-function runShell(command: string, cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<{ exitCode: number | null; timedOut: boolean; output: string }> {
+function requireWorkingCopy(report: PluginReport, folder: string, template: string): void {
+  const real = fs.realpathSync(folder);
+  for (const [name, origin] of Object.entries(report.imported).sort()) {
+    let resolved = origin;
+    try {
+      resolved = fs.realpathSync(origin);
+    } catch {
+      // a module whose file is gone: judged by its recorded path
+    }
+    if (resolved === real || resolved.startsWith(`${real}${path.sep}`)) continue;
+    throw new WrongCopyError(
+      `the tests imported ${name} from ${origin}, not from the working copy (test command: ${template}; Python ${report.python.version} at ${report.python.executable}): put the working copy first on the path (for a src/ layout, PYTHONPATH=src in the test command) or use an interpreter without that copy installed`,
+    );
+  }
+}
+
+const ERROR_LINES = [/^(?:E\s+)?(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)(?::.*)?$/, /^ERROR: .+$/, /^\/bin\/sh: (?:\d+: )?.+$/];
+
+/** The first line of `text` that reports an error (see TestRun.firstError), trimmed. */
+export function firstErrorLine(text: string): string | undefined {
+  for (const line of text.split('\n')) {
+    const trimmed = line.trimEnd();
+    if (ERROR_LINES.some((pattern) => pattern.test(trimmed))) return trimmed.replace(/^E\s+/, '');
+  }
+  return undefined;
+}
+
+function runShell(command: string, cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<{ exitCode: number | null; timedOut: boolean; output: string; firstError?: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn('/bin/sh', ['-c', command], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
+    let firstError: string | undefined;
+    // Complete lines not yet searched for the first error (only until one is found).
+    let pending = '';
     const keep = (chunk: Buffer) => {
-      output = (output + chunk.toString('utf8')).slice(-OUTPUT_TAIL);
+      const text = chunk.toString('utf8');
+      output = (output + text).slice(-OUTPUT_TAIL);
+      if (firstError !== undefined) return;
+      pending += text;
+      const end = pending.lastIndexOf('\n');
+      if (end === -1) return;
+      firstError = firstErrorLine(pending.slice(0, end));
+      pending = pending.slice(end + 1);
     };
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
@@ -145,7 +211,8 @@ function runShell(command: string, cwd: string, env: NodeJS.ProcessEnv, timeoutM
     });
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolve({ exitCode: timedOut ? null : code, timedOut, output });
+      firstError ??= firstErrorLine(pending);
+      resolve({ exitCode: timedOut ? null : code, timedOut, output, ...(firstError ? { firstError } : {}) });
     });
   });
 }

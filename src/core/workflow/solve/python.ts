@@ -5,7 +5,9 @@
  * then Debian's `/usr/bin/python3`, then `python3` — that imports pytest (when the suite uses it)
  * and every third-party module the suite's test files import, and whose pytest collects the
  * suite's test files in a pristine checkout (a newer pytest can refuse an old conftest); failing
- * that, the closest. The disguised terminal puts it first on PATH as `python` and `python3`.
+ * that, the closest. The disguised terminal puts it first on PATH as `python` and `python3`: an
+ * interpreter the person named (for the instance, or `schrodinger.python`) runs as given, so a
+ * wrapper script keeps doing its work; one found runs as the executable that was probed.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -14,6 +16,8 @@ import { UsageError } from '../../common/errors';
 import { isAssignment, simpleCommands } from '../../common/shell-words';
 
 export interface Interpreter {
+  /** The program as found (a wrapper script stays a wrapper script). */
+  program: string;
   /** `sys.executable` of the interpreter (a wrapper such as pyenv's shim resolved to what it runs). */
   executable: string;
   /** `3.11.2`. */
@@ -90,7 +94,12 @@ export function probeInterpreter(program: string, searchPath: string, modules: r
   const run = spawnSync(found, ['-c', PROBE, ...modules], { encoding: 'utf8', timeout: 20_000, cwd: '/', env: { ...process.env, PATH: searchPath, PYTHONDONTWRITEBYTECODE: '1' } });
   const lines = (run.stdout ?? '').split('\n');
   if (run.status !== 0 || !/^\d+\.\d+\.\d+$/.test(lines[1] ?? '') || !lines[0]) return undefined;
-  return { executable: lines[0], version: lines[1], missing: (lines[2] ?? '').split(' ').filter(Boolean) };
+  return { program: found, executable: lines[0], version: lines[1], missing: (lines[2] ?? '').split(' ').filter(Boolean) };
+}
+
+/** What `python` and `python3` run for a chosen interpreter (see the module comment). */
+export function commandOf(chosen: ChosenInterpreter): string {
+  return chosen.source === 'instance' || chosen.source === 'setting' ? chosen.program : chosen.executable;
 }
 
 /** Leading `VAR=value` words of a test command (`PYTHONPATH=src python3 -m pytest` -> {PYTHONPATH: 'src'}). */
