@@ -34,3 +34,6 @@ await esbuild.build({
 fs.copyFileSync(require.resolve('web-tree-sitter/tree-sitter.wasm'), path.join(dist, 'tree-sitter.wasm'));
 fs.copyFileSync(require.resolve('tree-sitter-wasms/out/tree-sitter-python.wasm'), path.join(dist, 'tree-sitter-python.wasm'));
 for (const name of ['external-names.json', 'lexicon.json', 'english-words.json']) fs.copyFileSync(path.join(root, 'data', name), path.join(dist, 'data', name));
+// The Python the product runs in a repository's interpreter (the environment reader).
+fs.rmSync(path.join(dist, 'python'), { recursive: true, force: true });
+fs.cpSync(path.join(root, 'src', 'python'), path.join(dist, 'python'), { recursive: true, filter: (source) => !source.includes('__pycache__') });

@@ -3,14 +3,16 @@
 disguiser must never rename.  Sources, all read at generation time:
 
   cpython-runtime   this interpreter's language and standard library, by importing it (keywords,
-                    builtins, dir() of every stdlib module and class); see external_names/runtime.py
+                    builtins, dir() of every stdlib module and class); see src/python/external_names/runtime.py
   cpython-source    the .py files of this interpreter's library, read with `ast`
   typeshed-stdlib   typeshed's stdlib stubs and
   typeshed-stubs    its third-party stubs, both as shipped in the pyright npm package (version
-                    pinned in external_names/sources.py, fetched with `npm pack` into
+                    pinned in src/python/external_names/sources.py, fetched with `npm pack` into
                     .artifacts/cache/)
-  installed         packages without typeshed stubs, read with `ast` from the site directories
-                    (list in external_names/sources.py); nothing of them is imported
+
+Third-party packages installed in an environment are not read here: every build reads those the
+repository imports from the interpreter its tests run with (src/python/external_names/
+environment.py, src/core/names/environment.ts).
 
 Usage:  python3 scripts/gen-external-names.py [output]   (default: data/external-names.json)
 
@@ -36,7 +38,7 @@ if __name__ == "__main__" and not (sys.flags.isolated and sys.flags.no_site):
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(ROOT, "src", "python"))
 
 import json  # noqa: E402
 import warnings  # noqa: E402
@@ -59,22 +61,19 @@ def main():
     typeshed = sources.fetch_typeshed(os.path.join(ROOT, ".artifacts", "cache"))
     typeshed_tops = sources.read_typeshed_stdlib(reading, typeshed)
     stubs = sources.read_typeshed_stubs(reading, typeshed)
-    installed = sources.read_installed(reading)
 
     universe = Universe(runtime, reading)
     stdlib_tops = {m.split(".")[0] for m in runtime["stdlibModules"]} | typeshed_tops
     typeshed_version = "typeshed %s (pyright %s)" % (sources.typeshed_commit(typeshed), sources.PYRIGHT_VERSION)
-    counted = {s: universe.count(reading, s) for s in sources.SOURCE_NAMES}
+    counted = {s: universe.count(reading, s) for s in sources.SOURCE_NAMES if s != "installed"}
     header = {"sources": {
         "cpython-runtime": {"version": runtime["python"], "modules": len(runtime["modules"]),
                             "classes": len(runtime["classes"])},
         "cpython-source": dict(counted["cpython-source"], version=runtime["python"]),
         "typeshed-stdlib": dict(counted["typeshed-stdlib"], version=typeshed_version),
         "typeshed-stubs": dict(counted["typeshed-stubs"], version=typeshed_version, distributions=len(stubs)),
-        "installed": dict(counted["installed"], version="site directories", distributions=len(installed)),
     }}
     distributions = [(d, v, "typeshed-stubs", tops) for d, v, tops in stubs]
-    distributions += [(d, v, "installed", tops) for d, v, tops in installed]
     doc = universe.encode(header, stdlib_tops, distributions)
 
     text = json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=True) + "\n"

@@ -10,11 +10,17 @@ const only = process.argv.slice(2);
 const folders = ['test/unit', 'test/integration'];
 const files = only.length > 0 ? only : folders.flatMap((dir) =>
   fs.readdirSync(path.join(root, dir)).filter((f) => f.endsWith('.test.ts')).sort().map((f) => path.join(dir, f)));
-const tap = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'schrodinger-tests-')), 'results.tap');
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'schrodinger-tests-'));
+const tap = path.join(scratch, 'results.tap');
+// The suites run with Debian's python3 (the README's set-up): `python3` on PATH is it, for the
+// tests and for the builds that learn third-party modules from `python3`.
+const shims = path.join(scratch, 'bin');
+fs.mkdirSync(shims);
+for (const name of ['python', 'python3']) fs.writeFileSync(path.join(shims, name), '#!/bin/sh\nexec /usr/bin/python3 "$@"\n', { mode: 0o755 });
 const run = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...files],
-  { cwd: root, stdio: 'inherit' },
+  { cwd: root, stdio: 'inherit', env: { ...process.env, PATH: `${shims}${path.delimiter}${process.env.PATH ?? ''}` } },
 );
 const summary = fs.existsSync(tap) ? fs.readFileSync(tap, 'utf8') : '';
 const count = (name) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(summary)?.[1] ?? 0);

@@ -53,9 +53,9 @@ export function runCli(args: string[], input?: string | Buffer): CliResult {
 
 export type Outcome = 'passed' | 'failed' | 'error' | 'skipped' | 'xfailed' | 'xpassed';
 
-/** Runs pytest in `cwd` and returns each test id's outcome. */
-export function runPytest(cwd: string, args: string[]): Map<string, Outcome> {
-  const done = spawnSync(PYTHON, ['-m', 'pytest', '-p', 'no:cacheprovider', '-q', '-rA', ...args], {
+/** Runs pytest in `cwd` (with Debian's Python unless told) and returns each test id's outcome. */
+export function runPytest(cwd: string, args: string[], python: string = PYTHON): Map<string, Outcome> {
+  const done = spawnSync(python, ['-m', 'pytest', '-p', 'no:cacheprovider', '-q', '-rA', ...args], {
     cwd,
     encoding: 'utf8',
     env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' },

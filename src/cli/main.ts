@@ -22,8 +22,13 @@ import { requireBundleOf } from '../core/repository/repository-identity';
 import { roundTrip } from '../core/disguise/roundtrip';
 import { translatorFor } from '../core/disguise/translator';
 import { requireFolder, requireOutputFile, requireOutsideFolder } from '../core/common/user-paths';
-import { parseSeed } from '../core/common/user-values';
+import { parseSeed, parseWhole } from '../core/common/user-values';
 import { PRODUCT_VERSION } from '../core/common/version';
+import { DEFAULT_PYTHONS } from '../core/names/environment';
+import { runNamesGate, type NamesGateResult } from '../core/workflow/names-gate';
+import { commandTestRunner, DEFAULT_TIMEOUT_S } from '../core/workflow/test-runner';
+import { importRootFiles, importRoots } from '../core/repository/import-roots';
+import { commandLineToView } from '../core/view/command-line';
 import { registerCheckout } from './commands/checkout';
 import { registerLevel1 } from './commands/level1';
 import { registerLevel4 } from './commands/level4';
@@ -33,12 +38,14 @@ import { printJson, processIo, warn, type CliIo, type CliState } from './command
 import { registerSample } from './commands/sample';
 import { configureProgram, exitCodeOf } from './errors';
 import { Progress } from './progress';
+import { cacheOptions } from './cache';
 
 interface SeedOrBundle {
   seed?: string;
   bundle?: string;
   levels?: string;
   granularity: string;
+  python?: string;
 }
 
 /** Checks the choice between --seed (with --levels) and --bundle before any work. */
@@ -46,6 +53,7 @@ function seedOrBundle(opts: SeedOrBundle): void {
   if (opts.seed !== undefined && opts.bundle !== undefined) throw new UsageError('give either --seed or --bundle, not both');
   if (opts.seed === undefined && opts.bundle === undefined) throw new UsageError('give --seed N or --bundle FILE');
   if (opts.bundle !== undefined && opts.levels !== undefined) throw new UsageError('give --levels with --seed, not with --bundle (the bundle says its levels)');
+  if (opts.bundle !== undefined && opts.python !== undefined) throw new UsageError('give --python with --seed, not with --bundle (the bundle holds what was learned from the interpreter)');
   if (opts.seed !== undefined) parseSeed(opts.seed);
   if (opts.levels !== undefined) parseLevels(opts.levels);
 }
@@ -63,7 +71,9 @@ async function bundleForRepository(repository: Repository, opts: SeedOrBundle, i
     seed: parseSeed(opts.seed!),
     levels: opts.levels === undefined ? undefined : parseLevels(opts.levels),
     granularity: parseGranularity(opts.granularity),
-    factsCache: factsCacheDir(),
+    ...cacheOptions(),
+    python: opts.python,
+    onWarning: (line) => warn(io, line),
     onProgress: (done, total) => progress.update(done, total),
   });
   progress.finish();
@@ -85,13 +95,6 @@ function readStandardInput(io: CliIo): Buffer {
   }
 }
 
-/** Where builds keep per-file facts: `$SCHRODINGER_CACHE/facts` (`off` turns it off), else `~/.cache/schrodinger-views/facts`. */
-function factsCacheDir(): string | undefined {
-  const configured = process.env.SCHRODINGER_CACHE;
-  if (configured === 'off') return undefined;
-  return path.join(configured ?? path.join(os.homedir(), '.cache', 'schrodinger-views'), 'facts');
-}
-
 export function createProgram(io: CliIo = processIo, state: CliState = { exitCode: 0 }): Command {
   const program = configureProgram(
     new Command('schrodinger').description('Seeded, exactly invertible disguised views of Python repositories.').version(PRODUCT_VERSION),
@@ -103,6 +106,7 @@ export function createProgram(io: CliIo = processIo, state: CliState = { exitCod
       .choices(GRANULARITIES as string[])
       .default('full');
   const levels = () => new Option('--levels <list>', 'the levels to apply, comma-separated: 2 (names), 3 (definition order), e.g. 2,3 (default: 2)');
+  const python = () => new Option('--python <path>', `the interpreter the repository's tests run with: the third-party modules it imports are read from it (default: of ${DEFAULT_PYTHONS.join(', ')}, the one that imports the most of them)`);
 
   program
     .command('build')
@@ -111,25 +115,52 @@ export function createProgram(io: CliIo = processIo, state: CliState = { exitCod
     .requiredOption('--seed <n>', 'seed: a whole number')
     .addOption(levels())
     .addOption(granularity())
+    .addOption(python())
+    .option('--gate <command>', "the Level 2 gate: the repository's tests, run by this command in the repository and in the view, must give the same outcome for each test; names are given back until they do")
+    .option('--timeout <seconds>', 'with --gate: the time one test run may take', String(DEFAULT_TIMEOUT_S))
     .requiredOption('--out <file>', 'where to write the bundle (JSON)')
     .option('--force', 'overwrite --out if it exists')
-    .action(async (repo: string, opts: { seed: string; levels?: string; granularity: string; out: string; force?: boolean }) => {
+    .action(async (repo: string, opts: { seed: string; levels?: string; granularity: string; python?: string; gate?: string; timeout: string; out: string; force?: boolean }) => {
       const seed = parseSeed(opts.seed);
       const chosen = opts.levels === undefined ? undefined : parseLevels(opts.levels);
       requireFolder(repo);
       requireOutputFile(opts.out, { overwrite: opts.force === true, overwriteHint: '--force overwrites it' });
       requireOutsideFolder(opts.out, repo, '--out', 'the repository');
+      if (opts.gate !== undefined && opts.gate.trim() === '') throw new UsageError('empty --gate command');
+      if (opts.gate !== undefined && chosen !== undefined && !chosen.includes(2)) throw new UsageError('--gate checks Level 2: give --levels with 2');
+      const timeout = parseWhole('--timeout', opts.timeout, 1, 999999);
       const progress = new Progress('parsing', io.stderr);
-      const { bundle } = await buildBundle(repo, {
+      const options = {
         seed,
         levels: chosen,
         granularity: parseGranularity(opts.granularity),
-        factsCache: factsCacheDir(),
-        onProgress: (done, total) => progress.update(done, total),
-      });
+        ...cacheOptions(),
+        python: opts.python,
+        onWarning: (line: string) => warn(io, line),
+        onProgress: (done: number, total: number) => progress.update(done, total),
+      };
+      let { bundle } = await buildBundle(repo, options);
       progress.finish();
+      let gate: Omit<NamesGateResult, 'bundle'> | undefined;
+      if (opts.gate !== undefined) {
+        const command = opts.gate.trim();
+        const { bundle: gated, ...rest } = await runNamesGate({
+          root: repo,
+          build: async (givenBack) => (await buildBundle(repo, { ...options, onProgress: undefined, onWarning: undefined, givenBack })).bundle,
+          runnerFor: (folder, view) => {
+            const runner = commandTestRunner({ template: command, timeoutMs: timeout * 1000, ownModules: importRoots(importRootFiles(folder)).names });
+            return view ? runner.forView!(folder, (line) => commandLineToView(line, view)) : runner;
+          },
+          ids: [],
+          onProgress: (line) => io.stderr(`${line}\n`),
+        });
+        bundle = gated;
+        gate = rest;
+        // A view still unfaithful, or made faithful by giving back too many names: not a success.
+        if (rest.status === 'failed' || rest.status === 'analysis-failed') state.exitCode = 1;
+      }
       writeFileAtomic(opts.out, serializeBundle(bundle));
-      printJson(io, { bundle: opts.out, levels: bundle.levels, statistics: bundle.statistics });
+      printJson(io, { bundle: opts.out, levels: bundle.levels, statistics: bundle.statistics, ...(gate ? { gate } : {}) });
     });
 
   program
@@ -140,6 +171,7 @@ export function createProgram(io: CliIo = processIo, state: CliState = { exitCod
     .option('--bundle <file>', 'a bundle built before')
     .addOption(levels())
     .addOption(granularity())
+    .addOption(python())
     .requiredOption('--out <dir>', 'output folder (absent or empty)')
     .action(async (repo: string, opts: SeedOrBundle & { out: string }) => {
       seedOrBundle(opts);
@@ -164,6 +196,7 @@ export function createProgram(io: CliIo = processIo, state: CliState = { exitCod
     .option('--bundle <file>', 'a bundle built before')
     .addOption(levels())
     .addOption(granularity())
+    .addOption(python())
     .action(async (repo: string, opts: SeedOrBundle) => {
       seedOrBundle(opts);
       const repository = readRepository(repo);

@@ -17,7 +17,8 @@ import { listChanges } from '../core/workflow/patch';
 import { SessionLog } from '../core/workflow/session/log';
 import { loadExternalNames } from '../core/names/external-names';
 import { chooseInterpreter, commandOf, envOfTestCmd, probeInterpreter, suiteImports, writeShims, type ChosenInterpreter, type SuiteCheck } from '../core/workflow/solve/python';
-import { importRootFiles, instanceTestCommand, instanceTestRunner, layoutTestCommand, TEST_COMMAND_SOURCES, type InstanceTestCommand } from '../core/workflow/test-command';
+import { instanceTestCommand, instanceTestRunner, layoutTestCommand, TEST_COMMAND_SOURCES, type InstanceTestCommand } from '../core/workflow/test-command';
+import { importRootFiles } from '../core/repository/import-roots';
 import { testFileOf } from '../core/workflow/solve/tests';
 import { describeItem, type ReviewItem } from '../core/workflow/solve/review';
 import { exportSolution } from '../core/workflow/solve/submission';
@@ -153,14 +154,20 @@ class CancelledError extends Error {}
  * interpreter that collects its test files in the pristine base (as its terminal will), through
  * `python`/`python3` shims on PATH kept in a temporary folder for the gate's runs.
  */
-export async function gateRunner(instance: Instance, base: string, shimsFolder: string): Promise<{ runner: TestRunner; command: InstanceTestCommand }> {
-  const setting = vscode.workspace.getConfiguration('schrodinger').get<string>('python', '');
+export async function gateRunner(instance: Instance, base: string, shimsFolder: string): Promise<{ runner: TestRunner; command: InstanceTestCommand; python: string }> {
   const choices = { dataset: instance.test_cmd, remembered: rememberedTestCommand(instance.repo) };
-  const template = instanceTestCommand({ ...choices, files: importRootFiles(base) }).template;
+  const python = await instanceInterpreter(instance, base);
+  const shims = writeShims(shimsFolder, python);
+  const { runner, command } = instanceTestRunner(base, { ...choices, timeoutMs: DEFAULT_TIMEOUT_S * 1000, env: { ...process.env, PATH: `${shims}${path.delimiter}${process.env.PATH ?? ''}` } });
+  return { runner: { ...runner, python }, command, python };
+}
+
+/** What `python3` runs for an instance's tests on its base checkout (see solve/python.ts), as the gate and the terminal run it. */
+async function instanceInterpreter(instance: Instance, base: string): Promise<string> {
+  const setting = vscode.workspace.getConfiguration('schrodinger').get<string>('python', '');
+  const template = instanceTestCommand({ dataset: instance.test_cmd, remembered: rememberedTestCommand(instance.repo), files: importRootFiles(base) }).template;
   const { modules, suite } = instanceSuite({ base, failToPass: instance.FAIL_TO_PASS, passToPass: instance.PASS_TO_PASS, testCmd: template });
-  const chosen = await chooseInterpreter({ setting, testCmd: template, suiteModules: modules, suite, searchPath: process.env.PATH ?? '' });
-  const shims = writeShims(shimsFolder, commandOf(chosen));
-  return instanceTestRunner(base, { ...choices, timeoutMs: DEFAULT_TIMEOUT_S * 1000, env: { ...process.env, PATH: `${shims}${path.delimiter}${process.env.PATH ?? ''}` } });
+  return commandOf(await chooseInterpreter({ setting, testCmd: template, suiteModules: modules, suite, searchPath: process.env.PATH ?? '' }));
 }
 
 /**
@@ -234,6 +241,7 @@ export async function solveInstance(context: vscode.ExtensionContext, views: Vie
       passToPass: instance.PASS_TO_PASS,
     };
     // The command Run tests types and the gate runs: the row's, else remembered or asked for.
+    let interpreter: string | undefined;
     const noteTestCommand = (command: InstanceTestCommand) => {
       record.testCmd = command.template;
       log.info(`instance ${key}: tests run with ${command.template} (${TEST_COMMAND_SOURCES[command.source]})`);
@@ -253,10 +261,14 @@ export async function solveInstance(context: vscode.ExtensionContext, views: Vie
           rewrite,
           // What the view hides from the person, the state levels leave as it is.
           hidden: config.get<string[]>('hidden', []),
+          granularity: config.get('defaultGranularity', 'full'),
+          environmentCache: path.join(context.globalStorageUri.fsPath, 'bundles', 'environment'),
+          factsCache: path.join(context.globalStorageUri.fsPath, 'bundles', 'facts'),
           makeRunner: async (base) => {
             await askTestCommand(instance, base);
-            const { runner, command } = await gateRunner(instance, base, shims);
+            const { runner, command, python } = await gateRunner(instance, base, shims);
             noteTestCommand(command);
+            interpreter = python;
             return runner;
           },
           // The gate's lines name tests and files: only their count is shown (solver mode shows no original name).
@@ -277,7 +289,8 @@ export async function solveInstance(context: vscode.ExtensionContext, views: Vie
     }
     fs.writeFileSync(path.join(folder, INSTANCE_FILE), JSON.stringify(record, null, 2));
     log.info(`instance ${key} checked out; opening its disguise`);
-    await openDisguisedView(context, views, log, { repository: record.work, seed, granularity: config.get('defaultGranularity', 'full'), rootName: instanceRootName(instance.instance_id) });
+    interpreter ??= await instanceInterpreter(instance, record.base);
+    await openDisguisedView(context, views, log, { repository: record.work, seed, granularity: config.get('defaultGranularity', 'full'), rootName: instanceRootName(instance.instance_id), python: interpreter });
   } catch (error) {
     if (error instanceof CancelledError) {
       // A checkout made before the question was cancelled goes with it.
@@ -305,7 +318,7 @@ async function failureMessage(context: vscode.ExtensionContext, error: Error, at
     const base = path.join(scratch, 'base');
     checkoutInstance({ repo: attempt.clone, commit: attempt.instance.base_commit, out: base });
     const repository = readRepository(base, { hidden: config.get<string[]>('hidden', []) });
-    const { bundle } = await loadOrBuildBundle(path.join(context.globalStorageUri.fsPath, 'bundles'), repository, attempt.seed, config.get('defaultGranularity', 'full'));
+    const { bundle } = await loadOrBuildBundle(path.join(context.globalStorageUri.fsPath, 'bundles'), repository, { seed: attempt.seed, granularity: config.get('defaultGranularity', 'full'), python: await instanceInterpreter(attempt.instance, base) });
     const translator = translatorFor(bundle);
     const view = (text: string) => translator.textToView(text);
     if (error instanceof WrongCopyError) return view(error.message);

@@ -7,6 +7,7 @@ import { translatorFor } from '../core/disguise/translator';
 import { loadOrBuildBundle } from '../core/disguise/bundle-cache';
 import { UsageError } from '../core/common/errors';
 import { checkRepositoryFolder, readRepository } from '../core/repository/repository';
+import { findLevelsRecord } from '../core/workflow/levels-record';
 import type { ExtensionHost } from './host';
 import type { Log } from './log';
 import { askSeed } from './prompts';
@@ -19,6 +20,8 @@ export interface OpenViewArguments {
   newWindow?: boolean;
   /** The view's name for the root folder (default: the folder's own name, translated). */
   rootName?: string;
+  /** The interpreter the repository's tests run with (default: schrodinger.python, else the build chooses). */
+  python?: string;
 }
 
 /** The Open Disguised View command; and the view a workspace's `schrodinger.openOnStartup` names, opened when the window has none. */
@@ -69,12 +72,24 @@ export async function openDisguisedView(
         progress.report({ message: 'reading the repository' });
         const repo = readRepository(repository, { hidden: config.get<string[]>('hidden', []) });
         let last = 0;
-        const { bundle, file, cached } = await loadOrBuildBundle(path.join(context.globalStorageUri.fsPath, 'bundles'), repo, seed, granularity, (done, total) => {
-          const percent = Math.floor((done / total) * 100);
-          if (percent > last) {
-            progress.report({ message: `parsing ${done}/${total} files`, increment: percent - last });
-            last = percent;
-          }
+        // A disguised checkout's Level 2 gate: the view draws Level 2 as the gate judged it (the names it gave back, its interpreter).
+        const gated = findLevelsRecord(repo.root)?.record.names;
+        const python = args.python || gated?.python || config.get<string>('python', '') || undefined;
+        const givenBack = gated?.givenBack;
+        const { bundle, file, cached } = await loadOrBuildBundle(path.join(context.globalStorageUri.fsPath, 'bundles'), repo, {
+          seed,
+          granularity,
+          onProgress: (done, total) => {
+            const percent = Math.floor((done / total) * 100);
+            if (percent > last) {
+              progress.report({ message: `parsing ${done}/${total} files`, increment: percent - last });
+              last = percent;
+            }
+          },
+          python,
+          givenBack,
+          // Names the modules the interpreter lacks: the log only (it may name a repository's dependency).
+          onWarning: (line) => log.info(line),
         });
         const translator = translatorFor(bundle);
         const rootName = args.rootName ?? translator.segmentToView(path.basename(repo.root));

@@ -234,7 +234,8 @@ test('checkout refuses bad levels, seeds and test options in one line, before wr
     [['--levels', '5', '--seed', '1'], /^schrodinger: error: bad levels "5"/],
     [['--levels', '4', '--seed', '1'], /^schrodinger: error: --levels with 4 needs --level4 FILE/],
     [['--levels', '3', '--seed', 'x'], /^schrodinger: error: bad seed "x"/],
-    [['--levels', '2', '--seed', '1', '--test-cmd', 'pytest'], /^schrodinger: error: --test-cmd is for the validation gate of a state level/],
+    [['--test-cmd', 'pytest'], /^schrodinger: error: --test-cmd is for the validation gates of --levels/],
+    [['--levels', '3', '--seed', '1', '--python', '/usr/bin/python3'], /^schrodinger: error: --python is for Level 2/],
     [['--levels', '3', '--seed', '1', '--timeout', '0'], /^schrodinger: error: bad --timeout "0"/],
     [['--levels', '3', '--seed', '1', '--test-cmd', ' '], /^schrodinger: error: empty --test-cmd/],
   ];

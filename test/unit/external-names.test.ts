@@ -31,7 +31,8 @@ test('the data file is schema 2, canonical JSON, and records every source with i
   assert.ok(!raw.includes(': ') && !raw.includes(', "'), 'compact separators');
   assert.deepEqual(Object.keys(data), [...Object.keys(data)].sort(), 'top-level keys sorted');
   const sources = external.sources;
-  assert.deepEqual(Object.keys(sources).sort(), ['cpython-runtime', 'cpython-source', 'installed', 'typeshed-stdlib', 'typeshed-stubs']);
+  // Installed third-party packages are not shipped: every build reads them from its interpreter (environment.test.ts).
+  assert.deepEqual(Object.keys(sources).sort(), ['cpython-runtime', 'cpython-source', 'typeshed-stdlib', 'typeshed-stubs']);
   assert.equal(sources['cpython-runtime'].version, data.python);
   assert.match(sources['typeshed-stdlib'].version, /^typeshed [0-9a-f]{40} \(pyright \d+\.\d+\.\d+\)$/);
   for (const [name, source] of Object.entries(sources)) {
@@ -39,9 +40,7 @@ test('the data file is schema 2, canonical JSON, and records every source with i
     assert.ok(source.classes > 100, `${name} read ${source.classes} classes`);
   }
   assert.ok(sources['typeshed-stubs'].distributions! > 100);
-  for (const top of ['pytest', 'hypothesis', 'click', 'numpy', 'jinja2']) {
-    assert.match(external.distribution(top)?.version ?? '', /^\d+\.\d+/, `${top} has its installed version`);
-  }
+  for (const top of ['pytest', 'hypothesis', 'click', 'numpy', 'jinja2']) assert.ok(!external.hasPackage(top), `${top} is not shipped`);
 });
 
 test('schema-1 members: the language and the stdlib as introspected at run time (cpython-runtime)', () => {
@@ -119,36 +118,16 @@ test('third-party packages from typeshed stubs (typeshed-stubs)', () => {
   includesAll(external.classInitParameters('requests.Request'), ['method', 'url', 'headers', 'params'], 'requests.Request()');
 });
 
-test('installed packages without typeshed stubs, read from their sources (installed)', () => {
-  for (const top of ['pytest', '_pytest', 'pluggy', 'hypothesis', 'iniconfig', 'jinja2', 'markupsafe', 'packaging', 'numpy', 'scipy', 'click']) {
-    assert.ok(external.hasPackage(top), `${top} is known`);
-    assert.equal(external.distribution(top)?.source, 'installed', `${top} comes from the installed sources`);
-  }
-  assert.equal(external.resolveClass('pytest.MonkeyPatch'), '_pytest.monkeypatch.MonkeyPatch');
-  includesAll(external.classMembers('pytest.MonkeyPatch'), ['setattr', 'setenv', 'chdir', 'undo'], 'pytest.MonkeyPatch');
-  // `data.draw(...)` on hypothesis' data() strategy object
-  assert.equal(external.resolveClass('hypothesis.strategies.DataObject'), 'hypothesis.strategies._internal.core.DataObject');
-  includesAll(external.classMembers('hypothesis.strategies.DataObject'), ['draw'], 'DataObject');
-  // click's Group forwards **attrs up to Command.__init__ (flask's context_settings)
-  includesAll(external.classInitParameters('click.Group'), ['commands', 'chain', 'context_settings', 'callback'], 'click.Group()');
-  includesAll(external.classInitParameters('click.Command'), ['context_settings', 'params'], 'click.Command()');
-  includesAll(external.classMembers('click.Group'), ['add_command', 'invoke', 'params'], 'click.Group');
-  // pytest and _pytest are one distribution: importing pytest brings _pytest's names.
-  includesAll(external.universe(['pytest']).attributes, ['setattr', 'getfixturevalue', 'parametrize'], 'pytest universe');
-  includesAll(external.classMembers('numpy.ndarray'), ['reshape', 'astype', 'shape'], 'numpy.ndarray');
-  includesAll(external.classInitParameters('jinja2.Environment'), ['autoescape', 'loader', 'undefined'], 'jinja2.Environment()');
-});
-
 test('universe: the union over packages, builtins always, nothing made up', () => {
   const re = external.universe(['re']);
   includesAll(re.attributes, ['groups', 'pattern', 'finditer', 'IGNORECASE', 'append', 'startswith'], 'universe(re) attributes');
   includesAll(re.parameters, ['flags', 'count', 'pos'], 'universe(re) parameters');
   assert.equal(external.universe(['re']), re, 'memoised');
-  const wide = external.universe(['re', 'numpy', 'pytest', 'os', 'yaml']);
+  const wide = external.universe(['re', 'requests', 'os', 'yaml']);
   excludesAll(wide.attributes, ['frobnicate_wibble', 'zorbulate', 'quuxify_all_the_things'], 'universe attributes');
   excludesAll(wide.parameters, ['frobnicate_wibble', 'zorbulate'], 'universe parameters');
-  excludesAll(re.attributes, ['setenv', 'reshape', 'safe_load'], 'universe(re) leaves other packages out');
-  assert.ok(external.packages().includes('numpy') && external.packages().includes('os'));
+  excludesAll(re.attributes, ['safe_load', 'raise_for_status'], 'universe(re) leaves other packages out');
+  assert.ok(external.packages().includes('yaml') && external.packages().includes('os'));
   assert.ok(!external.hasPackage('frobnicate_wibble'));
   includesAll(external.moduleNames('os.path'), ['join', 'sep', 'expanduser'], 'moduleNames(os.path)');
 });

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { importRootFiles, importRoots, instanceTestCommand, layoutTestCommand, SRC_LAYOUT_TEST_CMD } from '../../src/core/workflow/test-command';
+import { importRootFiles, importRoots } from '../../src/core/repository/import-roots';
+import { instanceTestCommand, layoutTestCommand, SRC_LAYOUT_TEST_CMD } from '../../src/core/workflow/test-command';
 import { DEFAULT_TEST_CMD } from '../../src/core/workflow/test-runner';
 import { tempDir } from '../helpers';
 

@@ -6,10 +6,10 @@ import { checkoutDisguised } from '../../core/workflow/disguised-checkout';
 import { UsageError } from '../../core/common/errors';
 import { findInstance, loadDataset } from '../../core/workflow/instances';
 import { readAcceptedRewrite } from '../../core/workflow/level4-rows';
-import { isStateLevel } from '../../core/disguise/state-levels';
 import { DEFAULT_TEST_CMD, DEFAULT_TIMEOUT_S } from '../../core/workflow/test-runner';
 import { instanceTestRunner, SRC_LAYOUT_TEST_CMD, TEST_COMMAND_SOURCES } from '../../core/workflow/test-command';
 import { printJson, warn, type CliIo, type CliState } from './io';
+import { cacheOptions } from '../cache';
 
 interface CheckoutCommandOptions {
   dataset: string;
@@ -21,6 +21,7 @@ interface CheckoutCommandOptions {
   testCmd?: string;
   timeout: string;
   level4?: string;
+  python?: string;
 }
 
 /** `schrodinger checkout`: a history-free working copy of a dataset instance at its base commit; with --levels, in its disguised state beside the pristine base. */
@@ -35,8 +36,9 @@ export function registerCheckout(program: Command, io: CliIo, _state: CliState):
     .addOption(new Option('--levels <list>', 'the levels of the disguise, comma-separated: 2 (names, drawn by the view), 3 (definition order), 4 (the rewrite of the functions near the bug, from --level4), e.g. 2,3,4'))
     .option('--level4 <file>', 'with level 4: the rows of `schrodinger level4`; the instance\'s accepted rewrite is applied')
     .option('--seed <n>', 'with --levels: the seed of the disguise')
-    .option('--test-cmd <template>', `with a state level: the command that runs the tests, {tests} standing for the ids (default: the dataset's test_cmd, else "${DEFAULT_TEST_CMD}", or "${SRC_LAYOUT_TEST_CMD}" when the repository's package is under src/)`)
-    .option('--timeout <seconds>', 'with a state level: the time one test run may take', String(DEFAULT_TIMEOUT_S))
+    .option('--python <path>', "with level 2: the interpreter the tests run with, which the view's third-party modules are learned from (default: of python3, /usr/bin/python3 and python, the one that imports the most of them)")
+    .option('--test-cmd <template>', `with --levels: the command that runs the tests of the validation gates, {tests} standing for the ids (default: the dataset's test_cmd, else "${DEFAULT_TEST_CMD}", or "${SRC_LAYOUT_TEST_CMD}" when the repository's package is under src/)`)
+    .option('--timeout <seconds>', 'with --levels: the time one test run may take', String(DEFAULT_TIMEOUT_S))
     .action(async (opts: CheckoutCommandOptions) => {
       const levels = opts.levels === undefined ? undefined : parseLevels(opts.levels, CHECKOUT_LEVELS);
       if (levels?.includes(4) && opts.level4 === undefined) throw new UsageError('--levels with 4 needs --level4 FILE (the rows of `schrodinger level4` holding the instance\'s accepted rewrite)');
@@ -44,8 +46,8 @@ export function registerCheckout(program: Command, io: CliIo, _state: CliState):
       if (levels && opts.seed === undefined) throw new UsageError('--levels needs --seed N (the seed of the disguise)');
       if (!levels && opts.seed !== undefined) throw new UsageError('give --seed with --levels (a plain checkout has no disguise)');
       const seed = opts.seed === undefined ? undefined : parseSeed(opts.seed);
-      const stateLevels = levels?.some(isStateLevel) ?? false;
-      if (!stateLevels && opts.testCmd !== undefined) throw new UsageError('--test-cmd is for the validation gate of a state level (--levels with 3 or 4)');
+      if (!levels && opts.testCmd !== undefined) throw new UsageError('--test-cmd is for the validation gates of --levels');
+      if (!levels?.includes(2) && opts.python !== undefined) throw new UsageError('--python is for Level 2 (--levels with 2)');
       const timeout = parseTimeout(opts.timeout);
       if (opts.testCmd !== undefined && opts.testCmd.trim() === '') throw new UsageError('empty --test-cmd');
 
@@ -65,6 +67,8 @@ export function registerCheckout(program: Command, io: CliIo, _state: CliState):
         seed: seed!,
         levels,
         rewrite,
+        python: opts.python,
+        ...cacheOptions(),
         makeRunner: async (base) => {
           const { runner, command } = instanceTestRunner(base, { given: opts.testCmd, dataset: instance.test_cmd, timeoutMs: timeout * 1000 });
           io.stderr(`tests: ${command.template} (${TEST_COMMAND_SOURCES[command.source]})\n`);
@@ -88,6 +92,7 @@ export function registerCheckout(program: Command, io: CliIo, _state: CliState):
         draw: record.draw,
         fallback: record.fallback,
         validation: record.validation,
+        ...(record.names ? { level2: record.names.gate, givenBack: record.names.givenBack } : {}),
         ...(record.level4 ? { level4: { ...record.level4, rewrittenFiles: Object.keys(record.rewrite?.files ?? {}).length } } : {}),
       });
     });

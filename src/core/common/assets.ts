@@ -5,19 +5,20 @@ import * as path from 'node:path';
  * Finds a file the product ships: next to the bundle (dist/, packaged extension) or in the
  * source tree (tests run the TypeScript sources directly). Data files are looked for in a `data`
  * folder beside this module's folder or above it, nearest first, so that where this module sits
- * in the source tree does not matter.
+ * in the source tree does not matter; so is the Python the product runs in a repository's
+ * interpreter, in a `python` folder (src/python, dist/python).
  */
-export function assetPath(kind: 'data' | 'wasm', name: string): string {
-  const candidates = kind === 'data' ? dataFolders().map((folder) => path.join(folder, name)) : [path.join(__dirname, name), ...wasmFromPackages(name)];
+export function assetPath(kind: 'data' | 'python' | 'wasm', name: string): string {
+  const candidates = kind === 'wasm' ? [path.join(__dirname, name), ...wasmFromPackages(name)] : foldersAbove(kind).map((folder) => path.join(folder, name));
   for (const candidate of candidates) if (fs.existsSync(candidate)) return candidate;
   throw new Error(`missing product file ${name} (looked in ${candidates.join(', ')})`);
 }
 
-/** `data` in this module's folder and in each folder above it, nearest first. */
-function dataFolders(): string[] {
+/** `kind` in this module's folder and in each folder above it, nearest first. */
+function foldersAbove(kind: string): string[] {
   const folders: string[] = [];
   for (let dir = __dirname; ; dir = path.dirname(dir)) {
-    folders.push(path.join(dir, 'data'));
+    folders.push(path.join(dir, kind));
     if (path.dirname(dir) === dir) return folders;
   }
 }

@@ -84,6 +84,23 @@ const namesShape = (): Shape<NamesSection> => ({
   readsNames: required(boolean),
   excluded: required(recordOf(matching('a word', isKeptWord), reason)),
   keptSegments: required(arrayOf(matching('a path segment', isSegment))),
+  givenBack: required(recordOf(name, text(MAX_TEXT_LENGTH))),
+  environment: required(
+    objectOf<NamesSection['environment']>({
+      python: required(objectOf<NamesSection['environment']['python']>({ executable: required(text(MAX_TEXT_LENGTH)), version: required(text(200)) })),
+      distributions: required(
+        arrayOf(
+          objectOf<NamesSection['environment']['distributions'][number]>({
+            name: required(text(200)),
+            version: required(text(200)),
+            tops: required(arrayOf(name, { unique: true })),
+            digest: required(matching('a sha256 digest', (s) => /^sha256:[0-9a-f]{64}$/.test(s))),
+          }),
+        ),
+      ),
+      missing: required(arrayOf(name, { unique: true })),
+    }),
+  ),
   layout: required(
     objectOf<NamesSection['layout']>({
       packageFolders: required(arrayOf(matching('a relative path', isRelativePath, MAX_TEXT_LENGTH))),

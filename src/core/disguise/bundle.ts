@@ -8,6 +8,7 @@ import { BUNDLE_SCHEMA } from './bundle-document';
 import { validateBundle } from './bundle-schema';
 import { UsageError } from '../common/errors';
 import { loadExternalNames } from '../names/external-names';
+import { choosePython, DEFAULT_PYTHONS, learnEnvironment, thirdPartyTops } from '../names/environment';
 import { loadLexicon } from '../names/lexicon';
 import { analyzeRepository } from '../names/collect';
 import { FactsCache } from '../names/facts-cache';
@@ -20,7 +21,7 @@ import { buildStateSections, isStateLevel, type StateSection } from './state-lev
 import { PRODUCT_VERSION } from '../common/version';
 
 export { BUNDLE_SCHEMA };
-export const BUNDLE_SCHEMA_VERSION = 5;
+export const BUNDLE_SCHEMA_VERSION = 6;
 
 export type { Granularity };
 export const GRANULARITIES: readonly Granularity[] = ['definitions', 'full'];
@@ -87,6 +88,18 @@ export interface BuildOptions {
   texts?: readonly string[];
   /** A folder to keep per-file facts in between builds (the CLI's and the extension's cache). */
   factsCache?: string;
+  /**
+   * The interpreter the repository's tests run with: the third-party modules it imports are
+   * learned from it (names/environment.ts). Default: of `python3` on PATH, `/usr/bin/python3` and
+   * `python`, the one that imports the most of them (environment.ts `choosePython`).
+   */
+  python?: string;
+  /** A folder to keep the distributions learned between builds. */
+  environmentCache?: string;
+  /** One line for what a build wants the person to know (a module the interpreter cannot find). */
+  onWarning?: (line: string) => void;
+  /** Names the Level 2 gate gave back (workflow/names-gate.ts): kept everywhere, reason `gate`. */
+  givenBack?: Readonly<Record<string, string>>;
   onProgress?: (done: number, total: number) => void;
 }
 
@@ -134,7 +147,14 @@ export async function buildBundleFor(repository: Repository, options: BuildOptio
   let names: { section: NamesSection; statistics: NamesStatistics; pythonFiles: number } | undefined;
   if (levels.includes(2)) {
     const analysis = await analyzeRepository(repository, options.onProgress, options.texts, options.factsCache ? new FactsCache(options.factsCache) : undefined);
-    const { tables, statistics, excluded } = buildNames(analysis.input, { seed: options.seed, granularity: options.granularity }, external, lexicon);
+    const tops = thirdPartyTops(analysis.input, external);
+    const python = options.python ?? (tops.length > 0 ? await choosePython(tops) : DEFAULT_PYTHONS[0]);
+    if (python === undefined) throw new UsageError(`no Python interpreter runs (tried ${DEFAULT_PYTHONS.join(', ')}): give the one the tests run with (--python)`);
+    const learned = await learnEnvironment({ python, tops, cacheDir: options.environmentCache });
+    if (learned.record.missing.length > 0) {
+      options.onWarning?.(`${learned.record.python.executable || python} cannot import ${learned.record.missing.join(', ')}: names used on their values keep their spelling (give the interpreter the tests run with: --python)`);
+    }
+    const { tables, statistics, excluded } = buildNames(analysis.input, { seed: options.seed, granularity: options.granularity, environment: learned.record, givenBack: options.givenBack }, external.withLayers(learned.layers), lexicon);
     names = {
       section: { granularity: options.granularity, ...tables, excluded, keptSegments: analysis.keptSegments(tables), layout: repository.layout },
       statistics,

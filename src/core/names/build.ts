@@ -3,6 +3,7 @@
  * which of them must keep their spelling because code outside the repository reads them,
  * one seeded replacement word per token, and the view names of identifiers and path segments.
  */
+import type { EnvironmentRecord } from './environment';
 import seedrandom from 'seedrandom';
 import type { ExternalNames } from './external-names';
 import type { Lexicon } from './lexicon';
@@ -62,9 +63,12 @@ export interface NamesStatistics {
   keptByReason: Record<string, number>;
 }
 
+/** No environment read (no third-party module to learn). */
+export const NO_ENVIRONMENT: EnvironmentRecord = { python: { executable: '', version: '' }, distributions: [], missing: [] };
+
 export function buildNames(
   input: NamesInput,
-  options: { seed: number; granularity: Granularity },
+  options: { seed: number; granularity: Granularity; environment?: EnvironmentRecord; givenBack?: Readonly<Record<string, string>> },
   external: ExternalNames,
   lexicon: Lexicon,
 ): { tables: NamesTables; statistics: NamesStatistics; excluded: Record<string, string> } {
@@ -97,6 +101,15 @@ export function buildNames(
     for (const word of file.unknownKeywords) if (universe.parameters.has(word) || universe.attributes.has(word)) keep(word, 'external-keyword');
   }
   for (const file of input.facts) for (const name of file.dynamicParams) keep(name, 'dynamic-locals');
+  // A module the interpreter cannot find has an unknown API: in the files that import it, what is
+  // used on values the file cannot resolve keeps its spelling.
+  const missing = new Set(options.environment?.missing ?? []);
+  if (missing.size > 0) {
+    for (const file of input.facts) {
+      if (!file.externalModules.some((m) => missing.has(m.split('.')[0]))) continue;
+      for (const word of [...file.unknownAttributes, ...file.unknownKeywords]) keep(word, 'unknown-module');
+    }
+  }
   const bindings = moduleBindings(input);
   keepDynamicGlobals(input, bindings, keep);
   for (const file of input.facts) for (const name of file.optionNames) keep(name, 'command-line-option');
@@ -166,6 +179,8 @@ export function buildNames(
     valueArguments: valueArguments(input.facts),
     readsNames: input.facts.some((f) => f.readsNames),
     dataNames: [],
+    environment: options.environment ?? NO_ENVIRONMENT,
+    givenBack: sortedRecord({ ...(options.givenBack ?? {}) }),
   };
   // Words whose rewrite would not split back into the same tokens keep their spelling.
   let rules = new NameRules({ ...tables, keptMembers }, external);
@@ -175,6 +190,7 @@ export function buildNames(
     if (view !== word && rules.naming.realName(view) !== word) keptEverywhere[word] = 'casing';
   }
   for (const word of input.undecodedWords) keptEverywhere[word] ??= 'undecodable-file';
+  for (const word of Object.keys(options.givenBack ?? {})) keptEverywhere[word] = 'gate';
   // A `*items` parameter's name is seen only by code that reads signatures (`getfullargspec(f).varargs`).
   if (input.facts.some((f) => f.inspectsSignatures)) for (const file of input.facts) for (const name of file.variadicParams) keptEverywhere[name] ??= 'inspected-parameter';
   tables.keptEverywhere = sortedRecord(keptEverywhere);

@@ -69,11 +69,18 @@ export interface ExternalUniverse {
   parameters: ReadonlySet<string>;
 }
 
+/** The shipped data's encoding, as the environment reader writes it too (one document per distribution). */
+export type ExternalNamesDocument = ExternalNamesFile;
+
 /**
  * Names that belong to code outside any repository: the language, the standard library and
  * third-party packages. The schema-1 members (`keywords` ... `moduleAttributes`) describe what
  * CPython's runtime introspection gave, as before; the other methods use every source.
  * Everything is decoded on first use.
+ *
+ * `withLayers` adds third-party packages read from an environment (environment.ts), each in the
+ * same encoding: the third-party methods (`distribution` ... `classInitParameters`) look in the
+ * layers after the shipped data; the schema-1 members are the shipped data's alone.
  */
 export class ExternalNames {
   readonly version: string;
@@ -82,13 +89,34 @@ export class ExternalNames {
   private strings: string[] | undefined;
   private moreStrings: string[] | undefined;
   private readonly memo = new Map<string, unknown>();
+  private readonly layers: readonly ExternalNames[];
+  /** The names without layers: its decoding is shared. */
+  private readonly own: ExternalNames;
 
-  constructor(file: ExternalNamesFile, version: string) {
+  constructor(file: ExternalNamesFile, version: string, layers: readonly ExternalNames[] = [], own?: ExternalNames) {
     if (file.schema !== 2) throw new Error(`external-names.json: schema ${file.schema}, expected 2 (run npm run gen:external)`);
     this.file = file;
     this.version = version;
+    this.layers = layers;
+    this.own = own ?? this;
     this.digitValues = new Int8Array(128).fill(-1);
     for (let i = 0; i < file.digits.length; i++) this.digitValues[file.digits.charCodeAt(i)] = i;
+  }
+
+  /** These names with the layers' third-party packages added (see the class comment). */
+  withLayers(layers: readonly ExternalNames[]): ExternalNames {
+    return layers.length === 0 ? this : new ExternalNames(this.file, this.version, [...this.layers, ...layers], this.own);
+  }
+
+  /** The first answer of the shipped data or a layer that has one. */
+  private firstOf<T>(ask: (names: ExternalNames) => T | undefined): T | undefined {
+    const own = ask(this.own);
+    if (own !== undefined) return own;
+    for (const layer of this.layers) {
+      const found = ask(layer);
+      if (found !== undefined) return found;
+    }
+    return undefined;
   }
 
   get keywords(): ReadonlySet<string> {
@@ -158,6 +186,7 @@ export class ExternalNames {
 
   /** The third-party distribution a top-level import name belongs to. */
   distribution(top: string): ExternalDistribution | undefined {
+    if (this.layers.length > 0) return this.firstOf((names) => names.distribution(top));
     return this.distributionsByTop().get(top);
   }
 
@@ -167,16 +196,17 @@ export class ExternalNames {
 
   /** A known external top-level import name (stdlib module or third-party package). */
   hasPackage(top: string): boolean {
-    return this.byTop().has(top);
+    return this.byTop().has(top) || this.layers.some((layer) => layer.hasPackage(top));
   }
 
   /** Every known top-level import name, sorted. */
   packages(): string[] {
-    return [...this.byTop().keys()].sort();
+    return [...new Set([...this.byTop().keys(), ...this.layers.flatMap((layer) => layer.packages())])].sort();
   }
 
   /** Module-level names of a module from every source (`from x import *` binds the public ones). */
   moduleNames(dotted: string): ReadonlySet<string> | undefined {
+    if (this.layers.length > 0) return this.firstOf((names) => names.moduleNames(dotted));
     const index = this.moduleIndex().get(dotted);
     return index === undefined ? undefined : new Set(this.moduleMembers(index));
   }
@@ -195,10 +225,12 @@ export class ExternalNames {
     return this.once(`universe ${sorted.join(' ')}`, () => {
       const attributes = new Set<string>(this.builtinTypeAttributes);
       const parameters = new Set<string>();
-      for (const top of sorted) {
-        const part = this.topUniverse(top);
-        for (const name of part.attributes) attributes.add(name);
-        for (const name of part.parameters) parameters.add(name);
+      for (const names of [this.own, ...this.layers]) {
+        for (const top of sorted) {
+          const part = names.topUniverse(top);
+          for (const name of part.attributes) attributes.add(name);
+          for (const name of part.parameters) parameters.add(name);
+        }
       }
       return { attributes, parameters };
     });
@@ -206,18 +238,21 @@ export class ExternalNames {
 
   /** The qualified name of the class a public dotted name refers to (`unittest.TestCase` -> `unittest.case.TestCase`). */
   resolveClass(dotted: string): string | undefined {
+    if (this.layers.length > 0) return this.firstOf((names) => names.resolveClass(dotted));
     const index = this.classNumber(dotted);
     return index === undefined ? undefined : this.classNames()[index];
   }
 
   /** Attributes and methods of a class, its own and those of its known bases. */
   classMembers(qualified: string): ReadonlySet<string> | undefined {
+    if (this.layers.length > 0) return this.firstOf((names) => names.classMembers(qualified));
     const index = this.classNumber(qualified);
     return index === undefined ? undefined : this.membersOf(index);
   }
 
   /** Keyword parameter names of a class's methods, its own and those of its known bases. */
   classParameters(qualified: string): ReadonlySet<string> | undefined {
+    if (this.layers.length > 0) return this.firstOf((names) => names.classParameters(qualified));
     const index = this.classNumber(qualified);
     return index === undefined ? undefined : this.parametersOf(index);
   }
@@ -227,26 +262,30 @@ export class ExternalNames {
    * where it defines neither or forwards *args/**kwargs.
    */
   classInitParameters(qualified: string): ReadonlySet<string> | undefined {
+    if (this.layers.length > 0) return this.firstOf((names) => names.classInitParameters(qualified));
     const index = this.classNumber(qualified);
     return index === undefined ? undefined : this.initParametersOf(index);
   }
 
   // ---- decoding ---------------------------------------------------------------------------------
 
+  /** Decoded once: in the shared memo of the names without layers, but for what the layers change (universes). */
   private once<T>(key: string, make: () => T): T {
-    let value = this.memo.get(key) as T | undefined;
+    const memo = key.startsWith('universe ') ? this.memo : this.own.memo;
+    let value = memo.get(key) as T | undefined;
     if (value === undefined) {
       value = make();
-      this.memo.set(key, value);
+      memo.set(key, value);
     }
     return value;
   }
 
   /** The schema-1 members read only the first part of the table. */
   private string(index: number): string {
-    this.strings ??= this.file.strings.split(' ');
+    // An empty part holds no string (a layer of the environment reader has no run-time part).
+    this.strings ??= this.file.strings === '' ? [] : this.file.strings.split(' ');
     if (index < this.strings.length) return this.strings[index];
-    this.moreStrings ??= this.file.moreStrings.split(' ');
+    this.moreStrings ??= this.file.moreStrings === '' ? [] : this.file.moreStrings.split(' ');
     return this.moreStrings[index - this.strings.length];
   }
 
@@ -393,7 +432,7 @@ export class ExternalNames {
     return [...(runtime === undefined ? [] : this.names(runtime)), ...this.moduleRecord(index).names.map((i) => this.string(i))];
   }
 
-  private topUniverse(top: string): ExternalUniverse {
+  protected topUniverse(top: string): ExternalUniverse {
     return this.once(`top ${top}`, () => {
       const attributes = new Set<string>();
       const parameters = new Set<string>();

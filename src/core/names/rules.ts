@@ -3,6 +3,7 @@
  * local variable, a member (anything reachable by attribute, keyword or string), a module or
  * a path segment is called in the view.
  */
+import { environmentTops, type EnvironmentRecord } from './environment';
 import type { ExternalNames } from './external-names';
 import { isConventionName, PYTEST_FIXTURES } from './conventions';
 import { Naming } from './naming';
@@ -58,6 +59,10 @@ export interface NamesTables {
   readsNames: boolean;
   /** Field names of declarative classes (schemas, dataclasses, TypedDicts): as strings they are those names. */
   dataNames: string[];
+  /** The third-party distributions learned from the repository's interpreter (environment.ts): their modules are external. */
+  environment: EnvironmentRecord;
+  /** Names the Level 2 gate gave back (kept everywhere, reason `gate`) -> the test that showed it (workflow/names-gate.ts). */
+  givenBack: Record<string, string>;
 }
 
 export class NameRules {
@@ -80,6 +85,7 @@ export class NameRules {
   private readonly valueArguments: ReadonlySet<string>;
   private readonly dataKeywords: ReadonlySet<string>;
   private readonly locals: ReadonlyMap<string, string>;
+  private readonly environmentTops: ReadonlySet<string>;
 
   constructor(
     readonly tables: NamesTables,
@@ -91,6 +97,7 @@ export class NameRules {
     this.staticMembers = new Set([...external.keywords, ...external.builtins, ...external.builtinTypeAttributes, ...external.stdlibTopModules, ...PYTEST_FIXTURES]);
     this.modules = new Set(tables.modules);
     this.tops = new Set(tables.modules.map((m) => m.split('.')[0]));
+    this.environmentTops = new Set(environmentTops(tables.environment));
     const own = new Map<string, string>();
     for (const name of tables.ownPackages) {
       const view = this.moduleView(name);
@@ -224,7 +231,7 @@ export class NameRules {
 
   /** A module outside the repository: the standard library or a known third-party package. */
   isExternalModule(top: string): boolean {
-    return !this.tops.has(top) && (this.external.stdlibTopModules.has(top) || this.external.hasPackage(top));
+    return !this.tops.has(top) && (this.external.stdlibTopModules.has(top) || this.external.hasPackage(top) || this.environmentTops.has(top));
   }
 
   isDefined(word: string): boolean {

@@ -1,5 +1,6 @@
 /**
- * Translates a shell command line typed in the view into the real one, respecting shell quoting:
+ * Translates a shell command line typed in the view into the real one (and a real one into the
+ * view's, for a command run in a materialized view), respecting shell quoting:
  * command names and environment assignments stay as typed; every argument (paths, identifiers,
  * `python -c` code, test ids) is translated. Operators (`|`, `&&`, `||`, `;`, `&`, `(`, a line
  * break: see shell-words.ts) start a new command. Quoted text is translated inside its quotes,
@@ -11,6 +12,15 @@ import type { Translator } from '../disguise/translator';
 
 /** The real command line for a line typed in the view. */
 export function commandLineToReal(line: string, translator: Translator): string {
+  return translateArguments(line, (text) => translator.toReal(text));
+}
+
+/** A real command line as the view writes it (a test command run in a materialized view). */
+export function commandLineToView(line: string, translator: Translator): string {
+  return translateArguments(line, (text) => translator.textToView(text));
+}
+
+function translateArguments(line: string, translate: (text: string) => string): string {
   let out = '';
   let last = 0;
   let expectCommand = true;
@@ -26,7 +36,7 @@ export function commandLineToReal(line: string, translator: Translator): string 
       expectCommand = false;
       continue;
     }
-    out += line.slice(last, span.start) + translator.toReal(text);
+    out += line.slice(last, span.start) + translate(text);
     last = span.end;
   }
   return out + line.slice(last);

@@ -28,6 +28,9 @@ import { readRepository } from '../repository/repository';
 import { runGate, type GateResult } from './state-gate';
 import { isStateLevel, withText } from '../disguise/state-levels';
 import { acceptedRewriteLevel } from '../rewrite/level';
+import { buildBundleFor, type Bundle, type Granularity } from '../disguise/bundle';
+import { commandLineToView } from '../view/command-line';
+import { runNamesGate } from './names-gate';
 import type { AcceptedRewrite } from './level4-rows';
 import type { TestRunner } from './test-runner';
 import { PRODUCT_VERSION } from '../common/version';
@@ -52,6 +55,11 @@ export interface DisguisedCheckoutOptions {
   rewrite?: AcceptedRewrite;
   /** Extra gitignore-style globs the state levels leave alone (like the view's `schrodinger.hidden`). */
   hidden?: readonly string[];
+  /** Level 2: the granularity of the view (default full), the interpreter its names are learned from and where what was learned is kept (bundle.ts). */
+  granularity?: Granularity;
+  python?: string;
+  factsCache?: string;
+  environmentCache?: string;
   onProgress?: (line: string) => void;
 }
 
@@ -91,13 +99,19 @@ export async function checkoutDisguised(options: DisguisedCheckoutOptions): Prom
   let gate: GateResult;
   let originals = new Map<string, Buffer>();
   let replace = new Map<string, Buffer>();
+  let names: LevelsRecord['names'];
+  const ids = [...instance.FAIL_TO_PASS, ...instance.PASS_TO_PASS];
+  const gateNames = options.levels.includes(2) && ids.length > 0;
   try {
-    if (options.levels.some(isStateLevel)) {
-      if (!options.makeRunner) throw new Error('internal error: state levels need a test runner for the validation gate');
-      const base = path.join(scratch, path.basename(path.resolve(options.out)));
+    const base = path.join(scratch, path.basename(path.resolve(options.out)));
+    let runner: TestRunner | undefined;
+    if (options.levels.some(isStateLevel) || gateNames) {
+      if (!options.makeRunner) throw new Error('internal error: the validation gates need a test runner');
       fs.mkdirSync(base);
       fillCheckout(base, source);
-      const runner = await options.makeRunner(base);
+      runner = await options.makeRunner(base);
+    }
+    if (options.levels.some(isStateLevel)) {
       const repository = readRepository(base, { hidden: options.hidden });
       const missing = Object.keys(rewrite?.rewrite ?? {}).find((p) => repository.files.find((f) => f.path === p)?.text === undefined);
       if (missing !== undefined) throw new UsageError(`the Level 4 rewrite of ${instance.instance_id} in ${rewrite!.file} rewrites ${missing}, which is not a text file of the base commit`);
@@ -108,7 +122,7 @@ export async function checkoutDisguised(options: DisguisedCheckoutOptions): Prom
         seed: options.seed,
         levels: options.levels,
         tests: { failToPass: instance.FAIL_TO_PASS, passToPass: instance.PASS_TO_PASS, testPatch: instance.test_patch },
-        runner,
+        runner: runner!,
         maxDraws: options.maxDraws,
         given: rewrite ? [acceptedRewriteLevel(rewrite.rewrite)] : undefined,
         onProgress: say,
@@ -118,6 +132,11 @@ export async function checkoutDisguised(options: DisguisedCheckoutOptions): Prom
       replace = new Map([...gate.texts].map(([p, text]) => [p, withText(files.get(p)!, text).bytes]));
     } else {
       gate = { sections: {}, texts: new Map(), draw: { attempt: 0, seed: options.seed }, fallback: [], summary: { status: 'skipped', reason: 'no state level', runs: 0 } };
+    }
+    if (gateNames) {
+      // Level 2 is drawn over the working copy's state: the gate judges the view of that state.
+      for (const [file, bytes] of replace) fs.writeFileSync(path.join(base, file), bytes);
+      names = await gateLevel2(options, base, runner!, say);
     }
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
@@ -137,6 +156,7 @@ export async function checkoutDisguised(options: DisguisedCheckoutOptions): Prom
     digests: Object.fromEntries([...replace.keys()].sort().map((p) => [p, { original: digestOf(originals.get(p)!), state: digestOf(replace.get(p)!) }])),
     ...gate.sections,
     ...(rewrite ? { level4: { seed: rewrite.seed, attempt: rewrite.attempt } } : {}),
+    ...(names ? { names } : {}),
   };
 
   let work: FilledCheckout | undefined;
@@ -159,5 +179,44 @@ export async function checkoutDisguised(options: DisguisedCheckoutOptions): Prom
     head: work!.head,
     workTree: work!.tree,
     files: work!.files,
+  };
+}
+
+/**
+ * The Level 2 gate on the working copy's state in `folder` (names-gate.ts): the instance's tests
+ * with its test_patch, on the state and on its view. Its view must run like it: a gate that
+ * cannot make them agree is an error.
+ */
+async function gateLevel2(options: DisguisedCheckoutOptions, folder: string, runner: TestRunner, say: (line: string) => void): Promise<NonNullable<LevelsRecord['names']>> {
+  const { instance } = options;
+  const granularity = options.granularity ?? 'full';
+  const python = options.python ?? runner.python;
+  const build = async (givenBack: Readonly<Record<string, string>>) =>
+    buildBundleFor(readRepository(folder, { hidden: options.hidden }), { seed: options.seed, levels: [2], granularity, python, factsCache: options.factsCache, environmentCache: options.environmentCache, givenBack });
+  const result = await runNamesGate({
+    root: folder,
+    build,
+    runnerFor: (dir, view) => (view ? runner.forView!(dir, (line) => commandLineToView(line, view)) : runner),
+    ids: [...instance.FAIL_TO_PASS, ...instance.PASS_TO_PASS],
+    testPatch: instance.test_patch,
+    onProgress: say,
+  });
+  if (result.status === 'failed') throw new UsageError(`the Level 2 view does not run like the original: ${result.reason}`);
+  if (result.status === 'analysis-failed') say(`level 2 gate: warning: ${result.reason}`);
+  const erosion = (bundle: Bundle) => bundle.statistics.visibleInCodePercent ?? 0;
+  const first = result.status === 'repaired' ? await build({}) : result.bundle;
+  return {
+    granularity,
+    python: result.bundle.names?.environment.python.executable || python || '',
+    givenBack: result.givenBack,
+    gate: {
+      status: result.status,
+      ...(result.reason ? { reason: result.reason } : {}),
+      runs: result.runs,
+      differing: result.differing.length,
+      flaky: result.flaky,
+      renamed: result.renamed,
+      visibleInCodePercent: { before: erosion(first), after: erosion(result.bundle) },
+    },
   };
 }

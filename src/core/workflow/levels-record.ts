@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../common/atomic';
-import type { OrderSection } from '../disguise/bundle';
+import { GRANULARITIES, type Granularity, type OrderSection } from '../disguise/bundle';
 import { orderSection } from '../disguise/bundle-schema';
 import { UsageError } from '../common/errors';
 import { arrayOf, fail, integer, isRelativePath, matching, objectOf, optional, recordOf, required, show, text, validateDocument, type Shape } from '../common/schema';
@@ -68,6 +68,27 @@ export interface LevelsRecord {
   rewrite?: StateSection<RewriteRecord>;
   /** Where Level 4's rewrite came from: the `level4` row's seed and accepted attempt. */
   level4?: { seed: number; attempt: number };
+  /** Level 2's gate (names-gate.ts): the view draws Level 2 with these names given back. */
+  names?: NamesGateRecord;
+}
+
+export interface NamesGateRecord {
+  granularity: Granularity;
+  /** The interpreter the third-party modules were learned from: a view of the working copy learns from it too. */
+  python: string;
+  /** Name -> the test that showed it must keep its spelling. */
+  givenBack: Record<string, string>;
+  gate: {
+    status: 'passed' | 'repaired' | 'analysis-failed' | 'skipped';
+    reason?: string;
+    runs: number;
+    /** Tests whose outcome differed in the first view (flaky ones apart). */
+    differing: number;
+    flaky: string[];
+    renamed: number;
+    /** The share of distinctive names still visible in the view's code, before and after the names given back. */
+    visibleInCodePercent: { before: number; after: number };
+  };
 }
 
 export function digestOf(bytes: Uint8Array): string {
@@ -77,6 +98,9 @@ export function digestOf(bytes: Uint8Array): string {
 const digest = matching('"sha256:" and 64 hexadecimal digits', (s) => /^sha256:[0-9a-f]{64}$/.test(s), 80);
 const objectId = matching('a git object id', (s) => /^[0-9a-f]{40}([0-9a-f]{24})?$/.test(s), 64);
 const relativePath = matching('a relative path', isRelativePath, 4096);
+const percent = (value: unknown, where: string) => {
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || value > 100) fail(where, 'expected a percentage from 0 to 100');
+};
 
 const recordShape = (): Shape<LevelsRecord> => ({
   schema: required(matching(`"${LEVELS_RECORD_SCHEMA}"`, (s) => s === LEVELS_RECORD_SCHEMA)),
@@ -100,6 +124,24 @@ const recordShape = (): Shape<LevelsRecord> => ({
   order: optional(orderSection),
   rewrite: optional(rewriteSection),
   level4: optional(objectOf<NonNullable<LevelsRecord['level4']>>({ seed: required(integer(0, 999_999_999_999_999)), attempt: required(integer(1, 1000)) })),
+  names: optional(
+    objectOf<NamesGateRecord>({
+      granularity: required(matching(`one of ${GRANULARITIES.join(', ')}`, (s) => (GRANULARITIES as readonly string[]).includes(s))),
+      python: required(text()),
+      givenBack: required(recordOf(matching('a Python name', (s) => /^[\p{L}_][\p{L}\p{N}_]*$/u.test(s)), text())),
+      gate: required(
+        objectOf<NamesGateRecord['gate']>({
+          status: required(matching('"passed", "repaired", "analysis-failed" or "skipped"', (s) => ['passed', 'repaired', 'analysis-failed', 'skipped'].includes(s))),
+          reason: optional(text(500)),
+          runs: required(integer(0, 100_000)),
+          differing: required(integer(0, 10_000_000)),
+          flaky: required(arrayOf(text())),
+          renamed: required(integer(0, 100_000_000)),
+          visibleInCodePercent: required(objectOf<NamesGateRecord['gate']['visibleInCodePercent']>({ before: required(percent), after: required(percent) })),
+        }),
+      ),
+    }),
+  ),
 });
 
 /** The record, checked; a damaged one throws "damaged level record: SOURCE: WHAT". */

@@ -25,6 +25,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { UsageError } from '../common/errors';
+import { importRootFiles, importRoots } from '../repository/import-roots';
 
 export type TestOutcome = 'passed' | 'failed' | 'error' | 'skipped';
 
@@ -51,6 +52,13 @@ export interface TestRunner {
   readonly description: string;
   /** Runs `ids` in `folder`, a scratch copy of the repository the runner may write into. */
   run(folder: string, ids: readonly string[]): Promise<TestRun>;
+  /**
+   * The same runner for a materialized view of the repository (the Level 2 gate): its command
+   * in view names (`commandLine` translates a real command line), its own modules those of `folder`.
+   */
+  forView?(folder: string, commandLine: (line: string) => string): TestRunner;
+  /** The interpreter its command runs as `python3`, when the runner knows it (Level 2 learns third-party modules from it). */
+  readonly python?: string;
 }
 
 /** The time one test run may take unless told otherwise (the SWE-bench harness's default). */
@@ -122,6 +130,7 @@ export function commandTestRunner(options: CommandRunnerOptions): TestRunner {
   const template = options.template.trim() || DEFAULT_TEST_CMD;
   return {
     description: template,
+    forView: (folder, commandLine) => commandTestRunner({ ...options, template: commandLine(template), ownModules: importRoots(importRootFiles(folder)).names }),
     async run(folder, ids) {
       const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'schrodinger-outcomes-'));
       const outcomesFile = path.join(scratch, 'outcomes.json');

@@ -10,6 +10,9 @@ methods and, apart, those of ``__init__``/``__new__``.
 Parameter names are the ones a caller can write as keywords: positional-only parameters
 (before ``/`` or named ``__x`` in stubs), the bound ``self``/``cls`` and ``*args``/``**kwargs``
 are left out.
+
+Runs on Python 3.6 and later (the environment reader runs it in the repository's interpreter):
+strings are ``ast.Str`` before 3.8, and positional-only parameters exist from 3.8.
 """
 
 import ast
@@ -62,9 +65,22 @@ def dotted_name(node):
     return ".".join(reversed(parts))
 
 
+def string_value(node):
+    """The text of a string literal node, else None."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if type(node).__name__ == "Str":  # Python < 3.8
+        return node.s
+    return None
+
+
+def positional_only(args):
+    return getattr(args, "posonlyargs", [])
+
+
 def parameter_names(fn, bound):
     args = fn.args
-    positional = [(p.arg, True) for p in args.posonlyargs] + [(p.arg, False) for p in args.args]
+    positional = [(p.arg, True) for p in positional_only(args)] + [(p.arg, False) for p in args.args]
     if bound:
         positional = positional[1:]
     names = [n for n, only in positional if not only] + [p.arg for p in args.kwonlyargs]
@@ -74,16 +90,15 @@ def parameter_names(fn, bound):
 def string_list(node):
     """The strings of a literal list/tuple/set of strings, or of a single string (split on
     commas and whitespace, as namedtuple accepts)."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return node.value.replace(",", " ").split()
+    if string_value(node) is not None:
+        return string_value(node).replace(",", " ").split()
     if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
         out = []
         for elt in node.elts:
-            if isinstance(elt, ast.Constant) and isinstance(elt.value, str):
-                out.append(elt.value)
-            elif isinstance(elt, ast.Tuple) and elt.elts and isinstance(elt.elts[0], ast.Constant) \
-                    and isinstance(elt.elts[0].value, str):
-                out.append(elt.elts[0].value)  # typing.NamedTuple("X", [("a", int)])
+            if string_value(elt) is not None:
+                out.append(string_value(elt))
+            elif isinstance(elt, ast.Tuple) and elt.elts and string_value(elt.elts[0]) is not None:
+                out.append(string_value(elt.elts[0]))  # typing.NamedTuple("X", [("a", int)])
         return out
     return None
 
@@ -285,7 +300,7 @@ class _Reader:
         """`self.X = ...` (any store through the bound first parameter) anywhere in a method."""
         if static:
             return
-        first = (fn.args.posonlyargs + fn.args.args)[:1]
+        first = (positional_only(fn.args) + fn.args.args)[:1]
         if not first:
             return
         receiver = first[0].arg

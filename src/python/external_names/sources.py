@@ -1,6 +1,7 @@
-"""Where the source-read facts come from: CPython's own library files, typeshed (stdlib and
-third-party stubs, as shipped inside a pinned `pyright` npm package) and packages installed in
-the system's site directories that ship no typeshed stubs."""
+"""Where the source-read facts come from: CPython's own library files and typeshed (stdlib and
+third-party stubs, as shipped inside a pinned `pyright` npm package). Installed third-party
+packages are read from the repository's own interpreter at build time (environment.py), with
+the source name "installed"."""
 
 import os
 import re
@@ -15,22 +16,6 @@ PYRIGHT_VERSION = "1.1.414"
 
 # The source-read sources, in merge order: stubs first, so that their bindings win.
 SOURCE_NAMES = ["typeshed-stdlib", "typeshed-stubs", "cpython-source", "installed"]
-
-# Installed distributions read from their sources: (distribution, its top-level import names).
-INSTALLED = [
-    ("click", ["click"]),
-    ("hypothesis", ["hypothesis", "_hypothesis_pytestplugin", "_hypothesis_ftz_detector"]),
-    ("iniconfig", ["iniconfig"]),
-    ("Jinja2", ["jinja2"]),
-    ("MarkupSafe", ["markupsafe"]),
-    ("matplotlib", ["matplotlib", "mpl_toolkits", "pylab"]),
-    ("numpy", ["numpy"]),
-    ("packaging", ["packaging"]),
-    ("pluggy", ["pluggy"]),
-    ("pytest", ["pytest", "_pytest", "py"]),
-    ("railroad-diagrams", ["railroad"]),
-    ("scipy", ["scipy"]),
-]
 
 # Folders never read: test suites, applications and data of the standard library.
 SKIPPED_DIRS = {"test", "tests", "idle_test", "__pycache__", "site-packages", "dist-packages", "idlelib",
@@ -157,7 +142,12 @@ def fetch_typeshed(cache_root):
     tgz = os.path.join(folder, run.stdout.strip().splitlines()[-1])
     with tarfile.open(tgz) as tar:
         members = [m for m in tar.getmembers() if m.name.startswith("package/dist/typeshed-fallback/")]
-        tar.extractall(folder, members=members, filter="data")
+        # The "data" filter (refusing links and paths that leave the folder) where tarfile has it.
+        options = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
+        for member in members:
+            if member.issym() or member.islnk() or member.name.startswith("/") or ".." in member.name.split("/"):
+                sys.exit("gen-external-names: unexpected entry in the pyright package: %s" % member.name)
+        tar.extractall(folder, members=members, **options)
     os.remove(tgz)
     return typeshed
 
@@ -210,54 +200,3 @@ def read_typeshed_stubs(reading, typeshed):
         if tops:
             distributions.append((dist, version, sorted(set(tops))))
     return distributions
-
-
-# ---- installed distributions ----------------------------------------------------------------
-
-def site_dirs():
-    import site  # only for the list of directories; -S keeps them off sys.path
-    dirs = []
-    for d in site.getsitepackages():
-        if os.path.isdir(d) and d not in dirs:
-            dirs.append(d)
-    return dirs
-
-
-def distribution_version(site_dir, dist):
-    """Version from the distribution's .dist-info/METADATA or .egg-info/PKG-INFO, else None."""
-    key = re.sub(r"[-_.]+", "_", dist).lower()
-    for entry in sorted(os.listdir(site_dir)):
-        stem, ext = os.path.splitext(entry)
-        if ext not in (".dist-info", ".egg-info"):
-            continue
-        name = stem.split("-")[0]
-        if re.sub(r"[-_.]+", "_", name).lower() != key:
-            continue
-        meta = os.path.join(site_dir, entry, "METADATA" if ext == ".dist-info" else "PKG-INFO")
-        if os.path.isdir(os.path.join(site_dir, entry)) and os.path.isfile(meta):
-            with open(meta, encoding="utf-8", errors="replace") as f:
-                m = re.search(r"^Version:\s*(\S+)", f.read(), re.M)
-            if m:
-                return m.group(1)
-    return None
-
-
-def read_installed(reading):
-    """Returns [(distribution, version, tops)] of the INSTALLED distributions found."""
-    found = []
-    dirs = site_dirs()
-    for dist, tops in INSTALLED:
-        for site_dir in dirs:
-            version = distribution_version(site_dir, dist)
-            present = [t for t in tops if os.path.isdir(os.path.join(site_dir, t))
-                       or os.path.isfile(os.path.join(site_dir, t + ".py"))]
-            if version is None or not present:
-                continue
-            for top in present:
-                entry = top if os.path.isdir(os.path.join(site_dir, top)) else top + ".py"
-                reading.read_tree("installed", site_dir, entry)
-            found.append((dist, version, present))
-            break
-        else:
-            print("external-names: %s is not installed, left out" % dist, file=sys.stderr)
-    return found

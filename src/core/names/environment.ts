@@ -1,0 +1,254 @@
+/**
+ * The third-party APIs a repository uses, learned from the interpreter its tests run with rather
+ * than from a fixed list: for each top-level module the repository imports that is neither its
+ * own nor in the shipped data (the standard library and typeshed), the environment reader
+ * (src/python/external_names/environment.py) runs in a subprocess of that interpreter, finds
+ * the module's distribution and version and reads its sources (its compiled modules by importing
+ * them). Each distribution's names are cached per interpreter, distribution, version and a stamp
+ * of its files; what was learned is recorded (`EnvironmentRecord`) and frozen into the bundle.
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { writeFileAtomic } from '../common/atomic';
+import { assetPath } from '../common/assets';
+import { UsageError } from '../common/errors';
+import type { NamesInput } from './build';
+import { ExternalNames, type ExternalNamesDocument } from './external-names';
+
+export interface EnvironmentDistribution {
+  name: string;
+  version: string;
+  /** Its top-level import names. */
+  tops: string[];
+  /** sha256 of the files read. */
+  digest: string;
+}
+
+/** What a build learned from its interpreter: frozen into the bundle's names section. */
+export interface EnvironmentRecord {
+  python: { executable: string; version: string };
+  distributions: EnvironmentDistribution[];
+  /** Top-level modules the repository imports that the interpreter cannot find. */
+  missing: string[];
+}
+
+export interface LearnedEnvironment {
+  record: EnvironmentRecord;
+  /** One layer of names per distribution, for ExternalNames.withLayers. */
+  layers: ExternalNames[];
+  /** Distributions read now and taken from the cache. */
+  read: number;
+  cached: number;
+  ms: number;
+}
+
+export interface LearnOptions {
+  /** The interpreter (a path, or a program found on PATH), run as given. */
+  python: string;
+  /** The top-level modules to learn. */
+  tops: readonly string[];
+  /** Where distributions' names are kept between builds; none: read every time. */
+  cacheDir?: string;
+  timeoutMs?: number;
+  /** The environment of the interpreter (default: this process's). */
+  env?: NodeJS.ProcessEnv;
+}
+
+export const ENVIRONMENT_TIMEOUT_MS = 120_000;
+
+/**
+ * The interpreters a build tries when none is given, in order, as the disguised terminal does
+ * (solve/python.ts): the one that can import the most of the modules to learn is taken, the
+ * first of them on a tie.
+ */
+export const DEFAULT_PYTHONS: readonly string[] = ['python3', '/usr/bin/python3', 'python'];
+
+/** See DEFAULT_PYTHONS; undefined when none of them runs. */
+export async function choosePython(tops: readonly string[], options: Omit<LearnOptions, 'python' | 'tops'> = {}): Promise<string | undefined> {
+  let best: { python: string; missing: number } | undefined;
+  const seen = new Set<string>();
+  for (const python of DEFAULT_PYTHONS) {
+    let located: EnvironmentRecord;
+    try {
+      located = await locateEnvironment({ ...options, python, tops: tops.length > 0 ? tops : ['__schrodinger_probe__'] });
+    } catch {
+      continue;
+    }
+    if (seen.has(located.python.executable)) continue;
+    seen.add(located.python.executable);
+    if (!best || located.missing.length < best.missing) best = { python, missing: located.missing.length };
+    if (located.missing.length === 0 || tops.length === 0) break;
+  }
+  return best?.python;
+}
+
+interface LocateAnswer {
+  python: EnvironmentRecord['python'];
+  found: Array<{ top: string; distribution: string; version: string; tops: string[]; stamp: string }>;
+  missing: string[];
+}
+
+interface ReadAnswer {
+  python: EnvironmentRecord['python'];
+  read: Array<{ distribution: string; version: string; tops: string[]; digest: string; document: ExternalNamesDocument }>;
+}
+
+interface CachedDistribution {
+  distribution: string;
+  version: string;
+  tops: string[];
+  digest: string;
+  document: ExternalNamesDocument;
+}
+
+/** See the module comment. */
+export async function learnEnvironment(options: LearnOptions): Promise<LearnedEnvironment> {
+  const started = Date.now();
+  const tops = [...new Set(options.tops)].sort();
+  if (tops.length === 0) return { record: { python: { executable: '', version: '' }, distributions: [], missing: [] }, layers: [], read: 0, cached: 0, ms: 0 };
+  const located = await ask<LocateAnswer>(options, { op: 'locate', tops });
+  const byDistribution = new Map<string, LocateAnswer['found'][number]>();
+  for (const found of located.found) byDistribution.set(`${found.distribution}\0${found.version}`, found);
+  const folder = options.cacheDir ? path.join(options.cacheDir, digestOf(`${located.python.executable}\0${located.python.version}`)) : undefined;
+  const cacheFile = (found: LocateAnswer['found'][number]) => path.join(folder!, `${safe(found.distribution)}-${safe(found.version)}-${found.stamp}.json`);
+  const distributions: CachedDistribution[] = [];
+  const toRead: Array<LocateAnswer['found'][number]> = [];
+  for (const found of [...byDistribution.values()].sort((a, b) => (a.distribution < b.distribution ? -1 : a.distribution > b.distribution ? 1 : 0))) {
+    const cached = folder ? readCached(cacheFile(found)) : undefined;
+    if (cached) distributions.push(cached);
+    else toRead.push(found);
+  }
+  if (toRead.length > 0) {
+    const answer = await ask<ReadAnswer>(options, { op: 'read', distributions: toRead.map((f) => ({ distribution: f.distribution, version: f.version, tops: f.tops })) });
+    answer.read.forEach((read, i) => {
+      distributions.push(read);
+      if (folder) {
+        fs.mkdirSync(folder, { recursive: true });
+        writeFileAtomic(cacheFile(toRead[i]), JSON.stringify(read));
+      }
+    });
+  }
+  distributions.sort((a, b) => (a.distribution < b.distribution ? -1 : a.distribution > b.distribution ? 1 : 0));
+  return {
+    record: {
+      python: located.python,
+      distributions: distributions.map((d) => ({ name: d.distribution, version: d.version, tops: [...d.tops].sort(), digest: d.digest })),
+      missing: located.missing,
+    },
+    layers: distributions.map((d) => new ExternalNames(d.document, d.digest)),
+    read: toRead.length,
+    cached: distributions.length - toRead.length,
+    ms: Date.now() - started,
+  };
+}
+
+/** The top-level modules the repository imports that are neither its own, nor the standard library's, nor in the shipped data: those to learn. */
+export function thirdPartyTops(input: Pick<NamesInput, 'facts' | 'modules'>, external: ExternalNames): string[] {
+  const own = new Set(input.modules.map((m) => m.split('.')[0]));
+  const tops = new Set<string>();
+  for (const file of input.facts) {
+    for (const dotted of file.externalModules) {
+      const top = dotted.split('.')[0];
+      if (!own.has(top) && !external.isStdlib(top) && !external.stdlibTopModules.has(top) && !external.hasPackage(top)) tops.add(top);
+    }
+  }
+  return [...tops].sort();
+}
+
+/** Where an environment's distributions are now, and their versions (no file is read): to compare with a record (environmentDrift). */
+export async function locateEnvironment(options: LearnOptions): Promise<EnvironmentRecord> {
+  const tops = [...new Set(options.tops)].sort();
+  if (tops.length === 0) return { python: { executable: '', version: '' }, distributions: [], missing: [] };
+  const located = await ask<LocateAnswer>(options, { op: 'locate', tops });
+  const byName = new Map(located.found.map((f) => [f.distribution, f]));
+  return {
+    python: located.python,
+    distributions: [...byName.values()].map((f) => ({ name: f.distribution, version: f.version, tops: f.tops, digest: '' })),
+    missing: located.missing,
+  };
+}
+
+/** The tops of a record's distributions: the external modules a translation of the bundle knows. */
+export function environmentTops(record: EnvironmentRecord | undefined): string[] {
+  return [...new Set(record?.distributions.flatMap((d) => d.tops) ?? [])].sort();
+}
+
+/**
+ * How an environment differs from the one a bundle recorded (another interpreter version, a
+ * distribution's version changed, added or gone), one phrase each; empty when they agree.
+ */
+export function environmentDrift(recorded: EnvironmentRecord, now: EnvironmentRecord): string[] {
+  const differences: string[] = [];
+  if (recorded.python.version !== now.python.version) differences.push(`Python ${recorded.python.version} then, ${now.python.version} now`);
+  const found = new Set(now.missing);
+  for (const top of recorded.missing) if (!found.has(top)) differences.push(`${top} can be imported now`);
+  const versions = new Map(now.distributions.map((d) => [d.name, d.version]));
+  for (const d of recorded.distributions) {
+    const version = versions.get(d.name);
+    if (version === undefined) differences.push(`${d.name} ${d.version} is gone`);
+    else if (version !== d.version) differences.push(`${d.name} ${d.version} then, ${version} now`);
+  }
+  return differences;
+}
+
+function readCached(file: string): CachedDistribution | undefined {
+  try {
+    const value = JSON.parse(fs.readFileSync(file, 'utf8')) as CachedDistribution;
+    return value && typeof value.digest === 'string' && value.document?.schema === 2 ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function safe(text: string): string {
+  return text.replace(/[^A-Za-z0-9._+-]/g, '_').slice(0, 80);
+}
+
+function digestOf(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+}
+
+/** The reader's package folder (src/python in the sources, dist/python in the bundle). */
+function readerFolder(): string {
+  return path.dirname(path.dirname(assetPath('python', path.join('external_names', 'environment.py'))));
+}
+
+const BOOTSTRAP = 'import sys; sys.path.append(sys.argv[1]); from external_names.environment import main; main()';
+
+function ask<T>(options: LearnOptions, request: unknown): Promise<T> {
+  const timeoutMs = options.timeoutMs ?? ENVIRONMENT_TIMEOUT_MS;
+  return new Promise((resolve, reject) => {
+    // -B: nothing written into the environment's folders; cwd /: the repository is not importable.
+    const child = spawn(options.python, ['-B', '-c', BOOTSTRAP, readerFolder()], { cwd: '/', env: { ...(options.env ?? process.env), PYTHONDONTWRITEBYTECODE: '1' }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const out: Buffer[] = [];
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => {
+      err = (err + chunk.toString('utf8')).slice(-2000);
+    });
+    const timer = setTimeout(() => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    }, timeoutMs);
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      reject(new UsageError(error.code === 'ENOENT' ? `the Python interpreter ${options.python} was not found (give another with --python)` : `the Python interpreter ${options.python} does not run: ${error.message}`));
+    });
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      if (signal === 'SIGKILL') return reject(new UsageError(`reading the third-party modules from ${options.python} took longer than ${Math.round(timeoutMs / 1000)} s`));
+      if (code !== 0) return reject(new UsageError(`reading the third-party modules from ${options.python} failed (exit ${code}): ${err.trim().split('\n').pop() ?? ''}`));
+      try {
+        resolve(JSON.parse(Buffer.concat(out).toString('utf8')) as T);
+      } catch {
+        reject(new UsageError(`the Python interpreter ${options.python} answered the environment reader with something that is not JSON`));
+      }
+    });
+    child.stdin.end(JSON.stringify(request));
+  });
+}

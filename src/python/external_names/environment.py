@@ -1,0 +1,342 @@
+"""The third-party modules a repository imports, read from the interpreter its tests run with.
+
+Run by the product (src/core/names/environment.ts) in a subprocess of that interpreter, never in
+the extension host, with one JSON request on standard input and one JSON answer on standard
+output:
+
+  {"op": "locate", "tops": [...]}
+      -> {"python": {"executable", "version"}, "found": [{"top", "distribution", "version",
+          "tops", "stamp"}], "missing": [...]}
+      where each top-level import name is found (importlib's finders, nothing imported), which
+      distribution ships it (its .dist-info or .egg-info beside it: name, version, the other
+      top-level names it ships) and a stamp of its files (paths, sizes, modification times).
+  {"op": "read", "distributions": [{"distribution", "version", "tops"}]}
+      -> {"python": ..., "read": [{"distribution", "version", "tops", "digest", "document",
+          "modules", "compiled", "unparsable"}]}
+      each distribution's modules read with the reader `gen:external` uses (python_source.py,
+      `ast`, nothing imported), its compiled modules by importing them (dir(), signatures, the
+      signature line Cython puts in a docstring), encoded as data/external-names.json is
+      (universe.py, schema 2); `digest` is the sha256 of the files read.
+
+Runs on Python 3.6 and later. Importing a compiled module runs its initialisation: the product
+calls this with a timeout.
+"""
+
+import hashlib
+import importlib
+import importlib.machinery
+import importlib.util
+import inspect
+import json
+import os
+import re
+import sys
+
+from .python_source import ClassFacts, ModuleFacts
+from .sources import SKIPPED_DIRS, Reading, walk_modules
+from .universe import Universe
+
+EXTENSION_SUFFIXES = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+SOURCE_SUFFIXES = (".py", ".pyi")
+NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def python_info():
+    return {"executable": sys.executable, "version": "%d.%d.%d" % tuple(sys.version_info[:3])}
+
+
+# ---- where a top-level name lives ------------------------------------------------------------
+
+def find_top(top):
+    """(folder holding it, entry name in that folder) for a top-level import name, else None."""
+    try:
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError, AttributeError):
+        return None
+    if spec is None:
+        return None
+    if spec.submodule_search_locations:
+        locations = [p for p in spec.submodule_search_locations if os.path.isdir(p)]
+        if not locations:
+            return None
+        folder = locations[0]
+        return os.path.dirname(folder), os.path.basename(folder)
+    if spec.origin and os.path.isfile(spec.origin):
+        return os.path.dirname(spec.origin), os.path.basename(spec.origin)
+    return None
+
+
+def entry_top(entry):
+    """The import name of a folder entry: `pkg`, `mod.py` -> `mod`, `_x.cpython-311-x86_64-linux-gnu.so` -> `_x`."""
+    for suffix in SOURCE_SUFFIXES + EXTENSION_SUFFIXES:
+        if entry.endswith(suffix):
+            return entry[: -len(suffix)]
+    return entry
+
+
+def metadata_text(folder, entry):
+    for name in ("METADATA", "PKG-INFO"):
+        path = os.path.join(folder, entry, name)
+        if os.path.isfile(path):
+            with open(path, encoding="utf-8", errors="replace") as f:
+                return f.read()
+    return ""
+
+
+def metadata_tops(folder, entry):
+    """Top-level names a .dist-info/.egg-info says its distribution ships."""
+    path = os.path.join(folder, entry, "top_level.txt")
+    if os.path.isfile(path):
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return sorted({line.strip().replace("/", ".").split(".")[0] for line in f if line.strip()})
+    path = os.path.join(folder, entry, "RECORD")
+    tops = set()
+    if os.path.isfile(path):
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                first = line.split(",", 1)[0].split("/", 1)
+                if len(first) == 2 and not first[0].endswith((".dist-info", ".egg-info", ".data")) and first[0] != "..":
+                    tops.add(first[0])
+                elif len(first) == 1 and first[0].endswith(SOURCE_SUFFIXES + EXTENSION_SUFFIXES):
+                    tops.add(entry_top(first[0]))
+    return sorted(t for t in tops if NAME.match(t) and t != "__pycache__")
+
+
+_distributions = {}
+
+
+def distributions_in(folder):
+    """{top: (distribution, version, tops)} of the metadata folders in `folder`, read once."""
+    if folder in _distributions:
+        return _distributions[folder]
+    found = {}
+    try:
+        entries = sorted(os.listdir(folder))
+    except OSError:
+        entries = []
+    for entry in entries:
+        if not entry.endswith((".dist-info", ".egg-info")) or not os.path.isdir(os.path.join(folder, entry)):
+            continue
+        text = metadata_text(folder, entry)
+        name = re.search(r"^Name:\s*(\S+)", text, re.M)
+        version = re.search(r"^Version:\s*(\S+)", text, re.M)
+        if not name:
+            continue
+        tops = metadata_tops(folder, entry)
+        for top in tops:
+            found.setdefault(top, (name.group(1), version.group(1) if version else "", tops))
+    _distributions[folder] = found
+    return found
+
+
+def module_files(folder, entry):
+    """Every file of a top-level module or package (sorted relative paths), caches left out."""
+    start = os.path.join(folder, entry)
+    if os.path.isfile(start):
+        return [entry]
+    files = []
+    for dirpath, dirnames, filenames in os.walk(start):
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        for name in sorted(filenames):
+            if name.endswith(SOURCE_SUFFIXES + EXTENSION_SUFFIXES):
+                files.append(os.path.relpath(os.path.join(dirpath, name), folder))
+    return files
+
+
+def stamp(folder, entries):
+    digest = hashlib.sha256()
+    for entry in entries:
+        for rel in module_files(folder, entry):
+            st = os.stat(os.path.join(folder, rel))
+            digest.update(("%s\0%d\0%d\0" % (rel, st.st_size, int(st.st_mtime))).encode("utf-8", "surrogateescape"))
+    return digest.hexdigest()[:32]
+
+
+def located(top):
+    """(folder, entries of the distribution's tops found there, distribution, version, tops) or None."""
+    where = find_top(top)
+    if where is None:
+        return None
+    folder, entry = where
+    distribution, version, tops = distributions_in(folder).get(top, (top, "", [top]))
+    entries = []
+    for name in sorted(set(tops) | {top}):
+        found = find_top(name) if name != top else where
+        if found is not None and found[0] == folder:
+            entries.append(found[1])
+    return folder, entries, distribution, version, sorted({entry_top(e) for e in entries})
+
+
+def locate(tops):
+    found, missing = [], []
+    for top in sorted(set(tops)):
+        where = located(top)
+        if where is None:
+            missing.append(top)
+            continue
+        folder, entries, distribution, version, dist_tops = where
+        found.append({"top": top, "distribution": distribution, "version": version, "tops": dist_tops,
+                      "stamp": stamp(folder, entries)})
+    return {"python": python_info(), "found": found, "missing": missing}
+
+
+# ---- compiled modules -------------------------------------------------------------------------
+
+def doc_parameters(obj, name):
+    """Parameter names of the `name(...)` line Cython's embedsignature puts first in a docstring."""
+    doc = getattr(obj, "__doc__", None)
+    if not isinstance(doc, str):
+        return None
+    at = doc.find(name + "(")
+    if at < 0 or doc[:at].strip():
+        return None
+    depth, start, parts, i = 0, at + len(name) + 1, [], at + len(name)
+    for i in range(at + len(name), len(doc)):
+        ch = doc[i]
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+            if depth == 0:
+                parts.append(doc[start:i])
+                break
+        elif ch == "," and depth == 1:
+            parts.append(doc[start:i])
+            start = i + 1
+    else:
+        return None
+    names = set()
+    for part in parts:
+        match = re.match(r"\s*\**\s*([A-Za-z_][A-Za-z0-9_]*)", part)
+        if match and match.group(1) not in ("self", "cls"):
+            names.add(match.group(1))
+    return names
+
+
+def parameters_of(obj, name):
+    try:
+        signature = inspect.signature(obj)
+    except (TypeError, ValueError):
+        return doc_parameters(obj, name)
+    return {p.name for p in signature.parameters.values()
+            if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and p.name not in ("self", "cls")}
+
+
+def runtime_module(dotted):
+    """ModuleFacts of a compiled module from importing it, or None when it does not import."""
+    try:
+        module = importlib.import_module(dotted)
+    except BaseException:  # noqa: B902 - any failure of a module's initialisation
+        return None
+    facts = ModuleFacts(dotted, False, False)
+    for name in sorted(dir(module)):
+        facts.names.add(name)
+        try:
+            value = getattr(module, name)
+        except BaseException:  # noqa: B902
+            continue
+        if inspect.isclass(value) and getattr(value, "__module__", None) == dotted:
+            facts.classes[name] = runtime_class(value, facts)
+        elif callable(value):
+            facts.params |= parameters_of(value, name) or set()
+    return facts
+
+
+def runtime_class(cls, module_facts):
+    facts = ClassFacts()
+    ignored = set(dir(object))
+    for name in sorted(dir(cls)):
+        if name in ignored and name not in ("__init__", "__new__"):
+            continue
+        if name not in ignored:
+            facts.names.add(name)
+        try:
+            value = inspect.getattr_static(cls, name)
+        except AttributeError:
+            continue
+        if callable(value) or isinstance(value, (staticmethod, classmethod)):
+            facts.params |= parameters_of(getattr(cls, name, value), name) or set()
+    init = parameters_of(cls, cls.__name__)
+    if init is not None:
+        facts.init = set(init)
+        facts.params |= init
+    for base in cls.__bases__:
+        if base is object:
+            continue
+        module = getattr(base, "__module__", "") or ""
+        if module == module_facts.name:
+            facts.bases.append(base.__qualname__)
+        elif module:
+            top = module.split(".")[0]
+            module_facts.bindings.setdefault(top, ("abs", top))
+            facts.bases.append(module + "." + base.__qualname__)
+    return facts
+
+
+# ---- reading a distribution -------------------------------------------------------------------
+
+EMPTY_RUNTIME = {"modules": {}, "classes": {}, "bases": {}, "aliases": {}, "owners": {}, "keywords": [],
+                 "softKeywords": [], "builtins": [], "builtinTypeAttributes": [], "stdlibModules": []}
+
+
+def compiled_modules(folder, entry):
+    """Dotted names of the compiled modules of a top-level module or package that have no source."""
+    names = []
+    for rel in module_files(folder, entry):
+        if not rel.endswith(EXTENSION_SUFFIXES):
+            continue
+        parts = rel.split(os.sep)
+        if any(p in SKIPPED_DIRS for p in parts[:-1]):
+            continue
+        parts[-1] = entry_top(parts[-1])
+        if parts[-1] == "__init__":
+            parts.pop()
+        if all(NAME.match(p) for p in parts):
+            dotted = ".".join(parts)
+            if not any(os.path.isfile(os.path.join(folder, *parts[:-1], parts[-1] + s)) for s in SOURCE_SUFFIXES):
+                names.append(dotted)
+    return names
+
+
+def read_distribution(request):
+    reading = Reading()
+    digest = hashlib.sha256()
+    compiled = []
+    dist_tops = []
+    for top in sorted(request["tops"]):
+        where = find_top(top)
+        if where is None:
+            continue
+        folder, entry = where
+        dist_tops.append(top)
+        for rel in module_files(folder, entry):
+            digest.update(rel.encode("utf-8", "surrogateescape") + b"\0")
+            with open(os.path.join(folder, rel), "rb") as f:
+                digest.update(hashlib.sha256(f.read()).digest())
+        reading.read_tree("installed", folder, entry)
+        compiled += compiled_modules(folder, entry)
+    for dotted in compiled:
+        facts = runtime_module(dotted)
+        if facts is not None:
+            reading.modules[("installed", dotted)] = facts
+    runtime = dict(EMPTY_RUNTIME, python=python_info()["version"])
+    universe = Universe(runtime, reading)
+    header = {"sources": {"environment": {"version": "%s %s" % (request["distribution"], request["version"]),
+                                           "modules": len(reading.modules),
+                                           "classes": sum(len(f.classes) for f in reading.modules.values())}}}
+    document = universe.encode(header, set(), [(request["distribution"], request["version"], "environment", dist_tops)])
+    return {"distribution": request["distribution"], "version": request["version"], "tops": dist_tops,
+            "digest": "sha256:" + digest.hexdigest(), "document": document, "modules": len(reading.modules),
+            "compiled": len(compiled), "unparsable": sum(len(p) for p in reading.unparsable.values())}
+
+
+def main():
+    request = json.loads(sys.stdin.read())
+    if request.get("op") == "locate":
+        answer = locate(request["tops"])
+    elif request.get("op") == "read":
+        answer = {"python": python_info(), "read": [read_distribution(d) for d in request["distributions"]]}
+    else:
+        sys.exit("environment: unknown request")
+    sys.stdout.write(json.dumps(answer, sort_keys=True, separators=(",", ":"), ensure_ascii=True))
+    sys.stdout.write("\n")

@@ -1,0 +1,97 @@
+// The Level 2 gate with a real pytest suite: `build --gate CMD` runs the suite on the repository
+// and on its materialized view. A bundle broken on purpose (the build learns a package from an
+// interpreter whose version of it lacks an attribute the code reads, so the rule that keeps
+// external attributes cannot fire) makes a test fail in the view; the gate finds the name and
+// gives it back, and the view then runs like the original.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import type { Bundle } from '../../src/core/disguise/bundle';
+import { readRepository } from '../../src/core/repository/repository';
+import { materialize } from '../../src/core/disguise/materialize';
+import { PYTHON, runPytest, tempDir } from '../helpers';
+import { runProgram } from '../unit/command-harness';
+
+/** gizmo, as a site folder: its Frame has a `border_colour` in the new version only. */
+function gizmoSite(newVersion: boolean): string {
+  const site = tempDir(`gate-gizmo-${newVersion ? 'new' : 'old'}`);
+  fs.mkdirSync(path.join(site, 'gizmo'));
+  fs.writeFileSync(
+    path.join(site, 'gizmo', '__init__.py'),
+    `class Frame:\n    def __init__(self, width=1):\n        self.width = width\n${newVersion ? '        self.border_colour = "red"\n' : ''}`,
+  );
+  return site;
+}
+
+/** A repository with enough names of its own that one given back is under 2% of them, and a suite. */
+function repository(): string {
+  const repo = tempDir('gate-repo');
+  fs.mkdirSync(path.join(repo, 'shapes'));
+  fs.writeFileSync(path.join(repo, 'shapes', '__init__.py'), '');
+  const helpers = Array.from({ length: 60 }, (_, i) => `def helper_${['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot'][i % 6]}_${['north', 'south', 'east', 'west', 'inner', 'outer', 'upper', 'lower', 'front', 'back'][Math.floor(i / 6)]}(value):\n    return value + ${i}\n`).join('\n\n');
+  fs.writeFileSync(
+    path.join(repo, 'shapes', 'panel.py'),
+    `import gizmo\n\n\nclass Panel:\n    def __init__(self, border_colour):\n        self.border_colour = border_colour\n\n    def frame_colour(self):\n        return gizmo.Frame(width=2).border_colour\n\n\n${helpers}`,
+  );
+  fs.mkdirSync(path.join(repo, 'tests'));
+  fs.writeFileSync(
+    path.join(repo, 'tests', 'test_panel.py'),
+    'from shapes.panel import Panel, helper_alpha_north\n\n\ndef test_framed():\n    assert Panel("blue").frame_colour() == "red"\n\n\ndef test_helper():\n    assert helper_alpha_north(1) == 1\n',
+  );
+  return repo;
+}
+
+/** A python3 that sees the given site folder. */
+function pythonWith(site: string): string {
+  const bin = tempDir('gate-python');
+  const file = path.join(bin, 'python3');
+  fs.writeFileSync(file, `#!/bin/sh\nPYTHONPATH=${site} exec ${PYTHON} "$@"\n`, { mode: 0o755 });
+  return file;
+}
+
+test('build --gate: a bundle broken on purpose fails a test in the view; the gate gives the name back and the view runs like the original', async () => {
+  const repo = repository();
+  const testsSee = pythonWith(gizmoSite(true));
+  const buildSees = pythonWith(gizmoSite(false));
+  const command = `${testsSee} -m pytest -q -p no:cacheprovider tests`;
+  const out = path.join(tempDir('gate-out'), 'bundle.json');
+
+  // Without the gate, the view of the broken bundle does not run like the original.
+  const plain = await runProgram(['build', repo, '--seed', '9', '--python', buildSees, '--out', out]);
+  assert.equal(plain.status, 0, plain.stderr);
+  const broken = JSON.parse(fs.readFileSync(out, 'utf8')) as Bundle;
+  assert.ok(broken.names!.identifiers.border_colour, 'the broken bundle renames the attribute gizmo sets');
+  const brokenView = path.join(tempDir('gate-view'), 'view');
+  await materialize(readRepository(repo), broken, brokenView);
+  assert.notEqual(viewOutcome(brokenView, testsSee), 'passed');
+
+  const gated = await runProgram(['build', repo, '--seed', '9', '--python', buildSees, '--gate', command, '--out', out, '--force']);
+  assert.equal(gated.status, 0, gated.stderr);
+  const printed = JSON.parse(gated.stdout) as { gate: { status: string; givenBack: Record<string, string>; differing: string[]; renamed: number } };
+  assert.equal(printed.gate.status, 'repaired', gated.stderr);
+  assert.deepEqual(printed.gate.givenBack, { border_colour: 'tests/test_panel.py::test_framed' });
+  assert.deepEqual(printed.gate.differing, ['tests/test_panel.py::test_framed']);
+  assert.ok(printed.gate.renamed > 50);
+  const bundle = JSON.parse(fs.readFileSync(out, 'utf8')) as Bundle;
+  assert.equal(bundle.names!.keptEverywhere.border_colour, 'gate');
+  assert.deepEqual(bundle.names!.givenBack, { border_colour: 'tests/test_panel.py::test_framed' });
+  assert.ok(bundle.names!.identifiers.helper_alpha_north, 'the other names stay renamed');
+  const view = path.join(tempDir('gate-view'), 'view');
+  await materialize(readRepository(repo), bundle, view);
+  assert.equal(viewOutcome(view, testsSee), 'passed');
+
+  // A bundle that needs nothing: the gate passes and gives nothing back.
+  const right = await runProgram(['build', repo, '--seed', '9', '--python', testsSee, '--gate', command, '--out', out, '--force']);
+  assert.equal(right.status, 0, right.stderr);
+  const passed = JSON.parse(right.stdout) as { gate: { status: string; givenBack: Record<string, string>; runs: number } };
+  assert.equal(passed.gate.status, 'passed');
+  assert.deepEqual(passed.gate.givenBack, {});
+  assert.equal(passed.gate.runs, 1);
+});
+
+/** The outcome of every test of the view's suite together: 'passed' when all pass. */
+function viewOutcome(view: string, python: string): string {
+  const outcomes = runPytest(view, ['tests'], python);
+  return [...outcomes.values()].every((o) => o === 'passed') && outcomes.size > 0 ? 'passed' : 'not all passed';
+}

@@ -1,0 +1,118 @@
+// The environment reader on real interpreters: Debian's python3 with its installed packages, and
+// pyenv's CPython 3.6 holding a package written for the test. What the reader learns decides names a build keeps,
+// and it is frozen into the bundle.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { buildBundle, parseBundle, serializeBundle } from '../../src/core/disguise/bundle';
+import { translatorFor } from '../../src/core/disguise/translator';
+import { environmentDrift, learnEnvironment } from '../../src/core/names/environment';
+import { loadExternalNames } from '../../src/core/names/external-names';
+import { PYTHON, requirePath, tempDir } from '../helpers';
+
+function includesAll(names: Iterable<string> | undefined, expected: readonly string[], what: string): void {
+  assert.ok(names, `${what} should be known`);
+  const set = new Set(names);
+  for (const n of expected) assert.ok(set.has(n), `${what} should include ${JSON.stringify(n)}`);
+}
+
+test("installed packages are read from the interpreter's sources, compiled modules from importing them; distributions, versions and siblings come from their metadata", async () => {
+  requirePath(PYTHON, 'python3');
+  for (const pkg of ['pytest', 'numpy', 'lxml', 'jinja2', 'click', 'hypothesis']) requirePath(`/usr/lib/python3/dist-packages/${pkg}`, `python3-${pkg}`);
+  const learned = await learnEnvironment({ python: PYTHON, tops: ['pytest', 'numpy', 'lxml', 'jinja2', 'click', 'hypothesis', 'no_such_module_anywhere'] });
+  assert.deepEqual(learned.record.missing, ['no_such_module_anywhere']);
+  assert.equal(learned.record.python.executable, PYTHON);
+  const byName = new Map(learned.record.distributions.map((d) => [d.name, d]));
+  assert.deepEqual(byName.get('pytest')?.tops, ['_pytest', 'py', 'pytest'], 'pytest ships _pytest and py');
+  for (const d of learned.record.distributions) {
+    assert.match(d.version, /^\d+\.\d+/, d.name);
+    assert.match(d.digest, /^sha256:[0-9a-f]{64}$/);
+  }
+  const external = loadExternalNames().withLayers(learned.layers);
+  assert.equal(external.resolveClass('pytest.MonkeyPatch'), '_pytest.monkeypatch.MonkeyPatch');
+  includesAll(external.classMembers('pytest.MonkeyPatch'), ['setattr', 'setenv', 'chdir', 'undo'], 'pytest.MonkeyPatch');
+  includesAll(external.universe(['pytest']).attributes, ['setattr', 'getfixturevalue', 'parametrize'], 'pytest universe');
+  includesAll(external.classMembers('numpy.ndarray'), ['reshape', 'astype', 'shape'], 'numpy.ndarray');
+  includesAll(external.classInitParameters('jinja2.Environment'), ['autoescape', 'loader', 'undefined'], 'jinja2.Environment()');
+  includesAll(external.classInitParameters('click.Group'), ['commands', 'chain', 'context_settings'], 'click.Group()');
+  assert.equal(external.resolveClass('hypothesis.strategies.DataObject'), 'hypothesis.strategies._internal.core.DataObject');
+  // lxml.etree is compiled: its members, and keywords from the signature line of its docstrings.
+  includesAll(external.universe(['lxml']).parameters, ['huge_tree', 'recover', 'remove_comments', 'smart_strings', 'with_tail', 'base_url'], 'lxml parameters');
+  includesAll(external.classMembers('lxml.etree._Element'), ['xpath', 'getparent', 'iterchildren'], 'lxml.etree._Element');
+  assert.ok(!loadExternalNames().hasPackage('lxml') && external.hasPackage('lxml'), 'only the layer knows lxml');
+  // The stdlib view is the shipped data's, whatever the layers.
+  assert.equal(external.keywords, loadExternalNames().keywords);
+});
+
+test('what was read is cached per interpreter, distribution, version and files; a change to a file is read again', async () => {
+  const site = tempDir('env-site');
+  const pkg = path.join(site, 'widgetlib');
+  fs.mkdirSync(pkg);
+  fs.writeFileSync(path.join(pkg, '__init__.py'), 'class Widget:\n    def __init__(self, colour_depth=8):\n        self.colour_depth = colour_depth\n');
+  fs.mkdirSync(path.join(site, 'widgetlib-1.2.dist-info'));
+  fs.writeFileSync(path.join(site, 'widgetlib-1.2.dist-info', 'METADATA'), 'Metadata-Version: 2.1\nName: widgetlib\nVersion: 1.2\n');
+  fs.writeFileSync(path.join(site, 'widgetlib-1.2.dist-info', 'top_level.txt'), 'widgetlib\n');
+  const cacheDir = tempDir('env-cache');
+  const env = { ...process.env, PYTHONPATH: site };
+  const first = await learnEnvironment({ python: PYTHON, tops: ['widgetlib'], cacheDir, env });
+  assert.deepEqual([first.read, first.cached], [1, 0]);
+  assert.deepEqual(first.record.distributions.map((d) => [d.name, d.version, d.tops]), [['widgetlib', '1.2', ['widgetlib']]]);
+  const again = await learnEnvironment({ python: PYTHON, tops: ['widgetlib'], cacheDir, env });
+  assert.deepEqual([again.read, again.cached], [0, 1]);
+  assert.deepEqual(again.record, first.record);
+  includesAll(loadExternalNames().withLayers(again.layers).classInitParameters('widgetlib.Widget'), ['colour_depth'], 'Widget()');
+  fs.writeFileSync(path.join(pkg, '__init__.py'), 'class Widget:\n    def __init__(self, colour_depth=8, dither_mode=None):\n        pass\n', { flag: 'w' });
+  const time = new Date(Date.now() + 5000);
+  fs.utimesSync(path.join(pkg, '__init__.py'), time, time);
+  const changed = await learnEnvironment({ python: PYTHON, tops: ['widgetlib'], cacheDir, env });
+  assert.equal(changed.read, 1);
+  assert.notEqual(changed.record.distributions[0].digest, first.record.distributions[0].digest);
+  includesAll(loadExternalNames().withLayers(changed.layers).classInitParameters('widgetlib.Widget'), ['dither_mode'], 'Widget()');
+  assert.deepEqual(environmentDrift(first.record, { ...changed.record, distributions: [{ ...changed.record.distributions[0], version: '1.3' }] }), ['widgetlib 1.2 then, 1.3 now']);
+});
+
+/** An interpreter of an old Python: pyenv's 3.6 (or 3.7). */
+function oldPython(): string | undefined {
+  const root = path.join(process.env.HOME ?? '/root', '.pyenv', 'versions');
+  const found = fs.existsSync(root) ? fs.readdirSync(root).filter((v) => /^3\.[67]\./.test(v)).sort()[0] : undefined;
+  return found ? path.join(root, found, 'bin', 'python3') : undefined;
+}
+
+test('the reader runs on the oldest Python SWE-bench uses (3.6)', async () => {
+  const python = oldPython();
+  assert.ok(python, 'no CPython 3.6 or 3.7 in ~/.pyenv/versions (this machine kind has them): the reader must be checked on one');
+  const site = tempDir('env-old');
+  fs.mkdirSync(path.join(site, 'oldlib'));
+  fs.writeFileSync(path.join(site, 'oldlib', '__init__.py'), 'NAMES = ("a", "b")\n__all__ = ["Thing"]\nclass Thing(object):\n    __slots__ = ("first_slot",)\n    def method(self, keyword_one=1, *, keyword_two=2):\n        self.attr_set = 1\n');
+  const learned = await learnEnvironment({ python, tops: ['oldlib'], env: { ...process.env, PYTHONPATH: site } });
+  assert.match(learned.record.python.version, /^3\.[67]\./);
+  const external = loadExternalNames().withLayers(learned.layers);
+  includesAll(external.classMembers('oldlib.Thing'), ['method', 'attr_set', 'first_slot'], 'oldlib.Thing');
+  includesAll(external.classParameters('oldlib.Thing'), ['keyword_one', 'keyword_two'], 'oldlib.Thing parameters');
+});
+
+test('a build keeps the keywords and attributes of a package only the interpreter knows, records it in the bundle, and the bundle alone translates', async () => {
+  const site = tempDir('env-build-site');
+  fs.mkdirSync(path.join(site, 'gizmo'));
+  fs.writeFileSync(path.join(site, 'gizmo', '__init__.py'), 'class Frame:\n    def __init__(self, border_width=1):\n        self.border_width = border_width\n        self.title_text = ""\n');
+  const repo = tempDir('env-build-repo');
+  fs.mkdirSync(path.join(repo, 'shapes'));
+  fs.writeFileSync(path.join(repo, 'shapes', '__init__.py'), '');
+  // The repository defines border_width and title_text too: only the environment says they are gizmo's.
+  fs.writeFileSync(path.join(repo, 'shapes', 'panel.py'), 'import gizmo\n\n\nclass Panel:\n    def __init__(self, border_width, title_text):\n        self.border_width = border_width\n        self.title_text = title_text\n\n\ndef framed(panel):\n    frame = gizmo.Frame(border_width=panel.border_width)\n    frame.title_text = panel.title_text\n    return frame\n');
+  const python = path.join(tempDir('env-build-bin'), 'python3');
+  fs.writeFileSync(python, `#!/bin/sh\nPYTHONPATH=${site} exec ${PYTHON} "$@"\n`, { mode: 0o755 });
+  const withGizmo = (await buildBundle(repo, { seed: 11, granularity: 'full', python })).bundle;
+  assert.deepEqual(withGizmo.names!.environment.distributions.map((d) => d.tops), [['gizmo']]);
+  assert.match(withGizmo.names!.keptMembers.border_width ?? '', /^external-(keyword|attribute)$/);
+  assert.equal(withGizmo.names!.keptMembers.title_text, 'external-attribute');
+  const without = (await buildBundle(repo, { seed: 11, granularity: 'full', python: PYTHON })).bundle;
+  assert.deepEqual(without.names!.environment.missing, ['gizmo']);
+  assert.equal(without.names!.keptMembers.border_width, 'unknown-module', 'a module the interpreter cannot find: names used on its values keep their spelling');
+  // Read back from its bytes, the bundle translates a dotted gizmo name as an external module's.
+  const translator = translatorFor(parseBundle(serializeBundle(withGizmo), 'test'));
+  assert.equal(translator.textToView('see gizmo.Frame.title_text'), 'see gizmo.Frame.title_text');
+  const same = (await buildBundle(repo, { seed: 11, granularity: 'full', python })).bundle;
+  assert.equal(serializeBundle(same), serializeBundle(withGizmo), 'same repository, seed and environment: same bytes');
+});
