@@ -29,6 +29,7 @@ import { runNamesGate, type NamesGateResult } from '../core/workflow/names-gate'
 import { commandTestRunner, DEFAULT_TIMEOUT_S } from '../core/workflow/test-runner';
 import { importRootFiles, importRoots } from '../core/repository/import-roots';
 import { commandLineToView } from '../core/view/command-line';
+import { diffToView, diffToViewByHunks, isUnifiedDiff } from '../core/disguise/diff-to-view';
 import { registerCheckout } from './commands/checkout';
 import { registerLevel1 } from './commands/level1';
 import { registerLevel4 } from './commands/level4';
@@ -223,14 +224,24 @@ export function createProgram(io: CliIo = processIo, state: CliState = { exitCod
     .description('Translate standard input to standard output: free text, diffs, tracebacks, test ids, paths.')
     .requiredOption('--bundle <file>', 'the bundle')
     .addOption(new Option('--to <side>', 'view (real -> disguise) or real (disguise -> real)').choices(['view', 'real']).makeOptionMandatory())
-    .action((opts: { bundle: string; to: 'view' | 'real' }) => {
-      const translator = translatorFor(readBundleFile(opts.bundle));
+    .option('--repo <dir>', 'with --to view and a unified diff on standard input: the repository it applies to; the diff is applied there and the view of each changed file diffed before and after (Level 3 followed too)')
+    .action(async (opts: { bundle: string; to: 'view' | 'real'; repo?: string }) => {
+      const bundle = readBundleFile(opts.bundle);
+      const translator = translatorFor(bundle);
+      if (opts.repo !== undefined && opts.to !== 'view') throw new UsageError('--repo is for --to view (a diff of the repository, translated into the view)');
       const input = readStandardInput(io);
       // UTF-8 when it is (non-ASCII names are words); otherwise latin1, which maps every byte
       // to one character, so any input comes back byte for byte.
       const encoding = isUtf8(input) ? 'utf8' : 'latin1';
       const text = input.toString(encoding);
-      const out = opts.to === 'view' ? translator.textToView(text) : translator.toReal(text);
+      if (opts.repo !== undefined) {
+        const repository = readRepository(opts.repo);
+        if (requireBundleOf(bundle, opts.bundle, repository) === 'changed') warn(io, `the repository changed since ${opts.bundle} was built; new names are not disguised`);
+        io.stdout(Buffer.from(await diffToView(text, repository, bundle), 'utf8'));
+        return;
+      }
+      // A diff's hunks are translated as their files' text is, not as prose.
+      const out = opts.to === 'real' ? translator.toReal(text) : isUnifiedDiff(text) ? diffToViewByHunks(text, bundle) : translator.textToView(text);
       io.stdout(Buffer.from(out, encoding));
     });
 

@@ -2,6 +2,7 @@
 // in its disguise (problem statement, editor, disguised terminal), submit; the prediction's patch
 // is in original coordinates (names and order), applies to a pristine checkout, and fixes the bug there.
 import assert from 'node:assert/strict';
+import { DEFAULT_TEST_CMD } from '../../src/core/workflow/test-runner';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -93,6 +94,11 @@ test('Solve Instance checks out the instance and opens its disguise', async () =
   // Levels 2 and 3: the working copy's definitions are reordered (the gate runs the tests first).
   await waitFor(async () => /\(levels\)/.test(await quickInputTitle(page)), 10_000, 'the levels prompt');
   await answerQuickInput(page, 'Levels 2 and 3', 'Levels 2 and 3');
+  // The row has no test_cmd (as real SWE-bench rows): the command is asked for, pytest for the layout filled in.
+  await waitFor(async () => /\(test command\)/.test(await quickInputTitle(page)), 60_000, 'the test command prompt');
+  assert.equal(await box.inputValue(), DEFAULT_TEST_CMD);
+  await bench.screenshot('solve-test-command');
+  await page.keyboard.press('Enter');
   const pkg = translator.pathToView('calcpkg');
   // The window reopens on the Solve side bar; the explorer is one key away.
   await waitFor(async () => (await page.locator('.part.sidebar').innerText().catch(() => '')).includes('Run tests'), 120_000, 'the Solve side bar');

@@ -34,8 +34,8 @@ import { withText } from '../disguise/state-levels';
 import { fillCheckout, readCheckoutSource, type CheckoutSource } from './checkout';
 import type { Instance } from './instances';
 import { latestFinalRows } from './level4-rows';
-import { diffFiles } from './patch';
-import { checkState, drawSeed, testPatchPaths, type Check, type CheckOptions } from './state-gate';
+import { diffFiles, patchPaths } from '../common/git-diff';
+import { checkState, drawSeed, type Check, type CheckOptions } from './state-gate';
 import type { TestOutcome, TestRunner } from './test-runner';
 
 export const LEVEL4_REWRITERS = ['offline', 'llm'] as const;
@@ -253,7 +253,7 @@ export function openBaseCheckout(repo: string, instance: Instance): BaseCheckout
 export function rewriteGate(instance: Instance, checkout: Pick<BaseCheckout, 'base' | 'repository'>, runner: TestRunner): (texts: ReadonlyMap<string, string>) => Promise<{ check: Check; record: GateRecord; summary: string }> {
   const tests = { failToPass: instance.FAIL_TO_PASS, passToPass: instance.PASS_TO_PASS, testPatch: instance.test_patch };
   const gateOptions: CheckOptions = { base: checkout.base, repository: checkout.repository, tests, runner };
-  const protectedPaths = testPatchPaths(instance.test_patch);
+  const protectedPaths = patchPaths(instance.test_patch, "the instance's test_patch");
   const ids = [...tests.failToPass, ...tests.passToPass];
   return async (texts) => {
     const check = await checkState(gateOptions, texts, protectedPaths, ids);

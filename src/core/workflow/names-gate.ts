@@ -30,7 +30,7 @@ import type { TestOutcome, TestRunner } from './test-runner';
 
 /** The share of the renamed names the gate may give back before the result is a failure of the analysis. */
 export const MAX_GIVEN_BACK_SHARE = 0.02;
-export const DEFAULT_NAMES_GATE_RUNS = 40;
+export const DEFAULT_NAMES_GATE_RUNS = 120;
 export const DEFAULT_NAMES_GATE_MS = 20 * 60_000;
 
 export interface NamesGateOptions {
@@ -156,7 +156,7 @@ export async function runNamesGate(options: NamesGateOptions): Promise<NamesGate
     const agrees = async (givenBack: readonly string[]): Promise<boolean> => {
       if (runs >= maxRuns) bound ??= 'runs';
       else if (Date.now() - started >= maxMs) bound ??= 'time';
-      if (bound) return false;
+      if (bound) throw new BoundReached();
       const bundle = await options.build(record(givenBack));
       const check = await runBoth(bundle, differing, expected as Map<string, TestOutcome>);
       return differing.every((id) => check.view.get(id) === expected.get(id));
@@ -168,12 +168,22 @@ export async function runNamesGate(options: NamesGateOptions): Promise<NamesGate
     const onTracebacks = namesInFiles(tracebackFiles(sides.output + again.output, repository), repository, renamedNames);
     const pools = [mentioned, [...new Set([...mentioned, ...onTracebacks])].sort(), [...renamedNames].sort()];
     let needed: string[] | undefined;
-    for (const [k, pool] of pools.entries()) {
-      if (pool.length === 0 || (k > 0 && pool.length === pools[k - 1].length)) continue;
-      say(`level 2 gate: giving back ${pool.length} ${['names the failing output mentions', 'names of the files on the tracebacks', 'renamed names'][k]}`);
-      if (!(await agrees(pool))) continue;
-      needed = await halve(pool, [], agrees);
-      break;
+    try {
+      for (const [k, pool] of pools.entries()) {
+        if (pool.length === 0 || (k > 0 && pool.length === pools[k - 1].length)) continue;
+        say(`level 2 gate: giving back ${pool.length} ${['names the failing output mentions', 'names of the files on the tracebacks', 'renamed names'][k]}`);
+        if (!(await agrees(pool))) continue;
+        try {
+          needed = await halve(pool, agrees);
+        } catch (error) {
+          // Out of runs or time while halving: the whole pool, which is known to agree.
+          if (!(error instanceof BoundReached)) throw error;
+          needed = [...pool];
+        }
+        break;
+      }
+    } catch (error) {
+      if (!(error instanceof BoundReached)) throw error;
     }
     if (!needed) {
       const why = bound ? `the ${bound === 'runs' ? `bound of ${maxRuns} runs` : `bound of ${Math.round(maxMs / 1000)} s`} was reached` : 'giving back names did not make the outcomes agree';
@@ -196,21 +206,31 @@ export async function runNamesGate(options: NamesGateOptions): Promise<NamesGate
 }
 
 /**
- * A small part of `pool` that, given back with `kept`, makes the outcomes agree (giving back
- * `pool` with `kept` does): halves are tried alone, and each is reduced with the other kept when
- * neither alone is enough.
+ * The names of `pool` that are needed (giving back all of `pool` makes the outcomes agree): one at
+ * a time, the shortest prefix of what is left that agrees together with the names found so far is
+ * found by halving, and its last name is needed; what follows it is not, given that prefix. Each
+ * name found costs about log2 of the pool's size in checks. Giving back more names is assumed
+ * never to make the outcomes disagree again.
  */
-async function halve(pool: readonly string[], kept: readonly string[], agrees: (names: readonly string[]) => Promise<boolean>): Promise<string[]> {
-  if (pool.length <= 1) return [...pool];
-  const middle = Math.ceil(pool.length / 2);
-  const a = pool.slice(0, middle);
-  const b = pool.slice(middle);
-  if (await agrees([...kept, ...a])) return halve(a, kept, agrees);
-  if (await agrees([...kept, ...b])) return halve(b, kept, agrees);
-  const neededA = await halve(a, [...kept, ...b], agrees);
-  const neededB = await halve(b, [...kept, ...neededA], agrees);
-  return [...neededA, ...neededB];
+async function halve(pool: readonly string[], agrees: (names: readonly string[]) => Promise<boolean>): Promise<string[]> {
+  const needed: string[] = [];
+  let rest = [...pool];
+  while (rest.length > 0 && !(await agrees(needed))) {
+    // agrees(needed + rest[0, hi)) holds; find the least such hi.
+    let lo = 0;
+    let hi = rest.length;
+    while (hi - lo > 1) {
+      const middle = Math.floor((lo + hi) / 2);
+      if (await agrees([...needed, ...rest.slice(0, middle)])) hi = middle;
+      else lo = middle;
+    }
+    needed.push(rest[hi - 1]);
+    rest = rest.slice(0, hi - 1);
+  }
+  return needed.sort();
 }
+
+class BoundReached extends Error {}
 
 /** The renamed names that occur as words in `text`, sorted. */
 function namesIn(text: string, renamed: ReadonlySet<string>): string[] {

@@ -24,6 +24,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { UsageError } from '../common/errors';
 import { git } from '../common/git';
+import { patchPaths } from '../common/git-diff';
 import type { GateSummary } from './levels-record';
 import type { Repository } from '../repository/repository';
 import { buildStateSections, isStateLevel, withoutFiles, withText, type AnyStateLevel, type StateSectionRecords } from '../disguise/state-levels';
@@ -134,7 +135,7 @@ export async function runGate(options: GateOptions): Promise<GateResult> {
   const stateLevels = options.levels.filter(isStateLevel);
   const { failToPass, passToPass } = options.tests;
   const ids = [...failToPass, ...passToPass];
-  const protectedPaths = testPatchPaths(options.tests.testPatch);
+  const protectedPaths = patchPaths(options.tests.testPatch, "the instance's test_patch");
   let runs = 0;
   const summary = (status: GateSummary['status'], reason?: string): GateSummary => ({ status, ...(reason ? { reason } : {}), runs, runner: options.runner.description });
 
@@ -251,26 +252,6 @@ export async function checkState(options: CheckOptions, texts: ReadonlyMap<strin
   } finally {
     fs.rmSync(scratch, { recursive: true, force: true });
   }
-}
-
-/** The paths a patch touches (old and new sides). */
-export function testPatchPaths(patch: string): Set<string> {
-  const paths = new Set<string>();
-  if (patch.trim() === '') return paths;
-  const listed = git(['apply', '--numstat', '-z', '-'], { input: patch, isolated: true });
-  if (listed.status !== 0) throw new UsageError(`the instance's test_patch is not a patch git reads: ${listed.stderr.trim().split('\n')[0] ?? ''}`);
-  // Each entry: "added\tdeleted\tpath\0", or for a rename "added\tdeleted\t\0old\0new\0".
-  const fields = listed.stdout.toString('utf8').split('\0');
-  for (let i = 0; i < fields.length; i++) {
-    const m = /^[-\d]+\t[-\d]+\t(.*)$/s.exec(fields[i]);
-    if (!m) continue;
-    if (m[1] !== '') paths.add(m[1]);
-    else {
-      paths.add(fields[++i]);
-      paths.add(fields[++i]);
-    }
-  }
-  return paths;
 }
 
 function describeFailure(check: Check, tests: GateTests): string {
