@@ -6,6 +6,7 @@ import { UsageError } from '../../src/core/common/errors';
 import { closeIds, findInstance, loadDataset, STATEMENT_FIELDS } from '../../src/core/workflow/instances';
 import { CALC_DATASET, CALC_INSTANCE_ID } from '../fixtures/instances/build-repo';
 import { jsonErrorLine, jsonErrorOffset } from '../../src/core/common/json-error-line';
+import { writePrediction } from '../../src/core/workflow/predictions';
 import { ROOT, tempDir } from '../helpers';
 
 const REVIEW_FIXTURES = path.join(ROOT, 'test', 'fixtures', 'review');
@@ -191,4 +192,14 @@ test('the JSON error locator agrees with JSON.parse on what is valid, and finds 
   }
   assert.equal(jsonErrorLine('[\n  {"a": 1},\n  oops\n]'), 3);
   assert.equal(jsonErrorLine('{"a": 1}\n{"b": 2}\n'), 2);
+});
+
+test('an instance id that is a path or a key JavaScript reserves is refused where the dataset is read, and by a prediction', () => {
+  for (const id of ['../OUTSIDE/escaped', 'a/b', '.hidden', '__proto__', 'constructor', 'x\ny']) {
+    usageError(() => loadDataset(write('bad-id.jsonl', `${JSON.stringify(record(id))}\n`)), /bad instance id/);
+  }
+  assert.equal(loadDataset(write('good-id.jsonl', `${JSON.stringify(record("psf__requests-2317"))}\n`)).instances[0].instance_id, 'psf__requests-2317');
+  const preds = path.join(tempDir('preds-id'), 'preds.json');
+  usageError(() => writePrediction(preds, { instance_id: '__proto__', model_name_or_path: 'm', model_patch: '' }), /bad instance id "__proto__"/);
+  assert.ok(!fs.existsSync(preds));
 });

@@ -239,6 +239,22 @@ function describe(value: unknown): string {
   return `a ${typeof value}`;
 }
 
+const INSTANCE_ID = /^[A-Za-z0-9][A-Za-z0-9._+-]*$/;
+/** Keys that name an object's own machinery in JavaScript, never an instance. */
+const RESERVED_IDS = new Set(['__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString', 'valueOf']);
+
+/**
+ * An instance id as SWE-bench writes them (`owner__repo-123`): letters, digits, `_`, `.`, `+`,
+ * `-`, starting with a letter or digit, at most 200 characters; never a path (`../x`) nor a key
+ * JavaScript objects reserve (`__proto__`). Ids name files (trajectories) and keys (predictions).
+ */
+export function checkInstanceId(id: string, where: string): string {
+  if (id.length > 200 || !INSTANCE_ID.test(id) || id.includes('..') || RESERVED_IDS.has(id)) {
+    throw new UsageError(`${where}: bad instance id ${JSON.stringify(id.slice(0, 80))}: expected letters, digits, "_", ".", "+" and "-", starting with a letter or digit`);
+  }
+  return id;
+}
+
 /** Checks and normalises one instance; `where` names the file and line for errors. */
 export function normaliseInstance(value: unknown, where: string, required: ReadonlySet<RequiredField> = new Set(REQUIRED_FIELDS)): Instance {
   if (!isObject(value)) throw new UsageError(`${where}: expected an instance object, found ${describe(value)}`);
@@ -247,7 +263,7 @@ export function normaliseInstance(value: unknown, where: string, required: Reado
     const id = typeof value.instance_id === 'string' && value.instance_id ? ` (instance ${value.instance_id})` : '';
     throw new UsageError(`${where}${id}: missing required field${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
   }
-  const instance = { instance_id: (value.instance_id as string).trim() } as Instance;
+  const instance = { instance_id: checkInstanceId((value.instance_id as string).trim(), where) } as Instance;
   for (const field of ['repo', 'base_commit', 'problem_statement'] as const) {
     const raw = value[field];
     if (raw === undefined || raw === null) instance[field] = '';

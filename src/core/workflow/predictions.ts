@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../common/atomic';
 import { UsageError } from '../common/errors';
+import { checkInstanceId } from './instances';
 
 export interface Prediction {
   instance_id: string;
@@ -59,6 +60,7 @@ export function readPredictions(file: string): Predictions {
 /** Merges one prediction into `file` (created when absent); returns the number of entries. */
 export function writePrediction(file: string, prediction: Prediction): number {
   if (!prediction.instance_id.trim()) throw new UsageError('a prediction needs an instance id');
+  checkInstanceId(prediction.instance_id, 'the prediction');
   checkModelName(prediction.model_name_or_path);
   if (typeof prediction.model_patch !== 'string') throw new UsageError('a prediction needs a patch (text)');
   const parent = path.dirname(path.resolve(file));
