@@ -10,6 +10,7 @@ import { benchFindInView } from './find-in-view';
 import { benchNavigation } from './navigation';
 import { median, row, timeIt, timeProcess } from './measure';
 import { readRepository } from '../src/core/repository/repository';
+import { learnEnvironment } from '../src/core/names/environment';
 
 const DJANGO = process.env.BENCH_REPO ?? '/usr/lib/python3/dist-packages/django';
 const PYTHON = fs.existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
@@ -136,11 +137,29 @@ async function main(): Promise<void> {
 
   const viewRows = await benchView(bundle);
 
+  // The environment reader: the third-party modules Django imports, read from the interpreter, then from the cache.
+  const environment = bundle.names!.environment;
+  const tops = [...environment.distributions.flatMap((d) => d.tops), ...environment.missing];
+  const firstRead: number[] = [];
+  const cachedRead: number[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    const cacheDir = fs.mkdtempSync('/tmp/schrodinger-bench-environment-');
+    let started = performance.now();
+    await learnEnvironment({ python: PYTHON, tops, cacheDir });
+    firstRead.push(performance.now() - started);
+    started = performance.now();
+    await learnEnvironment({ python: PYTHON, tops, cacheDir });
+    cachedRead.push(performance.now() - started);
+    fs.rmSync(cacheDir, { recursive: true, force: true });
+  }
+
   console.log(`Benchmarks on ${DJANGO}: ${repository.files.filter((f) => f.path.endsWith('.py')).length} Python files, ${texts.length} text files, ${(bytes / 1e6).toFixed(2)} MB; median of ${ROUNDS} (checksum ${sink % 997})`);
   console.log(row('bundle build, cold (process) vs ast.parse', median(coldTimes), median(astTimes), 2));
   console.log(row('bundle build, second seed vs cold build', median(secondSeedTimes), median(coldTimes), 0.3));
   console.log(row('forward+reverse translation vs 2 regex scans', median(translateTimes), median(scanTimes), 3));
   console.log(row('  (of which the Python scan alone)', median(scanPythonTimes), median(scanTimes), 3));
+  console.log(`${'environment reader, first read (ms)'.padEnd(44)} ${median(firstRead).toFixed(0).padStart(7)} ms (${environment.distributions.length} distributions: ${environment.distributions.map((d) => d.name).join(', ') || 'none'}; of a cold build: ${((median(firstRead) / median(coldTimes)) * 100).toFixed(1)}%)`);
+  console.log(`${'environment reader, cached (ms)'.padEnd(44)} ${median(cachedRead).toFixed(0).padStart(7)} ms`);
   for (const line of viewRows) console.log(line);
   console.log(`${'peak memory of a build'.padEnd(44)} ${String(maxRssMb).padStart(7)} MB (goal <= 300 MB: ${maxRssMb <= 300 ? 'meets' : 'MISSES'})`);
 }

@@ -152,7 +152,7 @@ export async function buildBundleFor(repository: Repository, options: BuildOptio
     if (python === undefined) throw new UsageError(`no Python interpreter runs (tried ${DEFAULT_PYTHONS.join(', ')}): give the one the tests run with (--python)`);
     const learned = await learnEnvironment({ python, tops, cacheDir: options.environmentCache });
     if (learned.record.missing.length > 0) {
-      options.onWarning?.(`${learned.record.python.executable || python} cannot import ${learned.record.missing.join(', ')}: names used on their values keep their spelling (give the interpreter the tests run with: --python)`);
+      options.onWarning?.(`${learned.record.python.executable || python} cannot import ${learned.record.missing.join(', ')}: their APIs are unknown to the disguise (give the interpreter the tests run with: --python; the Level 2 gate gives back what the tests show)`);
     }
     const { tables, statistics, excluded } = buildNames(analysis.input, { seed: options.seed, granularity: options.granularity, environment: learned.record, givenBack: options.givenBack }, external.withLayers(learned.layers), lexicon);
     names = {

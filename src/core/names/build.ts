@@ -101,15 +101,6 @@ export function buildNames(
     for (const word of file.unknownKeywords) if (universe.parameters.has(word) || universe.attributes.has(word)) keep(word, 'external-keyword');
   }
   for (const file of input.facts) for (const name of file.dynamicParams) keep(name, 'dynamic-locals');
-  // A module the interpreter cannot find has an unknown API: in the files that import it, what is
-  // used on values the file cannot resolve keeps its spelling.
-  const missing = new Set(options.environment?.missing ?? []);
-  if (missing.size > 0) {
-    for (const file of input.facts) {
-      if (!file.externalModules.some((m) => missing.has(m.split('.')[0]))) continue;
-      for (const word of [...file.unknownAttributes, ...file.unknownKeywords]) keep(word, 'unknown-module');
-    }
-  }
   const bindings = moduleBindings(input);
   keepDynamicGlobals(input, bindings, keep);
   for (const file of input.facts) for (const name of file.optionNames) keep(name, 'command-line-option');
