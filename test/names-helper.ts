@@ -1,8 +1,11 @@
+import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { buildBundle, type Bundle } from '../src/core/disguise/bundle';
+import { materialize } from '../src/core/disguise/materialize';
 import { Translator } from '../src/core/disguise/translator';
-import { tempDir } from './helpers';
+import { readRepository } from '../src/core/repository/repository';
+import { runPytest, tempDir } from './helpers';
 
 export interface Disguise {
   bundle: Bundle;
@@ -34,4 +37,20 @@ export async function disguise(files: Record<string, string>, seed = 1): Promise
       return view;
     },
   };
+}
+
+/** Materializes the view of a small repository for each seed and runs its suite there: every test passes, as in the original. */
+export async function viewRunsLikeOriginal(repo: Record<string, string>, seeds: readonly number[] = [1]): Promise<Disguise> {
+  let last: Disguise | undefined;
+  for (const seed of seeds) {
+    const d = await disguise(repo, seed);
+    const view = path.join(tempDir('names-view'), 'view');
+    await materialize(readRepository(d.root), d.bundle, view);
+    const original = runPytest(d.root, []);
+    assert.ok([...original.values()].every((o) => o === 'passed'), JSON.stringify([...original]));
+    const disguised = runPytest(view, []);
+    assert.deepEqual([...disguised].map(([id, outcome]) => [d.translator.toReal(id), outcome]).sort(), [...original].sort(), `seed ${seed}`);
+    last = d;
+  }
+  return last!;
 }

@@ -5,7 +5,7 @@ import { materialize } from '../../src/core/disguise/materialize';
 import { roundTrip } from '../../src/core/disguise/roundtrip';
 import { runPytest, tempDir } from '../helpers';
 import { readRepository } from '../../src/core/repository/repository';
-import { disguise } from '../names-helper';
+import { disguise, viewRunsLikeOriginal } from '../names-helper';
 
 const files = {
   'shop/__init__.py': '"""The shop."""\nfrom .ledger import QuerySet, make_query\n\n__all__ = ["QuerySet", "make_query"]\n',
@@ -144,18 +144,6 @@ test('round trip is byte-exact and the materialized view runs like the original'
     assert.equal(original.size, 4);
   }
 });
-
-/** Materializes the view of a small repository and runs its suite there: every test passes, as in the original. */
-async function viewRunsLikeOriginal(repo: Record<string, string>): Promise<Awaited<ReturnType<typeof disguise>>> {
-  const d = await disguise(repo);
-  const view = path.join(tempDir('names-view'), 'view');
-  await materialize(readRepository(d.root), d.bundle, view);
-  const original = runPytest(d.root, []);
-  assert.ok([...original.values()].every((o) => o === 'passed'), JSON.stringify([...original]));
-  const disguised = runPytest(view, []);
-  assert.deepEqual([...disguised].map(([id, outcome]) => [d.translator.toReal(id), outcome]).sort(), [...original].sort());
-  return d;
-}
 
 test('a string looked up with `in` among the keywords a function was given is a keyword name', async () => {
   const d = await viewRunsLikeOriginal({

@@ -84,3 +84,14 @@ test('the fast rewriter and the word scanner find the same words at the same pla
     assert.equal(new WordRewriter((w) => `[${w}]`).rewrite(text), expected, text.slice(0, 80));
   }
 });
+
+test('the hexadecimal digits of \\xHH, \\uHHHH and \\UHHHHHHHH belong to the escape; the word after them is a word', () => {
+  const words = (text: string) => {
+    const out: string[] = [];
+    forEachWord(text, (s, e) => out.push(text.slice(s, e)));
+    return out;
+  };
+  assert.deepEqual(words('"\\ufffdpre"'), ['pre']);
+  assert.deepEqual(words('\\x41bc \\U0001F600smile \\uzzzz \\x41'), ['bc', 'smile', 'zzzz', '41']);
+  assert.equal(new WordRewriter((w) => w.toUpperCase()).rewrite('"\\ufffdpre" \\nquery'), '"\\ufffdPRE" \\nQUERY');
+});

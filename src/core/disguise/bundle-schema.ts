@@ -99,6 +99,7 @@ const namesShape = (): Shape<NamesSection> => ({
         ),
       ),
       missing: required(arrayOf(name, { unique: true })),
+      fixtures: required(arrayOf(name, { unique: true })),
     }),
   ),
   layout: required(

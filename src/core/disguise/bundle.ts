@@ -8,7 +8,7 @@ import { BUNDLE_SCHEMA } from './bundle-document';
 import { validateBundle } from './bundle-schema';
 import { UsageError } from '../common/errors';
 import { loadExternalNames } from '../names/external-names';
-import { choosePython, DEFAULT_PYTHONS, learnEnvironment, thirdPartyTops } from '../names/environment';
+import { choosePython, DEFAULT_PYTHONS, learnEnvironment, parameterNames, thirdPartyTops } from '../names/environment';
 import { loadLexicon } from '../names/lexicon';
 import { analyzeRepository } from '../names/collect';
 import { FactsCache } from '../names/facts-cache';
@@ -21,7 +21,7 @@ import { buildStateSections, isStateLevel, type StateSection } from './state-lev
 import { PRODUCT_VERSION } from '../common/version';
 
 export { BUNDLE_SCHEMA };
-export const BUNDLE_SCHEMA_VERSION = 6;
+export const BUNDLE_SCHEMA_VERSION = 7;
 
 export type { Granularity };
 export const GRANULARITIES: readonly Granularity[] = ['definitions', 'full'];
@@ -150,7 +150,7 @@ export async function buildBundleFor(repository: Repository, options: BuildOptio
     const tops = thirdPartyTops(analysis.input, external);
     const python = options.python ?? (tops.length > 0 ? await choosePython(tops) : DEFAULT_PYTHONS[0]);
     if (python === undefined) throw new UsageError(`no Python interpreter runs (tried ${DEFAULT_PYTHONS.join(', ')}): give the one the tests run with (--python)`);
-    const learned = await learnEnvironment({ python, tops, cacheDir: options.environmentCache });
+    const learned = await learnEnvironment({ python, tops, parameters: parameterNames(analysis.input), cacheDir: options.environmentCache });
     if (learned.record.missing.length > 0) {
       options.onWarning?.(`${learned.record.python.executable || python} cannot import ${learned.record.missing.join(', ')}: their APIs are unknown to the disguise (give the interpreter the tests run with: --python; the Level 2 gate gives back what the tests show)`);
     }

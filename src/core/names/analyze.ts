@@ -53,7 +53,7 @@ export interface FileFacts {
    * Names built at run time from a literal piece and a value (`name + "_impl"` given to
    * `setattr`): the piece, where it goes, and whether the value is data or a `__name__`.
    */
-  families: Array<[piece: string, side: 'prefix' | 'suffix', source: 'data' | 'name']>;
+  families: Array<[piece: string, side: 'prefix' | 'suffix' | 'around', source: 'data' | 'name']>;
   /** Module-level names bound to external things by imports (`from functools import wraps`). */
   externalGlobals: string[];
   /** Modules of the repository it imports everything from (`from .core import *`), absolute. */
@@ -74,6 +74,10 @@ export interface FileFacts {
   nameArguments: ArgumentFlow;
   /** One-word strings given to the repository's callables or used as keys (candidates for attributes served by `__getattr__`). */
   wordStrings: string[];
+  /** The repository's callables the file calls with keywords computed at run time (`Style(**attributes)`). */
+  computedKeywordCallees: string[];
+  /** One-word strings held in the file's containers or compared with (`{"blink": "blink"}`, `word == "link"`): data that may become keywords. */
+  containerWords: string[];
   /** A class of the file serves attributes from its data (`__getattr__`). */
   dynamicAttributes: boolean;
   /** Names bound in functions that hand their locals over by name (`return locals()`): kept. */
@@ -101,7 +105,10 @@ const UPDATES_NAMESPACE = /\b(?:vars|globals)\(\s*\)\s*(?:\.\s*(?:update|setdefa
 export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   const scan = scanPython(text);
   const resolver = new FileResolver(scan, context);
-  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], starImports: [], globals: [], dynamicParams: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), wordStrings: [], dynamicAttributes: false, optionNames: [], nameValued: nameValuedNames(resolver).names, nameArguments: nameArgumentFlow(resolver) };
+  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], starImports: [], globals: [], dynamicParams: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), wordStrings: [], computedKeywordCallees: [], containerWords: [], dynamicAttributes: false, optionNames: [], nameValued: [], nameArguments: nameArgumentFlow(resolver) };
+  // Strings flow into names within the file, as the translation sees them (code.ts).
+  const flow = nameValuedNames(resolver);
+  facts.nameValued = flow.names;
   collectOptionNames(scan, resolver, facts.optionNames);
   facts.dynamicAttributes = scan.scopes.some((s) => s.kind === 'function' && (s.name === '__getattr__' || s.name === '__getattribute__') && scan.scopes[s.parent]?.kind === 'class');
   for (const [name, binding] of scan.scopes[0].bindings) {
@@ -264,14 +271,18 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
         break;
     }
   }
+  const valued = new Set(flow.names);
+  const containers = new Set(flow.containers);
+  const flowResolver = new FileResolver(scan, { ...context, isNameValued: (name) => valued.has(name), isNameContainer: (name) => containers.has(name) });
   for (const site of scan.strings) {
     const content = text.slice(site.token.contentStart, site.token.contentEnd);
-    const role = stringRole(site, resolver, content);
+    const role = stringRole(site, flowResolver, content);
     if (role === 'prose' && !site.token.parts && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) {
       const asArgument = site.call && site.whole && !resolver.isExternalChain(site.call.callee);
       if (asArgument || site.container === 'subscript' || site.container === 'dict-key') facts.wordStrings.push(content);
+      if (site.comparedWith || (site.container !== undefined && CONTAINERS.has(site.container))) facts.containerWords.push(content);
     }
-    if (role === 'fragments' || ((role === 'names' || role === 'definition-names') && site.token.parts)) facts.families.push(...familyPieces(scan, site));
+    if (role === 'fragments' || ((role === 'names' || role === 'definition-names' || role === 'flow') && site.token.parts)) facts.families.push(...familyPieces(scan, site));
     if (site.token.parts || role !== 'names') continue;
     const callee = site.call ? resolver.lastAttribute(site.call.callee) : undefined;
     const kind: DefinitionKind | undefined = callee === 'setattr' ? 'attribute' : site.assignedTo?.includes('__all__') ? 'export' : undefined;
@@ -281,8 +292,25 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
       if (kind === 'export' && site.scope === 0) (facts.exports ??= []).push(m[0]);
     }
   }
+  for (const call of scan.calls) {
+    // `**kwargs` handed on carries the caller's keywords, which the view already renames.
+    const computed = call.splatArgs.some((arg) => arg.root !== -1 && !(arg.steps.length === 0 && isDoubleStarParameter(resolver, arg.root)));
+    if (!computed || resolver.isExternalChain(call.callee)) continue;
+    // `cls(**attributes)` in a classmethod makes an instance of its class.
+    const receiver = resolver.receiverClass(call.callee);
+    const callee = receiver !== -1 ? scan.scopes[receiver].name : resolver.lastAttribute(call.callee);
+    if (callee !== undefined) facts.computedKeywordCallees.push(callee);
+  }
   return facts;
 }
+
+function isDoubleStarParameter(resolver: FileResolver, siteIndex: number): boolean {
+  const site = resolver.scan.sites[siteIndex];
+  const found = resolver.lookup(site.text, site.scope);
+  return found !== undefined && resolver.scan.scopes[found.scope].params.some((p) => p.name === site.text && p.kind === 'dstar');
+}
+
+const CONTAINERS: ReadonlySet<string> = new Set(['dict-key', 'dict-value', 'list', 'set', 'group']);
 
 const OPTION_METHODS = new Set(['add_argument', 'option', 'argument']);
 
@@ -330,7 +358,7 @@ function familyPieces(scan: ReturnType<typeof scanPython>, site: StringSite): Fi
     const last = token.parts[token.parts.length - 1];
     if (first?.kind === 'literal' && token.parts.length > 1) piece(first.start, first.end, 'prefix');
     if (last?.kind === 'literal' && token.parts.length > 1) piece(last.start, last.end, 'suffix');
-    return out;
+    return around(out);
   }
   const content = text.slice(token.contentStart, token.contentEnd);
   const placeholder = /%[sdr]|%\([^)]*\)[sdr]|\{[^}]*\}/.exec(content);
@@ -340,7 +368,7 @@ function familyPieces(scan: ReturnType<typeof scanPython>, site: StringSite): Fi
     piece(token.contentStart, token.contentStart + placeholder.index, 'prefix');
     const after = content.slice(placeholder.index + placeholder[0].length);
     if (!/%[sdr]|\{/.test(after)) piece(token.contentEnd - after.length, token.contentEnd, 'suffix');
-    return out;
+    return around(out);
   }
   const after = text.slice(token.end, token.end + 16).match(/^\s*(\+)/);
   const before = text.slice(Math.max(0, token.start - 16), token.start).match(/(\+)\s*$/);
@@ -349,6 +377,13 @@ function familyPieces(scan: ReturnType<typeof scanPython>, site: StringSite): Fi
   if (after && !literalAfter) piece(token.contentStart, token.contentEnd, 'prefix');
   else if (before && !literalBefore) piece(token.contentStart, token.contentEnd, 'suffix');
   return out;
+}
+
+/** A prefix and a suffix around one value (`f"xpath_{kind}_pseudo"`): one family, the value between them. */
+function around(pieces: FileFacts['families']): FileFacts['families'] {
+  const prefix = pieces.find((p) => p[1] === 'prefix');
+  const suffix = pieces.find((p) => p[1] === 'suffix');
+  return prefix && suffix ? [[`${prefix[0]}{}${suffix[0]}`, 'around', prefix[2]]] : pieces;
 }
 
 function isDotNext(text: string, end: number): boolean {

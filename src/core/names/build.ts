@@ -3,7 +3,7 @@
  * which of them must keep their spelling because code outside the repository reads them,
  * one seeded replacement word per token, and the view names of identifiers and path segments.
  */
-import type { EnvironmentRecord } from './environment';
+import { environmentTops, NO_RECORD, type EnvironmentRecord } from './environment';
 import seedrandom from 'seedrandom';
 import type { ExternalNames } from './external-names';
 import type { Lexicon } from './lexicon';
@@ -63,9 +63,6 @@ export interface NamesStatistics {
   keptByReason: Record<string, number>;
 }
 
-/** No environment read (no third-party module to learn). */
-export const NO_ENVIRONMENT: EnvironmentRecord = { python: { executable: '', version: '' }, distributions: [], missing: [] };
-
 export function buildNames(
   input: NamesInput,
   options: { seed: number; granularity: Granularity; environment?: EnvironmentRecord; givenBack?: Readonly<Record<string, string>> },
@@ -91,6 +88,8 @@ export function buildNames(
   };
   const externalTops = new Set(ALWAYS_EXTERNAL);
   for (const file of input.facts) for (const m of file.externalModules) externalTops.add(m.split('.')[0]);
+  // What the environment was read for: modules the repository imports, and the plugins whose fixtures it takes.
+  for (const top of environmentTops(options.environment)) externalTops.add(top);
   const universe = external.universe(externalTops);
   const ownUniverse = external.universe(input.ownPackages.filter((p) => external.hasPackage(p)));
 
@@ -113,6 +112,9 @@ export function buildNames(
   }
   keepExternalBaseNames(input.facts, external, universe, keep);
   keepForwardedKeywords(input.facts, universe, keep);
+  keepComputedKeywords(input.facts, keep);
+  // A parameter named after an installed plugin's fixture receives that fixture (environment.ts).
+  for (const name of options.environment?.fixtures ?? []) if (definitions.has(name)) keep(name, 'plugin-fixture');
 
   // Tokens: those of every defined name that the view renames somewhere.
   const kindsInScope = DEFINITION_KINDS[options.granularity];
@@ -170,7 +172,7 @@ export function buildNames(
     valueArguments: valueArguments(input.facts),
     readsNames: input.facts.some((f) => f.readsNames),
     dataNames: [],
-    environment: options.environment ?? NO_ENVIRONMENT,
+    environment: options.environment ?? NO_RECORD,
     givenBack: sortedRecord({ ...(options.givenBack ?? {}) }),
   };
   // Words whose rewrite would not split back into the same tokens keep their spelling.
@@ -198,6 +200,10 @@ export function buildNames(
     if (inScope.some((k) => !LOCAL_KINDS.has(k))) {
       const view = rules.decideMember(name);
       if (view !== name) identifiers[name] = view;
+      // Kept as a member (a parameter, an attribute) but renamed where it is a function's local
+      // (`def annotations` in a test, whose `__name__` a string compares with): the local's view
+      // is recorded too, as the name of a function it is.
+      else if (inScope.includes('local-callable') && !inScope.includes('function') && !inScope.includes('class') && rules.localView(name) !== name) locals[name] = rules.localView(name);
     } else {
       const view = rules.localView(name);
       if (view !== name) locals[name] = view;
@@ -347,8 +353,10 @@ function declarativeFields(facts: FileFacts[]): string[] {
  * it (kept when it comes from data; the view name of a class when it comes from `__name__`).
  */
 function familyOverrides(facts: FileFacts[], definitions: Map<string, Set<string>>, rules: NameRules): Record<string, string> {
-  const families = new Map<string, { side: 'prefix' | 'suffix'; source: 'data' | 'name' }>();
+  const families = new Map<string, { side: 'prefix' | 'suffix' | 'around'; source: 'data' | 'name' }>();
   for (const file of facts) for (const [piece, side, source] of file.families) families.set(`${side}:${piece}`, { side, source });
+  // A family with both ends decides its members over one that knows only one end.
+  const order = (side: string) => (side === 'around' ? 1 : 0);
   if (families.size === 0) return {};
   const candidates = new Set<string>(definitions.keys());
   for (const file of facts) {
@@ -359,8 +367,17 @@ function familyOverrides(facts: FileFacts[], definitions: Map<string, Set<string
   for (const file of facts) for (const cls of file.classes) classes.set(cls.name.toLowerCase(), cls.name);
   const pieceView = (piece: string) => (rules.isKeptEverywhere(piece) ? piece : rules.naming.viewName(piece));
   const overrides: Record<string, string> = {};
-  for (const [key, { side, source }] of families) {
+  for (const [key, { side, source }] of [...families].sort((a, b) => order(a[1].side) - order(b[1].side))) {
     const piece = key.slice(key.indexOf(':') + 1);
+    if (side === 'around') {
+      const [prefix, suffix] = piece.split('{}');
+      for (const name of candidates) {
+        if (name.length <= prefix.length + suffix.length || !name.startsWith(prefix) || !name.endsWith(suffix)) continue;
+        const view = pieceView(prefix) + name.slice(prefix.length, name.length - suffix.length) + pieceView(suffix);
+        if (rules.naming.realName(view) === name) overrides[name] = view;
+      }
+      continue;
+    }
     for (const name of candidates) {
       if (name.length <= piece.length || !(side === 'prefix' ? name.startsWith(piece) : name.endsWith(piece))) continue;
       const rest = side === 'prefix' ? name.slice(piece.length) : name.slice(0, name.length - piece.length);
@@ -419,10 +436,17 @@ function keepExternalBaseNames(
     ancestry.set(name, result);
     return result;
   };
-  for (const [name, classes] of byName) {
+  // The repository's classes a class inherits from, itself included: a mixin combined with an
+  // external base (`class T(Mixin, lib.Translator)`) overrides that base's methods too.
+  const lineage = (name: string, seen = new Set<string>()): string[] => {
+    if (seen.has(name)) return [];
+    seen.add(name);
+    return [name, ...(byName.get(name) ?? []).flatMap((cls) => cls.bases.flatMap((base) => (base.repo !== undefined ? lineage(base.repo, seen) : [])))];
+  };
+  for (const name of byName.keys()) {
     const ext = externalOf(name, new Set());
     if (!ext) continue;
-    for (const cls of classes) {
+    for (const cls of lineage(name).flatMap((n) => byName.get(n) ?? [])) {
       for (const word of [...cls.members, ...cls.assigned, ...cls.used]) {
         if (ext.opaque || ext.members.has(word)) keep(word, 'external-base');
       }
@@ -469,6 +493,19 @@ function dataKeywords(facts: FileFacts[]): string[] {
   return [...out].sort();
 }
 
+/**
+ * A callable of the repository called with keywords the program computes (`Style(**attributes)`,
+ * the keys read from a table of strings): its parameters spelled as one-word strings in the
+ * repository's containers or comparisons (`{"blink": "blink"}`) may be those keys, so they keep
+ * their spelling.
+ */
+function keepComputedKeywords(facts: FileFacts[], keep: (word: string, reason: string) => void): void {
+  const callees = new Set(facts.flatMap((f) => f.computedKeywordCallees));
+  if (callees.size === 0) return;
+  const words = new Set(facts.flatMap((f) => f.containerWords));
+  for (const file of facts) for (const [name, params] of file.functions) if (callees.has(name)) for (const p of params) if (words.has(p)) keep(p, 'computed-keyword');
+}
+
 /** Keywords given to a function of the repository that does not declare them, but takes `**kwargs`, go on elsewhere. */
 function keepForwardedKeywords(facts: FileFacts[], universe: { attributes: ReadonlySet<string>; parameters: ReadonlySet<string> }, keep: (word: string, reason: string) => void): void {
   const functions = new Map<string, { params: Set<string>; kwargs: boolean }>();
@@ -494,6 +531,7 @@ function pathSegments(input: NamesInput, rules: NameRules): Record<string, strin
   const packageFolders = new Set<string>();
   for (const dotted of input.modules) for (const part of dotted.split('.')) moduleNames.add(part);
   const paths: Record<string, string> = {};
+  const files = new Set(input.paths);
   for (const file of input.paths) {
     const segments = file.split('/');
     for (let i = 0; i < segments.length; i++) {
@@ -502,7 +540,9 @@ function pathSegments(input: NamesInput, rules: NameRules): Record<string, strin
       if (!isLast) {
         // A folder changes when it is a package of the repository (holds its modules).
         const folder = segments.slice(0, i + 1).join('/');
-        if (packageFolders.has(folder) || isPackageFolder(folder, input)) {
+        // So does a folder beside a module of its name (`tests/test_io/` beside `tests/test_io.py`,
+        // where pytest plugins keep the data of that module's tests).
+        if (packageFolders.has(folder) || isPackageFolder(folder, input) || files.has(`${folder}.py`)) {
           packageFolders.add(folder);
           const view = rules.moduleView(segment);
           if (view !== segment) paths[segment] = view;

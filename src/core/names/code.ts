@@ -80,7 +80,7 @@ export class CodeTranslator {
         if (resolver.isBuiltinCall(site.chain, 'dict') || rules.isDataKeyword(method ?? '', text)) return this.dataWord(text);
         // A template's `{field}` is prose: its keyword is the same word.
         if (method === 'format' || method === 'format_map') return this.prose.translate(text, { standalone: true });
-        if (resolver.isExternalChain(site.chain)) return resolver.partialOfRepository(site) ? rules.memberView(text) : text;
+        if (resolver.isExternalChain(site.chain)) return resolver.partialOfRepository(site) || resolver.makesAttributes(site.chain) || resolver.namesParameters(site.chain) ? rules.memberView(text) : text;
         return rules.memberView(text);
       }
       case Site.ImportModule:
@@ -103,6 +103,15 @@ export class CodeTranslator {
     if (content.length === 0) return;
     const role = stringRole(site, resolver, content);
     if (role === 'keep') return;
+    if (role === 'pattern') {
+      // A group's name is read back as a string (`m.group("x")`, `m.groupdict()["x"]`): the same word there.
+      for (const m of content.matchAll(/\(\?P(?:<|=)([\p{L}_][\p{L}\p{N}_]*)/gu)) {
+        const start = token.contentStart + m.index! + m[0].length - m[1].length;
+        const view = this.dataWord(m[1]);
+        if (view !== m[1]) edits.push([start, start + m[1].length, view]);
+      }
+      return;
+    }
     if (role === 'binding') {
       const found = resolver.lookup(content, site.scope);
       const view = found ? classView(this.rules, resolver.bindingClass(found.scope, content, found.binding), content) : content;
@@ -118,6 +127,7 @@ export class CodeTranslator {
       if (range.end <= range.start) continue;
       if (role === 'names' && !token.parts) this.nameList(text, range.start, range.end, edits);
       else if (role === 'definition-names' && !token.parts) this.nameList(text, range.start, range.end, edits, false, true);
+      else if (role === 'flow' && token.parts) this.fragments(text, range.start, range.end, edits);
       else if (role === 'flow') this.nameList(text, range.start, range.end, edits, true);
       else if (role === 'prose' && resolver.context.doctest) this.echo(text, range.start, range.end, edits);
       else if (!token.parts && role === 'prose' && SINGLE_NAME.test(content)) {
@@ -125,13 +135,17 @@ export class CodeTranslator {
         // (`specname="hello"`), and so is the name of one of the library's classes (`"Empty"`, as
         // messages quoting it change); otherwise a data word (a field's key, or prose).
         const key = site.container === 'dict-key' || site.container === 'subscript';
-        const named = (isTestModule(resolver.context.module) && !key && definesCallable(resolver, content)) || this.isLibraryClassName(content);
+        // Given to a function of the repository by its name, the word is what that function makes of it (a
+        // name only where it reaches one: the `flow` role), not the test's function of that name.
+        const toRepository = site.call !== undefined && site.call.callee.steps.length === 0 && site.call.callee.root !== -1 && !resolver.isExternalChain(site.call.callee);
+        const named = (isTestModule(resolver.context.module) && !key && !toRepository && definesCallable(resolver, content)) || this.isLibraryClassName(content);
+        // A word given to a local callable object (`v("foo")`, a validator) is its input, not a field's name.
         const view = named
           ? this.rules.knownView(content)
           : this.nestedDefinitionView(resolver, site, content) ??
             (isValueArgument(site, resolver) || comparedWithValueCall(site, resolver)
               ? this.prose.translate(content, { standalone: true, value: true })
-              : this.dataWord(content, site.container === 'dict-key', !holdsValue(site)));
+              : this.dataWord(content, site.container === 'dict-key', !holdsValue(site) && !(toRepository && resolver.classify(site.call!.callee.root) === 'local')));
         if (view !== content) edits.push([range.start, range.end, view]);
       }
       else if (role === 'names' || role === 'definition-names' || role === 'fragments') this.fragments(text, range.start, range.end, edits);
@@ -205,6 +219,9 @@ export class CodeTranslator {
       return;
     }
     for (const m of content.matchAll(/[\p{L}\p{N}_]+(?:\.[\p{L}\p{N}_]+)*/gu)) {
+      // `monkeypatch.setattr("sys.ps1", v)`: a dotted name rooted in an external module names its things.
+      const root = m[0].split('.')[0];
+      if (m[0].includes('.') && this.rules.isExternalModule(root)) continue;
       this.dottedEdits(m[0], start + m.index!, edits, (part) => (definitions ? this.rules.knownView(part) : this.rules.memberView(part)));
     }
   }

@@ -32,6 +32,8 @@ export interface EnvironmentRecord {
   distributions: EnvironmentDistribution[];
   /** Top-level modules the repository imports that the interpreter cannot find. */
   missing: string[];
+  /** Fixtures of the installed pytest plugins (entry points) whose names the repository's functions take as parameters. */
+  fixtures: string[];
 }
 
 export interface LearnedEnvironment {
@@ -49,6 +51,11 @@ export interface LearnOptions {
   python: string;
   /** The top-level modules to learn. */
   tops: readonly string[];
+  /**
+   * The parameter names of the repository's functions: a pytest plugin (a pytest11 entry point)
+   * defining a fixture of one of these names is learned too, and the fixture recorded.
+   */
+  parameters?: readonly string[];
   /** Where distributions' names are kept between builds; none: read every time. */
   cacheDir?: string;
   timeoutMs?: number;
@@ -57,6 +64,9 @@ export interface LearnOptions {
 }
 
 export const ENVIRONMENT_TIMEOUT_MS = 120_000;
+
+/** No environment read (no third-party module or plugin fixture to learn). */
+export const NO_RECORD: EnvironmentRecord = { python: { executable: '', version: '' }, distributions: [], missing: [], fixtures: [] };
 
 /**
  * The interpreters a build tries when none is given, in order, as the disguised terminal does
@@ -88,6 +98,7 @@ interface LocateAnswer {
   python: EnvironmentRecord['python'];
   found: Array<{ top: string; distribution: string; version: string; tops: string[]; stamp: string }>;
   missing: string[];
+  plugins?: Array<{ module: string; top: string; fixtures: string[] }>;
 }
 
 interface ReadAnswer {
@@ -106,9 +117,25 @@ interface CachedDistribution {
 /** See the module comment. */
 export async function learnEnvironment(options: LearnOptions): Promise<LearnedEnvironment> {
   const started = Date.now();
-  const tops = [...new Set(options.tops)].sort();
-  if (tops.length === 0) return { record: { python: { executable: '', version: '' }, distributions: [], missing: [] }, layers: [], read: 0, cached: 0, ms: 0 };
-  const located = await ask<LocateAnswer>(options, { op: 'locate', tops });
+  let tops = [...new Set(options.tops)].sort();
+  const parameters = new Set(options.parameters ?? []);
+  if (tops.length === 0 && parameters.size === 0) return { record: NO_RECORD, layers: [], read: 0, cached: 0, ms: 0 };
+  let located: LocateAnswer;
+  try {
+    located = await ask<LocateAnswer>(options, { op: 'locate', tops });
+  } catch (error) {
+    // Only fixtures were to be learned: an interpreter that does not run has none.
+    if (tops.length === 0) return { record: NO_RECORD, layers: [], read: 0, cached: 0, ms: Date.now() - started };
+    throw error;
+  }
+  // A plugin whose fixture the repository asks for: its API is used on the fixture's value.
+  const plugins = (located.plugins ?? []).filter((p) => p.fixtures.some((f) => parameters.has(f)));
+  const fixtures = [...new Set(plugins.flatMap((p) => p.fixtures.filter((f) => parameters.has(f))))].sort();
+  const pluginTops = plugins.map((p) => p.top).filter((t) => !tops.includes(t));
+  if (pluginTops.length > 0) {
+    tops = [...tops, ...pluginTops].sort();
+    located = { ...(await ask<LocateAnswer>(options, { op: 'locate', tops })), plugins: located.plugins };
+  }
   const byDistribution = new Map<string, LocateAnswer['found'][number]>();
   for (const found of located.found) byDistribution.set(`${found.distribution}\0${found.version}`, found);
   const folder = options.cacheDir ? path.join(options.cacheDir, digestOf(`${located.python.executable}\0${located.python.version}`)) : undefined;
@@ -136,6 +163,7 @@ export async function learnEnvironment(options: LearnOptions): Promise<LearnedEn
       python: located.python,
       distributions: distributions.map((d) => ({ name: d.distribution, version: d.version, tops: [...d.tops].sort(), digest: d.digest })),
       missing: located.missing,
+      fixtures,
     },
     layers: distributions.map((d) => new ExternalNames(d.document, d.digest)),
     read: toRead.length,
@@ -157,16 +185,24 @@ export function thirdPartyTops(input: Pick<NamesInput, 'facts' | 'modules'>, ext
   return [...tops].sort();
 }
 
+/** The names the repository's functions take as parameters: those a pytest plugin's fixture may fill. */
+export function parameterNames(input: Pick<NamesInput, 'facts'>): string[] {
+  const names = new Set<string>();
+  for (const file of input.facts) for (const [name, kind] of file.definitions) if (kind === 'parameter') names.add(name);
+  return [...names].sort();
+}
+
 /** Where an environment's distributions are now, and their versions (no file is read): to compare with a record (environmentDrift). */
 export async function locateEnvironment(options: LearnOptions): Promise<EnvironmentRecord> {
   const tops = [...new Set(options.tops)].sort();
-  if (tops.length === 0) return { python: { executable: '', version: '' }, distributions: [], missing: [] };
+  if (tops.length === 0) return NO_RECORD;
   const located = await ask<LocateAnswer>(options, { op: 'locate', tops });
   const byName = new Map(located.found.map((f) => [f.distribution, f]));
   return {
     python: located.python,
     distributions: [...byName.values()].map((f) => ({ name: f.distribution, version: f.version, tops: f.tops, digest: '' })),
     missing: located.missing,
+    fixtures: [],
   };
 }
 

@@ -127,6 +127,8 @@ export class ProseTranslator {
       mark(start, end);
     }
     for (const m of compoundMatches(text)) {
+      // `</pre>` closes a tag: no path, its word reads as the opening tag's.
+      if (m[0].startsWith('/') && text[m.index - 1] === '<') continue;
       // After a backslash the first character is an escape (`\boltons.qhcp` holds `oltons.qhcp`),
       // as for every word (words.ts): the way back reads it so.
       const escaped = m.index > 0 && text.charCodeAt(m.index - 1) === 92 && m[0].length > 1;
@@ -247,7 +249,7 @@ export class ProseTranslator {
         return;
       }
       if (options.config && !this.rules.isInternalTop(value.split('.')[0])) return;
-      this.dottedName(text, start, end, edits);
+      this.dottedName(text, start, end, edits, options);
       return;
     }
     this.pathLike(text, start, end, edits, options);
@@ -283,8 +285,15 @@ export class ProseTranslator {
     }
   }
 
-  /** `pkg.mod.Name`, `self.attr`, `os.path.join` (not host names: `www.example.com`). */
-  private dottedName(text: string, start: number, end: number, edits: Array<[number, number, string]>): void {
+  /**
+   * `pkg.mod.Name`, `self.attr`, `os.path.join` (not host names: `www.example.com`). In a string
+   * value, a dotted name is code only when it starts from the repository's own package or a
+   * field of its declarative classes, or names a class it defines (`"pkg.mod.f"`, `"Model.save"`,
+   * `"fields.Field"`, `"children.name"`, a path through nested schemas); any other (`"repr.number"`, a
+   * style or a configuration key) is data. A template's field (`"{task.total}"`) starts from the
+   * keyword `format` is given, translated as that keyword is.
+   */
+  private dottedName(text: string, start: number, end: number, edits: Array<[number, number, string]>, options: ProseOptions = {}): void {
     const value = text.slice(start, end);
     const parts = value.split('.');
     if (parts.some((p) => p === '')) return;
@@ -292,12 +301,15 @@ export class ProseTranslator {
     if (this.rules.isExternalModule(parts[0])) return;
     if (parts.every((p) => /^\p{N}/u.test(p) || p.length <= 1)) return;
     const internal = this.rules.isInternalTop(parts[0]);
+    const field = text[start - 1] === '{';
+    if (options.stringValue && !field && !this.rules.isOwnTop(parts[0]) && !this.rules.isDataName(parts[0]) && !parts.some((p) => /^\p{Lu}/u.test(p) && this.rules.isCallableName(p))) return;
     let offset = start;
     let moduleSoFar = '';
     for (const part of parts) {
       moduleSoFar = moduleSoFar ? `${moduleSoFar}.${part}` : part;
       let view: string;
       if (internal && this.rules.isModule(moduleSoFar)) view = this.rules.moduleView(part);
+      else if (field && offset === start) view = this.translate(part, { standalone: true });
       else view = this.rules.knownView(part);
       if (view !== part) edits.push([offset, offset + part.length, view]);
       offset += part.length + 1;
@@ -311,19 +323,38 @@ export class ProseTranslator {
     if (!rules.isKnownName(word)) return word;
     const view = rules.knownView(word);
     if (view === word) return word;
+    // A template's field (`"{task}"`) is the keyword `format` is given: translated as that keyword is.
+    if (text[start - 1] === '{' && /^[}.![:]/.test(text[end] ?? '')) return this.translate(word, { standalone: true });
     // A word with digits standing alone (`"node1"`) is as often data as a name.
-    if ((isNameShaped(word) && !(options.standalone && !/_/.test(word) && splitWord(word).filter((p) => !p.fixed).length === 1)) || (rules.isPlainName(word) && !options.value)) return view;
+    if (isNameShaped(word) && !(options.standalone && !/_/.test(word) && splitWord(word).filter((p) => !p.fixed).length === 1)) return view;
+    // Joined by a hyphen to another word (`nth-child(2)`, `pre-release`), a word is part of a
+    // word of the text's language: no Python name holds a hyphen.
+    if (inHyphenatedWord(text, start, end)) return word;
+    // `rgb(249, 38, 114)`, `translate(-2px)`: a notation of data, with literal numbers for arguments.
+    const after = text[end];
+    const open = after === '(' ? end : after === '\\' && text[end + 1] === '(' ? end + 1 : -1;
+    if (open !== -1 && /^\s*[-+#.]?\d/.test(text.slice(open + 1, open + 4))) return word;
+    // A plain name (`trylast`) in prose is the name; in a string value it is as often the
+    // program's data (a tag `"pre"` in markup, a CSS escape `"\\0 pre"`, a key `"exp"`).
+    if (rules.isPlainName(word) && !options.value && !options.stringValue && !options.standalone && !options.key) return view;
     const parts = splitWord(word);
     if ((parts[0].casing === 'title' || (parts[0].casing === 'upper' && !options.stringValue)) && !options.standalone && !options.key) return view;
     // Written as a call (`compute()`, `compute\(`), quoted the way Python's messages quote
-    // names (`'compute'`), or quoted as a field's key (`"age"`).
-    const after = text[end];
-    if (after === '(' || (after === '\\' && text[end + 1] === '(')) return view;
+    // names (`'compute'`), or quoted as a field's key (`"age"`). In a string value, only a
+    // function the library's messages can quote is a call there (`"myfunc()"`, a test's own
+    // function, or `"exp(0)"`, are expressions of a language the string is in).
+    if (open !== -1 && (!options.stringValue || rules.isQuotable(word))) return view;
     const before = text[start - 1];
     if (before === "'" && after === "'" && options.quotedName?.(word)) return view;
     if ((before === '"' || before === "'") && after === before && rules.isDataName(word) && !options.value) return view;
     return word;
   }
+}
+
+/** `nth-child`, `pre-release`: the word at start..end is joined by a hyphen to a letter or digit. */
+function inHyphenatedWord(text: string, start: number, end: number): boolean {
+  const wordChar = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}]/u.test(c);
+  return (text[start - 1] === '-' && wordChar(text[start - 2])) || (text[end] === '-' && wordChar(text[end + 1]));
 }
 
 /**

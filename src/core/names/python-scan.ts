@@ -635,10 +635,13 @@ class Scanner {
     if (token.parts) {
       for (const part of token.parts) {
         if (part.kind !== 'expression') continue;
-        const saved = { brackets: this.brackets, lambdas: this.lambdas, chain: this.chain, chainStart: this.chainStart, lastChain: this.lastChain, scope: this.scope };
+        const saved = { brackets: this.brackets, lambdas: this.lambdas, chain: this.chain, chainStart: this.chainStart, lastChain: this.lastChain, scope: this.scope, stmt: this.stmt };
         this.brackets = [];
         this.lambdas = [];
         this.chain = undefined;
+        // A replacement field is an expression: the statement's targets (token indices of the
+        // outer line) say nothing about its tokens.
+        this.stmt = newStatement();
         this.scanTokens(lex(this.text, part.start, part.end, true), true);
         this.closeLambdas(0, part.end);
         Object.assign(this, saved);

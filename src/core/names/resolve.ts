@@ -71,6 +71,14 @@ const FORWARDING_CALLEES = new Map<string, number>([
   ['raises', 1], ['warns', 1], ['deprecated_call', 0], ['submit', 0], ['call_soon', 0], ['call_later', 1], ['run_in_executor', 1],
 ]);
 
+const ATTRIBUTE_MAKERS: ReadonlySet<string> = new Set([
+  'types.SimpleNamespace', 'argparse.Namespace',
+  'unittest.mock.Mock', 'unittest.mock.MagicMock', 'unittest.mock.NonCallableMock', 'unittest.mock.NonCallableMagicMock',
+  'mock.Mock', 'mock.MagicMock', 'mock.NonCallableMock', 'mock.NonCallableMagicMock',
+]);
+
+const PARAMETER_DECORATORS: ReadonlySet<string> = new Set(['hypothesis.given', 'hypothesis.example']);
+
 export class FileResolver {
   private readonly nameCache = new Map<number, NameClass>();
 
@@ -303,6 +311,22 @@ export class FileResolver {
     if (index === undefined) return undefined;
     const target = site.call?.args[index];
     return target !== undefined && !this.isExternalChain(target) ? target : undefined;
+  }
+
+  /**
+   * An external callable whose keywords become attributes of the object it makes
+   * (`SimpleNamespace(total=3).total`, `Mock(name=...)`): a stand-in for the repository's objects,
+   * so its keywords are the attribute names the repository's code reads.
+   */
+  makesAttributes(chain: Chain | undefined): boolean {
+    const qualified = this.externalName(chain);
+    return qualified !== undefined && ATTRIBUTE_MAKERS.has(qualified);
+  }
+
+  /** A decorator whose keywords are the decorated function's parameters (`@given(strat=...)`). */
+  namesParameters(chain: Chain | undefined): boolean {
+    const qualified = this.externalName(chain);
+    return qualified !== undefined && PARAMETER_DECORATORS.has(qualified);
   }
 
   /** `dict(...)` (the builtin) as a callee. */

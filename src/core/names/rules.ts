@@ -86,6 +86,7 @@ export class NameRules {
   private readonly dataKeywords: ReadonlySet<string>;
   private readonly locals: ReadonlyMap<string, string>;
   private readonly environmentTops: ReadonlySet<string>;
+  private readonly ownTops: ReadonlySet<string>;
 
   constructor(
     readonly tables: NamesTables,
@@ -107,6 +108,7 @@ export class NameRules {
       own.set(name.toUpperCase(), view.toUpperCase());
     }
     this.ownPackages = own;
+    this.ownTops = new Set([...tables.ownPackages, ...tables.modules.filter((m) => m.includes('.')).map((m) => m.split('.')[0])]);
     this.identifiers = new Map(Object.entries(tables.identifiers));
     this.paths = new Map(Object.entries(tables.paths));
     this.plainNames = new Set(tables.plainNames);
@@ -236,6 +238,11 @@ export class NameRules {
 
   isDefined(word: string): boolean {
     return this.identifiers.has(word);
+  }
+
+  /** One of the repository's own top-level packages or modules (as the bundle lists them), or a top-level package of its (`tests`). */
+  isOwnTop(word: string): boolean {
+    return this.ownTops.has(word);
   }
 
   isOwnPackageWord(word: string): boolean {

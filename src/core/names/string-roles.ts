@@ -14,6 +14,8 @@
  *   reprs, looked up by pickle) follows the variable;
  * - `flow`: a string that reaches a variable holding names (`name = "x"` and later
  *   `getattr(obj, name)`): the repository's member names in it follow the code;
+ * - `pattern`: a regular expression handed to `re`: its text stays, its group names are words
+ *   the program reads back as strings (`m.group("x")`, `m.groupdict()["x"]`);
  * - `keep`: a value handed to code outside the repository (`errors="ignore"`, `float("-Inf")`,
  *   a warnings action): never changes;
  * - `prose`: any other string: only name-shaped spans change (see prose.ts).
@@ -21,7 +23,7 @@
 import { Site, type Chain, type StringSite } from './python-scan';
 import type { FileResolver } from './resolve';
 
-export type StringRole = 'docstring' | 'names' | 'definition-names' | 'binding' | 'flow' | 'fragments' | 'keep' | 'prose';
+export type StringRole = 'docstring' | 'names' | 'definition-names' | 'binding' | 'flow' | 'fragments' | 'pattern' | 'keep' | 'prose';
 
 /** Callees whose argument at the given index is a name (`getattr(obj, "name")`). */
 const NAME_ARGUMENTS: Record<string, number[]> = {
@@ -67,6 +69,7 @@ const SINGLE_VALUE = /^[\p{L}\p{N}_.+\-]*$/u;
 
 export function stringRole(site: StringSite, resolver: FileResolver, content: string): StringRole {
   if (site.docstring) return 'docstring';
+  if (isPatternArgument(site, resolver)) return 'pattern';
   if (namesItsBinding(site, content, resolver)) return 'binding';
   const name = nameRole(site, resolver);
   if (name) return name;
@@ -87,10 +90,35 @@ export function stringRole(site: StringSite, resolver: FileResolver, content: st
   return 'prose';
 }
 
+/** The functions of `re` (and `regex`) and the index of their pattern arguments (`sub`'s replacement too). */
+const PATTERN_ARGUMENTS: Record<string, number[]> = {
+  compile: [0], match: [0], fullmatch: [0], search: [0], findall: [0], finditer: [0], split: [0], sub: [0, 1], subn: [0, 1], escape: [0], template: [0],
+};
+const PATTERN_MODULES = new Set(['re', 'regex']);
+
+/**
+ * A regular expression handed to `re` (`re.compile(r"\.post(?P<post>\d+)")`) is a language of
+ * its own matched against the program's input: its literal text keeps its spelling.
+ */
+function isPatternArgument(site: StringSite, resolver: FileResolver): boolean {
+  const call = site.call ?? site.outer?.call;
+  if (!call) return false;
+  const qualified = resolver.externalName(call.callee);
+  if (qualified === undefined) return false;
+  const dot = qualified.lastIndexOf('.');
+  const module = qualified.slice(0, dot);
+  const indices = PATTERN_ARGUMENTS[qualified.slice(dot + 1)];
+  if (!indices || !PATTERN_MODULES.has(module)) return false;
+  if (site.keyword !== undefined) return site.keyword === 'pattern' || site.keyword === 'repl';
+  return indices.includes((site.call ? site.argIndex : site.outer?.argIndex) ?? -1);
+}
+
 function nameRole(site: StringSite, resolver: FileResolver): StringRole | undefined {
   if (site.assignedTo?.some((n) => ALL_LIKE.has(n)) && (site.container === 'list' || site.container === 'group' || site.container === 'set' || site.container === undefined)) return 'names';
   if (site.comparedWith && NAMEISH_ATTRIBUTES.has(resolver.lastAttribute(site.comparedWith) ?? '')) return 'definition-names';
   if (site.comparedWith && denotesAll(site.comparedWith, resolver)) return 'names';
+  // `def __getattr__(name): if name == "hmn": ...` serves the attribute of that name.
+  if (site.comparedWith && isAttributeNameParameter(site.comparedWith, resolver)) return 'names';
   if (site.subscripted && isNamespaceChain(site.subscripted, resolver)) return site.whole ? 'names' : 'fragments';
   // `"many" in kwargs`: a keyword name looked up among the keywords a function was given.
   if (site.lookedUpIn !== undefined && isKwargsParam(site.lookedUpIn, site.scope, resolver)) return 'names';
@@ -155,6 +183,8 @@ function flowsIntoName(site: StringSite, resolver: FileResolver): boolean {
   if (site.paramDefault !== undefined && valued(site.paramDefault)) return true;
   if (site.loopTargets?.some(valued)) return true;
   const containers = resolver.context.isNameContainer;
+  // `formatters["formatvalue"] = f` and later `render(**formatters)`: a key of such a mapping is a keyword.
+  if (containers && site.whole && site.subscripted && site.subscripted.steps.length === 0 && site.subscripted.root !== -1 && containers(resolver.scan.sites[site.subscripted.root].text)) return true;
   if (containers && site.assignedTo?.some(containers) && (site.container === 'dict-key' || site.container === 'list' || site.container === 'set' || site.container === 'group' || splitIntoWords(site, resolver))) return true;
   const compared = site.comparedWith && site.comparedWith.steps.length === 0 && site.comparedWith.root !== -1 ? resolver.scan.sites[site.comparedWith.root].text : undefined;
   if (compared !== undefined && valued(compared)) return true;
@@ -268,6 +298,21 @@ function isKeywordDict(dict: number, resolver: FileResolver): boolean {
     keywordDicts.set(scan, cache);
   }
   return cache.get(dict) ?? false;
+}
+
+const ATTRIBUTE_HOOKS = new Set(['__getattr__', '__getattribute__', '__setattr__', '__delattr__']);
+
+/** The attribute name a module's or class's `__getattr__` (and its kin) is given. */
+function isAttributeNameParameter(chain: NonNullable<StringSite['comparedWith']>, resolver: FileResolver): boolean {
+  if (chain.root === -1 || chain.steps.length > 0) return false;
+  const site = resolver.scan.sites[chain.root];
+  const found = resolver.lookup(site.text, site.scope);
+  if (!found) return false;
+  const fn = resolver.scan.scopes[found.scope];
+  if (fn.kind !== 'function' || !ATTRIBUTE_HOOKS.has(fn.name)) return false;
+  const positional = fn.params.filter((p) => p.kind === 'normal' || p.kind === 'posonly');
+  const index = resolver.scan.scopes[fn.parent]?.kind === 'class' ? 1 : 0;
+  return positional[index]?.name === site.text;
 }
 
 /** `__all__`, `mod.__all__`, or a name imported as `from mod import __all__ as ALL`. */

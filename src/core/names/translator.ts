@@ -40,6 +40,10 @@ export class NamesTranslator {
     if (/\.pyi?$/.test(path)) return this.code.translate(text, this.moduleContext(path));
     const config = configKind(path);
     if (config === 'requirements') return text;
+    // A file beside the tests (an input, an expected output, in any format) is data the tests
+    // compare with the strings of the code: the same rules as a string value, unless it holds
+    // doctest examples.
+    if (isTestData(path) && !/^\s*>>> /m.test(text)) return this.prose.translate(text, { stringValue: true });
     if (config) return translateConfig(config, text, this.prose, this.rules);
     if (/\.(rst|md|txt|markdown)$/i.test(path)) return this.docToView(text, /\.(md|markdown)$/i.test(path));
     return this.prose.translate(text);
@@ -117,10 +121,10 @@ export class NamesTranslator {
     };
   }
 
-  /** Documentation: prose, with doctest examples as code and fenced code blocks as code. */
+  /** Documentation: prose, with doctest examples as code and fenced code blocks (Markdown) or Python code directives (reST) as code. */
   private docToView(text: string, markdown: boolean): string {
     const edits: Array<[number, number, string]> = [];
-    const fences = markdown ? [...text.matchAll(/^```[^\n]*\n[\s\S]*?^```/gm)].map((m) => [m.index!, m.index! + m[0].length] as const) : [];
+    const fences = markdown ? [...text.matchAll(/^```[^\n]*\n[\s\S]*?^```/gm)].map((m) => [m.index!, m.index! + m[0].length] as const) : this.rstCodeBlocks(text, edits);
     let last = 0;
     const proseRange = (start: number, end: number) => {
       if (end > start) this.code.docText(text, start, end, undefined, edits);
@@ -128,6 +132,10 @@ export class NamesTranslator {
     const context = this.moduleContext('');
     for (const [start, end] of fences) {
       proseRange(last, start);
+      if (!markdown) {
+        last = end;
+        continue;
+      }
       const body = text.slice(start, end);
       const firstLine = body.slice(0, body.indexOf('\n') + 1);
       const language = firstLine.slice(3).trim().toLowerCase();
@@ -149,4 +157,49 @@ export class NamesTranslator {
     proseRange(last, text.length);
     return applyEdits(text, edits);
   }
+
+  /**
+   * reST's Python code directives (`.. code-block:: python`, Sybil's `.. invisible-code-block:
+   * python`): their bodies are code run in the documentation's namespace, translated as a module
+   * is; the edits go to `edits`, and the blocks' extents are returned.
+   */
+  private rstCodeBlocks(text: string, edits: Array<[number, number, string]>): Array<readonly [number, number]> {
+    const blocks: Array<readonly [number, number]> = [];
+    const directive = /^([ \t]*)\.\. (?:code-block|code|sourcecode|invisible-code-block)::?[ \t]+(?:python3?|py3?)[ \t]*\r?$/gm;
+    for (const m of text.matchAll(directive)) {
+      const indent = m[1].length;
+      let end = m.index! + m[0].length;
+      const lines: Array<[number, number]> = [];
+      let position = text.indexOf('\n', end) + 1;
+      while (position > 0 && position < text.length) {
+        const next = text.indexOf('\n', position);
+        const lineEnd = next === -1 ? text.length : next;
+        const line = text.slice(position, lineEnd);
+        const lineIndent = line.length - line.trimStart().length;
+        if (line.trim() !== '' && lineIndent <= indent) break;
+        lines.push([position, lineEnd]);
+        end = lineEnd;
+        position = next === -1 ? text.length : next + 1;
+      }
+      const body = lines.filter(([a, b]) => text.slice(a, b).trim() !== '' && !/^\s*:[\w-]+:/.test(text.slice(a, b)));
+      if (body.length === 0) continue;
+      const margin = Math.min(...body.map(([a, b]) => text.slice(a, b).length - text.slice(a, b).trimStart().length));
+      const from = body[0][0];
+      const to = body[body.length - 1][1];
+      const original = text.slice(from, to).split('\n');
+      const cut = original.map((line) => Math.min(margin, line.length - line.trimStart().length));
+      const source = original.map((line, i) => line.slice(cut[i])).join('\n');
+      const view = this.code.translate(source, this.moduleContext('')).split('\n');
+      // Names change within lines: each line gets its own indentation back, byte for byte.
+      if (view.length === original.length) edits.push([from, to, view.map((line, i) => original[i].slice(0, cut[i]) + line).join('\n')]);
+      blocks.push([m.index!, end]);
+    }
+    return blocks;
+  }
+}
+
+/** A file in a folder of tests (`tests/fixtures/x.md`, `test/data/expected.json`). */
+function isTestData(path: string): boolean {
+  const folders = path.split('/').slice(0, -1);
+  return folders.some((f) => f.startsWith('test') || f === 'fixtures');
 }

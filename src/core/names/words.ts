@@ -3,9 +3,10 @@
  *
  * A *word* is a maximal run of identifier characters: ASCII letters, digits and `_`, and
  * non-ASCII letters, digits and combining marks (what Python allows in identifiers). After a
- * backslash, the first character is an escape (`\n`, `\t`, `\d`, `\x41`), not part of the
- * word, so `"\nquery"` holds the word `query`. The rule depends only on the backslash, never
- * on the letter, so both translation directions see the same words.
+ * backslash, the first character is an escape (`\n`, `\t`, `\d`), not part of the word, so
+ * `"\nquery"` holds the word `query`; so are the hexadecimal digits of `\xHH`, `\uHHHH` and
+ * `\UHHHHHHHH` (`"\ufffdpre"` holds `pre`). The rule reads only the escape, never the word
+ * after it, so both translation directions see the same words.
  *
  * A word splits into *parts* that concatenate back to it exactly: runs of underscores (kept
  * exactly), tokens (`HTTPServer` -> `HTTP`, `Server`; `getHTTP2Response` -> `get`, `HTTP`, `2`,
@@ -106,14 +107,29 @@ export function forEachWord(text: string, visit: (start: number, end: number) =>
     let start = i;
     let end = i + 1;
     while (end < to && isNameChar(text, end)) end++;
-    if (start > 0 && text.charCodeAt(start - 1) === 92 /* \ */ && end - start > 1) start += 1;
-    else if (start > 0 && text.charCodeAt(start - 1) === 92 && end - start === 1) {
+    if (start > 0 && text.charCodeAt(start - 1) === 92 /* \ */ && end - start > 1) {
+      const skip = escapeLength(text, start);
+      start += skip < end - start ? skip : 1;
+    } else if (start > 0 && text.charCodeAt(start - 1) === 92 && end - start === 1) {
       i = end;
       continue;
     }
     visit(start, end);
     i = end;
   }
+}
+
+const HEX_ESCAPES: Record<string, number> = { x: 2, u: 4, U: 8 };
+
+/**
+ * How many characters of the word at `start`, after a backslash, belong to the escape: 1, or the
+ * letter and its hexadecimal digits when the word goes on after them.
+ */
+export function escapeLength(text: string, start: number): number {
+  const digits = HEX_ESCAPES[text[start]];
+  if (digits === undefined || start + digits + 1 >= text.length || !isNameChar(text, start + digits + 1)) return 1;
+  for (let i = start + 1; i <= start + digits; i++) if (!/[0-9A-Fa-f]/.test(text[i])) return 1;
+  return digits + 1;
 }
 
 export function isDunder(word: string): boolean {

@@ -9,7 +9,9 @@ output:
           "tops", "stamp"}], "missing": [...]}
       where each top-level import name is found (importlib's finders, nothing imported), which
       distribution ships it (its .dist-info or .egg-info beside it: name, version, the other
-      top-level names it ships) and a stamp of its files (paths, sizes, modification times).
+      top-level names it ships) and a stamp of its files (paths, sizes, modification times);
+      `plugins`: the pytest plugins installed as setuptools entry points (group pytest11) and the
+      fixtures each one's module defines (read with `ast`, nothing imported).
   {"op": "read", "distributions": [{"distribution", "version", "tops"}]}
       -> {"python": ..., "read": [{"distribution", "version", "tops", "digest", "document",
           "modules", "compiled", "unparsable"}]}
@@ -167,6 +169,87 @@ def located(top):
     return folder, entries, distribution, version, sorted({entry_top(e) for e in entries})
 
 
+# ---- pytest plugins ---------------------------------------------------------------------------
+
+def entry_point_modules(group):
+    """Modules named by the entry points of `group` in the .dist-info/.egg-info folders on sys.path."""
+    modules = set()
+    for folder in sys.path:
+        try:
+            entries = sorted(os.listdir(folder or "."))
+        except OSError:
+            continue
+        for entry in entries:
+            path = os.path.join(folder, entry, "entry_points.txt")
+            if not entry.endswith((".dist-info", ".egg-info")) or not os.path.isfile(path):
+                continue
+            section = None
+            with open(path, encoding="utf-8", errors="replace") as f:
+                for line in f:
+                    line = line.strip()
+                    if line.startswith("["):
+                        section = line.strip("[]").strip()
+                    elif section == group and "=" in line:
+                        target = line.split("=", 1)[1].split(":", 1)[0].strip()
+                        if all(NAME.match(p) for p in target.split(".")):
+                            modules.add(target)
+    return sorted(modules)
+
+
+def module_source(dotted):
+    """The source file of a dotted module, found without importing anything, or None."""
+    parts = dotted.split(".")
+    where = find_top(parts[0])
+    if where is None:
+        return None
+    base = os.path.join(where[0], where[1])
+    if len(parts) == 1:
+        candidates = [base] if os.path.isfile(base) else [os.path.join(base, "__init__.py")]
+    else:
+        inner = os.path.join(base, *parts[1:])
+        candidates = [inner + ".py", os.path.join(inner, "__init__.py")]
+    for candidate in candidates:
+        if candidate.endswith(".py") and os.path.isfile(candidate):
+            return candidate
+    return None
+
+
+def fixture_names(path):
+    """Names of the fixtures a module defines: functions decorated with `fixture` (`name=` when given)."""
+    import ast
+    try:
+        with open(path, "rb") as f:
+            tree = ast.parse(f.read())
+    except (OSError, SyntaxError, ValueError):
+        return []
+    names = set()
+    for node in tree.body:
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        for decorator in node.decorator_list:
+            call = decorator if isinstance(decorator, ast.Call) else None
+            target = call.func if call else decorator
+            last = target.attr if isinstance(target, ast.Attribute) else target.id if isinstance(target, ast.Name) else ""
+            if last not in ("fixture", "yield_fixture"):
+                continue
+            given = [k.value for k in (call.keywords if call else []) if k.arg == "name"]
+            name = given[0] if given else None
+            value = getattr(name, "value", getattr(name, "s", None))
+            names.add(value if isinstance(value, str) else node.name)
+    return sorted(names)
+
+
+def pytest_plugins():
+    """Every pytest11 entry point's module (setuptools plugins pytest loads itself) and its fixtures."""
+    plugins = []
+    for dotted in entry_point_modules("pytest11"):
+        path = module_source(dotted)
+        fixtures = fixture_names(path) if path else []
+        if fixtures:
+            plugins.append({"module": dotted, "top": dotted.split(".")[0], "fixtures": fixtures})
+    return plugins
+
+
 def locate(tops):
     found, missing = [], []
     for top in sorted(set(tops)):
@@ -177,7 +260,7 @@ def locate(tops):
         folder, entries, distribution, version, dist_tops = where
         found.append({"top": top, "distribution": distribution, "version": version, "tops": dist_tops,
                       "stamp": stamp(folder, entries)})
-    return {"python": python_info(), "found": found, "missing": missing}
+    return {"python": python_info(), "found": found, "missing": missing, "plugins": pytest_plugins()}
 
 
 # ---- compiled modules -------------------------------------------------------------------------

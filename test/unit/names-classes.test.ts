@@ -1,0 +1,394 @@
+/**
+ * Level 2's classes of names that only the run time connects (issue 17): each a small repository
+ * written here, whose materialized view must run its suite like the original.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { tempDir } from '../helpers';
+import { disguise, viewRunsLikeOriginal as runsLikeOriginal } from '../names-helper';
+
+/** Two seeds: the rules decide which names change, the seed only their replacements. */
+const viewRunsLikeOriginal = (repo: Record<string, string>) => runsLikeOriginal(repo, [1, 2]);
+
+test('a replacement field of an f-string reads the name it names, also inside a nested function (it binds nothing)', async () => {
+  const d = await viewRunsLikeOriginal({
+    'labels/__init__.py': [
+      'def make_label(name, shelf):',
+      '    def label(count):',
+      '        text = f"{name}-{shelf}-{count}"',
+      '        return text',
+      '    return label',
+      '',
+    ].join('\n'),
+    'tests/test_labels.py': 'from labels import make_label\n\n\ndef test_label():\n    assert make_label(name="a", shelf="b")(2) == "a-b-2"\n',
+  });
+  assert.match(d.view('labels/__init__.py'), /def \w+\(name, (\w+)\):[^]*= f"\{name\}-\{\1\}-\{\w+\}"/);
+});
+
+test("words of a text's own language stay: a hyphenated word (a selector's `nth-child(2)`), a tag in markup and the tag names a parser reports", async () => {
+  const d = await viewRunsLikeOriginal({
+    'picker/__init__.py': [
+      'from html.parser import HTMLParser',
+      '',
+      'PSEUDO_CLASSES = {":first-child": "first", ":nth-child": "nth"}',
+      '',
+      '',
+      'def child(node):',
+      '    return node[0]',
+      '',
+      '',
+      'def pre(text):',
+      '    return text.strip()',
+      '',
+      '',
+      'def pseudo_class(selector):',
+      '    name = selector.partition("(")[0]',
+      '    if name not in PSEUDO_CLASSES:',
+      '        raise NotImplementedError(name)',
+      '    return PSEUDO_CLASSES[name]',
+      '',
+      '',
+      'class TagCollector(HTMLParser):',
+      '    def __init__(self):',
+      '        super().__init__()',
+      '        self.tags = []',
+      '',
+      '    def handle_starttag(self, tag, attrs):',
+      '        self.tags.append(tag)',
+      '',
+      '',
+      'def tags(markup):',
+      '    collector = TagCollector()',
+      '    collector.feed(pre(markup))',
+      '    return collector.tags',
+      '',
+    ].join('\n'),
+    'tests/test_picker.py': [
+      'from picker import child, pseudo_class, tags',
+      '',
+      '',
+      'def test_pseudo_class():',
+      '    assert pseudo_class(":nth-child(2)") == "nth"',
+      '    assert child(["x"]) == "x"',
+      '',
+      '',
+      'def test_tags():',
+      '    assert tags("<div><pre id=\'4\'>x</pre></div>") == ["div", "pre"]',
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('child'), 'child');
+  assert.notEqual(d.name('pre'), 'pre');
+});
+
+test('a regular expression handed to re keeps its text and its group names, which m.group() reads back', async () => {
+  await viewRunsLikeOriginal({
+    'versions/__init__.py': [
+      'import re',
+      '',
+      'VERSION = re.compile(r"(?P<major>\\d+)(?:\\.post(?P<post>\\d+))?")',
+      '',
+      '',
+      'def post(major, number):',
+      '    return (major, number)',
+      '',
+      '',
+      'def parse(text):',
+      '    m = VERSION.match(text)',
+      '    return post(int(m.group("major")), int(m.group("post") or 0))',
+      '',
+    ].join('\n'),
+    'tests/test_versions.py': 'from versions import parse\n\n\ndef test_parse():\n    assert parse("1.post2") == (1, 2)\n    assert parse("3") == (3, 0)\n',
+  });
+});
+
+test("a template's field is the keyword format() is given: both are translated alike", async () => {
+  await viewRunsLikeOriginal({
+    'jobs/__init__.py': [
+      'class Job:',
+      '    def __init__(self, total):',
+      '        self.total = total',
+      '',
+      '',
+      'def describe(task, template="{task.total} left"):',
+      '    return template.format(task=task)',
+      '',
+      '',
+      'def done(task, template="{task!s:>3}!"):',
+      '    return template.format(task=task)',
+      '',
+    ].join('\n'),
+    'tests/test_jobs.py': 'from jobs import Job, describe, done\n\n\ndef test_describe():\n    assert describe(Job(3)) == "3 left"\n    assert done("ok") == " ok!"\n',
+  });
+});
+
+test('a dotted key in a string value that is not rooted in the package is data, like the key the code builds from pieces', async () => {
+  await viewRunsLikeOriginal({
+    'shade/__init__.py': '',
+    'shade/palette.py': 'def show(value):\n    return repr(value)\n',
+    'shade/styles.py': [
+      'STYLES = {"palette.number": "blue", "palette.brace": "bold"}',
+      '',
+      '',
+      'def style_for(group):',
+      '    return STYLES["palette." + group]',
+      '',
+    ].join('\n'),
+    'tests/test_styles.py': [
+      'from shade.palette import show',
+      'from shade.styles import STYLES, style_for',
+      '',
+      '',
+      'def test_style_for():',
+      '    assert style_for("number") == "blue"',
+      '    assert STYLES["palette.brace"] == "bold"',
+      '    assert show(1) == "1"',
+      '',
+    ].join('\n'),
+  });
+});
+
+test('a dotted target rooted in an external module names that module\'s attribute (monkeypatch.setattr("sys.displayhook", ...))', async () => {
+  await viewRunsLikeOriginal({
+    'prompts/__init__.py': 'import sys\n\n\ndef shown(displayhook=None):\n    return displayhook or sys.displayhook\n',
+    'tests/test_prompts.py': 'from prompts import shown\n\n\ndef test_shown(monkeypatch):\n    monkeypatch.setattr("sys.displayhook", print)\n    assert shown() is print\n    assert shown(displayhook=repr) is repr\n',
+  });
+});
+
+test('keywords given to SimpleNamespace or Mock become attributes the repository reads: they are its attribute names', async () => {
+  await viewRunsLikeOriginal({
+    'speeds/__init__.py': [
+      'class Task:',
+      '    def __init__(self):',
+      '        self.finished_speed = None',
+      '',
+      '',
+      'def speed(task):',
+      '    return task.finished_speed or 0',
+      '',
+    ].join('\n'),
+    'tests/test_speeds.py': [
+      'from types import SimpleNamespace',
+      'from unittest import mock',
+      'from speeds import Task, speed',
+      '',
+      '',
+      'def test_speed():',
+      '    assert speed(SimpleNamespace(finished_speed=2)) == 2',
+      '    assert speed(mock.Mock(finished_speed=3)) == 3',
+      '    assert speed(Task()) == 0',
+      '',
+    ].join('\n'),
+  });
+});
+
+test("a mixin combined with an external base overrides that base's methods: they keep the base's names", async () => {
+  const d = await viewRunsLikeOriginal({
+    'dumping/__init__.py': [
+      'import json',
+      '',
+      '',
+      'class FallbackMixin:',
+      '    def default(self, o):',
+      '        return "fallback"',
+      '',
+      '',
+      'class Encoder(FallbackMixin, json.JSONEncoder):',
+      '    pass',
+      '',
+      '',
+      'def dump(value, default=None):',
+      '    return json.dumps(value, cls=Encoder)',
+      '',
+    ].join('\n'),
+    'tests/test_dumping.py': 'from dumping import dump\n\n\ndef test_dump():\n    assert dump({"a": object()}) == \'{"a": "fallback"}\'\n',
+  });
+  assert.equal(d.bundle.names!.keptMembers.default, 'external-base');
+});
+
+test('parameters of a callable called with keywords the program computes (cls(**attributes)) keep the spelling of the strings that become those keys', async () => {
+  const d = await viewRunsLikeOriginal({
+    'styling/__init__.py': [
+      'class Style:',
+      '    ATTRIBUTES = {"b": "blink", "blink": "blink", "u": "underline", "underline": "underline"}',
+      '',
+      '    def __init__(self, *, blink=None, underline=None, colour_name=None):',
+      '        self.blink = blink',
+      '        self.underline = underline',
+      '        self.colour_name = colour_name',
+      '',
+      '    @classmethod',
+      '    def parse(cls, text):',
+      '        attributes = {}',
+      '        for word in text.split():',
+      '            attributes[cls.ATTRIBUTES[word]] = True',
+      '        return cls(colour_name="red", **attributes)',
+      '',
+      '',
+      'def forward(**kwargs):',
+      '    return Style(**kwargs)',
+      '',
+    ].join('\n'),
+    'tests/test_styling.py': 'from styling import Style, forward\n\n\ndef test_parse():\n    style = Style.parse("b u")\n    assert style.blink is True and style.underline is True\n    assert forward(colour_name="x").colour_name == "x"\n',
+  });
+  assert.equal(d.bundle.names!.keptMembers.blink, 'computed-keyword');
+  // Handed-on **kwargs carry the callers' keywords, which the view renames with the parameter.
+  assert.notEqual(d.name('colour_name'), 'colour_name');
+});
+
+test("a parameter named after an installed pytest plugin's fixture receives that fixture: the plugin is learned from the interpreter's entry points", async (t) => {
+  const site = path.join(tempDir('plugin-site'), 'site');
+  fs.mkdirSync(path.join(site, 'shelfplug-1.0.dist-info'), { recursive: true });
+  fs.writeFileSync(path.join(site, 'shelfplug-1.0.dist-info', 'METADATA'), 'Metadata-Version: 2.1\nName: shelfplug\nVersion: 1.0\n');
+  fs.writeFileSync(path.join(site, 'shelfplug-1.0.dist-info', 'entry_points.txt'), '[pytest11]\nshelfplug = shelfplug\n');
+  fs.writeFileSync(path.join(site, 'shelfplug-1.0.dist-info', 'top_level.txt'), 'shelfplug\n');
+  fs.writeFileSync(
+    path.join(site, 'shelfplug.py'),
+    'import pytest\n\n\nclass Recorder:\n    def record_shelf(self, value):\n        return value * 2\n\n\n@pytest.fixture\ndef shelf_recorder():\n    return Recorder()\n\n\n@pytest.fixture(name="shelf_counter")\ndef _counter():\n    return 7\n',
+  );
+  const saved = process.env.PYTHONPATH;
+  process.env.PYTHONPATH = site;
+  t.after(() => {
+    if (saved === undefined) delete process.env.PYTHONPATH;
+    else process.env.PYTHONPATH = saved;
+  });
+  const d = await viewRunsLikeOriginal({
+    'shelves/__init__.py': 'def shelf_counter(shelf_recorder=None):\n    return shelf_recorder\n\n\ndef record_shelf(value):\n    return value\n',
+    'tests/test_shelves.py': 'from shelves import shelf_counter\n\n\ndef test_recorder(shelf_recorder, shelf_counter):\n    assert shelf_recorder.record_shelf(shelf_counter) == 14\n',
+  });
+  assert.deepEqual(d.bundle.names!.environment.fixtures, ['shelf_counter', 'shelf_recorder']);
+  assert.equal(d.bundle.names!.keptMembers.shelf_recorder, 'plugin-fixture');
+  assert.equal(d.bundle.names!.keptMembers.record_shelf, 'external-attribute');
+});
+
+test('a method name built around a value (f"visit_{kind}_pseudo" looked up with getattr) keeps the value part, which comes from data', async () => {
+  await viewRunsLikeOriginal({
+    'dispatching/__init__.py': [
+      'class Translator:',
+      '    def dispatch(self, kind):',
+      '        method = f"visit_{kind.replace(\'-\', \'_\')}_pseudo_element"',
+      '        method = getattr(self, method, None)',
+      '        if not method:',
+      '            raise ValueError(kind)',
+      '        return method()',
+      '',
+      '    def visit_text_pseudo_element(self):',
+      '        return "text"',
+      '',
+      '    def visit_first_line_pseudo_element(self):',
+      '        return "line"',
+      '',
+    ].join('\n'),
+    'tests/test_dispatching.py': 'from dispatching import Translator\n\n\ndef test_dispatch():\n    assert Translator().dispatch("text") == "text"\n    assert Translator().dispatch("first-line") == "line"\n',
+  });
+});
+
+test("hypothesis' @given(name=...) names the decorated test's parameter: the keyword follows the parameter", async () => {
+  await viewRunsLikeOriginal({
+    'doubling/__init__.py': 'def double(tally_count):\n    return tally_count * 2\n',
+    'tests/test_doubling.py': [
+      'from hypothesis import given, settings, strategies as st',
+      'from doubling import double',
+      '',
+      '',
+      '@settings(max_examples=5, database=None)',
+      '@given(tally_count=st.integers(0, 9))',
+      'def test_double(tally_count):',
+      '    assert double(tally_count=tally_count) == tally_count * 2',
+      '',
+    ].join('\n'),
+  });
+});
+
+test("reST's Python code directives are code in the documentation's namespace: a variable they bind reads as the doctests that use it read it", async () => {
+  const rst = [
+    'Usage',
+    '=====',
+    '',
+    '.. invisible-code-block: python',
+    '',
+    '   selector = make_selector("a")',
+    '',
+    'The selector::',
+    '',
+    '    >>> selector.upper()',
+    "    'A'",
+    '',
+    '.. code-block:: python',
+    '   :linenos:',
+    '',
+    '     selector = make_selector("b")',
+    '',
+  ].join('\n');
+  const d = await disguise({ 'selector/__init__.py': 'def make_selector(text):\n    return text\n', 'docs/usage.rst': rst });
+  const view = d.view('docs/usage.rst');
+  const name = d.name('selector');
+  assert.notEqual(name, 'selector');
+  assert.match(view, new RegExp(`^   ${name} = ${d.name('make_selector')}\\("a"\\)$`, 'm'));
+  assert.match(view, new RegExp(`^    >>> ${name}\\.upper\\(\\)$`, 'm'));
+  assert.match(view, new RegExp(`^     ${name} = ${d.name('make_selector')}\\("b"\\)$`, 'm'));
+  assert.equal(d.translator.toReal(view), rst);
+});
+
+test('a file beside the tests is data compared with the strings of the code: a dotted key in a JSON expectation reads as the TOML input beside it', async () => {
+  await viewRunsLikeOriginal({
+    'settings/__init__.py': 'import json\n\n\ndef loader_name(path):\n    with open(path, encoding="utf-8") as f:\n        return json.load(f)\n',
+    'tests/data/expected.json': '{"settings.loader_name": 1, "key.loader_name": 2, "plain": "loader_name"}\n',
+    'tests/data/input.toml': '"settings.loader_name" = 1\n"key.loader_name" = 2\nplain = "loader_name"\n',
+    'tests/test_settings.py': [
+      'import pathlib',
+      'import tomllib',
+      'from settings import loader_name',
+      '',
+      'HERE = pathlib.Path(__file__).parent / "data"',
+      '',
+      '',
+      'def test_same_keys():',
+      '    with open(HERE / "input.toml", "rb") as f:',
+      '        assert loader_name(HERE / "expected.json") == tomllib.load(f)',
+      '',
+    ].join('\n'),
+  });
+});
+
+test("a folder beside a test module of its name (where pytest plugins keep that module's data) is renamed with the module", async () => {
+  const d = await viewRunsLikeOriginal({
+    'shelving/__init__.py': 'def shelve(text):\n    return text.upper()\n',
+    'tests/test_shelving.py': 'import pathlib\nfrom shelving import shelve\n\n\ndef test_expected():\n    folder = pathlib.Path(__file__).with_suffix("")\n    assert shelve("ab") == (folder / "expected.txt").read_text().strip()\n',
+    'tests/test_shelving/expected.txt': 'AB\n',
+  });
+  assert.ok(d.bundle.names!.paths.test_shelving !== undefined, JSON.stringify(d.bundle.names!.paths));
+});
+
+test("a module's __getattr__ serves the attributes whose names it compares its parameter with", async () => {
+  await viewRunsLikeOriginal({
+    'legacy/__init__.py': [
+      'import importlib',
+      'import warnings',
+      '',
+      '',
+      'def __getattr__(name):',
+      '    if name in ("hmn", "lgc"):',
+      '        warnings.warn(f"{name} is deprecated", DeprecationWarning)',
+      '        return importlib.import_module(f"{__name__}.{name}")',
+      '    raise AttributeError(name)',
+      '',
+    ].join('\n'),
+    'legacy/hmn.py': 'def run():\n    return 1\n',
+    'legacy/lgc.py': 'def run():\n    return 2\n',
+    'tests/test_legacy.py': [
+      'import pytest',
+      '',
+      '',
+      'def test_deprecated_modules():',
+      '    with pytest.warns(DeprecationWarning):',
+      '        from legacy import hmn',
+      '    with pytest.warns(DeprecationWarning):',
+      '        from legacy import lgc',
+      '    assert hmn.run() + lgc.run() == 3',
+      '',
+    ].join('\n'),
+  });
+});
