@@ -141,3 +141,16 @@ test('a run keeps the first error line it printed; ids holding $& and $\' reach 
   const echoed = await commandTestRunner({ template: 'printf "%s\\n" {tests}', timeoutMs: 10_000 }).run(dir, ['a$&b', "c$'d", '$$']);
   assert.deepEqual(echoed.output.trim().split('\n'), ['a$&b', "c$'d", '$$']);
 });
+
+test("ids are relative to the folder the command runs in, also when an ini file in a subfolder makes pytest's rootdir that subfolder (rich's tests/pytest.ini)", async () => {
+  const dir = path.join(tempDir('rootdir'), 'repo');
+  fs.mkdirSync(path.join(dir, 'tests'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'tests', 'pytest.ini'), '[pytest]\n');
+  fs.writeFileSync(path.join(dir, 'tests', 'test_one.py'), 'def test_one():\n    pass\n\n\ndef test_two():\n    assert False\n');
+  const runner = commandTestRunner({ template: `${PYTHON} -m pytest -q -p no:cacheprovider {tests}`, timeoutMs: 120_000 });
+  const all = await runner.run(dir, ['tests']);
+  assert.deepEqual(Object.fromEntries(all.outcomes), { 'tests/test_one.py::test_one': 'passed', 'tests/test_one.py::test_two': 'failed' });
+  // The ids it reported select those tests when given back.
+  const again = await runner.run(dir, ['tests/test_one.py::test_two']);
+  assert.deepEqual(Object.fromEntries(again.outcomes), { 'tests/test_one.py::test_two': 'failed' });
+});

@@ -82,15 +82,30 @@ export function fillTestCommand(template: string, words: readonly string[]): str
 
 const PLUGIN_MODULE = '_schrodinger_outcomes';
 
+// Ids are reported relative to the folder the command runs in, as they are given back to it:
+// pytest's own are relative to its rootdir, which an ini file in a subfolder (rich's
+// tests/pytest.ini) moves below it.
 const PLUGIN = `import json, os, sys
 _results = {}
+_prefix = ""
+def pytest_configure(config):
+    global _prefix
+    try:
+        root = str(getattr(config, "rootpath", None) or config.rootdir)
+        here = str(config.invocation_params.dir)
+    except Exception:
+        return
+    rel = os.path.relpath(root, here)
+    if rel != "." and not rel.startswith(".."):
+        _prefix = rel.replace(os.sep, "/") + "/"
 def pytest_runtest_logreport(report):
+    nodeid = _prefix + report.nodeid
     if report.when == "call":
-        _results[report.nodeid] = "passed" if report.passed else ("skipped" if report.skipped else "failed")
+        _results[nodeid] = "passed" if report.passed else ("skipped" if report.skipped else "failed")
     elif report.failed:
-        _results[report.nodeid] = "error"
+        _results[nodeid] = "error"
     elif report.skipped and report.when == "setup":
-        _results[report.nodeid] = "skipped"
+        _results[nodeid] = "skipped"
 def _write(imported):
     out = os.environ.get("SCHRODINGER_OUTCOMES")
     if out:
