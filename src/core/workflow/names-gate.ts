@@ -145,7 +145,10 @@ export async function runNamesGate(options: NamesGateOptions): Promise<NamesGate
     }
     say(`level 2 gate: ${differing.length} ${differing.length === 1 ? 'test differs' : 'tests differ'}; running them again on both sides`);
     const again = await runBoth(first, differing);
-    const flaky = differing.filter((id) => again.original.get(id) !== sides.original.get(id) || again.view.get(id) !== sides.view.get(id)).sort();
+    // Flaky: reported again on both sides with another outcome. A test the rerun did not report
+    // (its id selected nothing) is no evidence of flakiness: it still differs.
+    const reported = (id: string) => again.original.has(id) && again.view.has(id);
+    const flaky = differing.filter((id) => reported(id) && (again.original.get(id) !== sides.original.get(id) || again.view.get(id) !== sides.view.get(id))).sort();
     differing = differing.filter((id) => !flaky.includes(id));
     if (flaky.length > 0) say(`level 2 gate: ${flaky.length} flaky (not repaired): ${flaky.slice(0, 3).join(', ')}${flaky.length > 3 ? ', ...' : ''}`);
     const initial = [...differing];
