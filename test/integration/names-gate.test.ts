@@ -115,3 +115,18 @@ test('build --gate: a test whose outcome changes between runs is flaky: reported
   assert.deepEqual(printed.gate.givenBack, {});
   assert.match(gated.stderr, /level 2 gate: 1 flaky \(not repaired\): tests\/test_flaky\.py::test_sometimes/);
 });
+
+test('build --gate: a differing test that the rerun does not report (its id selects nothing) still differs: not flaky, and the gate fails rather than passes', async () => {
+  const repo = repository();
+  const testsSee = pythonWith(gizmoSite(true));
+  const buildSees = pythonWith(gizmoSite(false));
+  // The whole suite when no id is given; nothing at all when ids are (as ids pytest cannot select).
+  const command = `sh -c 'if [ $# -gt 0 ]; then exit 0; fi; exec ${testsSee} -m pytest -q -p no:cacheprovider tests' gate {tests}`;
+  const out = path.join(tempDir('gate-out'), 'bundle.json');
+  const gated = await runProgram(['build', repo, '--seed', '9', '--python', buildSees, '--gate', command, '--out', out]);
+  const printed = JSON.parse(gated.stdout) as { gate: { status: string; flaky: string[]; remaining: string[] } };
+  assert.equal(printed.gate.status, 'failed', gated.stderr);
+  assert.deepEqual(printed.gate.flaky, []);
+  assert.deepEqual(printed.gate.remaining, ['tests/test_panel.py::test_framed']);
+  assert.equal(gated.status, 1);
+});
