@@ -6,7 +6,7 @@
  */
 import { Bind, Site, scanPython, type Chain, type StringSite } from './python-scan';
 import { FileResolver, type ModuleContext } from './resolve';
-import { nameArgumentFlow, nameValuedNames, stringRole, type ArgumentFlow } from './string-roles';
+import { isKwargsName, nameArgumentFlow, stringRole, withNameFlow, type ArgumentFlow } from './string-roles';
 
 export type DefinitionKind = 'class' | 'function' | 'variable' | 'class-attribute' | 'parameter' | 'local' | 'local-callable' | 'attribute' | 'alias' | 'export';
 
@@ -107,7 +107,7 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   const resolver = new FileResolver(scan, context);
   const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], starImports: [], globals: [], dynamicParams: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), wordStrings: [], computedKeywordCallees: [], containerWords: [], dynamicAttributes: false, optionNames: [], nameValued: [], nameArguments: nameArgumentFlow(resolver) };
   // Strings flow into names within the file, as the translation sees them (code.ts).
-  const flow = nameValuedNames(resolver);
+  const flow = withNameFlow(resolver);
   facts.nameValued = flow.names;
   collectOptionNames(scan, resolver, facts.optionNames);
   facts.dynamicAttributes = scan.scopes.some((s) => s.kind === 'function' && (s.name === '__getattr__' || s.name === '__getattribute__') && scan.scopes[s.parent]?.kind === 'class');
@@ -271,12 +271,9 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
         break;
     }
   }
-  const valued = new Set(flow.names);
-  const containers = new Set(flow.containers);
-  const flowResolver = new FileResolver(scan, { ...context, isNameValued: (name) => valued.has(name), isNameContainer: (name) => containers.has(name) });
   for (const site of scan.strings) {
     const content = text.slice(site.token.contentStart, site.token.contentEnd);
-    const role = stringRole(site, flowResolver, content);
+    const role = stringRole(site, flow.resolver, content);
     if (role === 'prose' && !site.token.parts && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) {
       const asArgument = site.call && site.whole && !resolver.isExternalChain(site.call.callee);
       if (asArgument || site.container === 'subscript' || site.container === 'dict-key') facts.wordStrings.push(content);
@@ -294,7 +291,7 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   }
   for (const call of scan.calls) {
     // `**kwargs` handed on carries the caller's keywords, which the view already renames.
-    const computed = call.splatArgs.some((arg) => arg.root !== -1 && !(arg.steps.length === 0 && isDoubleStarParameter(resolver, arg.root)));
+    const computed = call.splatArgs.some((arg) => arg.root !== -1 && !(arg.steps.length === 0 && isKwargsName(arg, resolver)));
     if (!computed || resolver.isExternalChain(call.callee)) continue;
     // `cls(**attributes)` in a classmethod makes an instance of its class.
     const receiver = resolver.receiverClass(call.callee);
@@ -302,12 +299,6 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
     if (callee !== undefined) facts.computedKeywordCallees.push(callee);
   }
   return facts;
-}
-
-function isDoubleStarParameter(resolver: FileResolver, siteIndex: number): boolean {
-  const site = resolver.scan.sites[siteIndex];
-  const found = resolver.lookup(site.text, site.scope);
-  return found !== undefined && resolver.scan.scopes[found.scope].params.some((p) => p.name === site.text && p.kind === 'dstar');
 }
 
 const CONTAINERS: ReadonlySet<string> = new Set(['dict-key', 'dict-value', 'list', 'set', 'group']);

@@ -9,7 +9,7 @@ import { applyEdits, isNameShaped, type ProseTranslator } from './prose';
 import { Site, type NameSite, type PyScan, scanPython, type StringSite } from './python-scan';
 import { FileResolver, type ModuleContext, type NameClass } from './resolve';
 import type { NameRules } from './rules';
-import { nameValuedNames, stringRole } from './string-roles';
+import { stringRole, withNameFlow } from './string-roles';
 import { forEachWord } from './words';
 
 type Edit = [start: number, end: number, text: string];
@@ -34,10 +34,7 @@ export class CodeTranslator {
   /** Edits for a whole file (or a doctest's virtual source). */
   collect(text: string, context: ModuleContext, edits: Edit[], scan: PyScan): FileResolver {
     // Strings flow into names within the file: `name = "x"` ... `getattr(obj, name)`.
-    const flow = nameValuedNames(new FileResolver(scan, context));
-    const valued = new Set(flow.names);
-    const containers = new Set(flow.containers);
-    const resolver = new FileResolver(scan, { ...context, isNameValued: (name) => valued.has(name), isNameContainer: (name) => containers.has(name) });
+    const { resolver } = withNameFlow(new FileResolver(scan, context));
     const sites = scan.sites;
     for (let i = 0; i < sites.length; i++) {
       const site = sites[i];

@@ -21,7 +21,7 @@
  * - `prose`: any other string: only name-shaped spans change (see prose.ts).
  */
 import { Site, type Chain, type StringSite } from './python-scan';
-import type { FileResolver } from './resolve';
+import { FileResolver } from './resolve';
 
 export type StringRole = 'docstring' | 'names' | 'definition-names' | 'binding' | 'flow' | 'fragments' | 'pattern' | 'keep' | 'prose';
 
@@ -216,6 +216,17 @@ function splitIntoWords(site: StringSite, resolver: FileResolver): boolean {
 }
 
 /**
+ * A resolver for the same file that knows where its strings flow into names (`nameValuedNames`),
+ * as both the analysis and the translation read strings; and those names.
+ */
+export function withNameFlow(resolver: FileResolver): { resolver: FileResolver; names: string[] } {
+  const flow = nameValuedNames(resolver);
+  const valued = new Set(flow.names);
+  const containers = new Set(flow.containers);
+  return { names: flow.names, resolver: new FileResolver(resolver.scan, { ...resolver.context, isNameValued: (name) => valued.has(name), isNameContainer: (name) => containers.has(name) }) };
+}
+
+/**
  * Identifiers whose values are used as names — `getattr(obj, X)`, `**{X: v}`, `kwargs[X]` — and
  * containers iterated into them (`for X, v in self.defaults.items()`).
  */
@@ -332,7 +343,8 @@ function isNamespaceChain(chain: NonNullable<StringSite['subscripted']>, resolve
   return chain.steps.length === 0 && isKwargsName(chain, resolver);
 }
 
-function isKwargsName(chain: NonNullable<StringSite['subscripted']>, resolver: FileResolver): boolean {
+/** The root of `chain` is a function's `**` parameter (`kwargs`). */
+export function isKwargsName(chain: NonNullable<StringSite['subscripted']>, resolver: FileResolver): boolean {
   if (chain.root === -1) return false;
   const site = resolver.scan.sites[chain.root];
   return isKwargsParam(site.text, site.scope, resolver);

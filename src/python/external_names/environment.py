@@ -24,6 +24,7 @@ Runs on Python 3.6 and later. Importing a compiled module runs its initialisatio
 calls this with a timeout.
 """
 
+import ast
 import hashlib
 import importlib
 import importlib.machinery
@@ -216,7 +217,6 @@ def module_source(dotted):
 
 def fixture_names(path):
     """Names of the fixtures a module defines: functions decorated with `fixture` (`name=` when given)."""
-    import ast
     try:
         with open(path, "rb") as f:
             tree = ast.parse(f.read())
