@@ -5,7 +5,10 @@ process.stdout.on('error', (error) => {
   if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
   throw error;
 });
-require('../dist/cli.js')
+const cli = require('../dist/cli.js');
+// Ctrl-C (and SIGTERM, SIGHUP) stops the tests, containers and scratch folders of the run first.
+cli.exitCleanlyOnSignals();
+cli
   .main(process.argv.slice(2))
   .then((code) => {
     process.exitCode = code;

@@ -26,7 +26,7 @@ import { parseSeed, parseWhole } from '../core/common/user-values';
 import { PRODUCT_VERSION } from '../core/common/version';
 import { DEFAULT_PYTHONS } from '../core/names/environment';
 import { runNamesGate, type NamesGateResult } from '../core/workflow/names-gate';
-import { commandTestRunner, DEFAULT_TIMEOUT_S } from '../core/workflow/test-runner';
+import { commandTestRunner, DEFAULT_TIMEOUT_S, type TestRunner } from '../core/workflow/test-runner';
 import { importRootFiles, importRoots } from '../core/repository/import-roots';
 import { commandLineToView } from '../core/view/command-line';
 import { diffToView, diffToViewByHunks, isUnifiedDiff } from '../core/disguise/diff-to-view';
@@ -40,6 +40,9 @@ import { registerSample } from './commands/sample';
 import { configureProgram, exitCodeOf } from './errors';
 import { Progress } from './progress';
 import { cacheOptions } from './cache';
+import { addRunnerOptions, containerOf } from './runner';
+export { exitCleanlyOnSignals } from '../core/common/leftovers';
+import { dockerTestRunner } from '../core/workflow/docker-runner';
 
 interface SeedOrBundle {
   seed?: string;
@@ -109,7 +112,7 @@ export function createProgram(io: CliIo = processIo, state: CliState = { exitCod
   const levels = () => new Option('--levels <list>', 'the levels to apply, comma-separated: 2 (names), 3 (definition order), e.g. 2,3 (default: 2)');
   const python = () => new Option('--python <path>', `the interpreter the repository's tests run with: the third-party modules it imports are read from it (default: of ${DEFAULT_PYTHONS.join(', ')}, the one that imports the most of them)`);
 
-  program
+  const build = program
     .command('build')
     .description('Build the mapping bundle of a repository for a seed.')
     .argument('<repo>', 'folder holding a Python repository')
@@ -120,8 +123,8 @@ export function createProgram(io: CliIo = processIo, state: CliState = { exitCod
     .option('--gate <command>', "the Level 2 gate: the repository's tests, run by this command in the repository and in the view, must give the same outcome for each test; names are given back until they do")
     .option('--timeout <seconds>', 'with --gate: the time one test run may take', String(DEFAULT_TIMEOUT_S))
     .requiredOption('--out <file>', 'where to write the bundle (JSON)')
-    .option('--force', 'overwrite --out if it exists')
-    .action(async (repo: string, opts: { seed: string; levels?: string; granularity: string; python?: string; gate?: string; timeout: string; out: string; force?: boolean }) => {
+    .option('--force', 'overwrite --out if it exists');
+  addRunnerOptions(build, false).action(async (repo: string, opts: { seed: string; levels?: string; granularity: string; python?: string; gate?: string; timeout: string; out: string; force?: boolean; runner: string; image?: string }) => {
       const seed = parseSeed(opts.seed);
       const chosen = opts.levels === undefined ? undefined : parseLevels(opts.levels);
       requireFolder(repo);
@@ -130,13 +133,20 @@ export function createProgram(io: CliIo = processIo, state: CliState = { exitCod
       if (opts.gate !== undefined && opts.gate.trim() === '') throw new UsageError('empty --gate command');
       if (opts.gate !== undefined && chosen !== undefined && !chosen.includes(2)) throw new UsageError('--gate checks Level 2: give --levels with 2');
       const timeout = parseWhole('--timeout', opts.timeout, 1, 999999);
+      if (opts.gate === undefined && (opts.runner !== 'local' || opts.image !== undefined)) throw new UsageError('--runner and --image are for --gate');
+      const container = containerOf(opts);
+      const gateRunner = (template: string, folder: string): TestRunner => {
+        const ownModules = importRoots(importRootFiles(folder)).names;
+        return container ? dockerTestRunner({ template, timeoutMs: timeout * 1000, ownModules, container }) : commandTestRunner({ template, timeoutMs: timeout * 1000, ownModules });
+      };
+      const first = opts.gate === undefined ? undefined : gateRunner(opts.gate.trim(), repo);
       const progress = new Progress('parsing', io.stderr);
       const options = {
         seed,
         levels: chosen,
         granularity: parseGranularity(opts.granularity),
         ...cacheOptions(),
-        python: opts.python,
+        python: opts.python ?? first?.python,
         onWarning: (line: string) => warn(io, line),
         onProgress: (done: number, total: number) => progress.update(done, total),
       };
@@ -149,7 +159,7 @@ export function createProgram(io: CliIo = processIo, state: CliState = { exitCod
           root: repo,
           build: async (givenBack) => (await buildBundle(repo, { ...options, onProgress: undefined, onWarning: undefined, givenBack })).bundle,
           runnerFor: (folder, view) => {
-            const runner = commandTestRunner({ template: command, timeoutMs: timeout * 1000, ownModules: importRoots(importRootFiles(folder)).names });
+            const runner = gateRunner(command, folder);
             return view ? runner.forView!(folder, (line) => commandLineToView(line, view)) : runner;
           },
           ids: [],

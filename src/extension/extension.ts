@@ -12,6 +12,7 @@ import { registerSolving } from './solve-view';
 import { registerViewStatus } from './status';
 import { registerTerminals } from './terminal';
 import type { ViewRegistry } from './views';
+import { undoPending } from '../core/common/leftovers';
 
 export function activate(context: vscode.ExtensionContext): { views: ViewRegistry } {
   const own = <Feature extends vscode.Disposable>(feature: Feature): Feature => (context.subscriptions.push(feature), feature);
@@ -32,4 +33,9 @@ export function activate(context: vscode.ExtensionContext): { views: ViewRegistr
   const [view] = host.views.inWorkspace();
   if (view) host.log.info(`disguised view ${view.record.rootName} ready in ${view.record.mode} mode`);
   return { views: host.views };
+}
+
+/** The window closes or reloads: the tests, containers and scratch folders of gates still running go with it. */
+export function deactivate(): void {
+  undoPending();
 }

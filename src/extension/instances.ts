@@ -31,11 +31,13 @@ import { readAcceptedRewrite, type AcceptedRewrite } from '../core/workflow/leve
 import { UsageError } from '../core/common/errors';
 import { isStateLevel } from '../core/disguise/state-levels';
 import { DEFAULT_TIMEOUT_S, WrongCopyError, type TestRunner } from '../core/workflow/test-runner';
+import { harnessImageName, type ContainerSpec } from '../core/workflow/docker-runner';
 import type { Log } from './log';
 import { askSeed } from './prompts';
 import { openDisguisedView } from './open-view';
 import { viewText, type OpenView, type ViewRegistry } from './views';
 import { webviewHtml } from './webview-html';
+import { makeScratch, removeScratch } from '../core/common/leftovers';
 
 /** What the extension keeps about an instance being solved (in the instance's own folder). */
 export interface InstanceRecord {
@@ -152,14 +154,27 @@ class CancelledError extends Error {}
  * The runner of the validation gate for an instance: its test command (test-command.ts: the row's
  * test_cmd, else the one remembered for its repository, else the layout's default) with the
  * interpreter that collects its test files in the pristine base (as its terminal will), through
- * `python`/`python3` shims on PATH kept in a temporary folder for the gate's runs.
+ * `python`/`python3` shims on PATH kept in a temporary folder for the gate's runs; in a container
+ * of the configured image when `schrodinger.testRunner` is docker (the terminal keeps `python`).
  */
 export async function gateRunner(instance: Instance, base: string, shimsFolder: string): Promise<{ runner: TestRunner; command: InstanceTestCommand; python: string }> {
   const choices = { dataset: instance.test_cmd, remembered: rememberedTestCommand(instance.repo) };
   const python = await instanceInterpreter(instance, base);
+  const container = configuredContainer(instance);
+  if (container) {
+    const { runner, command } = instanceTestRunner(base, { ...choices, timeoutMs: DEFAULT_TIMEOUT_S * 1000, container });
+    return { runner, command, python };
+  }
   const shims = writeShims(shimsFolder, python);
   const { runner, command } = instanceTestRunner(base, { ...choices, timeoutMs: DEFAULT_TIMEOUT_S * 1000, env: { ...process.env, PATH: `${shims}${path.delimiter}${process.env.PATH ?? ''}` } });
   return { runner: { ...runner, python }, command, python };
+}
+
+/** The container the gates run in when `schrodinger.testRunner` is docker: `schrodinger.dockerImage`, else the harness's image of the instance. */
+function configuredContainer(instance: Instance): ContainerSpec | undefined {
+  const config = vscode.workspace.getConfiguration('schrodinger');
+  if (config.get<string>('testRunner', 'local') !== 'docker') return undefined;
+  return { image: config.get<string>('dockerImage', '').trim() || harnessImageName(instance.instance_id) };
 }
 
 /** What `python3` runs for an instance's tests on its base checkout (see solve/python.ts), as the gate and the terminal run it. */
@@ -248,7 +263,7 @@ export async function solveInstance(context: vscode.ExtensionContext, views: Vie
     };
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Schrödinger: preparing the instance' }, async (progress) => {
       progress.report({ message: levels.some(isStateLevel) ? 'checking out the base commit (without history), drawing and checking the new state' : 'checking out the base commit (without history)' });
-      const shims = fs.mkdtempSync(path.join(os.tmpdir(), 'schrodinger-gate-python-'));
+      const shims = makeScratch('gate-python');
       let runs = 0;
       try {
         // base/ and work/ in the instance folder; work/ in the state the levels make, its level record inside.
@@ -280,7 +295,7 @@ export async function solveInstance(context: vscode.ExtensionContext, views: Vie
         const { validation, fallback, draw } = levelsRecord;
         log.info(`instance ${key}: levels ${levels.join(',')}; ${validation.status === 'passed' ? `validated in ${validation.runs} test runs (draw ${draw.attempt + 1}, ${fallback.length} files kept in their original order)` : 'nothing to validate'}`);
       } finally {
-        fs.rmSync(shims, { recursive: true, force: true });
+        removeScratch(shims);
       }
     });
     if (record.testCmd === undefined) {
@@ -313,7 +328,7 @@ async function failureMessage(context: vscode.ExtensionContext, error: Error, at
   const config = vscode.workspace.getConfiguration('schrodinger');
   const solver = config.get('defaultMode', 'solver') === 'solver';
   if (!solver || !attempt || !(error instanceof GateError || error instanceof WrongCopyError)) return error.message;
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'schrodinger-message-'));
+  const scratch = makeScratch('message');
   try {
     const base = path.join(scratch, 'base');
     checkoutInstance({ repo: attempt.clone, commit: attempt.instance.base_commit, out: base });
@@ -327,7 +342,7 @@ async function failureMessage(context: vscode.ExtensionContext, error: Error, at
   } catch {
     return error instanceof GateError ? error.counts : 'the tests imported the repository from outside the working copy: check the test command and the Python environment';
   } finally {
-    fs.rmSync(scratch, { recursive: true, force: true });
+    removeScratch(scratch);
   }
 }
 

@@ -26,6 +26,7 @@ import type { ExtensionHost } from './host';
 import type { Log } from './log';
 import { askSeed } from './prompts';
 import { escapeHtml, webviewHtml } from './webview-html';
+import { makeScratch, removeScratch } from '../core/common/leftovers';
 
 export const REVIEW_VIEW_TYPE = 'schrodinger.review';
 /** The open review's sources, in workspace state: a reload reopens the panel at the right item. */
@@ -180,7 +181,7 @@ async function attach(context: vscode.ExtensionContext, panel: vscode.WebviewPan
       const clone = await cloneOf(instance.repo);
       if (!clone) return tell({ type: 'regate', ...at, status: 'refused', message: 'the edit was not gated: no clone of the repository was given' });
       tell({ type: 'regate', ...at, status: 'running', message: `running the instance's ${instance.FAIL_TO_PASS.length + instance.PASS_TO_PASS.length} tests on the edit…` });
-      const shims = fs.mkdtempSync(path.join(os.tmpdir(), 'schrodinger-gate-python-'));
+      const shims = makeScratch('gate-python');
       let result: RegateResult;
       try {
         result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Schrödinger: gating the edit of ${instance.instance_id}` }, async (progress) => {
@@ -188,7 +189,7 @@ async function attach(context: vscode.ExtensionContext, panel: vscode.WebviewPan
           return regateEdit({ repo: clone, instance, row, edits: message.edits, runner: async (base) => (await gateRunner(instance, base, shims)).runner });
         });
       } finally {
-        fs.rmSync(shims, { recursive: true, force: true });
+        removeScratch(shims);
       }
       log.info(`review panel: edit of ${instance.instance_id}: ${result.status}${result.reason ? `: ${result.reason}` : ''} (${(result.durationMs / 1000).toFixed(1)} s)`);
       if (result.status !== 'passed') {

@@ -10,6 +10,7 @@ import { DEFAULT_TEST_CMD, DEFAULT_TIMEOUT_S } from '../../core/workflow/test-ru
 import { instanceTestRunner, SRC_LAYOUT_TEST_CMD, TEST_COMMAND_SOURCES } from '../../core/workflow/test-command';
 import { printJson, warn, type CliIo, type CliState } from './io';
 import { cacheOptions } from '../cache';
+import { addRunnerOptions, containerOf } from '../runner';
 
 interface CheckoutCommandOptions {
   dataset: string;
@@ -22,11 +23,13 @@ interface CheckoutCommandOptions {
   timeout: string;
   level4?: string;
   python?: string;
+  runner: string;
+  image?: string;
 }
 
 /** `schrodinger checkout`: a history-free working copy of a dataset instance at its base commit; with --levels, in its disguised state beside the pristine base. */
 export function registerCheckout(program: Command, io: CliIo, _state: CliState): void {
-  program
+  const command = program
     .command('checkout')
     .description('Create a working copy of an instance at its base commit, without any history (one fresh commit); with --levels, the working copy in its transformed state beside the pristine base.')
     .requiredOption('--dataset <file>', 'SWE-bench dataset: JSON array, JSON Lines, or JSON object keyed by instance id')
@@ -38,8 +41,8 @@ export function registerCheckout(program: Command, io: CliIo, _state: CliState):
     .option('--seed <n>', 'with --levels: the seed of the disguise')
     .option('--python <path>', "with level 2: the interpreter the tests run with, which the view's third-party modules are learned from (default: of python3, /usr/bin/python3 and python, the one that imports the most of them)")
     .option('--test-cmd <template>', `with --levels: the command that runs the tests of the validation gates, {tests} standing for the ids (default: the dataset's test_cmd, else "${DEFAULT_TEST_CMD}", or "${SRC_LAYOUT_TEST_CMD}" when the repository's package is under src/)`)
-    .option('--timeout <seconds>', 'with --levels: the time one test run may take', String(DEFAULT_TIMEOUT_S))
-    .action(async (opts: CheckoutCommandOptions) => {
+    .option('--timeout <seconds>', 'with --levels: the time one test run may take', String(DEFAULT_TIMEOUT_S));
+  addRunnerOptions(command, true).action(async (opts: CheckoutCommandOptions) => {
       const levels = opts.levels === undefined ? undefined : parseLevels(opts.levels, CHECKOUT_LEVELS);
       if (levels?.includes(4) && opts.level4 === undefined) throw new UsageError('--levels with 4 needs --level4 FILE (the rows of `schrodinger level4` holding the instance\'s accepted rewrite)');
       if (!levels?.includes(4) && opts.level4 !== undefined) throw new UsageError('--level4 is for --levels with 4');
@@ -49,6 +52,7 @@ export function registerCheckout(program: Command, io: CliIo, _state: CliState):
       if (!levels && opts.testCmd !== undefined) throw new UsageError('--test-cmd is for the validation gates of --levels');
       if (!levels?.includes(2) && opts.python !== undefined) throw new UsageError('--python is for Level 2 (--levels with 2)');
       const timeout = parseTimeout(opts.timeout);
+      if (!levels && (opts.runner !== 'local' || opts.image !== undefined)) throw new UsageError('--runner and --image are for the validation gates of --levels');
       if (opts.testCmd !== undefined && opts.testCmd.trim() === '') throw new UsageError('empty --test-cmd');
 
       const dataset = loadDataset(opts.dataset);
@@ -59,6 +63,7 @@ export function registerCheckout(program: Command, io: CliIo, _state: CliState):
         printJson(io, { instance: instance.instance_id, repo: instance.repo, commit: result.commit, out: result.out, files: result.files });
         return;
       }
+      const container = containerOf(opts, instance.instance_id);
       const rewrite = opts.level4 === undefined ? undefined : readAcceptedRewrite(opts.level4, instance.instance_id);
       const result = await checkoutDisguised({
         repo: opts.repo,
@@ -70,8 +75,8 @@ export function registerCheckout(program: Command, io: CliIo, _state: CliState):
         python: opts.python,
         ...cacheOptions(),
         makeRunner: async (base) => {
-          const { runner, command } = instanceTestRunner(base, { given: opts.testCmd, dataset: instance.test_cmd, timeoutMs: timeout * 1000 });
-          io.stderr(`tests: ${command.template} (${TEST_COMMAND_SOURCES[command.source]})\n`);
+          const { runner, command } = instanceTestRunner(base, { given: opts.testCmd, dataset: instance.test_cmd, timeoutMs: timeout * 1000, container });
+          io.stderr(`tests: ${runner.description} (${TEST_COMMAND_SOURCES[command.source]})\n`);
           return runner;
         },
         onProgress: (line) => io.stderr(`${line}\n`),

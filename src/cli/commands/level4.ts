@@ -9,6 +9,7 @@ import { DEFAULT_TEST_CMD, DEFAULT_TIMEOUT_S } from '../../core/workflow/test-ru
 import { instanceTestRunner, SRC_LAYOUT_TEST_CMD, TEST_COMMAND_SOURCES } from '../../core/workflow/test-command';
 import { printJson, type CliIo, type CliState } from './io';
 import { API_KEY_VARIABLES } from './level1';
+import { addRunnerOptions, containerOf } from '../runner';
 
 interface Level4CommandOptions {
   dataset: string;
@@ -23,6 +24,8 @@ interface Level4CommandOptions {
   out: string;
   baseUrl?: string;
   model?: string;
+  runner: string;
+  image?: string;
 }
 
 /** The LLM rewriter's endpoint from the options and the environment (the key from API_KEY_VARIABLES; never printed). */
@@ -49,7 +52,7 @@ function selectInstances(all: readonly Instance[], list: string | undefined, dat
 
 /** `schrodinger level4`: the functions near each instance's bug rewritten (offline or LLM rewriter) and validated with the instance's tests; one JSON line per instance. */
 export function registerLevel4(program: Command, io: CliIo, state: CliState, env: NodeJS.ProcessEnv = process.env): void {
-  program
+  const command = program
     .command('level4')
     .description("Level 4: rewrite the functions near each instance's bug (the regions of its gold patch) and keep a rewrite only when the instance's tests accept it (test_patch applied: PASS_TO_PASS pass, FAIL_TO_PASS still fail).")
     .requiredOption('--dataset <file>', 'SWE-bench dataset: JSON array, JSON Lines, or JSON object keyed by instance id')
@@ -63,8 +66,8 @@ export function registerLevel4(program: Command, io: CliIo, state: CliState, env
     .option('--timeout <seconds>', 'the time one test run may take', String(DEFAULT_TIMEOUT_S))
     .option('--concurrency <n>', 'instances in flight at once', '1')
     .requiredOption('--seed <n>', 'the seed of the rewrites')
-    .requiredOption('--out <file>', 'output JSON Lines, appended to; instances it already has a final row of are skipped')
-    .action(async (opts: Level4CommandOptions) => {
+    .requiredOption('--out <file>', 'output JSON Lines, appended to; instances it already has a final row of are skipped');
+  addRunnerOptions(command, true).action(async (opts: Level4CommandOptions) => {
       if (!(LEVEL4_REWRITERS as readonly string[]).includes(opts.rewriter)) throw new UsageError(`unknown --rewriter "${opts.rewriter}": expected ${LEVEL4_REWRITERS.join(' or ')}`);
       const rewriter = opts.rewriter as Level4Rewriter;
       if (rewriter !== 'llm' && (opts.baseUrl !== undefined || opts.model !== undefined)) throw new UsageError('--base-url and --model are for --rewriter llm');
@@ -74,6 +77,7 @@ export function registerLevel4(program: Command, io: CliIo, state: CliState, env
       const timeout = parseWhole('--timeout', opts.timeout, 1, 999999);
       const concurrency = parseWhole('--concurrency', opts.concurrency, 1, 64);
       if (opts.testCmd !== undefined && opts.testCmd.trim() === '') throw new UsageError('empty --test-cmd');
+      containerOf(opts, 'instance');
       requireOutputFile(opts.out, { overwrite: true });
       const dataset = loadDataset(opts.dataset);
       // Level 4 reads every line: a damaged one would silently drop its instance from the run.
@@ -95,8 +99,8 @@ export function registerLevel4(program: Command, io: CliIo, state: CliState, env
         out: opts.out,
         concurrency,
         runnerFor: (instance, base) => {
-          const { runner, command } = instanceTestRunner(base, { given: opts.testCmd, dataset: instance.test_cmd, timeoutMs: timeout * 1000 });
-          io.stderr(`level4: ${instance.instance_id}: tests: ${command.template} (${TEST_COMMAND_SOURCES[command.source]})\n`);
+          const { runner, command } = instanceTestRunner(base, { given: opts.testCmd, dataset: instance.test_cmd, timeoutMs: timeout * 1000, container: containerOf(opts, instance.instance_id) });
+          io.stderr(`level4: ${instance.instance_id}: tests: ${runner.description} (${TEST_COMMAND_SOURCES[command.source]})\n`);
           return runner;
         },
         onProgress: (line) => io.stderr(`${line}\n`),

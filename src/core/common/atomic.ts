@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { UsageError } from './errors';
+import { processAlive } from './leftovers';
 
 /** Temporary files end with this; views hide them. */
 export const TEMP_SUFFIX = '.schrodinger-tmp';
@@ -32,16 +33,6 @@ export function requireEmptyOutput(dir: string): void {
 
 /** `.OUT.PID.RANDOM.partial`: the temporary sibling a folder is filled in (see writeFolderAtomic). */
 const PARTIAL_FOLDER = /^\..+\.(\d+)\.[0-9a-f]{8}\.partial$/;
-
-function processAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'; // alive, another user's
-  }
-}
 
 /**
  * Removes the partial folders in `parent` left by runs that were killed (their process is gone);

@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { UsageError } from './errors';
 import { git, gitOk } from './git';
+import { makeScratch, removeScratch } from './leftovers';
 
 /** A file in one state: its bytes, whether it is executable or a symbolic link (its bytes the target). */
 export interface State {
@@ -43,7 +44,7 @@ export function diffStates(
   binaryPaths: ReadonlySet<string>,
   renames: boolean,
 ): string {
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'schrodinger-patch-'));
+  const scratch = makeScratch('patch');
   try {
     const gitDir = path.join(scratch, 'git');
     gitOk(['init', '-q', '--bare', '--template=', gitDir], { isolated: true });
@@ -80,7 +81,7 @@ export function diffStates(
     if (!isUtf8(out)) throw new Error('internal error: the patch is not valid UTF-8');
     return out.toString('utf8');
   } finally {
-    fs.rmSync(scratch, { recursive: true, force: true });
+    removeScratch(scratch);
   }
 }
 

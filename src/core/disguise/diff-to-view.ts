@@ -18,11 +18,12 @@ import type { Bundle } from './bundle';
 import { fileToState } from './state-levels';
 import { translatorFor, type Translator } from './translator';
 import { loadExternalNames } from '../names/external-names';
+import { makeScratch, removeScratch } from '../common/leftovers';
 
 /** See the module comment. `repository` is the original the diff applies to. */
 export async function diffToView(diff: string, repository: Repository, bundle: Bundle): Promise<string> {
   const translator = translatorFor(bundle);
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'schrodinger-diff-'));
+  const scratch = makeScratch('diff');
   try {
     const touched = patchPaths(diff, 'standard input');
     const tree = path.join(scratch, 'tree');
@@ -56,7 +57,7 @@ export async function diffToView(diff: string, repository: Repository, bundle: B
     const binary = new Set([...oldSide, ...newSide].filter((s) => decodeText(s.bytes, s.path) === undefined).map((s) => s.path));
     return diffStates(oldSide, newSide, binary, false);
   } finally {
-    fs.rmSync(scratch, { recursive: true, force: true });
+    removeScratch(scratch);
   }
 }
 

@@ -247,7 +247,7 @@ function digestOf(text: string): string {
 }
 
 /** The reader's package folder (src/python in the sources, dist/python in the bundle). */
-function readerFolder(): string {
+export function environmentReaderFolder(): string {
   return path.dirname(path.dirname(assetPath('python', path.join('external_names', 'environment.py'))));
 }
 
@@ -257,7 +257,7 @@ function ask<T>(options: LearnOptions, request: unknown): Promise<T> {
   const timeoutMs = options.timeoutMs ?? ENVIRONMENT_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
     // -B: nothing written into the environment's folders; cwd /: the repository is not importable.
-    const child = spawn(options.python, ['-B', '-c', BOOTSTRAP, readerFolder()], { cwd: '/', env: { ...(options.env ?? process.env), PYTHONDONTWRITEBYTECODE: '1' }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const child = spawn(options.python, ['-B', '-c', BOOTSTRAP, environmentReaderFolder()], { cwd: '/', env: { ...(options.env ?? process.env), PYTHONDONTWRITEBYTECODE: '1' }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     const out: Buffer[] = [];
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));

@@ -34,6 +34,7 @@ import { runNamesGate } from './names-gate';
 import type { AcceptedRewrite } from './level4-rows';
 import type { TestRunner } from './test-runner';
 import { PRODUCT_VERSION } from '../common/version';
+import { makeScratch, removeScratch } from '../common/leftovers';
 
 export interface DisguisedCheckoutOptions {
   /** A local clone of the instance's repository, bare or not. */
@@ -95,7 +96,7 @@ export async function checkoutDisguised(options: DisguisedCheckoutOptions): Prom
     throw new UsageError(`the Level 4 rewrite of ${instance.instance_id} in ${rewrite.file} was made on base commit ${rewrite.commit}, but the instance's base commit is ${source.commit}`);
   }
 
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'schrodinger-checkout-'));
+  const scratch = makeScratch('checkout');
   let gate: GateResult;
   let originals = new Map<string, Buffer>();
   let replace = new Map<string, Buffer>();
@@ -139,7 +140,7 @@ export async function checkoutDisguised(options: DisguisedCheckoutOptions): Prom
       names = await gateLevel2(options, base, runner!, say);
     }
   } finally {
-    fs.rmSync(scratch, { recursive: true, force: true });
+    removeScratch(scratch);
   }
 
   const record: LevelsRecord = {

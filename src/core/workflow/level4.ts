@@ -37,6 +37,7 @@ import { latestFinalRows } from './level4-rows';
 import { diffFiles, patchPaths } from '../common/git-diff';
 import { checkState, drawSeed, type Check, type CheckOptions } from './state-gate';
 import type { TestOutcome, TestRunner } from './test-runner';
+import { makeScratch, removeScratch } from '../common/leftovers';
 
 export const LEVEL4_REWRITERS = ['offline', 'llm'] as const;
 export type Level4Rewriter = (typeof LEVEL4_REWRITERS)[number];
@@ -239,9 +240,9 @@ export function openBaseCheckout(repo: string, instance: Instance): BaseCheckout
     fs.mkdirSync(base);
     fillCheckout(base, source);
     const repository = readRepository(base);
-    return { source, base, repository, files: new Map(repository.files.map((f) => [f.path, f])), dispose: () => fs.rmSync(scratch, { recursive: true, force: true }) };
+    return { source, base, repository, files: new Map(repository.files.map((f) => [f.path, f])), dispose: () => removeScratch(scratch) };
   } catch (error) {
-    fs.rmSync(scratch, { recursive: true, force: true });
+    removeScratch(scratch);
     throw error;
   }
 }

@@ -27,6 +27,7 @@ import { UsageError } from '../common/errors';
 import { forEachWord } from '../names/words';
 import { readRepository, type Repository } from '../repository/repository';
 import type { TestOutcome, TestRunner } from './test-runner';
+import { makeScratch, removeScratch } from '../common/leftovers';
 
 /** The share of the renamed names the gate may give back before the result is a failure of the analysis. */
 export const MAX_GIVEN_BACK_SHARE = 0.02;
@@ -86,7 +87,7 @@ export async function runNamesGate(options: NamesGateOptions): Promise<NamesGate
   const say = options.onProgress ?? (() => undefined);
   const maxRuns = options.maxRuns ?? DEFAULT_NAMES_GATE_RUNS;
   const maxMs = options.maxMs ?? DEFAULT_NAMES_GATE_MS;
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'schrodinger-names-gate-'));
+  const scratch = makeScratch('names-gate');
   let runs = 0;
   let bound: NamesGateResult['bound'];
   try {
@@ -204,7 +205,7 @@ export async function runNamesGate(options: NamesGateOptions): Promise<NamesGate
     }
     return result('repaired', bundle, { givenBack, differing: initial, remaining, flaky });
   } finally {
-    fs.rmSync(scratch, { recursive: true, force: true });
+    removeScratch(scratch);
   }
 }
 

@@ -29,6 +29,7 @@ import type { GateSummary } from './levels-record';
 import type { Repository } from '../repository/repository';
 import { buildStateSections, isStateLevel, withoutFiles, withText, type AnyStateLevel, type StateSectionRecords } from '../disguise/state-levels';
 import type { TestOutcome, TestRun, TestRunner } from './test-runner';
+import { makeScratch, removeScratch } from '../common/leftovers';
 
 export interface GateTests {
   failToPass: readonly string[];
@@ -230,7 +231,7 @@ export type CheckOptions = Pick<GateOptions, 'base' | 'repository' | 'tests' | '
 
 /** Runs the tests on the base with `texts` written over it and the test patch applied, in a scratch copy. */
 export async function checkState(options: CheckOptions, texts: ReadonlyMap<string, string>, protectedPaths: ReadonlySet<string>, ids: string[]): Promise<Check> {
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'schrodinger-gate-'));
+  const scratch = makeScratch('gate');
   const dir = path.join(scratch, path.basename(options.base));
   try {
     const gitFolder = path.join(options.base, '.git');
@@ -250,7 +251,7 @@ export async function checkState(options: CheckOptions, texts: ReadonlyMap<strin
     const f2pPassing = options.tests.failToPass.filter((id) => outcome(id) === 'passed');
     return { ok: p2pFailing.length === 0 && f2pPassing.length === 0, p2pFailing, f2pPassing, run };
   } finally {
-    fs.rmSync(scratch, { recursive: true, force: true });
+    removeScratch(scratch);
   }
 }
 

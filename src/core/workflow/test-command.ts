@@ -7,6 +7,7 @@
  * since nothing is installed in a checkout.
  */
 import { importRootFiles, importRoots } from '../repository/import-roots';
+import { dockerTestRunner, type ContainerSpec } from './docker-runner';
 import { commandTestRunner, DEFAULT_TEST_CMD, type TestRunner } from './test-runner';
 
 export type TestCommandSource = 'given' | 'dataset' | 'remembered' | 'layout';
@@ -52,16 +53,21 @@ export function instanceTestCommand(choices: TestCommandChoices): InstanceTestCo
 export interface InstanceRunnerOptions extends Omit<TestCommandChoices, 'files'> {
   timeoutMs: number;
   env?: NodeJS.ProcessEnv;
+  /** Run the tests in containers of this image (docker-runner.ts) rather than on this machine. */
+  container?: ContainerSpec;
 }
 
 /**
- * The runner of an instance's tests on a checkout of its base (`folder`): the command chosen by
- * instanceTestCommand, and the repository's own modules required to come from the folder the
+ * The runner of an instance's tests on a checkout of its base (`folder`), on this machine or in a
+ * container: the command chosen by instanceTestCommand, and the repository's own modules required to come from the folder the
  * tests run in.
  */
 export function instanceTestRunner(folder: string, options: InstanceRunnerOptions): { runner: TestRunner; command: InstanceTestCommand } {
   const files = importRootFiles(folder);
   const command = instanceTestCommand({ ...options, files });
-  const runner = commandTestRunner({ template: command.template, timeoutMs: options.timeoutMs, env: options.env, ownModules: importRoots(files).names });
+  const ownModules = importRoots(files).names;
+  const runner = options.container
+    ? dockerTestRunner({ template: command.template, timeoutMs: options.timeoutMs, ownModules, container: options.container })
+    : commandTestRunner({ template: command.template, timeoutMs: options.timeoutMs, env: options.env, ownModules });
   return { runner, command };
 }

@@ -14,11 +14,8 @@
  * (PYTHONDONTWRITEBYTECODE), so a file rewritten within the same second is never read from a
  * stale cache.
  *
- * A SWE-bench harness runner is an adapter behind the same interface, for machines with Docker:
- * `run(folder, ids)` would build (or reuse) the instance's environment image, copy `folder` into
- * a container at the repository's path, run the instance's evaluation script with `ids`, and map
- * the harness's per-test log parser (`PASSED`/`FAILED` lines of `pytest -rA`) to `TestOutcome`s.
- * It is not part of this product: the machine it was written on has no Docker.
+ * The Docker runner (docker-runner.ts) is the same runner in a container: the plugin, the
+ * outcomes and the working-copy check are shared from here.
  */
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -26,6 +23,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { UsageError } from '../common/errors';
 import { importRootFiles, importRoots } from '../repository/import-roots';
+import { makeScratch, onInterrupt, removeScratch } from '../common/leftovers';
 
 export type TestOutcome = 'passed' | 'failed' | 'error' | 'skipped';
 
@@ -80,12 +78,13 @@ export function fillTestCommand(template: string, words: readonly string[]): str
   return line.replace(/\s+$/, '');
 }
 
-const PLUGIN_MODULE = '_schrodinger_outcomes';
+/** The outcome plugin's module name and source, written into the folder the tests run in. */
+export const PLUGIN_MODULE = '_schrodinger_outcomes';
 
 // Ids are reported relative to the folder the command runs in, as they are given back to it:
 // pytest's own are relative to its rootdir, which an ini file in a subfolder (rich's
 // tests/pytest.ini) moves below it.
-const PLUGIN = `import json, os, sys
+export const PLUGIN = `import json, os, sys
 _results = {}
 _prefix = ""
 def pytest_configure(config):
@@ -122,7 +121,7 @@ def pytest_sessionfinish(session):
     _write(imported)
 `;
 
-interface PluginReport {
+export interface PluginReport {
   outcomes: Record<string, TestOutcome>;
   python: { executable: string; version: string };
   imported: Record<string, string>;
@@ -147,7 +146,7 @@ export function commandTestRunner(options: CommandRunnerOptions): TestRunner {
     description: template,
     forView: (folder, commandLine) => commandTestRunner({ ...options, template: commandLine(template), ownModules: importRoots(importRootFiles(folder)).names }),
     async run(folder, ids) {
-      const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'schrodinger-outcomes-'));
+      const scratch = makeScratch('outcomes');
       const outcomesFile = path.join(scratch, 'outcomes.json');
       fs.writeFileSync(path.join(folder, `${PLUGIN_MODULE}.py`), PLUGIN);
       const base = options.env ?? process.env;
@@ -162,28 +161,46 @@ export function commandTestRunner(options: CommandRunnerOptions): TestRunner {
       const command = fillTestCommand(template, ids.map(shellQuote));
       const started = Date.now();
       try {
-        const { exitCode, timedOut, output, firstError } = await runShell(command, folder, env, options.timeoutMs);
-        const report = fs.existsSync(outcomesFile) ? (JSON.parse(fs.readFileSync(outcomesFile, 'utf8')) as PluginReport) : undefined;
-        if (report) requireWorkingCopy(report, folder, template);
-        const outcomes = new Map<string, TestOutcome>(Object.entries(report?.outcomes ?? {}));
-        return { outcomes, exitCode, timedOut, output, ...(firstError ? { firstError } : {}), ...(report ? { python: report.python } : {}), ms: Date.now() - started };
+        const watched = await runWatched('/bin/sh', ['-c', command], { cwd: folder, env, timeoutMs: options.timeoutMs });
+        const report = readPluginReport(outcomesFile);
+        if (report) requireWorkingCopy(report, template, insideFolder(folder));
+        return runOf(watched, report, started);
       } finally {
-        fs.rmSync(scratch, { recursive: true, force: true });
+        removeScratch(scratch);
       }
     },
   };
 }
 
-function requireWorkingCopy(report: PluginReport, folder: string, template: string): void {
+/** The plugin's report in `file`, when pytest started. */
+export function readPluginReport(file: string): PluginReport | undefined {
+  return fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as PluginReport) : undefined;
+}
+
+/** A TestRun of a watched command and the plugin's report. */
+export function runOf(watched: WatchedRun, report: PluginReport | undefined, started: number): TestRun {
+  const outcomes = new Map<string, TestOutcome>(Object.entries(report?.outcomes ?? {}));
+  const { exitCode, timedOut, output, firstError } = watched;
+  return { outcomes, exitCode, timedOut, output, ...(firstError ? { firstError } : {}), ...(report ? { python: report.python } : {}), ms: Date.now() - started };
+}
+
+function insideFolder(folder: string): (origin: string) => boolean {
   const real = fs.realpathSync(folder);
-  for (const [name, origin] of Object.entries(report.imported).sort()) {
+  return (origin) => {
     let resolved = origin;
     try {
       resolved = fs.realpathSync(origin);
     } catch {
       // a module whose file is gone: judged by its recorded path
     }
-    if (resolved === real || resolved.startsWith(`${real}${path.sep}`)) continue;
+    return resolved === real || resolved.startsWith(`${real}${path.sep}`);
+  };
+}
+
+/** Fails when the run imported one of the repository's own modules from outside the copy it judges (`inside` says which paths are in it). */
+export function requireWorkingCopy(report: PluginReport, template: string, inside: (origin: string) => boolean): void {
+  for (const [name, origin] of Object.entries(report.imported).sort()) {
+    if (inside(origin)) continue;
     throw new WrongCopyError(
       `the tests imported ${name} from ${origin}, not from the working copy (test command: ${template}; Python ${report.python.version} at ${report.python.executable}): put the working copy first on the path (for a src/ layout, PYTHONPATH=src in the test command) or use an interpreter without that copy installed`,
     );
@@ -201,9 +218,39 @@ export function firstErrorLine(text: string): string | undefined {
   return undefined;
 }
 
-function runShell(command: string, cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<{ exitCode: number | null; timedOut: boolean; output: string; firstError?: string }> {
+export interface WatchedRun {
+  /** The exit code; null when the timeout killed the command. */
+  exitCode: number | null;
+  timedOut: boolean;
+  output: string;
+  firstError?: string;
+}
+
+export interface WatchOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  timeoutMs: number;
+  /** Stops the command at the timeout or on interrupt (default: SIGKILL to its process group). */
+  stop?: () => void;
+}
+
+/**
+ * Runs `file` with `args` in a process group of its own, keeping the tail of its output and its
+ * first error line; the timeout and an interrupt of this process stop it (WatchOptions.stop).
+ */
+export function runWatched(file: string, args: readonly string[], options: WatchOptions): Promise<WatchedRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn('/bin/sh', ['-c', command], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(file, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const stop =
+      options.stop ??
+      (() => {
+        try {
+          process.kill(-child.pid!, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      });
+    const release = onInterrupt(stop);
     let output = '';
     let firstError: string | undefined;
     // Complete lines not yet searched for the first error (only until one is found).
@@ -223,18 +270,16 @@ function runShell(command: string, cwd: string, env: NodeJS.ProcessEnv, timeoutM
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // already gone
-      }
-    }, timeoutMs);
+      stop();
+    }, options.timeoutMs);
     child.on('error', (error) => {
       clearTimeout(timer);
+      release();
       reject(error);
     });
     child.on('close', (code) => {
       clearTimeout(timer);
+      release();
       firstError ??= firstErrorLine(pending);
       resolve({ exitCode: timedOut ? null : code, timedOut, output, ...(firstError ? { firstError } : {}) });
     });

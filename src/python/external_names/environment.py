@@ -45,7 +45,9 @@ NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
 
 def python_info():
-    return {"executable": sys.executable, "version": "%d.%d.%d" % tuple(sys.version_info[:3])}
+    # An interpreter in a container says where it is: the image, then its path there.
+    where = os.environ.get("SCHRODINGER_PYTHON_WHERE", "")
+    return {"executable": where + sys.executable, "version": "%d.%d.%d" % tuple(sys.version_info[:3])}
 
 
 # ---- where a top-level name lives ------------------------------------------------------------
