@@ -252,6 +252,12 @@ test('bad Level 4 input: one line, exit 2, nothing written; build, materialize a
   const errored = write('errored.jsonl', `${JSON.stringify({ instance_id: item.instance_id, seed: 1, rewriter: 'offline', error: 'the test command timed out' })}\n`);
   const moved = write('moved.jsonl', `${JSON.stringify({ ...row, base: { ...row.base, commit: '0'.repeat(40) } })}\n`);
   const corrupt = write('corrupt.jsonl', `{"instance_id": "cut\n${line}\n`);
+  // Hand-edited accepted rows: code in the method's body that reaches past the original, a statement in the class body after it.
+  const marker = path.join(bad, 'ran');
+  const [fn] = row.rewrite![FILE].functions;
+  const poison = (rewritten: string) => JSON.stringify({ ...row, rewrite: { [FILE]: { ...row.rewrite![FILE], functions: [{ ...fn, rewritten }] } } });
+  const poisoned = write('poisoned.jsonl', `${poison(`${fn.rewritten}\n\t\t__import__("os").system("touch ${marker}")`)}\n`);
+  const outside = write('outside.jsonl', `${poison(`${fn.rewritten}\n\tSTOLEN = 1`)}\n`);
   const damaged = write('damaged.jsonl', `${JSON.stringify({ ...row, rewrite: { [FILE]: { version: 1, functions: 'none' } } })}\n`);
   const cases: Array<[string[], RegExp]> = [
     [['--levels', '2,4', '--seed', '1'], /--levels with 4 needs --level4 FILE/],
@@ -263,6 +269,8 @@ test('bad Level 4 input: one line, exit 2, nothing written; build, materialize a
     [['--levels', '4', '--seed', '1', '--level4', corrupt], /damaged level4 file: .*corrupt\.jsonl:1: not a JSON line/],
     [['--levels', '4', '--seed', '1', '--level4', damaged], /damaged level4 file: .*damaged\.jsonl:1: rewrite\["pathspec\/patterns\/gitwildmatch\.py"\]\.functions: expected an array/],
     [['--levels', '4', '--seed', '1', '--level4', path.join(bad, 'missing.jsonl')], /no such level4 file/],
+    [['--levels', '2,4', '--seed', '1', '--level4', poisoned], /the accepted Level 4 rewrite of pathspec\/patterns\/gitwildmatch\.py is refused: GitWildMatchPattern\._translate_segment_glob: only the names the original uses and the pure builtins \(.*\) may be used; the row's rewrite adds attribute \.system, name __import__$/m],
+    [['--levels', '3,4', '--seed', '1', '--level4', outside], /is refused: GitWildMatchPattern\._translate_segment_glob: the block must hold exactly one function definition and nothing else; it holds function_definition, expression_statement$/m],
     [['--levels', '2,5', '--seed', '1'], /bad levels "2,5": level 5 is not one a checkout makes/],
   ];
   for (const [args, message] of cases) {
@@ -273,6 +281,7 @@ test('bad Level 4 input: one line, exit 2, nothing written; build, materialize a
     assert.match(done.stderr, /^schrodinger: error: [^\n]*\n$/);
     assert.match(done.stderr, message);
   }
+  assert.equal(fs.existsSync(marker), false, "the poisoned row's command ran");
   assert.throws(() => parseLevels('2,4'), /bad levels "2,4": level 4 is the rewrite of an instance: only `schrodinger checkout --levels ... --level4 FILE` makes it/);
 });
 

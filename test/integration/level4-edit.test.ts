@@ -63,7 +63,7 @@ test('an edit that breaks the behaviour (return at the top of the body) fails th
   assert.ok(result.reason!.includes(result.p2pFailing[0]));
 });
 
-test('an edit that changes the def line, or is not one function, or changes nothing, is refused without a gate run', async () => {
+test('an edit that changes the def line, or is not one function, or reaches past the original (dunder attributes), or changes nothing, is refused without a gate run', async () => {
   useDebianPython();
   const before = runs;
   const renamed = rewritten.replace('def _translate_segment_glob(pattern: str) -> str:', 'def _translate_segment_glob(pattern: str, strict: bool = False) -> str:');
@@ -75,6 +75,10 @@ test('an edit that changes the def line, or is not one function, or changes noth
   const unparsable = await regate(`${rewritten}\n\t\tif (:`);
   assert.equal(unparsable.status, 'refused');
   assert.match(unparsable.reason!, /does not parse/);
+  const lines = rewritten.split('\n');
+  const reaching = await regate([lines[0], '\t\tpattern.__class__.__base__.__subclasses__()', ...lines.slice(1)].join('\n'));
+  assert.equal(reaching.status, 'refused');
+  assert.match(reaching.reason!, /: only the names the original uses and the pure builtins \(.*\) may be used; the edit adds attribute \.__base__, attribute \.__class__, attribute \.__subclasses__$/);
   const same = await regate(rewritten);
   assert.equal(same.status, 'refused');
   assert.match(same.reason!, /changes nothing/);

@@ -184,7 +184,29 @@ test('(b) a reply that changes the signature fails the check, no gate runs; the 
   assert.equal(second.functions[0].llm!.feedback, failure);
   assert.notEqual(second.functions[0].llm!.messagesDigest, first.functions[0].llm!.messagesDigest);
   assert.match(done.stderr, /the reply failed the checks: the def line must stay/);
+  // On the local runner the command says once what it trusts.
+  assert.equal(done.stderr.split('\n').filter((l) => l.startsWith("schrodinger: warning: the model's rewrites are checked")).length, 1, done.stderr);
   assertKeyOnlyOnTheWire(out, done);
+});
+
+test("(b'') a reply that reaches past the original (__import__, a dunder attribute) fails the allowlist, nothing runs; the restatement after them is accepted", async () => {
+  server.reset();
+  const marker = path.join(tempDir('level4-llm-marker'), 'ran');
+  const injected = `${restatement()}\n    __import__("os").system("touch ${marker}")`;
+  const dunder = restatement().replace(/\n(\s+)/, `\n$1pattern.__class__.__subclasses__()\n$1`);
+  server.on('*', 'rewrite', block(injected), block(dunder), block(restatement()));
+  const out = path.join(tempDir('level4-llm-allowlist'), 'level4.jsonl');
+  const done = await level4(out);
+  assert.equal(done.status, 0, done.stderr);
+  const row = onlyRow(out);
+  assert.equal(row.accepted, true, done.stderr);
+  assert.equal(row.acceptedAttempt, 3);
+  const [first, second] = row.attempts;
+  assert.equal(first.gate, undefined);
+  assert.equal(second.gate, undefined);
+  assert.match(first.functions[0].llm!.checkFailures.join('; '), /only the names the original uses and the pure builtins \(len, range, .*\) may be used; the reply adds attribute \.system, name __import__$/);
+  assert.match(second.functions[0].llm!.checkFailures.join('; '), /the reply adds attribute \.__class__, attribute \.__subclasses__/);
+  assert.equal(fs.existsSync(marker), false, 'the injected command ran');
 });
 
 test('(b\') a reply that does not parse, one without the decorator, and one that is the original itself: three attempts, nothing rewritten, each told why', async () => {

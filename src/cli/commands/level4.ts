@@ -7,7 +7,7 @@ import { findInstance, loadDataset, type Instance } from '../../core/workflow/in
 import { DEFAULT_LEVEL4_ATTEMPTS, LEVEL4_LLM_DEFAULTS, LEVEL4_REWRITERS, runLevel4, type Level4LlmEndpoint, type Level4Rewriter } from '../../core/workflow/level4';
 import { DEFAULT_TEST_CMD, DEFAULT_TIMEOUT_S } from '../../core/workflow/test-runner';
 import { instanceTestRunner, SRC_LAYOUT_TEST_CMD, TEST_COMMAND_SOURCES } from '../../core/workflow/test-command';
-import { printJson, type CliIo, type CliState } from './io';
+import { printJson, warn, type CliIo, type CliState } from './io';
 import { API_KEY_VARIABLES } from './level1';
 import { addRunnerOptions, containerOf } from '../runner';
 
@@ -79,6 +79,7 @@ export function registerLevel4(program: Command, io: CliIo, state: CliState, env
       if (opts.testCmd !== undefined && opts.testCmd.trim() === '') throw new UsageError('empty --test-cmd');
       containerOf(opts, 'instance');
       requireOutputFile(opts.out, { overwrite: true });
+      if (rewriter === 'llm' && opts.runner === 'local') warn(io, "the model's rewrites are checked (one function, no import, only names the original uses and pure builtins), then run by the gate on this machine, unconfined; --runner docker runs them in a container");
       const dataset = loadDataset(opts.dataset);
       // Level 4 reads every line: a damaged one would silently drop its instance from the run.
       if (dataset.warnings.length > 0) throw new UsageError(`damaged dataset: ${dataset.warnings[0].replace('JSON line skipped (', 'JSON line (').replace(': line skipped: ', ': ')}${dataset.warnings.length > 1 ? ` (and ${dataset.warnings.length - 1} more)` : ''}`);

@@ -24,6 +24,7 @@ import { loadPythonParser } from '../common/parse';
 import { MIN_DIFFERENCE } from './difference';
 import { regionFunction, type Region } from './regions';
 import { rewriteFunctions, type AppliedTransformation } from './rewriter';
+import { checkRewrittenFunction } from './validate';
 
 export const REWRITE_RECORD_VERSION = 1;
 
@@ -99,6 +100,7 @@ export function acceptedRewriteLevel(rewrite: Readonly<Record<string, RewriteRec
     handles: (path) => Object.hasOwn(rewrite, path),
     async transform(path, text) {
       const record = rewrite[path];
+      await requireValidRewrite(path, text, record);
       const out = await level.replay(text, record);
       if (out === undefined) throw new UsageError(`the accepted Level 4 rewrite of ${path} does not fit the file (${record.functions.map((f) => f.name).join(', ')} not found as rewritten)`);
       const differences = record.functions.map((f) => f.difference);
@@ -106,6 +108,14 @@ export function acceptedRewriteLevel(rewrite: Readonly<Record<string, RewriteRec
       return { text: out, record, stats: { functions: record.functions.length, rewritten: record.functions.length, tooClose: 0, transformations, differences, rejected: [] } };
     },
   };
+}
+
+/** A row is read from a file: each of its functions must pass the one check (validate.ts) before it is placed, and run by a gate. */
+export async function requireValidRewrite(path: string, text: string, record: RewriteRecord): Promise<void> {
+  for (const f of record.functions) {
+    const checked = await checkRewrittenFunction(text, f, f.rewritten, "the row's rewrite");
+    if (typeof checked === 'string') throw new UsageError(`the accepted Level 4 rewrite of ${path} is refused: ${f.name}: ${checked}`);
+  }
 }
 
 async function rewriteFile(path: string, text: string, seed: number, regions: readonly Region[]): Promise<Transformed<RewriteRecord, RewriteStats>> {

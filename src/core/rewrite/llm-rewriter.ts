@@ -17,6 +17,7 @@ import { loadPythonParser } from '../common/parse';
 import { chat, type CallContext, type TokenUsage } from '../llm/client';
 import { codeTokens, MIN_DIFFERENCE, tokenDifference } from './difference';
 import { dottedName, regionFunction, type Region } from './regions';
+import { foreignNames, PURE_BUILTINS } from './allowed-names';
 import { descendants, indentAt, lineBreakOf, namedChildren } from './syntax';
 
 /** Changes whenever the prompt changes. */
@@ -261,7 +262,7 @@ function describeError(root: Node): string {
 /**
  * The checks: one ```python block; it parses (no ERROR node) as exactly one function definition
  * (decorated or not) with the original's name, decorators and `def` line; it imports nothing the
- * original does not; re-indented to the original's indentation (tabs kept) in its place, the
+ * original does not; it uses no name the allowlist refuses (allowed-names.ts); re-indented to the original's indentation (tabs kept) in its place, the
  * file parses and holds it under the same dotted name, everything else byte for byte the same.
  */
 export async function checkReply(text: string, located: Located, name: string, reply: string): Promise<LlmRewrittenFunction | { failures: string[] }> {
@@ -297,6 +298,8 @@ export async function checkFunction(text: string, located: Located, name: string
     if (signature !== expectedSignature) failures.push(`the def line must stay exactly \`${expectedSignature}\`; the reply has \`${signature}\``);
     const added = importsOf(definition).filter((i) => !importsOf(located.fn).includes(i));
     if (added.length > 0) failures.push(`no import may be added; the reply adds ${added.join('; ')}`);
+    const foreign = foreignNames(located.fn, definition);
+    if (foreign.length > 0) failures.push(`only the names the original uses and the pure builtins (${[...PURE_BUILTINS].join(', ')}) may be used; the reply adds ${foreign.join(', ')}`);
     if (failures.length > 0) return { failures };
 
     // Re-indented to the original's indentation; the reply's indentation unit becomes a tab where the original indents with tabs.

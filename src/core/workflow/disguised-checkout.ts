@@ -33,6 +33,7 @@ import { commandLineToView } from '../view/command-line';
 import { runNamesGate } from './names-gate';
 import type { AcceptedRewrite } from './level4-rows';
 import type { TestRunner } from './test-runner';
+import { requireValidRewrite } from '../rewrite/level';
 import { PRODUCT_VERSION } from '../common/version';
 import { makeScratch, removeScratch } from '../common/leftovers';
 
@@ -110,6 +111,11 @@ export async function checkoutDisguised(options: DisguisedCheckoutOptions): Prom
       if (!options.makeRunner) throw new Error('internal error: the validation gates need a test runner');
       fs.mkdirSync(base);
       fillCheckout(base, source);
+      // The row is checked before anything runs (the level checks it again where it places it).
+      for (const [file, record] of Object.entries(rewrite?.rewrite ?? {})) {
+        const at = path.join(base, file);
+        if (fs.existsSync(at)) await requireValidRewrite(file, fs.readFileSync(at, 'utf8'), record);
+      }
       runner = await options.makeRunner(base);
     }
     if (options.levels.some(isStateLevel)) {

@@ -7,17 +7,12 @@
  *
  * An edit is the function as the review panel shows it: from its `def` line (decorators are not
  * part of it) to its end, the lines after the first with their indentation in the file. Before
- * any test runs it must pass the LLM rewriter's checks (llm-rewriter.ts `checkFunction`: it parses
- * as exactly one function with the same name and `def` line, imports nothing new, fits in its
- * place), change something, and stay at least MIN_DIFFERENCE from the original (re-measured with
- * difference.ts); a failed check is a one-line reason and no gate run.
+ * any test runs it must pass the one check of rewritten functions (rewrite/validate.ts), as the
+ * row's other functions must, and change something; a failed check is a one-line reason and no
+ * gate run.
  */
-import { loadPythonParser } from '../common/parse';
-import { codeTokens, MIN_DIFFERENCE, tokenDifference } from '../rewrite/difference';
 import { placeFunctions, type RewriteRecord, type RewrittenFunction } from '../rewrite/level';
-import { checkFunction } from '../rewrite/llm-rewriter';
-import { dottedName } from '../rewrite/regions';
-import { descendants, indentAt, lineBreakOf } from '../rewrite/syntax';
+import { checkRewrittenFunction } from '../rewrite/validate';
 import type { Instance } from './instances';
 import { openBaseCheckout, rewriteGate, type GateRecord, type Level4Row } from './level4';
 import type { TestRunner } from './test-runner';
@@ -84,11 +79,13 @@ export async function regateEdit(options: RegateOptions): Promise<RegateResult> 
       for (const f of record.functions) {
         if (original.slice(f.originalOffset, f.originalOffset + f.original.length) !== f.original) return refused(`${file}: ${f.name} is not where the row says in the base commit`);
         const edit = options.edits.find((e) => e.path === file && e.name === f.name);
+        // The row's own functions are checked as an edit is: a row file is input like any other.
+        const checked = await checkRewrittenFunction(original, f, edit?.text ?? f.rewritten, edit ? 'the edit' : "the row's rewrite");
         if (!edit) {
+          if (typeof checked === 'string') return refused(`${file}: ${f.name}: ${checked}`);
           functions.push({ ...f });
           continue;
         }
-        const checked = await checkEdit(original, f, edit.text);
         if (typeof checked === 'string') return refused(`${file}: ${f.name}: ${checked}`);
         if (checked.rewritten !== f.rewritten) changed++;
         differences.push({ path: file, name: f.name, difference: checked.difference });
@@ -117,32 +114,5 @@ export async function regateEdit(options: RegateOptions): Promise<RegateResult> 
     };
   } finally {
     checkout.dispose();
-  }
-}
-
-/** The edit checked in the original file (see the module comment): the function as it goes in the file and its difference, or why not. */
-async function checkEdit(original: string, f: RewrittenFunction, text: string): Promise<{ rewritten: string; difference: number } | string> {
-  const raw = text.replace(/\r\n/g, '\n').replace(/^\s*\n/, '').replace(/\s+$/, '').split('\n').join(lineBreakOf(original));
-  if (!/^(async[ \t]+)?def\b/.test(raw)) return 'the edit must start with the def line (decorators are not part of it)';
-  const indent = indentAt(original, f.originalOffset);
-  // checkFunction takes the function without its indentation in the file (as a model writes it); the panel shows it with.
-  const code = raw.split(lineBreakOf(original)).map((l, k) => (k > 0 && l.startsWith(indent) ? l.slice(indent.length) : l)).join('\n');
-  const parser = await loadPythonParser();
-  const tree = parser.parse(original);
-  const placed = parser.parse(original.slice(0, f.originalOffset) + raw + original.slice(f.originalOffset + f.original.length));
-  try {
-    const fn = descendants(tree.rootNode, 'function_definition').find((n) => n.startIndex === f.originalOffset && dottedName(n) === f.name);
-    if (!fn) return `not found in the base commit's file`;
-    const checked = await checkFunction(original, { fn, decorators: [], shown: '' }, f.name, code);
-    if ('failures' in checked) return checked.failures.join('; ').replace(/\bthe reply\b/g, 'the edit');
-    // The reviewer's text goes in as written (checkFunction re-indents a model's reply, blank lines of strings included).
-    const edited = descendants(placed.rootNode, 'function_definition').find((n) => n.startIndex === f.originalOffset);
-    if (placed.rootNode.hasError || !edited || dottedName(edited) !== f.name || edited.text !== raw) return `put in place of the rewrite, the edit is no longer \`${f.name}\` of the file (check its indentation)`;
-    const difference = tokenDifference(codeTokens(fn), codeTokens(edited));
-    if (difference < MIN_DIFFERENCE) return `the edit is too close to the original (token difference ${difference.toFixed(3)}; at least ${MIN_DIFFERENCE.toFixed(2)} is needed)`;
-    return { rewritten: raw, difference };
-  } finally {
-    placed.delete();
-    tree.delete();
   }
 }
