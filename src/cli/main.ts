@@ -1,4 +1,5 @@
 import { isUtf8 } from 'node:buffer';
+import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Command, Option } from 'commander';
@@ -16,6 +17,7 @@ import {
 } from '../core/disguise/bundle';
 import { UsageError } from '../core/common/errors';
 import { scanLeaks } from '../core/disguise/leaks';
+import { OriginalNames, scanForOriginals } from '../core/disguise/original-scan';
 import { materialize } from '../core/disguise/materialize';
 import { readRepository, type Repository } from '../core/repository/repository';
 import { requireBundleOf } from '../core/repository/repository-identity';
@@ -60,6 +62,18 @@ function seedOrBundle(opts: SeedOrBundle): void {
   if (opts.bundle !== undefined && opts.python !== undefined) throw new UsageError('give --python with --seed, not with --bundle (the bundle holds what was learned from the interpreter)');
   if (opts.seed !== undefined) parseSeed(opts.seed);
   if (opts.levels !== undefined) parseLevels(opts.levels);
+}
+
+/** A UTF-8 text file given on the command line; a missing or binary one is one line. */
+function readTextFile(file: string): string {
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(file);
+  } catch {
+    throw new UsageError(`cannot read ${file}`);
+  }
+  if (!isUtf8(bytes)) throw new UsageError(`${file} is not UTF-8 text`);
+  return bytes.toString('utf8');
 }
 
 async function bundleForRepository(repository: Repository, opts: SeedOrBundle, io: CliIo): Promise<Bundle> {
@@ -219,14 +233,22 @@ export function createProgram(io: CliIo = processIo, state: CliState = { exitCod
 
   program
     .command('leaks')
-    .description('Report every original name the bundle renames that still appears in a view folder.')
+    .description("Report the original names still visible in a view folder: where the view differs from the bundle's translation of it (leaks, examples), and by the independent scan (independent: every distinctive original name, the repository's owner and name, the instance id and the base commit searched by rules of its own, by kind, the policy's exceptions listed apart).")
     .argument('<viewDir>', 'a materialized view')
     .requiredOption('--bundle <file>', 'the bundle the view was made with')
-    .action((viewDir: string, opts: { bundle: string }) => {
+    .option('--repo-name <owner/name>', "the original repository's owner and name, searched too")
+    .option('--instance-id <id>', 'the instance id, searched too (and its number as #N, issues/N, pull/N)')
+    .option('--commit <sha>', 'the base commit, searched too (any run of 7 or more of its leading digits)')
+    .option('--text <file...>', 'more texts the solver saw (a terminal transcript, the statement), scanned as they are')
+    .action((viewDir: string, opts: { bundle: string; repoName?: string; instanceId?: string; commit?: string; text?: string[] }) => {
       const bundle = readBundleFile(opts.bundle);
-      const report = scanLeaks(viewDir, bundle, translatorFor(bundle));
-      printJson(io, report);
-      if (report.leaks > 0) state.exitCode = 1;
+      if (opts.commit !== undefined && !/^[0-9a-f]{7,40}$/i.test(opts.commit)) throw new UsageError(`bad --commit "${opts.commit}": expected a git object id`);
+      if (opts.repoName !== undefined && !/^[^/\s]+\/[^/\s]+$/.test(opts.repoName)) throw new UsageError(`bad --repo-name "${opts.repoName}": expected owner/name`);
+      const texts = (opts.text ?? []).map((file) => ({ label: file, text: readTextFile(file) }));
+      const untranslated = scanLeaks(viewDir, bundle, translatorFor(bundle));
+      const scan = scanForOriginals(viewDir, new OriginalNames(bundle, { repo: opts.repoName, instanceId: opts.instanceId, commit: opts.commit }), texts);
+      printJson(io, { ...untranslated, independent: scan });
+      if (scan.leaks > 0 || untranslated.leaks > 0) state.exitCode = 1;
     });
 
   program

@@ -1,0 +1,239 @@
+/**
+ * The leak scan: every distinctive original name searched in every text a solver can reach, by
+ * rules of its own. It shares nothing with the translator but the bundle's data (which names it
+ * renamed) and the English word list: its own tokenizer, its own word splitting, its own
+ * matching. So what the translator misses — a name it should have renamed and did not — is
+ * found here rather than excused by the same rules.
+ *
+ * Searched (each a kind): the names the bundle renames (whole identifiers, and in a token of
+ * several words the words it renames word by word; a function's local names are not searched:
+ * they name nothing outside it), the repository's own packages and renamed path segments, the repository's owner and name, the instance id (and its number as `#N`,
+ * `issues/N`, `pull/N`), the base commit (any run of 7 or more of its leading hex digits).
+ * Matches are by identifier token (`[A-Za-z_][A-Za-z0-9_]*`; a capitalised name also in the
+ * plural) and by the lowercase words of a token (snake_case and camelCase parts). Not counted, but listed as their
+ * own kinds: a name that is plain English (the README's policy: English stays), a name the Level
+ * 2 gate gave back, and a name the bundle keeps where an external API owns it.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { loadDataJson } from '../common/assets';
+import { decodeText } from '../common/text-encoding';
+import { requireFolder } from '../common/user-paths';
+import type { Bundle } from './bundle';
+
+export type LeakKind = 'name' | 'word' | 'package' | 'path' | 'repository' | 'instance' | 'commit';
+export type ExceptionKind = 'english' | 'given-back' | 'external';
+
+/** Who the original is, beyond the bundle: what a solver must not learn either. */
+export interface OriginalIdentity {
+  /** `owner/name`. */
+  repo?: string;
+  instanceId?: string;
+  commit?: string;
+}
+
+export interface Finding {
+  /** A file's path in the view, `path:` for a file's name, or the label of a text given (`statement`, `terminal`). */
+  where: string;
+  line: number;
+  /** The text found and the original name it shows. */
+  text: string;
+  original: string;
+  kind: LeakKind | ExceptionKind;
+}
+
+export interface OriginalsReport {
+  /** Findings that count: an original name, id or commit where the solver can read it. */
+  leaks: number;
+  byKind: Partial<Record<LeakKind, number>>;
+  /** Findings the policy allows, by kind (not counted). */
+  exceptions: Partial<Record<ExceptionKind, number>>;
+  examples: Finding[];
+  exceptionExamples: Finding[];
+  scannedTexts: number;
+  unscannedFiles: string[];
+}
+
+interface Secret {
+  kind: LeakKind;
+  original: string;
+  exception?: ExceptionKind;
+}
+
+let english: ReadonlySet<string> | undefined;
+function englishWords(): ReadonlySet<string> {
+  english ??= new Set(loadDataJson<{ words: string[] }>('english-words.json').words);
+  return english;
+}
+
+/** Whether every word of a name is English, a plural or a past form read back to the list's lemma. */
+function isEnglish(name: string): boolean {
+  const words = name.match(WORD) ?? [];
+  return words.length > 0 && words.every((word) => {
+    const lower = word.toLowerCase();
+    const forms = [lower, lower.replace(/ies$/, 'y'), lower.replace(/es$/, ''), lower.replace(/s$/, ''), lower.replace(/ed$/, ''), lower.replace(/d$/, ''), lower.replace(/ing$/, ''), lower.replace(/ing$/, 'e')];
+    return /^\d+$/.test(lower) || forms.some((form) => form.length > 1 && englishWords().has(form));
+  });
+}
+
+const TOKEN = /[A-Za-z_][A-Za-z0-9_]*/g;
+const WORD = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g;
+const HEX = /(?<![0-9a-fA-F])[0-9a-f]{7,40}(?![0-9a-fA-F])/g;
+
+/** The scanner's index of what to look for. */
+export class OriginalNames {
+  private readonly tokens = new Map<string, Secret>();
+  private readonly words = new Map<string, Secret>();
+  private readonly phrases: Array<{ text: string; secret: Secret }> = [];
+  private readonly commit?: string;
+
+  constructor(bundle: Bundle, identity: OriginalIdentity = {}) {
+    const names = bundle.names;
+    const givenBack = new Set(Object.keys(names?.givenBack ?? {}));
+    // What the bundle records as owned by external code: members and names it keeps, names it excludes by convention or an external base, the external names each module uses, the environment's fixtures and modules.
+    const kept = new Set([
+      ...Object.keys(names?.keptMembers ?? {}),
+      ...Object.keys(names?.keptEverywhere ?? {}),
+      ...Object.keys(names?.excluded ?? {}),
+      ...Object.values(names?.externalGlobals ?? {}).flat(),
+      ...(names?.environment?.fixtures ?? []),
+      ...(names?.environment?.distributions ?? []).flatMap((d) => d.tops),
+    ]);
+    // Plain English is one word (`line`): a name of several English words (`compute_total`) is a name.
+    const exceptionOf = (name: string): ExceptionKind | undefined => (givenBack.has(name) ? 'given-back' : kept.has(name) ? 'external' : (name.match(WORD) ?? []).length === 1 && isEnglish(name) ? 'english' : undefined);
+    const token = (name: string, kind: LeakKind) => {
+      if (!this.tokens.has(name)) this.tokens.set(name, { kind, original: name, exception: exceptionOf(name) });
+    };
+    for (const name of Object.keys(names?.identifiers ?? {})) token(name, 'name');
+    for (const segment of Object.keys(names?.paths ?? {})) token(segment.replace(/\.py$/, ''), 'path');
+    // A package the bundle renames (one it keeps, for a file it cannot translate, is its decision, not a leak).
+    for (const name of names?.ownPackages ?? []) if (Object.hasOwn(names?.paths ?? {}, name)) this.tokens.set(name, { kind: 'package', original: name });
+    for (const word of Object.keys(names?.tokens ?? {})) {
+      const lower = word.toLowerCase();
+      if (!this.words.has(lower)) this.words.set(lower, { kind: 'word', original: word, exception: exceptionOf(word) });
+    }
+    if (identity.repo) {
+      for (const part of identity.repo.split('/').filter((p) => p.length >= 3)) {
+        const secret: Secret = { kind: 'repository', original: part };
+        this.tokens.set(part, secret);
+        this.words.set(part.toLowerCase(), secret);
+      }
+      this.phrases.push({ text: identity.repo, secret: { kind: 'repository', original: identity.repo } });
+    }
+    if (identity.instanceId) {
+      this.phrases.push({ text: identity.instanceId, secret: { kind: 'instance', original: identity.instanceId } });
+      const number = /-(\d+)$/.exec(identity.instanceId)?.[1];
+      if (number) for (const form of [`#${number}`, `issues/${number}`, `pull/${number}`]) this.phrases.push({ text: form, secret: { kind: 'instance', original: identity.instanceId } });
+    }
+    if (identity.commit) this.commit = identity.commit.toLowerCase();
+  }
+
+  private tokenSecret(token: string): Secret | undefined {
+    const exact = this.tokens.get(token);
+    if (exact || !/^[A-Z]/.test(token)) return exact;
+    // The plural of a class name (`Blueprints` in prose).
+    return (token.endsWith('es') ? this.tokens.get(token.slice(0, -2)) : undefined) ?? (token.endsWith('s') ? this.tokens.get(token.slice(0, -1)) : undefined);
+  }
+
+  private wordSecret(word: string): Secret | undefined {
+    const lower = word.toLowerCase();
+    return this.words.get(lower) ?? (lower.endsWith('es') ? this.words.get(lower.slice(0, -2)) : undefined) ?? (lower.endsWith('s') ? this.words.get(lower.slice(0, -1)) : undefined);
+  }
+
+  /** Every finding in `text`, labelled `where`. */
+  scan(where: string, text: string): Finding[] {
+    const found: Finding[] = [];
+    const lineAt = lineCounter(text);
+    const add = (at: number, shown: string, secret: Secret) => found.push({ where, line: lineAt(at), text: shown, original: secret.original, kind: secret.exception ?? secret.kind });
+    for (const match of text.matchAll(TOKEN)) {
+      const token = match[0];
+      const whole = this.tokenSecret(token);
+      if (whole) {
+        add(match.index!, token, whole);
+        continue;
+      }
+      const words = [...token.matchAll(WORD)];
+      // A one-word token that is no renamed identifier is no name of the repository's (a local, an external module).
+      if (words.length < 2) continue;
+      for (const word of words) {
+        const secret = this.wordSecret(word[0]);
+        if (secret) add(match.index! + word.index!, token, secret);
+      }
+    }
+    for (const { text: phrase, secret } of this.phrases) {
+      for (let at = text.indexOf(phrase); at !== -1; at = text.indexOf(phrase, at + phrase.length)) add(at, phrase, secret);
+    }
+    if (this.commit) {
+      for (const match of text.matchAll(HEX)) if (this.commit.startsWith(match[0])) add(match.index!, match[0], { kind: 'commit', original: this.commit });
+    }
+    return found.sort((a, b) => a.line - b.line);
+  }
+}
+
+function lineCounter(text: string): (at: number) => number {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return (at) => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo + 1;
+  };
+}
+
+/** The report of findings (see OriginalsReport), `maxExamples` of each list. */
+export function reportOf(findings: readonly Finding[], scannedTexts: number, unscannedFiles: string[], maxExamples = 50): OriginalsReport {
+  const report: OriginalsReport = { leaks: 0, byKind: {}, exceptions: {}, examples: [], exceptionExamples: [], scannedTexts, unscannedFiles };
+  for (const finding of findings) {
+    if (finding.kind === 'english' || finding.kind === 'given-back' || finding.kind === 'external') {
+      report.exceptions[finding.kind] = (report.exceptions[finding.kind] ?? 0) + 1;
+      if (report.exceptionExamples.length < maxExamples) report.exceptionExamples.push(finding);
+      continue;
+    }
+    report.leaks++;
+    report.byKind[finding.kind] = (report.byKind[finding.kind] ?? 0) + 1;
+    if (report.examples.length < maxExamples) report.examples.push(finding);
+  }
+  return report;
+}
+
+/** Scans every file of a view folder (names and text; `.git` is not the view's) and the texts given. */
+export function scanForOriginals(viewDir: string, names: OriginalNames, texts: ReadonlyArray<{ label: string; text: string }> = []): OriginalsReport {
+  requireFolder(viewDir);
+  const findings: Finding[] = [];
+  const unscanned: string[] = [];
+  let scanned = 0;
+  const walk = (relative: string) => {
+    for (const entry of fs.readdirSync(path.join(viewDir, relative), { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      if (relative === '' && entry.name === '.git') continue;
+      const rel = relative ? `${relative}/${entry.name}` : entry.name;
+      findings.push(...names.scan(`path:${rel}`, entry.name));
+      if (entry.isDirectory()) {
+        walk(rel);
+        continue;
+      }
+      if (entry.isSymbolicLink()) {
+        findings.push(...names.scan(`link:${rel}`, fs.readlinkSync(path.join(viewDir, rel))));
+        continue;
+      }
+      if (!entry.isFile()) continue;
+      const decoded = decodeText(fs.readFileSync(path.join(viewDir, rel)), rel);
+      if (decoded === undefined) {
+        unscanned.push(rel);
+        continue;
+      }
+      scanned++;
+      findings.push(...names.scan(rel, decoded.text));
+    }
+  };
+  walk('');
+  for (const { label, text } of texts) {
+    scanned++;
+    findings.push(...names.scan(label, text));
+  }
+  return reportOf(findings, scanned, unscanned);
+}

@@ -1,0 +1,48 @@
+// The independent leak scan (original-scan.ts) on the sample repository's view: leaks the
+// translator cannot see — an untranslated identifier, the plural of a class name in a statement,
+// the owner in a file name, the instance's number, the base commit — are found by kind; plain
+// English the repository also uses as a name is listed apart, not counted.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { test } from 'node:test';
+import { readBundleFile } from '../../src/core/disguise/bundle';
+import { OriginalNames, scanForOriginals } from '../../src/core/disguise/original-scan';
+import { FIXTURE, tempDir } from '../helpers';
+import { runProgram } from './command-harness';
+
+const COMMIT = '3f9c2a71b0d4e5f60718293a4b5c6d7e8f901234';
+
+test('the independent scan finds by kind what a solver must not read, and lists the policy\'s exceptions apart', async () => {
+  const dir = tempDir('original-scan');
+  const bundleFile = path.join(dir, 'bundle.json');
+  assert.equal((await runProgram(['build', FIXTURE, '--seed', '40213', '--out', bundleFile])).status, 0);
+  const view = path.join(dir, 'view');
+  assert.equal((await runProgram(['materialize', FIXTURE, '--bundle', bundleFile, '--out', view])).status, 0);
+  const bundle = readBundleFile(bundleFile);
+  const identity = { repo: 'shopco/shopcart', instanceId: 'shopco__shopcart-4417', commit: COMMIT };
+  const names = new OriginalNames(bundle, identity);
+
+  const clean = scanForOriginals(view, names);
+  for (const kind of ['repository', 'instance', 'commit', 'package', 'path'] as const) assert.equal(clean.byKind[kind], undefined, `${kind}: ${JSON.stringify(clean.examples)}`);
+  assert.ok((clean.exceptions.english ?? 0) > 0, 'English words the repository also uses as names are listed');
+
+  fs.writeFileSync(path.join(view, 'NOTES.txt'), `Fixed in #4417 at ${COMMIT.slice(0, 9)}; see compute_line_total.\n`);
+  fs.writeFileSync(path.join(view, 'shopco-logo.txt'), 'logo\n');
+  const statement = { label: 'statement', text: 'Several ShoppingCarts share one PriceCalculator.\n' };
+  const dirty = scanForOriginals(view, names, [statement]);
+  const found = (kind: string) => dirty.examples.filter((f) => f.kind === kind).map((f) => `${f.where}:${f.line}:${f.text}`);
+  assert.deepEqual(found('commit'), [`NOTES.txt:1:${COMMIT.slice(0, 9)}`]);
+  assert.deepEqual(found('instance'), ['NOTES.txt:1:#4417']);
+  assert.deepEqual(found('repository'), ['path:shopco-logo.txt:1:shopco']);
+  assert.deepEqual(found('name').filter((f) => f.startsWith('statement:')), ['statement:1:ShoppingCarts', 'statement:1:PriceCalculator']);
+  assert.equal(dirty.leaks, clean.leaks + 5);
+
+  // The CLI: the translator's check and the independent scan in one report; a leak exits 1.
+  const cli = await runProgram(['leaks', view, '--bundle', bundleFile, '--repo-name', identity.repo, '--instance-id', identity.instanceId, '--commit', COMMIT]);
+  assert.equal(cli.status, 1);
+  assert.equal(JSON.parse(cli.stdout).independent.byKind.commit, 1);
+  const bad = await runProgram(['leaks', view, '--bundle', bundleFile, '--commit', 'xyz']);
+  assert.equal(bad.status, 2);
+  assert.equal(bad.stderr.trim(), 'schrodinger: error: bad --commit "xyz": expected a git object id');
+});
