@@ -77,7 +77,6 @@ export function registerLevel4(program: Command, io: CliIo, state: CliState, env
       const timeout = parseWhole('--timeout', opts.timeout, 1, 999999);
       const concurrency = parseWhole('--concurrency', opts.concurrency, 1, 64);
       if (opts.testCmd !== undefined && opts.testCmd.trim() === '') throw new UsageError('empty --test-cmd');
-      containerOf(opts, 'instance');
       requireOutputFile(opts.out, { overwrite: true });
       if (rewriter === 'llm' && opts.runner === 'local') warn(io, "the model's rewrites are checked (one function, no import, only names the original uses and pure builtins), then run by the gate on this machine, unconfined; --runner docker runs them in a container");
       const dataset = loadDataset(opts.dataset);
@@ -88,6 +87,7 @@ export function registerLevel4(program: Command, io: CliIo, state: CliState, env
       requireOutsideFolder(opts.out, opts.repo, '--out', 'the clone');
       for (const instance of instances) {
         if (instance.patch.trim() === '') throw new UsageError(`instance ${instance.instance_id} has no gold patch: Level 4's regions come from it`);
+        containerOf(opts, instance.instance_id);
         resolveCommit(gitDir, instance.base_commit, opts.repo);
       }
       const summary = await runLevel4({

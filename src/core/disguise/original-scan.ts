@@ -17,6 +17,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadDataJson } from '../common/assets';
+import { lineIndexAt, lineStarts } from '../common/line-starts';
 import { decodeText } from '../common/text-encoding';
 import { requireFolder } from '../common/user-paths';
 import type { Bundle } from './bundle';
@@ -66,14 +67,13 @@ function englishWords(): ReadonlySet<string> {
   return english;
 }
 
-/** Whether every word of a name is English, a plural or a past form read back to the list's lemma. */
-function isEnglish(name: string): boolean {
+/** Whether a name is one word of plain English: the list's lemma, or its plural or past form. */
+function isEnglishWord(name: string): boolean {
   const words = name.match(WORD) ?? [];
-  return words.length > 0 && words.every((word) => {
-    const lower = word.toLowerCase();
-    const forms = [lower, lower.replace(/ies$/, 'y'), lower.replace(/es$/, ''), lower.replace(/s$/, ''), lower.replace(/ed$/, ''), lower.replace(/d$/, ''), lower.replace(/ing$/, ''), lower.replace(/ing$/, 'e')];
-    return /^\d+$/.test(lower) || forms.some((form) => form.length > 1 && englishWords().has(form));
-  });
+  if (words.length !== 1) return false;
+  const lower = words[0].toLowerCase();
+  const forms = [lower, lower.replace(/ies$/, 'y'), lower.replace(/es$/, ''), lower.replace(/s$/, ''), lower.replace(/ed$/, ''), lower.replace(/d$/, ''), lower.replace(/ing$/, ''), lower.replace(/ing$/, 'e')];
+  return /^\d+$/.test(lower) || forms.some((form) => form.length > 1 && englishWords().has(form));
 }
 
 const TOKEN = /[A-Za-z_][A-Za-z0-9_]*/g;
@@ -100,7 +100,7 @@ export class OriginalNames {
       ...(names?.environment?.distributions ?? []).flatMap((d) => d.tops),
     ]);
     // Plain English is one word (`line`): a name of several English words (`compute_total`) is a name.
-    const exceptionOf = (name: string): ExceptionKind | undefined => (givenBack.has(name) ? 'given-back' : kept.has(name) ? 'external' : (name.match(WORD) ?? []).length === 1 && isEnglish(name) ? 'english' : undefined);
+    const exceptionOf = (name: string): ExceptionKind | undefined => (givenBack.has(name) ? 'given-back' : kept.has(name) ? 'external' : isEnglishWord(name) ? 'english' : undefined);
     const token = (name: string, kind: LeakKind) => {
       if (!this.tokens.has(name)) this.tokens.set(name, { kind, original: name, exception: exceptionOf(name) });
     };
@@ -143,7 +143,8 @@ export class OriginalNames {
   /** Every finding in `text`, labelled `where`. */
   scan(where: string, text: string): Finding[] {
     const found: Finding[] = [];
-    const lineAt = lineCounter(text);
+    const starts = lineStarts(text);
+    const lineAt = (at: number) => lineIndexAt(starts, at) + 1;
     const add = (at: number, shown: string, secret: Secret) => found.push({ where, line: lineAt(at), text: shown, original: secret.original, kind: secret.exception ?? secret.kind });
     for (const match of text.matchAll(TOKEN)) {
       const token = match[0];
@@ -170,23 +171,8 @@ export class OriginalNames {
   }
 }
 
-function lineCounter(text: string): (at: number) => number {
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  return (at) => {
-    let lo = 0;
-    let hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid] <= at) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
-  };
-}
-
 /** The report of findings (see OriginalsReport), `maxExamples` of each list. */
-export function reportOf(findings: readonly Finding[], scannedTexts: number, unscannedFiles: string[], maxExamples = 50): OriginalsReport {
+function reportOf(findings: readonly Finding[], scannedTexts: number, unscannedFiles: string[], maxExamples = 50): OriginalsReport {
   const report: OriginalsReport = { leaks: 0, byKind: {}, exceptions: {}, examples: [], exceptionExamples: [], scannedTexts, unscannedFiles };
   for (const finding of findings) {
     if (finding.kind === 'english' || finding.kind === 'given-back' || finding.kind === 'external') {

@@ -88,19 +88,38 @@ export function rewriteLevel(regions: readonly Region[]): RewriteLevel {
   };
 }
 
+/** A `level4` row's record of each file whose every function passed the one check (validate.ts) on the base's files: only checkAcceptedRewrite makes one. */
+export type CheckedRewrite = Readonly<Record<string, RewriteRecord>> & { readonly __checked: unique symbol };
+
+/**
+ * A row is read from a file: each of its functions must pass the one check before it is placed
+ * and run by a gate. `baseText` gives a file of the base commit (undefined: not a text file there,
+ * which the caller reports).
+ */
+export async function checkAcceptedRewrite(rewrite: Readonly<Record<string, RewriteRecord>>, baseText: (path: string) => string | undefined): Promise<CheckedRewrite> {
+  for (const [path, record] of Object.entries(rewrite)) {
+    const text = baseText(path);
+    if (text === undefined) continue;
+    for (const f of record.functions) {
+      const checked = await checkRewrittenFunction(text, f, f.rewritten, "the row's rewrite");
+      if (typeof checked === 'string') throw new UsageError(`the accepted Level 4 rewrite of ${path} is refused: ${f.name}: ${checked}`);
+    }
+  }
+  return rewrite as CheckedRewrite;
+}
+
 /**
  * Level 4 with a rewrite drawn and accepted before (`rewrite`: a `level4` row's record of each
- * file, in original coordinates): its transform replays the record on the state below, whatever
- * the seed. A record that does not fit its file is an error: the rewrite is of another state.
+ * file, in original coordinates, checked): its transform replays the record on the state below,
+ * whatever the seed. A record that does not fit its file is an error: the rewrite is of another state.
  */
-export function acceptedRewriteLevel(rewrite: Readonly<Record<string, RewriteRecord>>): RewriteLevel {
+export function acceptedRewriteLevel(rewrite: CheckedRewrite): RewriteLevel {
   const level = rewriteLevel([]);
   return {
     ...level,
     handles: (path) => Object.hasOwn(rewrite, path),
     async transform(path, text) {
       const record = rewrite[path];
-      await requireValidRewrite(path, text, record);
       const out = await level.replay(text, record);
       if (out === undefined) throw new UsageError(`the accepted Level 4 rewrite of ${path} does not fit the file (${record.functions.map((f) => f.name).join(', ')} not found as rewritten)`);
       const differences = record.functions.map((f) => f.difference);
@@ -108,14 +127,6 @@ export function acceptedRewriteLevel(rewrite: Readonly<Record<string, RewriteRec
       return { text: out, record, stats: { functions: record.functions.length, rewritten: record.functions.length, tooClose: 0, transformations, differences, rejected: [] } };
     },
   };
-}
-
-/** A row is read from a file: each of its functions must pass the one check (validate.ts) before it is placed, and run by a gate. */
-export async function requireValidRewrite(path: string, text: string, record: RewriteRecord): Promise<void> {
-  for (const f of record.functions) {
-    const checked = await checkRewrittenFunction(text, f, f.rewritten, "the row's rewrite");
-    if (typeof checked === 'string') throw new UsageError(`the accepted Level 4 rewrite of ${path} is refused: ${f.name}: ${checked}`);
-  }
 }
 
 async function rewriteFile(path: string, text: string, seed: number, regions: readonly Region[]): Promise<Transformed<RewriteRecord, RewriteStats>> {

@@ -27,13 +27,12 @@ import { digestOf, LEVELS_RECORD_SCHEMA, LEVELS_RECORD_VERSION, writeLevelsRecor
 import { readRepository } from '../repository/repository';
 import { runGate, type GateResult } from './state-gate';
 import { isStateLevel, withText } from '../disguise/state-levels';
-import { acceptedRewriteLevel } from '../rewrite/level';
+import { acceptedRewriteLevel, checkAcceptedRewrite, type CheckedRewrite } from '../rewrite/level';
 import { buildBundleFor, type Bundle, type Granularity } from '../disguise/bundle';
 import { commandLineToView } from '../view/command-line';
 import { runNamesGate } from './names-gate';
 import type { AcceptedRewrite } from './level4-rows';
 import type { TestRunner } from './test-runner';
-import { requireValidRewrite } from '../rewrite/level';
 import { PRODUCT_VERSION } from '../common/version';
 import { makeScratch, removeScratch } from '../common/leftovers';
 
@@ -107,15 +106,13 @@ export async function checkoutDisguised(options: DisguisedCheckoutOptions): Prom
   try {
     const base = path.join(scratch, path.basename(path.resolve(options.out)));
     let runner: TestRunner | undefined;
+    let checked: CheckedRewrite | undefined;
     if (options.levels.some(isStateLevel) || gateNames) {
       if (!options.makeRunner) throw new Error('internal error: the validation gates need a test runner');
       fs.mkdirSync(base);
       fillCheckout(base, source);
-      // The row is checked before anything runs (the level checks it again where it places it).
-      for (const [file, record] of Object.entries(rewrite?.rewrite ?? {})) {
-        const at = path.join(base, file);
-        if (fs.existsSync(at)) await requireValidRewrite(file, fs.readFileSync(at, 'utf8'), record);
-      }
+      // The row is checked before anything runs.
+      if (rewrite) checked = await checkAcceptedRewrite(rewrite.rewrite, (file) => (fs.existsSync(path.join(base, file)) ? fs.readFileSync(path.join(base, file), 'utf8') : undefined));
       runner = await options.makeRunner(base);
     }
     if (options.levels.some(isStateLevel)) {
@@ -131,7 +128,7 @@ export async function checkoutDisguised(options: DisguisedCheckoutOptions): Prom
         tests: { failToPass: instance.FAIL_TO_PASS, passToPass: instance.PASS_TO_PASS, testPatch: instance.test_patch },
         runner: runner!,
         maxDraws: options.maxDraws,
-        given: rewrite ? [acceptedRewriteLevel(rewrite.rewrite)] : undefined,
+        given: checked ? [acceptedRewriteLevel(checked)] : undefined,
         onProgress: say,
       });
       const files = new Map(repository.files.map((f) => [f.path, f]));

@@ -61,7 +61,7 @@ export function harnessImageName(instanceId: string): string {
   return `swebench/sweb.eval.x86_64.${instanceId.toLowerCase()}:latest`.replace(/__/g, '_1776_');
 }
 
-function dockerOf(spec: ContainerSpec): string {
+function dockerOf(spec: Pick<ContainerSpec, 'docker'>): string {
   return spec.docker ?? 'docker';
 }
 
@@ -89,7 +89,7 @@ export function requireImage(spec: ContainerSpec): string {
 
 /** Removes the labelled containers of this host whose process is gone (a run killed outright); returns their ids. */
 export function removeStaleContainers(spec: Pick<ContainerSpec, 'docker'>): string[] {
-  const docker = dockerOf(spec as ContainerSpec);
+  const docker = dockerOf(spec);
   const listed = spawnSync(docker, ['ps', '-a', '--filter', `label=${LABEL}`, '--format', '{{.ID}}\t{{.Label "schrodinger.host"}}\t{{.Label "schrodinger.pid"}}'], { encoding: 'utf8' });
   if (listed.status !== 0) return [];
   const stale = listed.stdout

@@ -23,6 +23,7 @@ import { loadPythonParser, type PythonParser } from '../../common/parse';
 import type { Range } from '../symbols';
 import { ModuleMap } from './modules';
 import { docstringOf, importsOf, insideSpans, rangeOf, summarize, targetNames, type ClassInfo, type Definition, type FileSummary, type ImportBinding, type Span } from './summary';
+import { lineIndexAt, lineStarts } from '../../common/line-starts';
 
 export type { Definition, DefinitionKind } from './summary';
 
@@ -788,34 +789,14 @@ function linesOf(live: Live): number[] {
   return live.lines;
 }
 
-/** Offsets where lines start (breaks: \r\n, \n, \r, as in VS Code). */
-export function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 10) starts.push(i + 1);
-    else if (c === 13) {
-      if (text.charCodeAt(i + 1) === 10) i++;
-      starts.push(i + 1);
-    }
-  }
-  return starts;
-}
-
 function offsetAt(lines: number[], text: string, position: Position): number {
   const line = Math.max(0, Math.min(position.line, lines.length - 1));
   return Math.min(lines[line] + position.character, text.length);
 }
 
 function positionAt(lines: number[], offset: number): { line: number; character: number } {
-  let lo = 0;
-  let hi = lines.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (lines[mid] <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return { line: lo, character: offset - lines[lo] };
+  const line = lineIndexAt(lines, offset);
+  return { line, character: offset - lines[line] };
 }
 
 const WORD_CHAR = /[\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]/u;
