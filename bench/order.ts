@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { orderRandom } from '../src/core/order/level';
 import { reorderFile, restoreFile } from '../src/core/order/reorder';
-import { loadPythonParser } from '../src/core/common/parse';
+import { loadPythonParser } from '../src/core/python/parser';
 import { median, row, timeProcess } from './measure';
 
 export interface OrderMeasures {

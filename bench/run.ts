@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { buildBundle, type Bundle } from '../src/core/disguise/bundle';
 import { translatorFor } from '../src/core/disguise/translator';
-import { scanPython } from '../src/core/names/python-scan';
+import { scanPython } from '../src/core/python/binder';
 import { DisguisedFileSystem } from '../src/core/view/view-fs';
 import { benchFindInView } from './find-in-view';
 import { benchNavigation } from './navigation';

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import seedrandom from 'seedrandom';
 import type { Node } from 'web-tree-sitter';
-import { loadPythonParser } from '../src/core/common/parse';
+import { loadPythonParser } from '../src/core/python/parser';
 import type { Site, TransformationKind } from '../src/core/rewrite/catalogue';
 import { renameSites } from '../src/core/rewrite/locals';
 import { applySites, CATALOGUE, contextOf } from '../src/core/rewrite/rewriter';

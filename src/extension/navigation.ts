@@ -6,7 +6,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Definition, DefinitionKind, HoverInfo, NavigationIndex } from '../core/view/navigation/index';
-import type { Range } from '../core/view/symbols';
+import type { Range } from '../core/python/outline';
 import type { ExtensionHost } from './host';
 import { ViewSymbolProvider } from './symbols';
 import { SCHEME, type OpenView, type ViewRegistry } from './views';

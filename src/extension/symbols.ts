@@ -1,6 +1,6 @@
 /** Go to Symbol for view files, from the tree-sitter parse (language servers skip custom schemes). */
 import * as vscode from 'vscode';
-import { documentSymbols, type PySymbol } from '../core/view/symbols';
+import { documentSymbols, type PySymbol } from '../core/python/outline';
 
 const KINDS: Record<PySymbol['kind'], vscode.SymbolKind> = {
   class: vscode.SymbolKind.Class,

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import seedrandom from 'seedrandom';
-import { loadPythonParser } from '../../src/core/common/parse';
+import { loadPythonParser } from '../../src/core/python/parser';
 import { rewriteFunctions } from '../../src/core/rewrite/rewriter';
 import { PYTHON, requireShared, ROOT, tempDir } from '../helpers';
 import { pythonParses } from '../rewrite-helpers';

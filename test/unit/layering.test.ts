@@ -42,6 +42,21 @@ test('a webview imports only its own files; the extension takes only the protoco
   assert.deepEqual(await broken('src/cli/commands/probe.ts', "import { ViewRegistry } from '../../extension/views';"), ['no-restricted-imports']);
 });
 
+test('only src/core/python imports the tokenizer, and web-tree-sitter is imported only where a tree is needed', async () => {
+  const tokenizer = "import { lex } from '../python/tokenizer';";
+  assert.deepEqual(await broken('src/core/order/probe.ts', tokenizer), ['no-restricted-imports']);
+  assert.deepEqual(await broken('src/core/rewrite/probe.ts', tokenizer), ['no-restricted-imports']);
+  assert.deepEqual(await broken('src/cli/probe.ts', "import { lex } from '../core/python/tokenizer';"), ['no-restricted-imports']);
+  assert.deepEqual(await broken('src/core/names/probe.ts', "export async function f() { return import('../python/tokenizer'); }"), ['no-restricted-syntax']);
+  assert.deepEqual(await broken('src/core/python/probe.ts', "import { lex } from './tokenizer';"), []);
+  assert.deepEqual(await broken('src/core/names/probe.ts', "import { isIdentifier } from '../python/identifiers';"), []);
+  const tree = "import type { Node } from 'web-tree-sitter';";
+  assert.deepEqual(await broken('src/core/names/probe.ts', tree), ['no-restricted-imports']);
+  assert.deepEqual(await broken('src/core/view/probe.ts', tree), ['no-restricted-imports']);
+  assert.deepEqual(await broken('src/extension/probe.ts', tree), ['no-restricted-imports']);
+  for (const file of ['src/core/python/probe.ts', 'src/core/rewrite/probe.ts', 'src/core/view/navigation/probe.ts', 'src/core/order/layout.ts']) assert.deepEqual(await broken(file, tree), [], file);
+});
+
 test('the lint command fails on a file that breaks a layer and passes on one that does not', () => {
   const lint = (file: string, code: string) =>
     spawnSync(process.execPath, [path.join(ROOT, 'node_modules', 'eslint', 'bin', 'eslint.js'), '--stdin', '--stdin-filename', file], { cwd: ROOT, input: code, encoding: 'utf8' });

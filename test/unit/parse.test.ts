@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { loadPythonParser } from '../../src/core/common/parse';
+import { loadPythonParser } from '../../src/core/python/parser';
 
 test('loads the shipped Python grammar and parses modern syntax without errors', async () => {
   const parser = await loadPythonParser();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { documentSymbols, isConstantName, type PySymbol, type Range } from '../../src/core/view/symbols';
+import { documentSymbols, isConstantName, type PySymbol, type Range } from '../../src/core/python/outline';
 
 /** `name:kind` tree, compact for deep-equal comparisons. */
 interface Shape {

@@ -4,7 +4,7 @@
  * receivers, keywords of unknown callees), its classes with their bases, and the external
  * modules it imports. Plain data, so that it can be computed in a worker and cached by content.
  */
-import { Bind, Site, scanPython, type Chain, type StringSite } from './python-scan';
+import { Bind, Site, scanPython, type Chain, type StringSite } from '../python/binder';
 import { FileResolver, type ModuleContext } from './resolve';
 import { isKwargsName, nameArgumentFlow, stringRole, withNameFlow, type ArgumentFlow } from './string-roles';
 

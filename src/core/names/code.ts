@@ -6,15 +6,17 @@
  * doctest examples are code again.
  */
 import { applyEdits, isNameShaped, type ProseTranslator } from './prose';
-import { Site, type NameSite, type PyScan, scanPython, type StringSite } from './python-scan';
+import { Site, type NameSite, type PyScan, scanPython, type StringSite } from '../python/binder';
 import { FileResolver, type ModuleContext, type NameClass } from './resolve';
 import type { NameRules } from './rules';
 import { stringRole, withNameFlow } from './string-roles';
 import { forEachWord } from './words';
+import { IDENTIFIER_SOURCE, isIdentifier } from '../python/identifiers';
+const REGEX_GROUP_NAME = new RegExp(`\\(\\?P(?:<|=)(${IDENTIFIER_SOURCE})`, 'gu');
+const DOTTED_NAME = new RegExp(`${IDENTIFIER_SOURCE}(?:\\.${IDENTIFIER_SOURCE})*`, 'gu');
 
 type Edit = [start: number, end: number, text: string];
 
-const SINGLE_NAME = /^[\p{L}_][\p{L}\p{N}_]*$/u;
 
 /** Comments whose words are instructions to tools (`# noqa: E501`, `# doctest: +SKIP`, `# -*- coding: utf-8 -*-`). */
 const PRAGMA_COMMENT = /^#\s*(?:doctest:|noqa|pragma|pylint:|fmt:|type:\s*ignore|isort:|mypy:|flake8|nosec|-\*-|!|vim?:|coding[:=])/;
@@ -102,7 +104,7 @@ export class CodeTranslator {
     if (role === 'keep') return;
     if (role === 'pattern') {
       // A group's name is read back as a string (`m.group("x")`, `m.groupdict()["x"]`): the same word there.
-      for (const m of content.matchAll(/\(\?P(?:<|=)([\p{L}_][\p{L}\p{N}_]*)/gu)) {
+      for (const m of content.matchAll(REGEX_GROUP_NAME)) {
         const start = token.contentStart + m.index! + m[0].length - m[1].length;
         const view = this.dataWord(m[1]);
         if (view !== m[1]) edits.push([start, start + m[1].length, view]);
@@ -127,7 +129,7 @@ export class CodeTranslator {
       else if (role === 'flow' && token.parts) this.fragments(text, range.start, range.end, edits);
       else if (role === 'flow') this.nameList(text, range.start, range.end, edits, true);
       else if (role === 'prose' && resolver.context.doctest) this.echo(text, range.start, range.end, edits);
-      else if (!token.parts && role === 'prose' && SINGLE_NAME.test(content)) {
+      else if (!token.parts && role === 'prose' && isIdentifier(content)) {
         // One word alone: the name of a function or class the file defines is that name
         // (`specname="hello"`), and so is the name of one of the library's classes (`"Empty"`, as
         // messages quoting it change); otherwise a data word (a field's key, or prose).
@@ -293,7 +295,7 @@ export class CodeTranslator {
    */
   private echo(text: string, start: number, end: number, edits: Edit[], carried?: ReadonlyMap<string, string>): void {
     const rules = this.rules;
-    for (const m of text.slice(start, end).matchAll(/[\p{L}_][\p{L}\p{N}_]*(?:\.[\p{L}_][\p{L}\p{N}_]*)*/gu)) {
+    for (const m of text.slice(start, end).matchAll(DOTTED_NAME)) {
       // A file of the repository by its name (`'urlutils.py'`).
       const file = m[0].includes('.') ? rules.pathSegmentView(m[0]) : m[0];
       if (file !== m[0]) {

@@ -4,7 +4,7 @@
  * or a module of the repository. Pure: a function of the scan and of the module context.
  */
 import { PYTEST_FIXTURES } from './conventions';
-import { Bind, Site, type Binding, type Chain, type NameSite, type PyScan, type Scope } from './python-scan';
+import { Bind, lookup, Site, type Binding, type Chain, type NameSite, type PyScan, type Scope } from '../python/binder';
 
 export interface ModuleContext {
   /** Dotted name of the file's module (`pkg.sub.mod`), or undefined outside any package path. */
@@ -103,30 +103,7 @@ export class FileResolver {
 
   /** The scope and binding a name used in `scope` refers to, if the file binds it. */
   lookup(name: string, scopeIndex: number): { scope: number; binding: Binding } | undefined {
-    const scopes = this.scan.scopes;
-    let s = scopeIndex;
-    const first = scopes[s];
-    if (first.globals.has(name)) return this.at(0, name);
-    let skipClasses = false;
-    while (s !== -1) {
-      const scope = scopes[s];
-      if (!(skipClasses && scope.kind === 'class')) {
-        if (scope.globals.has(name)) return this.at(0, name);
-        if (!scope.nonlocals.has(name)) {
-          const binding = scope.bindings.get(name);
-          if (binding) return { scope: s, binding };
-        }
-      }
-      // Names in nested scopes skip class bodies on the way out.
-      skipClasses = true;
-      s = scope.parent;
-    }
-    return undefined;
-  }
-
-  private at(scope: number, name: string): { scope: number; binding: Binding } | undefined {
-    const binding = this.scan.scopes[scope].bindings.get(name);
-    return binding ? { scope, binding } : undefined;
+    return lookup(this.scan.scopes, name, scopeIndex);
   }
 
   /** The namespace of a bare name site (Name, Def, Class, Param, Declaration). */

@@ -20,7 +20,7 @@
  *   a warnings action): never changes;
  * - `prose`: any other string: only name-shaped spans change (see prose.ts).
  */
-import { Site, type Chain, type StringSite } from './python-scan';
+import { Site, type Chain, type StringSite } from '../python/binder';
 import { FileResolver } from './resolve';
 
 export type StringRole = 'docstring' | 'names' | 'definition-names' | 'binding' | 'flow' | 'fragments' | 'pattern' | 'keep' | 'prose';

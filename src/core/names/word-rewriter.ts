@@ -4,7 +4,7 @@
  * Word boundaries follow words.ts (identifier characters, non-ASCII letters included; after a
  * backslash the first character is an escape).
  */
-import { isNameChar } from './python-lexer';
+import { isNameChar } from '../python/identifiers';
 import { escapeLength } from './words';
 
 const WORD_CHAR = new Uint8Array(128);

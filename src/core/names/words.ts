@@ -13,7 +13,7 @@
  * `Response`; `naïve_total` -> `naïve`, `_`, `total`), digit runs, and anything else as an
  * `other` part that is never renamed.
  */
-import { isNameChar, isNameStart } from './python-lexer';
+import { isNameChar, isNameStart } from '../python/identifiers';
 
 export type Casing = 'lower' | 'title' | 'upper' | 'other';
 

@@ -12,6 +12,7 @@
  */
 import { outermost, type Container, type Layout, type Span, type Unit } from './layout';
 import { readNames, type ReadNames } from './names';
+import { IDENTIFIER_SOURCE } from '../python/identifiers';
 
 /**
  * Decorator roots that only wrap or mark what they decorate, by their documented behaviour:
@@ -57,7 +58,7 @@ const NEVER_AT_DEFINITION = new Set([
   '__copy__', '__deepcopy__', '__del__',
 ]);
 
-const ROOT = /^[(\s]*([\p{L}\p{Nl}_][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]*)/u;
+const ROOT = new RegExp(`^[(\\s]*(${IDENTIFIER_SOURCE})`, 'u');
 
 /** The name a decorator expression starts with (`app` for `app.route("/")`), or its whole text. */
 export function decoratorRoot(decorator: string): string {

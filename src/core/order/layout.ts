@@ -12,7 +12,7 @@
  * themselves, so the layout of a reordered file finds the same units and the same gaps.
  */
 import type { Node, Query } from 'web-tree-sitter';
-import type { PythonParser } from '../common/parse';
+import type { PythonParser } from '../python/parser';
 
 export type UnitKind = 'function' | 'class';
 

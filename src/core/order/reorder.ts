@@ -7,7 +7,7 @@
  * stay in place, so the file keeps its rhythm of blank lines. Runs inside class bodies are
  * reordered too, inside their class, wherever the class moves.
  */
-import { loadPythonParser, type PythonParser } from '../common/parse';
+import { loadPythonParser, type PythonParser } from '../python/parser';
 import { DependencyIndex } from './dependencies';
 import { readLayout, type Container, type Layout, type Span, type Statement, type Unit } from './layout';
 import { isTotalOrder, sampleLinearExtension } from './linear-extensions';

@@ -5,9 +5,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { isIdentifier } from '../python/identifiers';
 
 const NOT_OWN_MODULE = /^(setup|conftest|noxfile|fabfile|tasks|manage|test_.*|.*_test|tests?|testing|docs?|examples?|benchmarks?|scripts?)$/;
-const MODULE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 export interface ImportRoots {
   /** The top-level packages and modules the repository ships (not its tests, docs or set-up scripts), sorted. */
@@ -25,7 +25,7 @@ export function importRoots(files: readonly string[]): ImportRoots {
       const rest = file.slice(prefix.length).split('/');
       const name = rest.length === 1 ? rest[0].replace(/\.py$/, '') : rest.length === 2 && rest[1] === '__init__.py' ? rest[0] : undefined;
       if (name === undefined || (rest.length === 1 && !rest[0].endsWith('.py'))) continue;
-      if (MODULE_NAME.test(name) && !NOT_OWN_MODULE.test(name)) names.add(name);
+      if (isIdentifier(name) && !NOT_OWN_MODULE.test(name)) names.add(name);
     }
     return names;
   };

@@ -10,6 +10,7 @@ import { isBundleDocument } from '../disguise/bundle-document';
 import { UsageError } from '../common/errors';
 import { decodeText } from '../common/text-encoding';
 import { requireFolder } from '../common/user-paths';
+import { isIdentifier } from '../python/identifiers';
 
 /** Never part of a view: version control, caches and build outputs that reveal original names. */
 export const DEFAULT_HIDDEN = [
@@ -241,7 +242,7 @@ export function moduleOfPath(file: string, layout: ModuleLayout): string | undef
   }
   if (folder === '' && layout.prefix) parts.unshift(layout.prefix);
   if (parts[parts.length - 1] === '__init__') parts.pop();
-  if (parts.length === 0 || !parts.every((p) => /^[\p{L}_][\p{L}\p{N}_]*$/u.test(p))) return undefined;
+  if (parts.length === 0 || !parts.every(isIdentifier)) return undefined;
   return parts.join('.');
 }
 

@@ -20,7 +20,7 @@
 import seedrandom from 'seedrandom';
 import { UsageError } from '../common/errors';
 import type { StateLevel, Transformed } from '../disguise/state-levels';
-import { loadPythonParser } from '../common/parse';
+import { loadPythonParser } from '../python/parser';
 import { MIN_DIFFERENCE } from './difference';
 import { regionFunction, type Region } from './regions';
 import { rewriteFunctions, type AppliedTransformation } from './rewriter';

@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { Node } from 'web-tree-sitter';
-import { loadPythonParser } from '../common/parse';
+import { loadPythonParser } from '../python/parser';
 import { chat, type CallContext, type TokenUsage } from '../llm/client';
 import { codeTokens, MIN_DIFFERENCE, tokenDifference } from './difference';
 import { dottedName, regionFunction, type Region } from './regions';

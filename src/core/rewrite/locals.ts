@@ -8,6 +8,7 @@ import { loadLexicon } from '../names/lexicon';
 import { site, type FunctionContext, type Site, type Transformation } from './catalogue';
 import type { FunctionScope } from './scope';
 import { assignmentOf, descendants, endsLine, inOwnScope, insideTry, isPlainLiteral, startsLine, statementsOf } from './syntax';
+import { isIdentifier } from '../python/identifiers';
 
 /** `name = literal` or `name = other_name`, alone on its line: the names it touches. */
 function simpleAssignmentNames(text: string, statement: Node): string[] | undefined {
@@ -70,8 +71,6 @@ export function renamableLocals(scope: FunctionScope): string[] {
   return names;
 }
 
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
 /** The words of a name: `new_path_parts` -> new, path, parts; `maxLen` -> max, Len. With the underscores around it. */
 function splitName(name: string): { lead: string; words: string[]; trail: string } {
   const m = /^(_*)(.*?)(_*)$/.exec(name)!;
@@ -131,7 +130,7 @@ function replacementWord(word: string, random: () => number, useTable: boolean):
   const lower = word.toLowerCase();
   const known = useTable ? LOCAL_ABBREVIATIONS[lower] : undefined;
   if (known) return known[Math.floor(random() * known.length)];
-  return loadLexicon().pick(lower, random, (w) => !IDENTIFIER.test(w) || w === lower);
+  return loadLexicon().pick(lower, random, (w) => !isIdentifier(w) || w === lower);
 }
 
 /**
@@ -153,7 +152,7 @@ export function newLocalName(name: string, random: () => number, taken: (name: s
       return pick ? styled(pick, w) : w;
     });
     const candidate = joinName(lead, next, trail, camel);
-    if (candidate !== name && IDENTIFIER.test(candidate) && !taken(candidate)) return candidate;
+    if (candidate !== name && isIdentifier(candidate) && !taken(candidate)) return candidate;
   }
   return undefined;
 }

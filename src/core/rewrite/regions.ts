@@ -11,7 +11,7 @@
  */
 import { parsePatch } from 'diff';
 import type { Node } from 'web-tree-sitter';
-import { loadPythonParser } from '../common/parse';
+import { loadPythonParser } from '../python/parser';
 import { isPythonFile } from '../common/text-encoding';
 import { descendants } from './syntax';
 

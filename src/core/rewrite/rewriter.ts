@@ -17,7 +17,7 @@
  */
 import type { Node, Tree } from 'web-tree-sitter';
 import { shuffleInPlace, uniformInt } from '../order/linear-extensions';
-import { loadPythonParser, type PythonParser } from '../common/parse';
+import { loadPythonParser, type PythonParser } from '../python/parser';
 import type { Edit, FunctionContext, Site, Transformation, TransformationKind } from './catalogue';
 import { CONTROL_FLOW } from './control-flow';
 import { codeTokens, tokenDifference } from './difference';

@@ -7,7 +7,7 @@
  * the allowlist (allowed-names.ts), the rest of the file byte for byte the same; and it must stay
  * at least MIN_DIFFERENCE from the original. A failure is one line saying which check.
  */
-import { loadPythonParser } from '../common/parse';
+import { loadPythonParser } from '../python/parser';
 import { codeTokens, MIN_DIFFERENCE, tokenDifference } from './difference';
 import type { RewrittenFunction } from './level';
 import { checkFunction } from './llm-rewriter';

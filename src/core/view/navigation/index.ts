@@ -19,8 +19,8 @@
  * local name, in every Python file of the view otherwise.
  */
 import type { Node, Tree } from 'web-tree-sitter';
-import { loadPythonParser, type PythonParser } from '../../common/parse';
-import type { Range } from '../symbols';
+import { loadPythonParser, type PythonParser } from '../../python/parser';
+import type { Range } from '../../python/outline';
 import { ModuleMap } from './modules';
 import { docstringOf, importsOf, insideSpans, rangeOf, summarize, targetNames, type ClassInfo, type Definition, type FileSummary, type ImportBinding, type Span } from './summary';
 import { lineIndexAt, lineStarts } from '../../common/line-starts';

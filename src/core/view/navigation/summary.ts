@@ -5,8 +5,8 @@
  * tree-sitter query over the text the view serves, so every name in it is a view name.
  */
 import type { Node, Query, Tree } from 'web-tree-sitter';
-import type { PythonParser } from '../../common/parse';
-import { isConstantName, type Range } from '../symbols';
+import type { PythonParser } from '../../python/parser';
+import { isConstantName, type Range } from '../../python/outline';
 
 export type DefinitionKind = 'module' | 'class' | 'function' | 'method' | 'variable' | 'constant' | 'attribute' | 'parameter' | 'import';
 

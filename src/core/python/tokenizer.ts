@@ -5,6 +5,8 @@
  * its line (or of the file, for triple quotes).
  */
 
+import { isNameStart, nameEnd } from './identifiers';
+
 export const enum Tok {
   Name,
   Number,
@@ -43,61 +45,9 @@ export interface StringToken extends Token {
   parts?: StringPart[];
 }
 
-const CHAR_NAME_START = new Uint8Array(128);
-const CHAR_NAME = new Uint8Array(128);
-for (let c = 0; c < 128; c++) {
-  const letter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
-  CHAR_NAME_START[c] = letter ? 1 : 0;
-  CHAR_NAME[c] = letter || (c >= 48 && c <= 57) ? 1 : 0;
-}
-const UNICODE_NAME_START = /[\p{L}\p{Nl}]/u;
-const UNICODE_NAME = /[\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]/u;
-
-export function isNameStart(text: string, i: number): boolean {
-  const c = text.charCodeAt(i);
-  if (c < 128) return CHAR_NAME_START[c] === 1;
-  return UNICODE_NAME_START.test(charAt(text, i));
-}
-
-export function isNameChar(text: string, i: number): boolean {
-  const c = text.charCodeAt(i);
-  if (c < 128) return CHAR_NAME[c] === 1;
-  return UNICODE_NAME.test(charAt(text, i));
-}
-
-/** The whole code point at `i` (a surrogate pair counts as one character). */
-function charAt(text: string, i: number): string {
-  const c = text.charCodeAt(i);
-  if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) return text.slice(i, i + 2);
-  return text[i];
-}
-
-function charLength(text: string, i: number): number {
-  const c = text.charCodeAt(i);
-  return c >= 0xd800 && c <= 0xdbff && i + 1 < text.length ? 2 : 1;
-}
-
-/** End of the name starting at `i`. */
-export function nameEnd(text: string, i: number): number {
-  const n = text.length;
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    if (c < 128) {
-      if (CHAR_NAME[c] === 0) break;
-      i++;
-    } else if (UNICODE_NAME.test(charAt(text, i))) i += charLength(text, i);
-    else break;
-  }
-  return i;
-}
-
 const STRING_PREFIXES = new Set(['r', 'u', 'f', 'b', 'br', 'rb', 'fr', 'rf']);
 const THREE_CHAR_OPS = new Set(['**=', '//=', '>>=', '<<=', '...', '!=']);
 const TWO_CHAR_OPS = new Set(['**', '//', '->', ':=', '==', '!=', '<=', '>=', '<<', '>>', '+=', '-=', '*=', '/=', '%=', '&=', '|=', '^=', '@=']);
-
-export interface LexResult {
-  tokens: Token[];
-}
 
 /**
  * Tokenizes `text` from `start` to `end`. With `expression` set (an f-string replacement field),
@@ -181,7 +131,7 @@ export function lex(text: string, start = 0, end = text.length, expression = fal
       i = token.end;
       continue;
     }
-    if (c < 128 ? CHAR_NAME_START[c] === 1 : isNameStart(text, i)) {
+    if (isNameStart(text, i)) {
       const j = nameEnd(text, i);
       const q = text.charCodeAt(j);
       if ((q === 34 || q === 39) && j - i <= 2 && STRING_PREFIXES.has(text.slice(i, j).toLowerCase())) {

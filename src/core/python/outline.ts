@@ -2,7 +2,7 @@
 // Serves a DocumentSymbolProvider for the disguised-view scheme, where no language server runs:
 // the names are whatever the text contains.
 import type { Node, Query } from 'web-tree-sitter';
-import { loadPythonParser } from '../common/parse';
+import { loadPythonParser } from './parser';
 
 /** 0-based lines; columns in UTF-16 code units (what VS Code positions use). */
 export interface Range {

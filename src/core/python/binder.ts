@@ -1,12 +1,15 @@
 /**
- * A shallow structural reading of a Python file, from its tokens: scopes and their bindings,
- * and every site where a name occurs — bare names (loads and stores), attributes with the
- * chain they are read from, keyword arguments with their callee, parameters, definitions,
- * imports — plus every string literal with the syntactic context it sits in and every
- * comment. Both the analysis (what the repository defines and uses) and the translation read
- * files through this one scanner, so they always agree on what a name is.
+ * The one binder of Python code, over the tokenizer's tokens: scopes (module, class, function,
+ * lambda, comprehension) and the names each binds, every site where a name occurs — bare names
+ * (loads and stores, each store with the kind of declaration it is), attributes with the chain
+ * they are read from, keyword arguments with their callee, parameters, definitions, imports —
+ * plus every string literal with the syntactic context it sits in and every comment.
+ * `lookup` resolves a name as Python does (`global`/`nonlocal`, class bodies hidden from their
+ * methods) and `referencesOf` gives each binding the sites that read it. Every level and the
+ * view read Python through it, so they agree on what a name is and where it is bound.
  */
-import { lex, Tok, type StringToken, type Token } from './python-lexer';
+import { KEYWORDS, VALUE_KEYWORDS } from './identifiers';
+import { lex, Tok, type StringToken, type Token } from './tokenizer';
 
 export type ScopeKind = 'module' | 'class' | 'function' | 'lambda' | 'comprehension';
 
@@ -25,8 +28,15 @@ export const enum Bind {
   Other = 128,
 }
 
+/** How a site binds its name. */
+export type Declaration = 'assign' | 'augmented' | 'annotated' | 'for' | 'with' | 'except' | 'as' | 'walrus' | 'delete' | 'import' | 'def' | 'class' | 'param' | 'comprehension';
+
 export interface Binding {
   kinds: number;
+  /** The sites that bind the name in this scope, in order. */
+  declarations: number[];
+  /** The bare-name sites (loads and stores) that resolve to this binding; see `referencesOf`. */
+  references?: number[];
   /** Chains assigned to it (`m = re.match(...)`, `with open(f) as fh`), for the resolver. */
   values: Chain[];
   /** At least one binding takes a value that is not a single chain (or no value is known). */
@@ -56,7 +66,7 @@ export interface Scope {
   /** Classes: base chains and class keyword names. */
   bases: Chain[];
   classKeywords: string[];
-  /** Functions: calls `locals()`, `vars()` without arguments, `exec` or `eval`. */
+  /** Functions: reads its own namespace by name at run time (see `readsNamespaceByName`). */
   dynamicLocals: boolean;
   /** Index of the def/class name site. */
   nameSite: number;
@@ -104,6 +114,8 @@ export interface NameSite {
   scope: number;
   /** Name: a store (assignment target, for-target, as-target...). Attribute: assigned (`self.x = 1`). */
   store?: boolean;
+  /** A site that binds its name (a store, a parameter, a definition, an import's local name): how. */
+  declares?: Declaration;
   /** Attribute: the chain read before the dot. Keyword: the callee. */
   chain?: Chain;
   /** ImportModule: the dotted name up to and including this component, and the relative level. */
@@ -183,12 +195,6 @@ export interface PyScan {
 }
 
 const IMPORTING_CALLEES = new Set(['importorskip', 'import_module', '__import__']);
-const KEYWORDS = new Set([
-  'False', 'None', 'True', 'and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def', 'del', 'elif',
-  'else', 'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or',
-  'pass', 'raise', 'return', 'try', 'while', 'with', 'yield',
-]);
-const VALUE_KEYWORDS = new Set(['None', 'True', 'False']);
 
 interface Bracket {
   open: number;
@@ -234,6 +240,90 @@ interface Lambda {
 
 export function scanPython(text: string): PyScan {
   return new Scanner(text).run();
+}
+
+/**
+ * Whether a call or name in a function reads that function's own namespace by name at run time:
+ * `locals()`, `vars()` and `dir()` without arguments, any `exec` or `eval`, and frames
+ * (`sys._getframe`, `inspect.currentframe`, `f_locals`, `f_back`). The one rule for every level:
+ * Level 2 keeps such a function's names, Level 4 renames none of its locals.
+ */
+const FRAME_NAMES: ReadonlySet<string> = new Set(['_getframe', 'currentframe', 'f_locals', 'f_back']);
+const NAMESPACE_READERS: ReadonlySet<string> = new Set(['locals', 'vars', 'dir', 'exec', 'eval', ...FRAME_NAMES]);
+
+export function readsNamespaceByName(name: string, argumentCount: number): boolean {
+  switch (name) {
+    case 'locals':
+    case 'vars':
+    case 'dir':
+      return argumentCount === 0;
+    case 'exec':
+    case 'eval':
+    case '_getframe':
+    case 'currentframe':
+    case 'f_locals':
+    case 'f_back':
+      return true;
+    default:
+      return false;
+  }
+}
+
+/**
+ * The scope and binding a name used in scope `scopeIndex` refers to, if the file binds it: the
+ * innermost enclosing scope that binds it, where `global` sends the lookup to the module,
+ * `nonlocal` past the scope itself, and class bodies are not seen from the scopes nested in them.
+ */
+export function lookup(scopes: readonly Scope[], name: string, scopeIndex: number): { scope: number; binding: Binding } | undefined {
+  const at = (scope: number) => {
+    const binding = scopes[scope].bindings.get(name);
+    return binding ? { scope, binding } : undefined;
+  };
+  let s = scopeIndex;
+  if (scopes[s].globals.has(name)) return at(0);
+  let skipClasses = false;
+  while (s !== -1) {
+    const scope = scopes[s];
+    if (!(skipClasses && scope.kind === 'class')) {
+      if (scope.globals.has(name)) return at(0);
+      if (!scope.nonlocals.has(name)) {
+        const binding = scope.bindings.get(name);
+        if (binding) return { scope: s, binding };
+      }
+    }
+    skipClasses = true;
+    s = scope.parent;
+  }
+  return undefined;
+}
+
+const resolved = new WeakSet<PyScan>();
+
+/** The bare-name sites that read or rebind a binding (filled for the whole file on first use). */
+export function referencesOf(scan: PyScan, binding: Binding): readonly number[] {
+  if (!resolved.has(scan)) {
+    resolved.add(scan);
+    for (const scope of scan.scopes) for (const b of scope.bindings.values()) b.references = [];
+    scan.sites.forEach((site, index) => {
+      if (site.kind !== Site.Name && site.kind !== Site.Declaration) return;
+      lookup(scan.scopes, site.text, site.scope)?.binding.references!.push(index);
+    });
+  }
+  return binding.references ?? [];
+}
+
+/** The site whose name covers `offset` (its start up to and including its end). */
+export function siteAt(scan: PyScan, offset: number): number {
+  const sites = scan.sites;
+  let lo = 0;
+  let hi = sites.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sites[mid].end < offset) lo = mid + 1;
+    else hi = mid;
+  }
+  for (let i = lo; i < sites.length && sites[i].start <= offset; i++) if (sites[i].end >= offset) return i;
+  return -1;
 }
 
 class Scanner {
@@ -378,6 +468,8 @@ class Scanner {
       site.chain = receiver;
       site.store = this.stmt.targetEnd > k && this.brackets.length === 0 && isSimpleTarget(this.text, tokens, k);
       this.chain = { root: receiver.root, literal: receiver.literal, steps: [...receiver.steps, text] };
+      // A method named `eval` or `exec` is not the builtin; a frame reached by attribute is a frame.
+      if (FRAME_NAMES.has(text)) this.markDynamicLocals();
       return k;
     }
     if (VALUE_KEYWORDS.has(text)) {
@@ -427,13 +519,12 @@ class Scanner {
       const kind = this.storeKind();
       const scope = this.bind(text, kind);
       site.scope = scope;
+      this.declare(this.sites.length - 1, scope, this.declarationKind());
       if (kind === Bind.Assign) this.stmt.bound.push({ scope, name: text });
       else if (this.stmt.afterAs && this.stmt.asChain) this.scopes[scope].bindings.get(text)!.values.push(this.stmt.asChain);
       else this.scopes[scope].bindings.get(text)!.otherValue = true;
     }
-    // The function's own namespace is read by name: `locals()`, `vars()`, `eval(code)`, `exec(code)`.
-    const args = callArguments(this.text, tokens, k);
-    if (((text === 'locals' || text === 'vars') && args === 0) || ((text === 'exec' || text === 'eval') && args === 1)) this.markDynamicLocals();
+    if (NAMESPACE_READERS.has(text) && readsNamespaceByName(text, callArguments(this.text, tokens, k))) this.markDynamicLocals();
     this.atom({ root: this.sites.length - 1, steps: [] }, k);
     return k;
   }
@@ -489,6 +580,7 @@ class Scanner {
     const kind = keyword === 'def' ? Site.Def : Site.Class;
     const site = this.addSite(kind, t, text);
     site.scope = this.bind(text, keyword === 'def' ? Bind.Def : Bind.Class);
+    this.declare(this.sites.length - 1, site.scope, keyword === 'def' ? 'def' : 'class');
     const scope = this.openScope(keyword === 'def' ? 'function' : 'class', text, t.start, false);
     this.scopes[scope].nameSite = this.sites.length - 1;
     this.scopes[scope].decorators = this.pendingDecorators;
@@ -512,6 +604,7 @@ class Scanner {
     site.scope = fn;
     this.scopes[fn].params.push({ name: text, kind: paramKind });
     this.bindIn(fn, text, Bind.Param).otherValue = true;
+    this.declare(this.sites.length - 1, fn, 'param');
     const bracket = this.top();
     if (bracket && bracket.kind === 'params') {
       bracket.atArgStart = false;
@@ -532,18 +625,19 @@ class Scanner {
       if (stmt.afterAs) {
         const site = this.addSite(Site.Name, t, text);
         site.store = true;
-        this.bindImport(text, stmt.currentDotted, undefined, 0);
+        this.bindImport(text, stmt.currentDotted, undefined, 0, this.sites.length - 1);
         stmt.afterAs = false;
         return k;
       }
       const site = this.addSite(Site.ImportModule, t, text);
+      if (stmt.componentDone) stmt.firstComponentSite = this.sites.length - 1;
       stmt.currentDotted = stmt.componentDone ? text : `${stmt.currentDotted}.${text}`;
       site.dotted = stmt.currentDotted;
       site.level = 0;
       stmt.componentDone = !isDotNext(this.text, tokens, k);
       if (stmt.componentDone && !isWord(this.text, tokens[k + 1], 'as')) {
         const top = stmt.currentDotted.split('.')[0];
-        this.bindImport(top, top, undefined, 0);
+        this.bindImport(top, top, undefined, 0, stmt.firstComponentSite);
       }
       return k;
     }
@@ -561,7 +655,7 @@ class Scanner {
     if (stmt.afterAs) {
       const site = this.addSite(Site.Name, t, text);
       site.store = true;
-      this.bindImport(text, stmt.fromModule, stmt.lastImported, stmt.level);
+      this.bindImport(text, stmt.fromModule, stmt.lastImported, stmt.level, this.sites.length - 1);
       stmt.afterAs = false;
       return k;
     }
@@ -569,12 +663,13 @@ class Scanner {
     site.module = stmt.fromModule;
     site.level = stmt.level;
     stmt.lastImported = text;
-    if (!isWord(this.text, tokens[k + 1], 'as')) this.bindImport(text, stmt.fromModule, text, stmt.level);
+    if (!isWord(this.text, tokens[k + 1], 'as')) this.bindImport(text, stmt.fromModule, text, stmt.level, this.sites.length - 1);
     return k;
   }
 
-  private bindImport(name: string, module: string, imported: string | undefined, level: number): void {
+  private bindImport(name: string, module: string, imported: string | undefined, level: number, site: number): void {
     const binding = this.bindIn(this.scope, name, imported === undefined ? Bind.ImportModule : Bind.ImportName);
+    this.declare(site, this.scope, 'import');
     binding.module = module;
     binding.imported = imported;
     binding.level = level;
@@ -799,6 +894,7 @@ class Scanner {
           while (this.scopes[scope].kind === 'comprehension') scope = this.scopes[scope].parent;
           target.scope = scope;
           this.bindIn(scope, target.text, Bind.Other).otherValue = true;
+          this.declare(this.sites.length - 1, scope, 'walrus');
         }
         this.chain = undefined;
         return;
@@ -914,16 +1010,47 @@ class Scanner {
     const bracket = this.top();
     const comprehensionTarget = bracket?.inForTarget === true;
     if (!comprehensionTarget) while (this.scopes[scope].kind === 'comprehension' || this.scopes[scope].kind === 'lambda') scope = this.scopes[scope].parent;
+    scope = this.declaredScope(scope, name);
     this.bindIn(scope, name, kind);
+    return scope;
+  }
+
+  /** Where a store in `scope` binds: the module for a `global` name, the enclosing function for a `nonlocal` one. */
+  private declaredScope(scope: number, name: string): number {
+    const own = this.scopes[scope];
+    if (own.globals.has(name)) return 0;
+    if (!own.nonlocals.has(name)) return scope;
+    for (let s = own.parent; s > 0; s = this.scopes[s].parent) {
+      const outer = this.scopes[s];
+      if (outer.kind !== 'function') continue;
+      if (outer.globals.has(name)) return 0;
+      if (outer.bindings.has(name) && !outer.nonlocals.has(name)) return s;
+    }
     return scope;
   }
 
   private bindIn(scope: number, name: string, kind: number): Binding {
     const bindings = this.scopes[scope].bindings;
     let binding = bindings.get(name);
-    if (!binding) bindings.set(name, (binding = { kinds: 0, values: [], otherValue: false }));
+    if (!binding) bindings.set(name, (binding = { kinds: 0, declarations: [], values: [], otherValue: false }));
     binding.kinds |= kind;
     return binding;
+  }
+
+  /** Records that site `index` binds its name in `scope`. */
+  private declare(index: number, scope: number, how: Declaration): void {
+    const site = this.sites[index];
+    site.declares = how;
+    this.scopes[scope].bindings.get(site.text)!.declarations.push(index);
+  }
+
+  /** The kind of declaration a bare-name store at the current point is. */
+  private declarationKind(): Declaration {
+    if (this.top()?.inForTarget) return 'comprehension';
+    if (this.stmt.kind === 'for') return 'for';
+    if (this.stmt.kind === 'del') return 'delete';
+    if (this.stmt.afterAs) return this.stmt.opener === 'with' ? 'with' : this.stmt.opener === 'except' ? 'except' : 'as';
+    return this.stmt.assignment === '=' ? 'assign' : this.stmt.assignment === ':' ? 'annotated' : 'augmented';
   }
 
   private storeKind(): number {
@@ -979,6 +1106,12 @@ interface StatementState {
   asChain: Chain | undefined;
   /** Words of an import statement seen so far. */
   words: number;
+  /** The statement's first word (after `async`). */
+  opener: string;
+  /** The operator of an assignment statement (`=`, `+=`, `:` of an annotation), or ''. */
+  assignment: string;
+  /** `import a.b.c`: the site of `a`, which binds the name. */
+  firstComponentSite: number;
   /** `np = pytest.importorskip("numpy")`: the module the statement imports by call. */
   importedModule?: string;
   indent: number;
@@ -1003,6 +1136,9 @@ function newStatement(): StatementState {
     afterAs: false,
     asChain: undefined,
     words: 0,
+    opener: '',
+    assignment: '',
+    firstComponentSite: -1,
     indent: 0,
     afterImport: false,
     fromModule: '',
@@ -1026,6 +1162,7 @@ function analyseStatement(text: string, tokens: Token[], k: number): StatementSt
     start = k + 1;
     firstWord = text.slice(tokens[k + 1].start, tokens[k + 1].end);
   }
+  state.opener = firstWord;
   switch (firstWord) {
     case 'import':
       state.kind = 'import';
@@ -1097,6 +1234,7 @@ function analyseStatement(text: string, tokens: Token[], k: number): StatementSt
   }
   if (lastEquals !== -1) {
     state.targetEnd = lastEquals;
+    state.assignment = text.slice(tokens[lastEquals].start, tokens[lastEquals].end);
     let d = 0;
     for (let j = start; j < lastEquals; j++) {
       const t = tokens[j];

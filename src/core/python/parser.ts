@@ -1,5 +1,5 @@
 import { Language, Parser, Query, type Tree } from 'web-tree-sitter';
-import { assetPath } from './assets';
+import { assetPath } from '../common/assets';
 
 export interface PythonParser {
   parse(source: string): Tree;

@@ -1,0 +1,59 @@
+/**
+ * One Python text and what is known about it, each computed once, when first asked for: its
+ * tokens and binding (the binder), and its tree-sitter tree. `pythonFile` keeps the files of the
+ * texts read most recently, so that the levels and the view reading the same text share one
+ * analysis; a tree leaves the cache only through `dispose`, which frees it.
+ */
+import type { Tree } from 'web-tree-sitter';
+import { scanPython, type PyScan } from './binder';
+import type { PythonParser } from './parser';
+import type { Token } from './tokenizer';
+
+export class PythonFile {
+  private bound: PyScan | undefined;
+  private parsed: Tree | undefined;
+
+  constructor(readonly text: string) {}
+
+  /** Scopes, bindings, name sites, strings and comments. */
+  get binding(): PyScan {
+    this.bound ??= scanPython(this.text);
+    return this.bound;
+  }
+
+  get tokens(): Token[] {
+    return this.binding.tokens;
+  }
+
+  /** The tree-sitter tree; owned by this file (callers never delete it). */
+  tree(parser: PythonParser): Tree {
+    this.parsed ??= parser.parse(this.text);
+    return this.parsed;
+  }
+
+  /** Frees the tree (the file can still be asked for one, which parses again). */
+  dispose(): void {
+    this.parsed?.delete();
+    this.parsed = undefined;
+  }
+}
+
+const CAPACITY = 64;
+const recent = new Map<string, PythonFile>();
+
+/** The shared file for `text` (the same object while the text is among the last files asked for). */
+export function pythonFile(text: string): PythonFile {
+  let file = recent.get(text);
+  if (file) {
+    recent.delete(text);
+  } else {
+    file = new PythonFile(text);
+    if (recent.size >= CAPACITY) {
+      const [oldest, evicted] = recent.entries().next().value as [string, PythonFile];
+      recent.delete(oldest);
+      evicted.dispose();
+    }
+  }
+  recent.set(text, file);
+  return file;
+}

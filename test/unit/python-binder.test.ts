@@ -1,0 +1,118 @@
+// The binder itself, in the style of LibCST's scope tests: which names each scope holds, how
+// each is declared, and which sites each binding's references are.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { lookup, readsNamespaceByName, referencesOf, siteAt, type PyScan } from '../../src/core/python/binder';
+import { isIdentifier, KEYWORDS } from '../../src/core/python/identifiers';
+import { pythonFile } from '../../src/core/python/python-file';
+
+/** Each scope as `kind name: binding(declarations)...`, in order. */
+function scopesOf(scan: PyScan): string[] {
+  return scan.scopes.map((scope) => {
+    const names = [...scope.bindings].map(([name, binding]) => `${name}(${binding.declarations.map((d) => scan.sites[d].declares).join(',')})`);
+    const declared = [...scope.globals].map((g) => `global ${g}`).concat([...scope.nonlocals].map((n) => `nonlocal ${n}`));
+    return `${scope.kind}${scope.name ? ` ${scope.name}` : ''}: ${[...names, ...declared].join(' ')}`.trimEnd();
+  });
+}
+
+/** The lines (1-based) and columns of the references of `name` as bound in the scope named `scopeName`. */
+function referencesIn(scan: PyScan, scopeName: string, name: string): string[] {
+  const scope = scan.scopes.find((s) => (s.kind === 'module' ? '<module>' : s.name) === scopeName)!;
+  const binding = scope.bindings.get(name)!;
+  return referencesOf(scan, binding).map((i) => position(scan.text, scan.sites[i].start));
+}
+
+function position(text: string, offset: number): string {
+  const before = text.slice(0, offset).split('\n');
+  return `${before.length}:${before[before.length - 1].length}`;
+}
+
+const SOURCE = `import os.path
+from .util import helper as aid, other
+counter = 0
+class Box(Base):
+    size = 1
+    items = [size for _ in range(3)]
+    def grow(self, by=size, *rest, **options):
+        global counter
+        counter += by
+        total: int = self.size
+        with open(os.path.join("a")) as fh, ctx() as (x, y):
+            pass
+        try:
+            pass
+        except ValueError as error:
+            del error
+        if (n := len(rest)) > 1:
+            return [n for size in rest if size]
+        def inner():
+            nonlocal total
+            total = total + 1
+        return inner, aid, other, counter
+`;
+
+test('each scope holds the names it binds, each with how it was declared', () => {
+  const scan = pythonFile(SOURCE).binding;
+  assert.deepEqual(scopesOf(scan), [
+    'module: os(import) aid(import) other(import) counter(assign,augmented) Box(class)',
+    'class Box: size(assign) items(assign) grow(def)',
+    'comprehension: _(comprehension)',
+    'function grow: self(param) by(param) rest(param) options(param) total(annotated,assign) fh(with) x(with) y(with) error(except,delete) n(walrus) inner(def) global counter',
+    'comprehension: size(comprehension)',
+    'function inner: nonlocal total',
+  ]);
+});
+
+test('references: class bodies are hidden from their methods and comprehensions, global and nonlocal reach out', () => {
+  const scan = pythonFile(SOURCE).binding;
+  // The class's `size`: its store and the method's default (evaluated in the class body); not
+  // the comprehension's element (a scope of its own, which does not see the class body), not
+  // `self.size` (an attribute).
+  assert.deepEqual(referencesIn(scan, 'Box', 'size'), ['5:4', '7:22']);
+  assert.deepEqual(referencesIn(scan, '<module>', 'counter'), ['3:0', '8:15', '9:8', '22:34']);
+  assert.deepEqual(referencesIn(scan, 'grow', 'total'), ['10:8', '20:21', '21:12', '21:20']);
+  assert.deepEqual(referencesIn(scan, 'grow', 'rest'), ['17:21', '18:34']);
+  assert.deepEqual(referencesIn(scan, '<module>', 'aid'), ['2:28', '22:22']);
+  assert.deepEqual(referencesIn(scan, '<module>', 'os'), ['11:18']);
+  const comprehension = scan.scopes.findIndex((s, i) => s.kind === 'comprehension' && i > 3);
+  assert.equal(lookup(scan.scopes, 'size', comprehension)?.scope, comprehension);
+  assert.equal(lookup(scan.scopes, 'n', comprehension)?.scope, scan.scopes.findIndex((s) => s.name === 'grow'));
+});
+
+test('siteAt finds the name under an offset, at either edge', () => {
+  const scan = pythonFile(SOURCE).binding;
+  const at = SOURCE.indexOf('helper');
+  for (const offset of [at, at + 3, at + 6]) assert.equal(scan.sites[siteAt(scan, offset)].text, 'helper');
+  assert.equal(siteAt(scan, SOURCE.indexOf('"a"') + 1), -1);
+});
+
+test('one rule says when a function reads its namespace by name, and the binder applies it', () => {
+  assert.equal(readsNamespaceByName('locals', 0), true);
+  assert.equal(readsNamespaceByName('vars', 1), false);
+  assert.equal(readsNamespaceByName('dir', 0), true);
+  assert.equal(readsNamespaceByName('dir', 1), false);
+  assert.equal(readsNamespaceByName('eval', 2), true);
+  assert.equal(readsNamespaceByName('f_locals', -1), true);
+  const dynamic = (body: string) => pythonFile(`def f(a):\n    ${body}\n`).binding.scopes[1].dynamicLocals;
+  assert.equal(dynamic('return locals()'), true);
+  assert.equal(dynamic('return eval(a, {})'), true);
+  assert.equal(dynamic('return sys._getframe(0).f_locals'), true);
+  assert.equal(dynamic('return dir(a)'), false);
+  assert.equal(dynamic('return model.eval()'), false);
+  assert.equal(dynamic('return vars(a)'), false);
+});
+
+test('one identifier and keyword definition', () => {
+  assert.equal(isIdentifier('größe'), true);
+  assert.equal(isIdentifier('_x1'), true);
+  assert.equal(isIdentifier('1x'), false);
+  assert.equal(isIdentifier('class'), false);
+  assert.equal(isIdentifier('match'), true);
+  assert.equal(KEYWORDS.has('nonlocal'), true);
+});
+
+test('pythonFile shares one analysis per text', () => {
+  const text = 'x = 1\n';
+  assert.equal(pythonFile(text).binding, pythonFile(`x = ${1}\n`).binding);
+  assert.notEqual(pythonFile(text).binding, pythonFile('x = 2\n').binding);
+});
