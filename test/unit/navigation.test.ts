@@ -7,6 +7,7 @@ import { translatorFor } from '../../src/core/disguise/translator';
 import { NavigationIndex, type Definition, type NavigationSource, type OpenDocument, type Position } from '../../src/core/view/navigation/index';
 import { ModuleMap } from '../../src/core/view/navigation/modules';
 import { DisguisedFileSystem } from '../../src/core/view/view-fs';
+import { marked, positionOf } from '../fourslash';
 import { FIXTURE, copyTree, tempDir } from '../helpers';
 
 /** A view made of texts in memory; `reads` counts readText calls. */
@@ -176,6 +177,53 @@ test('document highlights mark bindings as writes', async () => {
   assert.deepEqual(highlights.map((h) => `${h.range.startLine + 1}${h.write ? 'w' : 'r'}`), ['15w', '16w', '16r', '17r']);
   const params = await index.highlights(shapes, at(shapes.text, 'self.radius = radius', 'radius', 1));
   assert.deepEqual(params.map((h) => `${h.range.startLine + 1}${h.write ? 'w' : 'r'}`), ['10w', '11r']);
+});
+
+/** Ranges as `line:character-character` (0-based), for whole-output comparisons. */
+function spans(text: string, ranges: Array<{ start: number; end: number }>): string[] {
+  return ranges.map((r) => {
+    const p = positionOf(text, r.start);
+    return `${p.line}:${p.character}-${p.character + (r.end - r.start)}`;
+  });
+}
+
+const SCOPES = marked(`def outer(items):
+    [|count|] = 0
+
+    def bump():
+        nonlocal [|count|]
+        [|count|] += 1
+
+    class Holder:
+        count = "a class attribute"
+
+        def get(self):
+            return [|/*fromMethod*/count|]
+
+    print(f"{[|count|]}", dict(count=1), Holder.count)
+    return [x for x in items if x > [|count|]]
+
+
+def shadow():
+    count = /*other*/1
+    return count
+`);
+
+test('locals as the binder resolves them: class bodies hidden from methods, nonlocal, f-strings; not keywords or attributes', async () => {
+  const files = { 'scopes.py': SCOPES.text };
+  const index = new NavigationIndex(memory(files));
+  const document = doc(files, 'scopes.py');
+  const use = positionOf(SCOPES.text, SCOPES.markers.get('fromMethod')!);
+  assert.deepEqual(where(await index.definitions(document, use)), ['scopes.py:2:variable:count']);
+  const references = await index.references(document, use, true);
+  assert.deepEqual(references.map((r) => `${r.range.startLine}:${r.range.startColumn}-${r.range.endColumn}`), spans(SCOPES.text, SCOPES.ranges));
+  const withoutDeclarations = await index.references(document, use, false);
+  assert.deepEqual(withoutDeclarations.map((r) => `${r.range.startLine}:${r.range.startColumn}`), spans(SCOPES.text, SCOPES.ranges).filter((_, i) => i !== 0 && i !== 2).map((s) => s.split('-')[0]));
+  const highlights = await index.highlights(document, use);
+  assert.deepEqual(highlights.map((h) => (h.write ? 'w' : 'r')), ['w', 'r', 'w', 'r', 'r', 'r']);
+  // Another function's `count` is another binding.
+  const other = SCOPES.text.indexOf('count', SCOPES.markers.get('other')! - 12);
+  assert.deepEqual((await index.references(document, positionOf(SCOPES.text, other), true)).map((r) => r.range.startLine), [18, 19]);
 });
 
 test('hover: the definition signature and docstring, from the view text', async () => {

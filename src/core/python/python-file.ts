@@ -2,7 +2,7 @@
  * One Python text and what is known about it, each computed once, when first asked for: its
  * tokens and binding (the binder), and its tree-sitter tree. `pythonFile` keeps the files of the
  * texts read most recently, so that the levels and the view reading the same text share one
- * analysis; a tree leaves the cache only through `dispose`, which frees it.
+ * analysis. Every tree belongs to a file in the cache and is freed when that file leaves it.
  */
 import type { Tree } from 'web-tree-sitter';
 import { scanPython, type PyScan } from './binder';
@@ -25,9 +25,15 @@ export class PythonFile {
     return this.binding.tokens;
   }
 
-  /** The tree-sitter tree; owned by this file (callers never delete it). */
+  /**
+   * The tree-sitter tree, owned by the cache: callers never delete it, and use it within one
+   * synchronous step (it is freed when the file leaves the cache).
+   */
   tree(parser: PythonParser): Tree {
-    this.parsed ??= parser.parse(this.text);
+    if (!this.parsed) {
+      this.parsed = parser.parse(this.text);
+      remember(this);
+    }
     return this.parsed;
   }
 
@@ -43,17 +49,20 @@ const recent = new Map<string, PythonFile>();
 
 /** The shared file for `text` (the same object while the text is among the last files asked for). */
 export function pythonFile(text: string): PythonFile {
-  let file = recent.get(text);
-  if (file) {
-    recent.delete(text);
-  } else {
-    file = new PythonFile(text);
-    if (recent.size >= CAPACITY) {
-      const [oldest, evicted] = recent.entries().next().value as [string, PythonFile];
-      recent.delete(oldest);
-      evicted.dispose();
-    }
-  }
-  recent.set(text, file);
+  const file = recent.get(text) ?? new PythonFile(text);
+  remember(file);
   return file;
+}
+
+/** Makes `file` the most recent entry, freeing the trees of the files that leave. */
+function remember(file: PythonFile): void {
+  const present = recent.get(file.text);
+  if (present !== undefined && present !== file) present.dispose();
+  recent.delete(file.text);
+  recent.set(file.text, file);
+  while (recent.size > CAPACITY) {
+    const [oldest, evicted] = recent.entries().next().value as [string, PythonFile];
+    recent.delete(oldest);
+    evicted.dispose();
+  }
 }

@@ -6,23 +6,25 @@
  * nothing it shows can be an original name.
  *
  * Resolution, in Python's terms:
- * - a plain name: the enclosing function scopes (parameters and every binding of their bodies:
- *   assignments, loop and `with` targets, imports, nested definitions; `global` names skipped),
- *   comprehension targets, the class body (outside methods), then the module; a name bound by an
- *   import follows it into the view's file (re-exports and `import *` followed too), or stops at
- *   the import statement when the module is not in the view;
+ * - a plain name: as the binder resolves it (core/python/binder: enclosing functions, lambdas and
+ *   comprehensions, the class body outside its methods, `global`/`nonlocal`), then the module; a
+ *   name bound by an import follows it into the view's file (re-exports and `import *` followed
+ *   too), or stops at the import statement when the module is not in the view;
  * - `obj.attr`: the members of what `obj` is (a module of the view, a class or an instance of one
  *   through `self`/`cls` or a call of the class; base classes searched in order); when `obj`
  *   cannot be told, every class member named `attr` in the view, all listed;
  * - module names in imports: the module's file; keyword arguments: the callee's parameter.
- * References are the word's occurrences outside strings and comments: in the function for a
- * local name, in every Python file of the view otherwise.
+ * References of a name bound in a function, lambda or comprehension are the binder's: its
+ * declarations and the sites that resolve to it. Of any other name, the word's occurrences outside
+ * strings and comments in every Python file of the view.
  */
 import type { Node, Tree } from 'web-tree-sitter';
+import { lookup, referencesOf, siteAt, type Binding as BinderBinding, type Declaration, type PyScan } from '../../python/binder';
 import { loadPythonParser, type PythonParser } from '../../python/parser';
+import { pythonFile } from '../../python/python-file';
 import type { Range } from '../../python/outline';
 import { ModuleMap } from './modules';
-import { docstringOf, importsOf, insideSpans, rangeOf, summarize, targetNames, type ClassInfo, type Definition, type FileSummary, type ImportBinding, type Span } from './summary';
+import { docstringOf, importsOf, insideSpans, rangeOf, summarize, type ClassInfo, type Definition, type FileSummary, type ImportBinding, type Span } from './summary';
 import { lineIndexAt, lineStarts } from '../../common/line-starts';
 
 export type { Definition, DefinitionKind } from './summary';
@@ -74,24 +76,28 @@ export interface HoverInfo {
 
 interface Live {
   text: string;
-  tree: Tree;
   summary: FileSummary;
   lines?: number[];
+}
+
+/** A name bound in a function, lambda or comprehension of the document, as the binder sees it. */
+interface LocalBinding {
+  scan: PyScan;
+  binding: BinderBinding;
 }
 
 interface Target {
   name: string;
   range: Range;
   definitions: Definition[];
-  /** A name local to a function of the document: its references stay in this span. */
-  localScope?: Span;
+  /** A name bound in a function, lambda or comprehension of the document. */
+  local?: LocalBinding;
 }
 
 type Meaning = { kind: 'module'; path: string } | { kind: 'class'; path: string; qualified: string } | { kind: 'instance'; path: string; qualified: string };
 
 const MAX_DEPTH = 8;
 const LIVE_DOCUMENTS = 4;
-const SCOPE_TYPES = new Set(['function_definition', 'lambda', 'class_definition', 'list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression']);
 
 export class NavigationIndex {
   private readonly summaries = new Map<string, FileSummary>();
@@ -144,11 +150,10 @@ export class NavigationIndex {
         out.push({ path, range });
       }
     };
-    if (target.localScope) {
-      const lines = linesOf(live);
-      for (const range of localOccurrences(live, target.name, lines, target.localScope)) {
-        if (!includeDeclaration && declarations.has(key(doc.path, range))) continue;
-        out.push({ path: doc.path, range });
+    if (target.local) {
+      for (const site of localSites(target.local)) {
+        if (!includeDeclaration && site.declares !== undefined) continue;
+        out.push({ path: doc.path, range: siteRange(linesOf(live), site) });
       }
       return out;
     }
@@ -173,10 +178,11 @@ export class NavigationIndex {
     if (!target) return [];
     const live = this.liveOf(parser, doc);
     const lines = linesOf(live);
-    const ranges = target.localScope ? localOccurrences(live, target.name, lines, target.localScope) : occurrences(live.text, target.name, live.summary.inert, lines);
-    return ranges.map((range) => {
-      const node = identifierAt(live.tree, lines[range.startLine] + range.startColumn);
-      return { range, write: node !== undefined && isBinding(node) };
+    if (target.local) return localSites(target.local).map((site) => ({ range: siteRange(lines, site), write: site.declares !== undefined }));
+    const scan = pythonFile(live.text).binding;
+    return occurrences(live.text, target.name, live.summary.inert, lines).map((range) => {
+      const index = siteAt(scan, lines[range.startLine] + range.startColumn);
+      return { range, write: index !== -1 && scan.sites[index].declares !== undefined };
     });
   }
 
@@ -237,6 +243,7 @@ export class NavigationIndex {
     if (summary) return summary;
     const text = this.source.readText(path);
     if (text === undefined) return undefined;
+    // A sweep over the view's files parses each once, apart from the shared files of the open documents.
     const tree = parser.parse(text);
     try {
       summary = summarize(parser, path, tree);
@@ -255,18 +262,10 @@ export class NavigationIndex {
       this.live.set(doc.path, live);
       return live;
     }
-    if (live) {
-      live.tree.delete();
-      this.live.delete(doc.path);
-    }
-    const tree = parser.parse(doc.text);
-    live = { text: doc.text, tree, summary: summarize(parser, doc.path, tree) };
+    if (live) this.live.delete(doc.path);
+    live = { text: doc.text, summary: summarize(parser, doc.path, pythonFile(doc.text).tree(parser)) };
     this.live.set(doc.path, live);
-    while (this.live.size > LIVE_DOCUMENTS) {
-      const [oldest, entry] = this.live.entries().next().value as [string, Live];
-      entry.tree.delete();
-      this.live.delete(oldest);
-    }
+    while (this.live.size > LIVE_DOCUMENTS) this.live.delete(this.live.keys().next().value as string);
     return live;
   }
 
@@ -275,7 +274,7 @@ export class NavigationIndex {
   private target(parser: PythonParser, doc: OpenDocument, position: Position): Target | undefined {
     const live = this.liveOf(parser, doc);
     const offset = offsetAt(linesOf(live), live.text, position);
-    const node = identifierAt(live.tree, offset);
+    const node = identifierAt(pythonFile(live.text).tree(parser), offset);
     if (!node) return undefined;
     const context = new Resolution(this, parser, doc.path, live);
     const name = node.text;
@@ -292,7 +291,7 @@ export class NavigationIndex {
       return { name, range, definitions: callee ? context.parameter(callee, name) : [] };
     }
     const local = context.local(node, name);
-    if (local) return { name, range, definitions: local.definitions, localScope: local.scope };
+    if (local) return { name, range, definitions: local.definitions, local: local.binding };
     return { name, range, definitions: context.global(name) };
   }
 
@@ -383,33 +382,62 @@ class Resolution {
     return match ? this.follow(match, this.path, 0) : [];
   }
 
-  /** A name bound in an enclosing function, comprehension or class body of the document. */
-  local(node: Node, name: string): { definitions: Definition[]; scope?: Span } | undefined {
-    let inFunction = false;
-    for (let scope: Node | null = node.parent; scope; scope = scope.parent) {
-      if (!SCOPE_TYPES.has(scope.type)) continue;
-      if (scope.type === 'class_definition') {
-        if (inFunction) continue; // class bodies are not visible from their methods
-        const qualified = this.classQualified(scope);
-        const info = qualified ? this.live.summary.classes.get(qualified) : undefined;
-        // The class's own name belongs to the enclosing scope.
-        if (scope.childForFieldName('name')?.equals(node)) continue;
-        // Names the class body binds (`self.x` attributes are not among them).
-        const found = info?.members.get(name)?.filter((d) => d.kind !== 'attribute');
-        if (found && found.length > 0) return { definitions: found };
-        continue;
-      }
-      if (scope.type === 'function_definition' && scope.childForFieldName('name')?.equals(node)) continue;
-      const bindings = scopeBindings(this.path, scope, name);
-      if (scope.type === 'function_definition' || scope.type === 'lambda') inFunction = true;
-      if (bindings === 'global') break;
-      if (bindings.length === 0) continue;
-      const chosen = chooseBinding(bindings, node.startIndex);
-      const span = { start: scope.startIndex, end: scope.endIndex };
-      if (chosen.binding) return { definitions: this.follow(chosen.binding, this.path, 0), scope: span };
-      return { definitions: [chosen.definition], scope: span };
+  /** A name the document binds outside its module scope (a function, lambda, comprehension or class body). */
+  local(node: Node, name: string): { definitions: Definition[]; binding?: LocalBinding } | undefined {
+    const scan = pythonFile(this.live.text).binding;
+    const index = siteAt(scan, node.startIndex);
+    const site = index === -1 ? undefined : scan.sites[index];
+    if (!site || site.start !== node.startIndex || site.text !== name) return undefined;
+    const found = lookup(scan.scopes, name, site.scope);
+    if (!found || found.scope === 0) return undefined;
+    if (scan.scopes[found.scope].kind === 'class') {
+      const classNode = identifierAt(node.tree, scan.sites[scan.scopes[found.scope].nameSite].start)?.parent;
+      const qualified = classNode ? this.classQualified(classNode) : undefined;
+      // Names the class body binds (`self.x` attributes are not among them).
+      const members = qualified ? this.live.summary.classes.get(qualified)?.members.get(name)?.filter((d) => d.kind !== 'attribute') : undefined;
+      if (members && members.length > 0) return { definitions: members };
     }
-    return undefined;
+    // A `nonlocal`/`global` store in a nested function also declares the name; the scope's own come first.
+    const own = found.binding.declarations.filter((d) => !insideNestedFunction(scan, found.scope, scan.sites[d].start));
+    const declared = (own.length > 0 ? own : found.binding.declarations).flatMap((d) => this.declaration(node.tree, scan, d));
+    if (declared.length === 0) return undefined;
+    let chosen = declared[0];
+    for (const d of declared) if (d.at <= node.startIndex) chosen = d;
+    const definitions = chosen.binding ? this.follow(chosen.binding, this.path, 0) : [chosen.definition];
+    return scan.scopes[found.scope].kind === 'class' ? { definitions } : { definitions, binding: { scan, binding: found.binding } };
+  }
+
+  /** The definition a declaration site of the document makes (none for `del x`). */
+  private declaration(tree: Tree, scan: PyScan, index: number): Array<{ definition: Definition; binding?: ImportBinding; at: number }> {
+    const site = scan.sites[index];
+    const id = identifierAt(tree, site.start);
+    if (!id || site.declares === 'delete') return [];
+    const at = site.start;
+    const path = this.path;
+    switch (site.declares) {
+      case 'param': {
+        const fn = ancestor(id, FUNCTION_TYPES);
+        const header = fn ? { start: fn.startIndex, end: fn.childForFieldName('body')?.startIndex ?? fn.endIndex } : undefined;
+        const owner = id.parent?.type === 'parameters' || id.parent?.type === 'lambda_parameters' ? id : (id.parent ?? id);
+        return [{ definition: { name: site.text, kind: 'parameter', path, range: rangeOf(owner), selection: rangeOf(id), ...(header ? { header } : {}) }, at }];
+      }
+      case 'def':
+      case 'class': {
+        const node = id.parent ?? id;
+        const body = node.childForFieldName('body');
+        const definition: Definition = { name: site.text, kind: site.declares === 'class' ? 'class' : 'function', path, range: rangeOf(node), selection: rangeOf(id), header: { start: node.startIndex, end: body?.startIndex ?? node.endIndex } };
+        const doc = body ? docstringOf(body) : undefined;
+        if (doc) definition.doc = doc;
+        return [{ definition, at }];
+      }
+      case 'import': {
+        const statement = ancestor(id, IMPORT_TYPES);
+        const binding = statement ? importsOf(path, statement).find((b) => b.local === site.text) : undefined;
+        return binding ? [{ definition: binding.definition, binding, at: statement!.startIndex }] : [];
+      }
+      default:
+        return [{ definition: variable(path, site.text, id, ancestor(id, STATEMENT_OF[site.declares!]) ?? id), at }];
+    }
   }
 
   /** A module-level name of the document. */
@@ -474,16 +502,12 @@ class Resolution {
       if (definition.kind !== 'function' && definition.kind !== 'method') continue;
       const text = this.index.text(definition.path, this.live);
       if (text === undefined) continue;
-      const tree = this.parser.parse(text);
-      try {
-        const node = tree.rootNode.descendantForPosition({ row: definition.selection.startLine, column: definition.selection.startColumn });
-        const fn = node?.parent;
-        const parameters = fn?.type === 'function_definition' ? fn.childForFieldName('parameters') : null;
-        for (const p of parameters ? parameterNames(parameters) : []) {
-          if (p.text === name) out.push({ name, kind: 'parameter', path: definition.path, range: rangeOf(p.parent ?? p), selection: rangeOf(p), header: definition.header });
-        }
-      } finally {
-        tree.delete();
+      const tree = pythonFile(text).tree(this.parser);
+      const node = tree.rootNode.descendantForPosition({ row: definition.selection.startLine, column: definition.selection.startColumn });
+      const fn = node?.parent;
+      const parameters = fn?.type === 'function_definition' ? fn.childForFieldName('parameters') : null;
+      for (const p of parameters ? parameterNames(parameters) : []) {
+        if (p.text === name) out.push({ name, kind: 'parameter', path: definition.path, range: rangeOf(p.parent ?? p), selection: rangeOf(p), header: definition.header });
       }
     }
     return out;
@@ -614,96 +638,51 @@ function dedupe(definitions: Definition[]): Definition[] {
   });
 }
 
-// ----- scopes of the open document -----
+// ----- declarations and references of the open document -----
 
-type Binding = { definition: Definition; binding?: ImportBinding; at: number };
+const FUNCTION_TYPES: ReadonlySet<string> = new Set(['function_definition', 'lambda']);
+const IMPORT_TYPES: ReadonlySet<string> = new Set(['import_statement', 'import_from_statement', 'future_import_statement']);
+/** The statement a variable's definition spans, by how the binder says the name is declared. */
+const STATEMENT_OF: Record<Exclude<Declaration, 'param' | 'def' | 'class' | 'import' | 'delete'>, ReadonlySet<string>> = {
+  assign: new Set(['assignment']),
+  annotated: new Set(['assignment']),
+  augmented: new Set(['augmented_assignment']),
+  for: new Set(['for_statement']),
+  comprehension: new Set(['for_in_clause']),
+  with: new Set(['as_pattern', 'with_item']),
+  except: new Set(['as_pattern', 'except_clause']),
+  as: new Set(['as_pattern', 'case_pattern']),
+  walrus: new Set(['named_expression']),
+};
 
-/** The bindings of `name` in a function, lambda or comprehension ('global' when declared so). */
-function scopeBindings(path: string, scope: Node, name: string): Binding[] | 'global' {
-  const out: Binding[] = [];
-  const header = { start: scope.startIndex, end: scope.childForFieldName('body')?.startIndex ?? scope.endIndex };
-  const parameters = scope.childForFieldName('parameters');
-  if (parameters) {
-    for (const p of parameterNames(parameters)) {
-      if (p.text === name) out.push({ definition: { name, kind: 'parameter', path, range: rangeOf(p.parent?.type === 'parameters' || p.parent?.type === 'lambda_parameters' ? p : p.parent!), selection: rangeOf(p), header }, at: p.startIndex });
-    }
-  }
-  if (scope.type === 'list_comprehension' || scope.type === 'set_comprehension' || scope.type === 'dictionary_comprehension' || scope.type === 'generator_expression') {
-    for (const clause of scope.namedChildren) {
-      if (clause?.type !== 'for_in_clause') continue;
-      const left = clause.childForFieldName('left');
-      for (const id of left ? targetNames(left) : []) {
-        if (id.text === name) out.push({ definition: variable(path, name, id, clause), at: id.startIndex });
-      }
-    }
-    return out;
-  }
-  const body = scope.childForFieldName('body');
-  if (!body) return out;
-  let global = false;
-  const visit = (node: Node): void => {
-    switch (node.type) {
-      case 'function_definition':
-      case 'class_definition': {
-        const id = node.childForFieldName('name');
-        if (id?.text === name) {
-          const kind = node.type === 'class_definition' ? 'class' : 'function';
-          const inner = node.childForFieldName('body');
-          const definition: Definition = { name, kind, path, range: rangeOf(node), selection: rangeOf(id), header: { start: node.startIndex, end: inner?.startIndex ?? node.endIndex } };
-          const doc = inner ? docstringOf(inner) : undefined;
-          if (doc) definition.doc = doc;
-          out.push({ definition, at: id.startIndex });
-        }
-        // Decorators and defaults run in this scope; the body is another scope.
-        for (const child of node.namedChildren) if (child && child.type !== 'block' && !child.equals(id!)) visit(child);
-        return;
-      }
-      case 'lambda':
-      case 'list_comprehension':
-      case 'set_comprehension':
-      case 'dictionary_comprehension':
-      case 'generator_expression':
-        return;
-      case 'global_statement':
-      case 'nonlocal_statement':
-        if (node.namedChildren.some((c) => c?.text === name)) global = true;
-        return;
-      case 'assignment':
-      case 'augmented_assignment':
-      case 'for_statement': {
-        const left = node.childForFieldName('left');
-        for (const id of left ? targetNames(left) : []) if (id.text === name) out.push({ definition: variable(path, name, id, node), at: id.startIndex });
-        break;
-      }
-      case 'as_pattern_target':
-        for (const id of node.namedChildren.flatMap((c) => (c ? targetNames(c) : []))) if (id.text === name) out.push({ definition: variable(path, name, id, node.parent ?? node), at: id.startIndex });
-        return;
-      case 'named_expression': {
-        const id = node.childForFieldName('name');
-        if (id?.text === name) out.push({ definition: variable(path, name, id, node), at: id.startIndex });
-        break;
-      }
-      case 'import_statement':
-      case 'import_from_statement':
-        for (const binding of importsOf(path, node)) if (binding.local === name) out.push({ definition: binding.definition, binding, at: node.startIndex });
-        return;
-    }
-    for (const child of node.namedChildren) if (child) visit(child);
-  };
-  visit(body);
-  return global ? 'global' : out;
+function ancestor(node: Node, types: ReadonlySet<string>): Node | undefined {
+  for (let at: Node | null = node.parent; at; at = at.parent) if (types.has(at.type)) return at;
+  return undefined;
 }
 
 function variable(path: string, name: string, id: Node, statement: Node): Definition {
   return { name, kind: 'variable', path, range: rangeOf(statement), selection: rangeOf(id), header: { start: statement.startIndex, end: statement.endIndex } };
 }
 
-/** The last binding before the use (the nearest assignment), else the first. */
-function chooseBinding(bindings: Binding[], at: number): Binding {
-  const sorted = [...bindings].sort((a, b) => a.at - b.at);
-  let chosen = sorted[0];
-  for (const b of sorted) if (b.at <= at) chosen = b;
-  return chosen;
+/** Whether `offset` lies in a function or lambda nested (at any depth) in scope `outer`. */
+function insideNestedFunction(scan: PyScan, outer: number, offset: number): boolean {
+  for (let s = outer + 1; s < scan.scopes.length; s++) {
+    const scope = scan.scopes[s];
+    if ((scope.kind !== 'function' && scope.kind !== 'lambda') || offset < scope.start || offset >= scope.end) continue;
+    for (let p = scope.parent; p !== -1; p = scan.scopes[p].parent) if (p === outer) return true;
+  }
+  return false;
+}
+
+/** The sites of a local binding: its declarations and the names that resolve to it, in order. */
+function localSites(local: LocalBinding): Array<{ start: number; end: number; declares?: Declaration }> {
+  const indices = [...new Set([...local.binding.declarations, ...referencesOf(local.scan, local.binding)])].sort((a, b) => a - b);
+  return indices.map((i) => local.scan.sites[i]);
+}
+
+function siteRange(lines: number[], site: { start: number; end: number }): Range {
+  const start = positionAt(lines, site.start);
+  return { startLine: start.line, startColumn: start.character, endLine: start.line, endColumn: start.character + (site.end - site.start) };
 }
 
 /** The identifiers a parameter list binds. */
@@ -732,52 +711,6 @@ function identifierAt(tree: Tree, offset: number): Node | undefined {
     if (node?.type === 'identifier' && node.startIndex <= offset && offset <= node.endIndex) return node;
   }
   return undefined;
-}
-
-/** Whether an identifier is bound here: an assignment or loop target, a parameter, a definition's name, an import. */
-function isBinding(node: Node): boolean {
-  let child = node;
-  for (let parent = node.parent; parent; child = parent, parent = parent.parent) {
-    switch (parent.type) {
-      case 'pattern_list':
-      case 'tuple_pattern':
-      case 'list_pattern':
-      case 'list_splat_pattern':
-      case 'as_pattern_target':
-        continue;
-      case 'assignment':
-      case 'augmented_assignment':
-      case 'for_statement':
-      case 'for_in_clause':
-        return parent.childForFieldName('left')?.equals(child) ?? false;
-      case 'function_definition':
-      case 'class_definition':
-        return parent.childForFieldName('name')?.equals(child) ?? false;
-      case 'named_expression':
-        return parent.childForFieldName('name')?.equals(child) ?? false;
-      case 'parameters':
-      case 'lambda_parameters':
-        return true;
-      case 'default_parameter':
-      case 'typed_default_parameter':
-        return parent.childForFieldName('name')?.equals(child) ?? false;
-      case 'typed_parameter':
-        return child.type === 'identifier';
-      case 'aliased_import':
-        return parent.childForFieldName('alias')?.equals(child) ?? false;
-      case 'as_pattern':
-        return child.type === 'as_pattern_target';
-      case 'import_from_statement':
-        return !(parent.childForFieldName('module_name')?.equals(child) ?? false);
-      case 'import_statement':
-        return true;
-      case 'dotted_name':
-        continue;
-      default:
-        return false;
-    }
-  }
-  return false;
 }
 
 function key(path: string, range: Range): string {
@@ -815,17 +748,6 @@ function occurrences(text: string, word: string, inert: Int32Array, lines: numbe
     out.push({ startLine: start.line, startColumn: start.character, endLine: start.line, endColumn: start.character + word.length });
   }
   return out;
-}
-
-/** Occurrences of a local name: attribute names (`x.name`) and keyword argument names are other things. */
-function localOccurrences(live: Live, name: string, lines: number[], scope: Span): Range[] {
-  return occurrences(live.text, name, live.summary.inert, lines, scope).filter((range) => {
-    const node = identifierAt(live.tree, lines[range.startLine] + range.startColumn);
-    const parent = node?.parent;
-    if (!node || !parent) return true;
-    if (parent.type === 'attribute' && parent.childForFieldName('attribute')?.equals(node)) return false;
-    return !(parent.type === 'keyword_argument' && parent.childForFieldName('name')?.equals(node));
-  });
 }
 
 /** -1: no match; lower is better. */
