@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { buildBundle, parseBundle, serializeBundle } from '../../src/core/disguise/bundle';
 import { translatorFor } from '../../src/core/disguise/translator';
-import { environmentDrift, learnEnvironment } from '../../src/core/names/environment';
+import { choosePython, environmentDrift, learnEnvironment } from '../../src/core/names/environment';
 import { loadExternalNames } from '../../src/core/names/external-names';
 import { PYTHON, requirePath, tempDir } from '../helpers';
 
@@ -116,4 +116,25 @@ test('a build keeps the keywords and attributes of a package only the interprete
   assert.equal(translator.textToView('see gizmo.Frame.title_text'), 'see gizmo.Frame.title_text');
   const same = (await buildBundle(repo, { seed: 11, granularity: 'full', python })).bundle;
   assert.equal(serializeBundle(same), serializeBundle(withGizmo), 'same repository, seed and environment: same bytes');
+});
+
+test('choosePython asks every candidate at once, chooses by the fewest missing in order, and learnEnvironment does not ask the chosen one again', async () => {
+  requirePath(PYTHON, 'python3');
+  const dir = tempDir('choose-python-');
+  const log = path.join(dir, 'calls.log');
+  // `python3` is a shim for Debian's interpreter that records each start; `python` runs nothing.
+  fs.writeFileSync(path.join(dir, 'python3'), `#!/bin/sh\necho start >> ${log}\nexec ${PYTHON} "$@"\n`, { mode: 0o755 });
+  fs.writeFileSync(path.join(dir, 'python'), '#!/bin/sh\nexit 3\n', { mode: 0o755 });
+  const env = { ...process.env, PATH: `${dir}:/bin` };
+  const tops = ['no_such_module_anywhere', 'pytest'];
+  const chosen = await choosePython(tops, { env });
+  // python3 and /usr/bin/python3 are one executable: the first of them in order is chosen.
+  assert.equal(chosen?.python, 'python3');
+  assert.deepEqual(chosen?.located.answer.missing, ['no_such_module_anywhere']);
+  assert.equal(fs.readFileSync(log, 'utf8'), 'start\n');
+  const learned = await learnEnvironment({ python: chosen!.python, tops, env, located: chosen!.located, cacheDir: path.join(dir, 'cache') });
+  assert.deepEqual(learned.record.distributions.map((d) => d.name), ['pytest']);
+  // One start to read pytest; none to locate again.
+  assert.equal(fs.readFileSync(log, 'utf8'), 'start\nstart\n');
+  assert.equal(await choosePython(tops, { env: { ...process.env, PATH: '/nonexistent' }, timeoutMs: 5000 }).then((c) => c?.python), '/usr/bin/python3');
 });

@@ -148,9 +148,10 @@ export async function buildBundleFor(repository: Repository, options: BuildOptio
   if (levels.includes(2)) {
     const analysis = await analyzeRepository(repository, options.onProgress, options.texts, options.factsCache ? new FactsCache(options.factsCache) : undefined);
     const tops = thirdPartyTops(analysis.input, external);
-    const python = options.python ?? (tops.length > 0 ? await choosePython(tops) : DEFAULT_PYTHONS[0]);
+    const chosen = options.python === undefined && tops.length > 0 ? await choosePython(tops) : undefined;
+    const python = options.python ?? (tops.length > 0 ? chosen?.python : DEFAULT_PYTHONS[0]);
     if (python === undefined) throw new UsageError(`no Python interpreter runs (tried ${DEFAULT_PYTHONS.join(', ')}): give the one the tests run with (--python)`);
-    const learned = await learnEnvironment({ python, tops, parameters: parameterNames(analysis.input), cacheDir: options.environmentCache });
+    const learned = await learnEnvironment({ python, tops, parameters: parameterNames(analysis.input), cacheDir: options.environmentCache, located: chosen?.located });
     if (learned.record.missing.length > 0) {
       options.onWarning?.(`${learned.record.python.executable || python} cannot import ${learned.record.missing.join(', ')}: their APIs are unknown to the disguise (give the interpreter the tests run with: --python; the Level 2 gate gives back what the tests show)`);
     }

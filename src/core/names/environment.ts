@@ -61,6 +61,8 @@ export interface LearnOptions {
   timeoutMs?: number;
   /** The environment of the interpreter (default: this process's). */
   env?: NodeJS.ProcessEnv;
+  /** What the interpreter answered already for these tops (choosePython): not asked again. */
+  located?: ChosenPython['located'];
 }
 
 export const ENVIRONMENT_TIMEOUT_MS = 120_000;
@@ -75,23 +77,27 @@ export const NO_RECORD: EnvironmentRecord = { python: { executable: '', version:
  */
 export const DEFAULT_PYTHONS: readonly string[] = ['python3', '/usr/bin/python3', 'python'];
 
-/** See DEFAULT_PYTHONS; undefined when none of them runs. */
-export async function choosePython(tops: readonly string[], options: Omit<LearnOptions, 'python' | 'tops'> = {}): Promise<string | undefined> {
-  let best: { python: string; missing: number } | undefined;
+/** An interpreter chosen for a repository's tops, with what it answered (learnEnvironment need not ask again). */
+export interface ChosenPython {
+  python: string;
+  located: { tops: readonly string[]; answer: LocateAnswer };
+}
+
+/**
+ * See DEFAULT_PYTHONS; undefined when none of them runs. The candidates are asked at once; the
+ * first (in DEFAULT_PYTHONS's order) of those that import the most of `tops` is chosen.
+ */
+export async function choosePython(tops: readonly string[], options: Omit<LearnOptions, 'python' | 'tops'> = {}): Promise<ChosenPython | undefined> {
+  const wanted = [...new Set(tops.length > 0 ? tops : ['__schrodinger_probe__'])].sort();
+  const answers = await Promise.all(DEFAULT_PYTHONS.map((python) => ask<LocateAnswer>({ ...options, python, tops: wanted }, { op: 'locate', tops: wanted }).catch(() => undefined)));
+  let best: ChosenPython | undefined;
   const seen = new Set<string>();
-  for (const python of DEFAULT_PYTHONS) {
-    let located: EnvironmentRecord;
-    try {
-      located = await locateEnvironment({ ...options, python, tops: tops.length > 0 ? tops : ['__schrodinger_probe__'] });
-    } catch {
-      continue;
-    }
-    if (seen.has(located.python.executable)) continue;
+  answers.forEach((located, i) => {
+    if (!located || seen.has(located.python.executable)) return;
     seen.add(located.python.executable);
-    if (!best || located.missing.length < best.missing) best = { python, missing: located.missing.length };
-    if (located.missing.length === 0 || tops.length === 0) break;
-  }
-  return best?.python;
+    if (!best || located.missing.length < best.located.answer.missing.length) best = { python: DEFAULT_PYTHONS[i], located: { tops: wanted, answer: located } };
+  });
+  return best;
 }
 
 interface LocateAnswer {
@@ -122,7 +128,7 @@ export async function learnEnvironment(options: LearnOptions): Promise<LearnedEn
   if (tops.length === 0 && parameters.size === 0) return { record: NO_RECORD, layers: [], read: 0, cached: 0, ms: 0 };
   let located: LocateAnswer;
   try {
-    located = await ask<LocateAnswer>(options, { op: 'locate', tops });
+    located = options.located && sameList(options.located.tops, tops) ? options.located.answer : await ask<LocateAnswer>(options, { op: 'locate', tops });
   } catch (error) {
     // Only fixtures were to be learned: an interpreter that does not run has none.
     if (tops.length === 0) return { record: NO_RECORD, layers: [], read: 0, cached: 0, ms: Date.now() - started };
@@ -238,6 +244,10 @@ function readCached(file: string): CachedDistribution | undefined {
   }
 }
 
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
 function safe(text: string): string {
   return text.replace(/[^A-Za-z0-9._+-]/g, '_').slice(0, 80);
 }
@@ -285,6 +295,8 @@ function ask<T>(options: LearnOptions, request: unknown): Promise<T> {
         reject(new UsageError(`the Python interpreter ${options.python} answered the environment reader with something that is not JSON`));
       }
     });
+    // An interpreter that exits before reading its request is reported by its exit code, not by EPIPE.
+    child.stdin.on('error', () => undefined);
     child.stdin.end(JSON.stringify(request));
   });
 }
