@@ -10,6 +10,7 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../common/atomic';
 import { assetPath } from '../common/assets';
@@ -153,16 +154,16 @@ export async function learnEnvironment(options: LearnOptions): Promise<LearnedEn
     if (cached) distributions.push(cached);
     else toRead.push(found);
   }
-  if (toRead.length > 0) {
-    const answer = await ask<ReadAnswer>(options, { op: 'read', distributions: toRead.map((f) => ({ distribution: f.distribution, version: f.version, tops: f.tops })) });
-    answer.read.forEach((read, i) => {
-      distributions.push(read);
-      if (folder) {
-        fs.mkdirSync(folder, { recursive: true });
-        writeFileAtomic(cacheFile(toRead[i]), JSON.stringify(read));
-      }
-    });
-  }
+  // One reader per distribution, as many at a time as there are cores: a large one (numpy) does not hold up the rest.
+  const answers = await inParallel(toRead, os.cpus().length, (f) => ask<ReadAnswer>(options, { op: 'read', distributions: [{ distribution: f.distribution, version: f.version, tops: f.tops }] }));
+  answers.forEach((answer, i) => {
+    const read = answer.read[0];
+    distributions.push(read);
+    if (folder) {
+      fs.mkdirSync(folder, { recursive: true });
+      writeFileAtomic(cacheFile(toRead[i]), JSON.stringify(read));
+    }
+  });
   distributions.sort((a, b) => (a.distribution < b.distribution ? -1 : a.distribution > b.distribution ? 1 : 0));
   return {
     record: {
@@ -242,6 +243,26 @@ function readCached(file: string): CachedDistribution | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** `work` on each item, at most `limit` at a time; the results in the items' order. */
+async function inParallel<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  let failed = false;
+  const worker = async () => {
+    while (next < items.length && !failed) {
+      const i = next++;
+      try {
+        results[i] = await work(items[i]);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
+  return results;
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {

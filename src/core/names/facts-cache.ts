@@ -13,13 +13,15 @@ let codeVersion: string | undefined;
 
 /**
  * A digest of the code that runs, so that new code never reads old facts: the bundled product
- * file, or, run from the sources (tests through tsx), every module of the analysis (this folder).
+ * file, or, run from the sources (tests through tsx), every module of the analysis (this folder
+ * and core/python, the binder it reads files with).
  */
 function currentCode(): string {
   if (codeVersion === undefined) {
     const hash = createHash('sha256');
+    const folders = [__dirname, path.join(__dirname, '..', 'python')];
     const files = __filename.endsWith('.ts')
-      ? fs.readdirSync(__dirname).filter((f) => f.endsWith('.ts')).sort().map((f) => path.join(__dirname, f))
+      ? folders.flatMap((folder) => fs.readdirSync(folder).filter((f) => f.endsWith('.ts')).sort().map((f) => path.join(folder, f)))
       : [__filename];
     for (const file of files) hash.update(fs.readFileSync(file));
     codeVersion = hash.digest('hex').slice(0, 16);
