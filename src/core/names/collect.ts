@@ -53,6 +53,38 @@ function viewOfSegment(naming: Naming, segment: string): string {
   return out + segment.slice(last);
 }
 
+/**
+ * Every word of the repository's texts and paths, and the words of the Python files the view
+ * cannot decode (ASCII names, read byte by byte: they keep their spelling everywhere, so that the
+ * names such a file defines and uses mean the same in the view). Seed-independent: kept in the
+ * cache under a digest of every path and byte.
+ */
+function repositoryWords(repository: Repository, cache: FactsCache | undefined): { vocabulary: Set<string>; undecodedWords: string[] } {
+  let key: string | undefined;
+  if (cache) {
+    const hash = createHash('sha256').update('vocabulary');
+    for (const file of repository.files) hash.update(`\0${file.path}\0${file.text === undefined ? 'b' : 't'}`).update(file.text ?? file.bytes);
+    key = cache.key(hash.digest('hex'), 'vocabulary');
+    const cached = cache.getWords(key);
+    if (cached) return { vocabulary: new Set(cached.vocabulary), undecodedWords: cached.undecodedWords };
+  }
+  const vocabulary = new Set<string>();
+  const undecoded = new Set<string>();
+  const addTo = (set: Set<string>, text: string) =>
+    forEachWord(text, (start, end) => {
+      set.add(text.slice(start, end));
+    });
+  for (const file of repository.files) {
+    if (file.text !== undefined) addTo(vocabulary, file.text);
+    else if (isPythonFile(file.path)) addTo(undecoded, file.bytes.toString('latin1'));
+    addTo(vocabulary, file.path);
+  }
+  for (const word of undecoded) vocabulary.add(word);
+  const undecodedWords = [...undecoded].sort();
+  if (key) cache!.setWords(key, { vocabulary: [...vocabulary], undecodedWords });
+  return { vocabulary, undecodedWords };
+}
+
 export async function analyzeRepository(
   repository: Repository,
   onProgress?: (done: number, total: number) => void,
@@ -79,26 +111,11 @@ export async function analyzeRepository(
     }
   }
   onProgress?.(python.length, python.length);
-  const vocabulary = new Set<string>();
+  const { vocabulary, undecodedWords } = repositoryWords(repository, cache);
   const addWords = (text: string) =>
     forEachWord(text, (start, end) => {
       vocabulary.add(text.slice(start, end));
     });
-  // A Python file the view cannot decode passes through unchanged, and Python still reads it: its
-  // words (ASCII names, read byte by byte) keep their spelling everywhere, so that the names it
-  // defines and the names it uses mean the same in the view.
-  const undecodedWords = new Set<string>();
-  for (const file of repository.files) {
-    if (file.text !== undefined) addWords(file.text);
-    else if (isPythonFile(file.path)) {
-      const text = file.bytes.toString('latin1');
-      forEachWord(text, (start, end) => {
-        undecodedWords.add(text.slice(start, end));
-      });
-    }
-    addWords(file.path);
-  }
-  for (const word of undecodedWords) vocabulary.add(word);
   for (const text of texts) addWords(text);
   const external = loadExternalNames();
   // The project's own packages: top-level package folders and modules at the root.
@@ -113,7 +130,7 @@ export async function analyzeRepository(
   const modules = [...new Set(repository.modules.values())].filter((m) => !external.stdlibTopModules.has(m.split('.')[0]));
   const paths = repository.files.map((f) => f.path);
   return {
-    input: { facts, factModules: python.map((f) => repository.modules.get(f.path)), modules, paths, packageFolders: repository.layout.packageFolders, vocabulary, undecodedWords: [...undecodedWords].sort(), ownPackages: [...own].sort() },
+    input: { facts, factModules: python.map((f) => repository.modules.get(f.path)), modules, paths, packageFolders: repository.layout.packageFolders, vocabulary, undecodedWords, ownPackages: [...own].sort() },
     pythonFiles: python.length,
     keptSegments(tables: NamesTables): string[] {
       const kept = new Set<string>();

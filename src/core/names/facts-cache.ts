@@ -29,6 +29,15 @@ function currentCode(): string {
   return codeVersion;
 }
 
+function digestOf(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+export interface RepositoryWords {
+  vocabulary: string[];
+  undecodedWords: string[];
+}
+
 export class FactsCache {
   constructor(private readonly dir: string) {}
 
@@ -38,17 +47,42 @@ export class FactsCache {
   }
 
   get(key: string): FileFacts | undefined {
+    return this.read(key) as FileFacts | undefined;
+  }
+
+  set(key: string, facts: FileFacts): void {
+    this.write(key, facts);
+  }
+
+  /** The words of a whole repository (collect.ts), kept like a file's facts. */
+  getWords(key: string): RepositoryWords | undefined {
+    const value = this.read(key) as RepositoryWords | undefined;
+    return value && Array.isArray(value.vocabulary) && Array.isArray(value.undecodedWords) ? value : undefined;
+  }
+
+  setWords(key: string, words: RepositoryWords): void {
+    this.write(key, words);
+  }
+
+  /** A value written by `write`, or undefined when missing or damaged (its digest does not match). */
+  private read(key: string): unknown {
     try {
-      return JSON.parse(fs.readFileSync(this.file(key), 'utf8')) as FileFacts;
+      const text = fs.readFileSync(this.file(key), 'utf8');
+      const newline = text.indexOf('\n');
+      const body = text.slice(newline + 1);
+      if (newline === -1 || text.slice(0, newline) !== digestOf(body)) return undefined;
+      return JSON.parse(body);
     } catch {
       return undefined;
     }
   }
 
-  set(key: string, facts: FileFacts): void {
+  /** The value's JSON after a line holding its digest. */
+  private write(key: string, value: unknown): void {
     try {
+      const body = JSON.stringify(value);
       fs.mkdirSync(path.dirname(this.file(key)), { recursive: true });
-      writeFileAtomic(this.file(key), JSON.stringify(facts));
+      writeFileAtomic(this.file(key), `${digestOf(body)}\n${body}`);
     } catch {
       /* a cache that cannot be written is only slower */
     }
