@@ -123,6 +123,20 @@ test('what a definition runs counts too: a decorator\'s body, a base class\'s sp
   await assertFree('def helper():\n    pass\n\n\nclass Base:\n    def method(self):\n        return helper()\n\n\nclass Sub(Base):\n    pass\n', 'def helper', 'class Sub');
 });
 
+test('what a definition reads is told from what it only binds', async () => {
+  // The call after a comment ending in a period is read (it is no attribute).
+  await assertKeptBefore(
+    'def register(cls):\n    pass\n\n\nclass Base:\n    def __init_subclass__(cls):\n        # Every subclass is recorded.\n        register(cls)\n\n\ndef other():\n    pass\n\n\nclass Sub(Base):\n    pass\n',
+    'def register',
+    'class Sub',
+    ['def other'],
+  );
+  // A class body that only binds a name does not read the function of that name.
+  await assertFree('def label():\n    pass\n\n\nclass Holder:\n    label = "x"\n', 'def label', 'class Holder');
+  await assertFree('def key():\n    pass\n\n\nclass Table:\n    for key in ("a", "b"):\n        pass\n', 'def key', 'class Table');
+  await assertFree('def first():\n    pass\n\n\nclass Pair:\n    first, second = 1, 2\n', 'def first', 'class Pair');
+});
+
 test('under `from __future__ import annotations`, annotations are not read (except by .register)', async () => {
   const text = 'from __future__ import annotations\n\n\nclass Kind:\n    pass\n\n\ndef g(x: Kind) -> Kind:\n    pass\n';
   await assertFree(text, 'class Kind', 'def g');

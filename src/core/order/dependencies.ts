@@ -197,7 +197,7 @@ export class DependencyIndex {
     if (!names) {
       // A `.register` decorator reads annotations, as functools.singledispatch does.
       const readsAnnotations = unit.decorators.some((d) => /\.register\b/.test(d));
-      names = readNames(this.text, unit.codeStart, unit.codeEnd, readsAnnotations ? this.layout.deferred : this.notRun, this.layout.parameters);
+      names = readNames(this.text, unit.codeStart, unit.codeEnd, readsAnnotations ? this.layout.deferred : this.notRun);
       this.atDefinition.set(unit, names);
     }
     return names;
@@ -207,7 +207,7 @@ export class DependencyIndex {
   private readEverywhere(unit: Unit): ReadNames {
     let names = this.everywhere.get(unit);
     if (!names) {
-      names = readNames(this.text, unit.codeStart, unit.codeEnd, [], this.layout.parameters);
+      names = readNames(this.text, unit.codeStart, unit.codeEnd, []);
       this.everywhere.set(unit, names);
     }
     return names;

@@ -63,8 +63,6 @@ export interface Layout {
   deferred: Span[];
   /** Annotations (outermost only, sorted). */
   annotations: Span[];
-  /** The parameter lists of every `def` (sorted). */
-  parameters: Span[];
 }
 
 // Annotations, asked for only in files that have `from __future__ import annotations`.
@@ -231,7 +229,6 @@ function sequencesOf(statements: Statement[]): Unit[][] {
 class Walker {
   readonly containers: Container[] = [];
   readonly deferred: Span[] = [];
-  readonly parameters: Span[] = [];
   /** Comment end -> comment start, for the comments met so far. */
   readonly comments = new Map<number, number>();
   futureAnnotations = false;
@@ -289,9 +286,7 @@ class Walker {
       }
       case 'function_definition': {
         const name = node.childForFieldName('name')?.text ?? '';
-        const parameters = node.childForFieldName('parameters');
         const body = node.childForFieldName('body');
-        if (parameters) this.parameters.push({ start: parameters.startIndex, end: parameters.endIndex });
         if (body) {
           this.deferred.push({ start: body.startIndex, end: body.endIndex });
           this.block(body, [...path, name]);
@@ -341,14 +336,12 @@ export function readLayout(parser: PythonParser, text: string, root: Node): Layo
   if (walker.futureAnnotations) {
     for (const { node } of annotationsQuery(parser).captures(root)) annotations.push({ start: node.startIndex, end: node.endIndex });
   }
-  walker.parameters.sort((x, y) => x.start - y.start);
   return {
     containers: walker.containers,
     futureAnnotations: walker.futureAnnotations,
     syntaxErrors: root.hasError,
     deferred: outermost(walker.deferred),
     annotations: outermost(annotations),
-    parameters: walker.parameters,
   };
 }
 

@@ -1,13 +1,22 @@
 /**
- * The names a stretch of Python source reads, by a light tokenizer over the text (asking the
- * syntax tree for every identifier costs as much as parsing). It errs on the side of reading
- * more: a name it cannot rule out as a binding counts as read, so dependencies are never missed.
+ * The names a stretch of Python source reads, from the binder's name sites (../python/binder.ts).
+ * It errs on the side of reading more: a name it cannot rule out as a binding counts as read, so
+ * dependencies are never missed.
  *
- * Left out: keywords, comments, the text of plain strings (f-string expressions are read),
- * attribute names (`x.name`, reported apart), names followed by `=` (assignment targets, keyword
- * arguments, parameters with defaults), the names of a `def`'s parameters and the name a `def`
- * or `class` statement defines.
+ * Attribute names (`x.name`) are reported apart. Left out: parameters, the name a `def` or `class`
+ * defines, keyword-argument names, import aliases and module paths, and the targets Python only
+ * binds: plain assignments (`a, *b = c`), `for` and comprehension targets, `except ... as` names,
+ * walrus targets. Comments and the text of plain strings hold no sites; f-string expressions do.
+ *
+ * Read although they bind: augmented targets (`x += 1` reads x), `del` targets (the name must be
+ * bound), `global`/`nonlocal` names (the code may rebind a name of the container), imported names
+ * (`from pkg.mod import x` inside pkg/mod.py reads x of the module being defined), and the targets
+ * of annotations, `with ... as` and other `as` clauses: the binder also takes `match x:` and
+ * `case y:` for annotations, a bare name after `with (a as b,` for a target and a `case ... as z`
+ * guard's names for `as` targets.
  */
+import { Site, type Declaration, type NameSite } from '../python/binder';
+import { pythonFile } from '../python/python-file';
 import type { Span } from './layout';
 
 export interface ReadNames {
@@ -15,41 +24,38 @@ export interface ReadNames {
   attributes: Set<string>;
 }
 
-const KEYWORDS = new Set([
-  'False', 'None', 'True', 'and', 'as', 'assert', 'async', 'await', 'break', 'class', 'continue', 'def', 'del', 'elif',
-  'else', 'except', 'finally', 'for', 'from', 'global', 'if', 'import', 'in', 'is', 'lambda', 'nonlocal', 'not', 'or',
-  'pass', 'raise', 'return', 'try', 'while', 'with', 'yield',
-]);
-const STRING_PREFIX = /^(?:[rRbBuUfF]|[rR][bBfF]|[bBfF][rR])$/;
-const NON_ASCII_NAME_CHAR = /[\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]/u;
-
-function isNameStart(text: string, i: number, c: number): boolean {
-  if (c < 128) return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
-  const ch = text[i];
-  return NON_ASCII_NAME_CHAR.test(ch) && !/\p{Nd}/u.test(ch);
-}
-
-function isNameChar(text: string, i: number, c: number): boolean {
-  if (c < 128) return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
-  return NON_ASCII_NAME_CHAR.test(text[i]);
-}
-
-/** Space, tab, form feed, line breaks and line continuations between tokens. */
-function isGap(c: number): boolean {
-  return c === 32 || c === 9 || c === 12 || c === 10 || c === 13 || c === 92;
-}
-
-/**
- * Names read in text[start, end), skipping the `skip` spans (sorted, disjoint at the top level:
- * function bodies, annotations). `parameters` (sorted) are the spans of `def` parameter lists.
- */
-export function readNames(text: string, start: number, end: number, skip: readonly Span[], parameters: readonly Span[]): ReadNames {
+/** Names read in text[start, end), leaving out the sites inside the `skip` spans (sorted, disjoint). */
+export function readNames(text: string, start: number, end: number, skip: readonly Span[]): ReadNames {
   const out: ReadNames = { names: new Set(), attributes: new Set() };
-  scan(text, start, end, skip, parameters, out);
+  const sites = pythonFile(text).binding.sites;
+  let nextSkip = firstEndingAfter(skip, start);
+  for (let i = firstEndingAfter(sites, start); i < sites.length && sites[i].start < end; i++) {
+    const site = sites[i];
+    while (nextSkip < skip.length && skip[nextSkip].end <= site.start) nextSkip++;
+    if (nextSkip < skip.length && skip[nextSkip].start <= site.start) continue;
+    if (site.kind === Site.Attribute) out.attributes.add(site.text);
+    else if (reads(site)) out.names.add(site.text);
+  }
   return out;
 }
 
-function firstAtOrAfter(spans: readonly Span[], pos: number): number {
+/** The declarations of bare-name stores that bind without reading (the header says why the others read). */
+const ONLY_BINDS: ReadonlySet<Declaration | undefined> = new Set<Declaration>(['assign', 'for', 'comprehension', 'except', 'walrus', 'import']);
+
+function reads(site: NameSite): boolean {
+  switch (site.kind) {
+    case Site.Name:
+      return !site.store || !ONLY_BINDS.has(site.declares);
+    case Site.ImportName:
+    case Site.Declaration:
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** The first of `spans` (sorted, disjoint) that ends after `pos`. */
+function firstEndingAfter(spans: readonly Span[], pos: number): number {
   let lo = 0;
   let hi = spans.length;
   while (lo < hi) {
@@ -58,119 +64,4 @@ function firstAtOrAfter(spans: readonly Span[], pos: number): number {
     else hi = mid;
   }
   return lo;
-}
-
-function scan(text: string, start: number, end: number, skip: readonly Span[], parameters: readonly Span[], out: ReadNames): void {
-  let nextSkip = firstAtOrAfter(skip, start);
-  let nextParams = firstAtOrAfter(parameters, start);
-  // The next position where a skipped span or a parameter list starts or ends.
-  let boundary = -1;
-  // Inside a parameter list: its end, and the bracket depth (1 = directly in the list).
-  let paramsEnd = -1;
-  let depth = 0;
-  // After `def` or `class`, the next name is the one defined.
-  let defining = false;
-  let i = start;
-  while (i < end) {
-    if (i >= boundary) {
-      if (nextSkip < skip.length && skip[nextSkip].start <= i) {
-        i = Math.max(i, skip[nextSkip++].end);
-        continue;
-      }
-      if (paramsEnd >= 0 && i >= paramsEnd) paramsEnd = -1;
-      while (nextParams < parameters.length && parameters[nextParams].end <= i) nextParams++;
-      if (paramsEnd < 0 && nextParams < parameters.length && parameters[nextParams].start <= i) {
-        paramsEnd = parameters[nextParams].end;
-        depth = 0;
-      }
-      boundary = Math.min(
-        nextSkip < skip.length ? skip[nextSkip].start : end,
-        paramsEnd >= 0 ? paramsEnd : nextParams < parameters.length ? parameters[nextParams].start : end,
-      );
-      if (boundary <= i) boundary = i + 1;
-    }
-    const c = text.charCodeAt(i);
-    if (c === 35) {
-      // A comment, to the end of the line.
-      while (i < end && text.charCodeAt(i) !== 10 && text.charCodeAt(i) !== 13) i++;
-      continue;
-    }
-    if (c === 34 || c === 39) {
-      i = skipString(text, i, end, '', out);
-      continue;
-    }
-    if (c === 40 || c === 91 || c === 123) depth++;
-    else if (c === 41 || c === 93 || c === 125) depth--;
-    if (!isNameStart(text, i, c)) {
-      i++;
-      continue;
-    }
-    let j = i + 1;
-    while (j < end && isNameChar(text, j, text.charCodeAt(j))) j++;
-    const q = text.charCodeAt(j);
-    if ((q === 34 || q === 39) && j - i <= 2 && STRING_PREFIX.test(text.slice(i, j))) {
-      i = skipString(text, j, end, text.slice(i, j), out);
-      continue;
-    }
-    const name = text.slice(i, j);
-    if (KEYWORDS.has(name)) defining = name === 'def' || name === 'class';
-    else if (defining) defining = false;
-    else classify(text, i, j, name, paramsEnd >= 0 && depth === 1, out);
-    i = j;
-  }
-}
-
-function classify(text: string, from: number, to: number, name: string, inParameterList: boolean, out: ReadNames): void {
-  let before = from - 1;
-  while (before >= 0 && isGap(text.charCodeAt(before))) before--;
-  const previous = before >= 0 ? text.charCodeAt(before) : 0;
-  if (previous === 46 && !(before > 0 && text.charCodeAt(before - 1) === 46)) {
-    out.attributes.add(name);
-    return;
-  }
-  let after = to;
-  while (after < text.length && isGap(text.charCodeAt(after))) after++;
-  const next = text.charCodeAt(after);
-  // `name =`: a binding or a keyword argument, unless an annotation (`x: name = value`).
-  if (next === 61 && text.charCodeAt(after + 1) !== 61 && previous !== 58) return;
-  // `(`, `,`, `*`, `/` before and `,`, `)`, `:` after: a parameter's name.
-  if (inParameterList && (previous === 40 || previous === 44 || previous === 42 || previous === 47) && (next === 44 || next === 41 || next === 58)) return;
-  out.names.add(name);
-}
-
-/** Skips a string literal starting at its quote `at`; reads the expressions of an f-string. */
-function skipString(text: string, at: number, end: number, prefix: string, out: ReadNames): number {
-  const quote = text[at];
-  const triple = text[at + 1] === quote && text[at + 2] === quote;
-  const open = triple ? 3 : 1;
-  const formatted = /[fF]/.test(prefix);
-  let i = at + open;
-  let expressionStart = -1;
-  let braces = 0;
-  while (i < end) {
-    const ch = text[i];
-    if (ch === '\\') {
-      i += 2;
-      continue;
-    }
-    if (!triple && (ch === '\n' || ch === '\r')) return i;
-    if (ch === quote && (!triple || (text[i + 1] === quote && text[i + 2] === quote)) && braces === 0) {
-      return i + open;
-    }
-    if (formatted) {
-      if (ch === '{') {
-        if (braces === 0 && text[i + 1] === '{') {
-          i += 2;
-          continue;
-        }
-        if (braces === 0) expressionStart = i + 1;
-        braces++;
-      } else if (ch === '}' && braces > 0) {
-        braces--;
-        if (braces === 0) scan(text, expressionStart, i, [], [], out);
-      }
-    }
-    i++;
-  }
-  return end;
 }

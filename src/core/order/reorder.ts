@@ -8,6 +8,7 @@
  * reordered too, inside their class, wherever the class moves.
  */
 import { loadPythonParser, type PythonParser } from '../python/parser';
+import { pythonFile } from '../python/python-file';
 import { DependencyIndex } from './dependencies';
 import { readLayout, type Container, type Layout, type Span, type Statement, type Unit } from './layout';
 import { isTotalOrder, sampleLinearExtension } from './linear-extensions';
@@ -70,13 +71,9 @@ function withoutBom(text: string): { bom: string; body: string } {
   return text.startsWith(BOM) ? { bom: BOM, body: text.slice(1) } : { bom: '', body: text };
 }
 
+/** The layout of `text`, read from the shared tree (the layout keeps no node of it). */
 function parseLayout(parser: PythonParser, text: string): Layout {
-  const tree = parser.parse(text);
-  try {
-    return readLayout(parser, text, tree.rootNode);
-  } finally {
-    tree.delete();
-  }
+  return readLayout(parser, text, pythonFile(text).tree(parser).rootNode);
 }
 
 /**
