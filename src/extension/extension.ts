@@ -8,7 +8,7 @@ import { registerOpenView } from './open-view';
 import { registerReview } from './review-panel';
 import { registerReviewerMode } from './reviewer';
 import { registerFindInView } from './search';
-import { registerSolving } from './solve-view';
+import { Solving } from './solving';
 import { registerViewStatus } from './status';
 import { registerTerminals } from './terminal';
 import type { ViewRegistry } from './views';
@@ -17,13 +17,13 @@ import { undoPending } from '../core/common/leftovers';
 export function activate(context: vscode.ExtensionContext): { views: ViewRegistry } {
   const own = <Feature extends vscode.Disposable>(feature: Feature): Feature => (context.subscriptions.push(feature), feature);
   const host = own(createHost(context));
+  const solving = own(new Solving(host));
   own(registerViewFileSystem(host));
-  own(registerViewStatus(host));
-  own(registerNavigation(host));
-  const findInView = own(registerFindInView(host));
+  own(registerViewStatus(host, solving.records));
+  own(registerNavigation(host, solving.sessions));
+  const findInView = own(registerFindInView(host, solving.sessions));
   own(registerReviewerMode(host, findInView));
-  const terminals = own(registerTerminals(host));
-  const solving = own(registerSolving(host, terminals));
+  own(registerTerminals(host, solving));
   own(registerReview(host));
   own(registerLevel1(host));
   own(registerOpenView(host)); // last: it may open a view, which reloads the window

@@ -8,13 +8,14 @@ import * as vscode from 'vscode';
 import type { Definition, DefinitionKind, HoverInfo, NavigationIndex } from '../core/view/navigation/index';
 import type { Range } from '../core/python/outline';
 import type { ExtensionHost } from './host';
+import type { ActionRecorder } from './sessions';
 import { ViewSymbolProvider } from './symbols';
 import { SCHEME, type OpenView, type ViewRegistry } from './views';
 
 /** Python language features for view files: symbols, definitions, references, highlights, hover, workspace symbols. */
-export function registerNavigation(host: ExtensionHost): vscode.Disposable {
+export function registerNavigation(host: ExtensionHost, recorder: ActionRecorder): vscode.Disposable {
   const pyInView = { scheme: SCHEME, language: 'python' };
-  const navigation = new ViewNavigation(host.views, (uri, symbol, found) => host.recordAction(uri, 'references', { symbol, results: found }));
+  const navigation = new ViewNavigation(host.views, (uri, symbol, found) => recorder.recordAction(uri, 'references', { symbol, results: found }));
   return vscode.Disposable.from(
     vscode.languages.registerDocumentSymbolProvider(pyInView, new ViewSymbolProvider()),
     vscode.languages.registerDefinitionProvider(pyInView, navigation),

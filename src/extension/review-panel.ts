@@ -21,7 +21,7 @@ import { writeFileAtomic } from '../core/common/atomic';
 import { isFromWebview, type FromWebview, type ItemMessage, type RegateMessage } from '../webview/review/protocol';
 import { regateEdit, type RegateResult } from '../core/workflow/level4-edit';
 import { UsageError } from '../core/common/errors';
-import { cloneOf, gateRunner } from './instances';
+import { cloneOf, gateRunner } from './instance-setup';
 import type { ExtensionHost } from './host';
 import type { Log } from './log';
 import { askSeed } from './prompts';

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { resultLabel, searchView, type SearchMatch, type SearchQuery } from '../core/view/view-search';
 import type { ExtensionHost } from './host';
 import type { Log } from './log';
+import type { ActionRecorder } from './sessions';
 import type { OpenView, ViewRegistry } from './views';
 
 const CONTAINER = 'workbench.view.extension.schrodinger';
@@ -19,9 +20,9 @@ export interface FindInView extends vscode.Disposable {
 }
 
 /** Go to File, Find in View (its commands and results tree), and the built-in Search put away while a view is open. */
-export function registerFindInView(host: ExtensionHost): FindInView {
+export function registerFindInView(host: ExtensionHost, recorder: ActionRecorder): FindInView {
   const { views, log } = host;
-  const results = new FindInViewResults(views, log, (query, found) => host.recordAction(undefined, 'search', { query: query.pattern, regex: query.isRegex ?? false, results: found }));
+  const results = new FindInViewResults(views, log, (query, found) => recorder.recordAction(undefined, 'search', { query: query.pattern, regex: query.isRegex ?? false, results: found }));
   const resultsView = vscode.window.createTreeView('schrodinger.findResults', { treeDataProvider: results });
   results.attach(resultsView);
   const registrations = vscode.Disposable.from(
@@ -29,7 +30,7 @@ export function registerFindInView(host: ExtensionHost): FindInView {
     resultsView,
     vscode.commands.registerCommand('schrodinger.goToFile', async () => {
       const uri = await goToFile(views);
-      if (uri) host.recordAction(uri, 'go-to-file');
+      if (uri) recorder.recordAction(uri, 'go-to-file');
     }),
     vscode.commands.registerCommand('schrodinger.findInView', () => results.prompt()),
     vscode.commands.registerCommand('schrodinger.findInView.include', () => results.setGlobs('include')),

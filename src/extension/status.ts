@@ -4,12 +4,13 @@
  * switch between solver and reviewer mode.
  */
 import * as vscode from 'vscode';
+import { levelsOf } from '../core/workflow/instance-record';
 import type { ExtensionHost } from './host';
-import { instanceOf, levelsOf } from './instances';
+import type { InstanceRecords } from './instance-records';
 import { closeReviewerTabs } from './reviewer';
 import type { Mode } from './views';
 
-export function registerViewStatus(host: ExtensionHost): vscode.Disposable {
+export function registerViewStatus(host: ExtensionHost, records: InstanceRecords): vscode.Disposable {
   const { views, log } = host;
   const status = vscode.window.createStatusBarItem('schrodinger.status', vscode.StatusBarAlignment.Left, 100);
   status.name = 'Schrödinger View';
@@ -17,7 +18,7 @@ export function registerViewStatus(host: ExtensionHost): vscode.Disposable {
   const refresh = () => {
     const open = views.inWorkspace();
     void vscode.commands.executeCommand('setContext', 'schrodinger.viewOpen', open.length > 0);
-    void vscode.commands.executeCommand('setContext', 'schrodinger.instanceOpen', open[0] !== undefined && instanceOf(open[0]) !== undefined);
+    void vscode.commands.executeCommand('setContext', 'schrodinger.instanceOpen', open[0] !== undefined && records.of(open[0]) !== undefined);
     const mode: Mode | undefined = open.some((v) => v.record.mode === 'reviewer') ? 'reviewer' : open.length > 0 ? 'solver' : undefined;
     void vscode.commands.executeCommand('setContext', 'schrodinger.mode', mode ?? '');
     if (open.length === 0) {
@@ -25,7 +26,7 @@ export function registerViewStatus(host: ExtensionHost): vscode.Disposable {
       return;
     }
     const view = open[0];
-    const levels = levelsOf(instanceOf(view));
+    const levels = levelsOf(records.of(view));
     const levelNames = levels.map((level) => (level === 2 ? `Level 2 renaming (${view.record.granularity})` : 'Level 3 definition order')).join(', ');
     status.text = `$(eye-closed) Schrödinger · seed ${view.record.seed} · ${levels.map((level) => `L${level}`).join('+')} (${view.record.granularity}) · ${view.record.mode}`;
     status.tooltip = `Disguised view: seed ${view.record.seed}, ${levelNames}, ${view.record.mode} mode. Click to switch mode.`;

@@ -1,28 +1,33 @@
-/** The disguised terminal: a Pseudoterminal around the core TerminalSession, and its `path:line` links. */
+/**
+ * The disguised terminal: a Pseudoterminal around the core TerminalSession, its `path:line`
+ * links, and Run tests, which types the instance's test command in it.
+ */
 import * as vscode from 'vscode';
-import { JUDGING_TESTS_NOTE, NOT_FOUND } from '../core/workflow/solve/tests';
+import { JUDGING_TESTS_NOTE, NOT_FOUND, testCommand } from '../core/workflow/solve/tests';
 import { candidatePaths, findLinks } from '../core/view/terminal-links';
 import { TerminalSession } from '../core/view/terminal-session';
-import { describeInterpreter, instanceOf, interpreterOf, terminalPath } from './instances';
 import type { ExtensionHost } from './host';
+import type { InstanceRecords } from './instance-records';
+import { describeInterpreter, type Interpreters } from './interpreters';
 import type { Log } from './log';
-import type { OpenView, ViewRegistry } from './views';
+import type { ActionRecorder } from './sessions';
+import { viewText, type OpenView, type ViewRegistry } from './views';
 
 /** The session behind each disguised terminal's pty (for its folder, when a link is relative), and what the pty made. */
 const sessions = new WeakMap<vscode.Pseudoterminal, { view: OpenView; session: TerminalSession; dispose(): void }>();
 
-export interface DisguisedTerminals extends vscode.Disposable {
-  /** Opens a new disguised terminal on the window's view (undefined, with a warning, when there is none). */
-  open(): Promise<vscode.Terminal | undefined>;
-  /** The terminal opened last, while it is open. */
-  current(): vscode.Terminal | undefined;
+/** What a terminal takes from solving: the view's instance, its interpreter, the session that records the commands run. */
+export interface TerminalSolving {
+  readonly records: InstanceRecords;
+  readonly interpreters: Interpreters;
+  readonly sessions: ActionRecorder;
 }
 
-/** The disguised terminal: its command, its profile, its links. */
-export function registerTerminals(host: ExtensionHost): DisguisedTerminals {
+/** The disguised terminal: its command, its profile, its links; Run tests. */
+export function registerTerminals(host: ExtensionHost, solving: TerminalSolving): vscode.Disposable {
   const { views, log } = host;
   let last: vscode.Terminal | undefined;
-  const options = (view: OpenView) => createDisguisedTerminalOptions(view, log, (command, exitCode, ms) => host.recordAction(undefined, 'terminal', { command, exitCode, ms }));
+  const options = (view: OpenView) => createDisguisedTerminalOptions(view, solving, log);
   const open = async (): Promise<vscode.Terminal | undefined> => {
     const view = views.inWorkspace()[0];
     if (!view) {
@@ -34,8 +39,31 @@ export function registerTerminals(host: ExtensionHost): DisguisedTerminals {
     last.show();
     return last;
   };
-  const registrations = vscode.Disposable.from(
+  const current = () => (last && last.exitStatus === undefined ? last : undefined);
+  const runTests = async () => {
+    const view = views.inWorkspace()[0];
+    const instance = solving.records.forCommand(view);
+    if (!view || !instance) return;
+    const line = testCommand({
+      testCmd: instance.testCmd,
+      ids: [...(instance.failToPass ?? []), ...(instance.passToPass ?? [])],
+      exists: (real) => {
+        try {
+          return view.fs.stat(view.fs.viewPathOf(real)).type === 'file';
+        } catch {
+          return false;
+        }
+      },
+      pathToView: (real) => view.fs.viewPathOf(real),
+      textToView: (text) => viewText(view, text),
+    });
+    const terminal = current() ?? (await open());
+    terminal?.show();
+    terminal?.sendText(`${line}\r`, false);
+  };
+  return vscode.Disposable.from(
     vscode.commands.registerCommand('schrodinger.openTerminal', () => void open()),
+    vscode.commands.registerCommand('schrodinger.runTests', runTests),
     vscode.window.registerTerminalProfileProvider('schrodinger.terminal', {
       provideTerminalProfile: async () => {
         const view = views.inWorkspace()[0];
@@ -43,29 +71,21 @@ export function registerTerminals(host: ExtensionHost): DisguisedTerminals {
         return new vscode.TerminalProfile(await options(view));
       },
     }),
-    vscode.window.registerTerminalLinkProvider(new TerminalLinks(views, (uri, line) => host.recordAction(uri, 'file-open', { line, via: 'terminal-link' }))),
+    vscode.window.registerTerminalLinkProvider(new TerminalLinks(views, (uri, line) => solving.sessions.recordAction(uri, 'file-open', { line, via: 'terminal-link' }))),
     vscode.window.onDidCloseTerminal((terminal) => {
       if (terminal === last) last = undefined;
       const pty = (terminal.creationOptions as Partial<vscode.ExtensionTerminalOptions>).pty;
       if (pty) sessions.get(pty)?.dispose();
     }),
   );
-  return {
-    open,
-    current: () => (last && last.exitStatus === undefined ? last : undefined),
-    dispose: () => registrations.dispose(),
-  };
 }
 
-export async function createDisguisedTerminalOptions(
-  view: OpenView,
-  log: Log,
-  onCommand: (line: string, exitCode: number, ms: number) => void = () => undefined,
-): Promise<vscode.ExtensionTerminalOptions> {
+/** A disguised terminal on the view, with its interpreter first on PATH; the commands run are logged and recorded in the session. */
+async function createDisguisedTerminalOptions(view: OpenView, solving: TerminalSolving, log: Log): Promise<vscode.ExtensionTerminalOptions> {
   const write = new vscode.EventEmitter<string>();
   const close = new vscode.EventEmitter<number | void>();
-  const chosen = await interpreterOf(view);
-  const searchPath = terminalPath(view, chosen);
+  const chosen = await solving.interpreters.of(view);
+  const searchPath = solving.interpreters.terminalPath(view, chosen);
   const banner = [chosen instanceof Error ? `\x1b[33mPython: ${chosen.message}\x1b[0m` : `\x1b[2m${describeInterpreter(chosen)}\x1b[0m`];
   const session = new TerminalSession({
     translator: view.translator,
@@ -75,11 +95,11 @@ export async function createDisguisedTerminalOptions(
     onClose: (code) => close.fire(code),
     onCommand: (line, code, ms) => {
       log.info(`terminal: "${line}" exited ${code} after ${ms} ms`);
-      onCommand(line, code, ms);
+      solving.sessions.recordAction(undefined, 'terminal', { command: line, exitCode: code, ms });
     },
     banner,
     env: searchPath ? { PATH: searchPath } : undefined,
-    notes: instanceOf(view) ? [{ when: NOT_FOUND, text: JUDGING_TESTS_NOTE }] : [],
+    notes: solving.records.of(view) ? [{ when: NOT_FOUND, text: JUDGING_TESTS_NOTE }] : [],
   });
   let closed = false;
   const dispose = () => {

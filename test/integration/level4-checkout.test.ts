@@ -20,7 +20,7 @@ import { replayOrder } from '../../src/core/order/reorder';
 import { readRepository } from '../../src/core/repository/repository';
 import type { RewrittenFunction } from '../../src/core/rewrite/level';
 import { checkoutInstance } from '../../src/core/workflow/checkout';
-import type { Level4Row } from '../../src/core/workflow/level4';
+import type { Level4Row } from '../../src/core/workflow/level4-types';
 import { findLevelsRecord, validateLevelsRecord, type LevelsRecord } from '../../src/core/workflow/levels-record';
 import { runPytest, tempDir } from '../helpers';
 import { bareRepository, INSTANCES_DIR, sharedInstance, type SharedInstance, useDebianPython } from '../shared-instances';

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { registerLevel4 } from '../../src/cli/commands/level4';
 import { checkoutInstance } from '../../src/core/workflow/checkout';
-import type { Level4Row } from '../../src/core/workflow/level4';
+import type { Level4Row } from '../../src/core/workflow/level4-types';
 import { tempDir } from '../helpers';
 import { bareRepository, INSTANCES_DIR, sharedInstance as instance, type SharedInstance, useDebianPython } from '../shared-instances';
 import { runCommand } from '../unit/command-harness';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { test } from 'node:test';
 import { findInstance, loadDataset } from '../../src/core/workflow/instances';
-import type { Level4Row } from '../../src/core/workflow/level4';
+import type { Level4Row } from '../../src/core/workflow/level4-types';
 import { regateEdit } from '../../src/core/workflow/level4-edit';
 import { commandTestRunner, DEFAULT_TIMEOUT_S } from '../../src/core/workflow/test-runner';
 import { LEVEL4_DATASET, LEVEL4_ID, LEVEL4_OUTPUT } from '../fixtures/review/code-levels';

@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { registerLevel4 } from '../../src/cli/commands/level4';
 import { checkoutInstance } from '../../src/core/workflow/checkout';
-import type { Level4Row } from '../../src/core/workflow/level4';
+import type { Level4Row } from '../../src/core/workflow/level4-types';
 import { tempDir } from '../helpers';
 import { ScriptedOpenAI, type Reply } from '../openai-server';
 import { bareRepository, baseFile, INSTANCES_DIR, sharedInstance, useDebianPython } from '../shared-instances';

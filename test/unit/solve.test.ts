@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { SessionLog } from '../../src/core/workflow/session/log';
 import { clockView } from '../../src/core/workflow/solve/clock';
-import { chooseInterpreter, collectsSuite, commandOf, envOfTestCmd, probeInterpreter, programOfTestCmd, suiteImports, usesPytest, writeShims } from '../../src/core/workflow/solve/python';
+import { chooseInterpreter, collectsSuite, commandOf, envOfTestCmd, instanceSuite, probeInterpreter, programOfTestCmd, suiteImports, usesPytest, writeShims } from '../../src/core/workflow/solve/python';
 import { describeItem, isTestPath, reviewItems } from '../../src/core/workflow/solve/review';
 import { exportSolution, PATCH_FILE, type ExportSteps, type InstanceFolders } from '../../src/core/workflow/solve/submission';
 import { JUDGING_TESTS_NOTE, NOT_FOUND, testCommand, testFileOf } from '../../src/core/workflow/solve/tests';
@@ -187,6 +187,23 @@ test('a real pytest collects a suite, or says it cannot (a conftest this pytest 
 test('the modules a suite needs: third-party imports of its test files, not the standard library nor the repository', () => {
   const texts = ['import os, sys\nimport pytest\nfrom pytz import utc\nfrom mylib.core import x\nfrom . import helpers\nimport simplejson as json\n    import numpy.linalg\n', 'from __future__ import annotations\nfrom tests.util import y\n'];
   assert.deepEqual(suiteImports(texts, (top) => top === 'mylib' || top === 'tests', new Set(['os', 'sys'])), ['numpy', 'pytest', 'pytz', 'simplejson']);
+});
+
+test("an instance's suite: its test files in the base checkout, their third-party imports, the test command's variables", () => {
+  const base = path.join(tempDir('suite'), 'base');
+  fs.mkdirSync(path.join(base, 'src', 'mylib'), { recursive: true });
+  fs.mkdirSync(path.join(base, 'tests'));
+  fs.writeFileSync(path.join(base, 'src', 'mylib', '__init__.py'), '');
+  fs.writeFileSync(path.join(base, 'tests', 'helper.py'), '');
+  fs.writeFileSync(path.join(base, 'tests', 'test_a.py'), 'import os\nimport pytest\nimport numpy\nfrom mylib import core\nimport helper\n');
+  const found = instanceSuite({
+    base,
+    // The judging test's file comes with the evaluation: it is not in the base.
+    failToPass: ['tests/test_new.py::test_fix'],
+    passToPass: ['tests/test_a.py::test_one', 'tests/test_a.py::test_two'],
+    testCmd: 'PYTHONPATH=src python3 -m pytest {tests}',
+  });
+  assert.deepEqual(found, { modules: ['numpy', 'pytest'], suite: { cwd: base, files: ['tests/test_a.py'], env: { PYTHONPATH: 'src' } } });
 });
 
 test('the real interpreter is probed, and the shims run it first on PATH', () => {

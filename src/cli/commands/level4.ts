@@ -4,7 +4,8 @@ import { requireOutputFile, requireOutsideFolder } from '../../core/common/user-
 import { parseSeed, parseWhole } from '../../core/common/user-values';
 import { resolveCommit, sourceGitDir } from '../../core/workflow/checkout';
 import { findInstance, loadDataset, type Instance } from '../../core/workflow/instances';
-import { DEFAULT_LEVEL4_ATTEMPTS, LEVEL4_LLM_DEFAULTS, LEVEL4_REWRITERS, runLevel4, type Level4LlmEndpoint, type Level4Rewriter } from '../../core/workflow/level4';
+import { DEFAULT_LEVEL4_ATTEMPTS, LEVEL4_LLM_DEFAULTS, runLevel4, type Level4LlmEndpoint } from '../../core/workflow/level4';
+import { LEVEL4_REWRITERS, type Level4Rewriter } from '../../core/workflow/level4-types';
 import { DEFAULT_TEST_CMD, DEFAULT_TIMEOUT_S } from '../../core/workflow/test-runner';
 import { instanceTestRunner, SRC_LAYOUT_TEST_CMD, TEST_COMMAND_SOURCES } from '../../core/workflow/test-command';
 import { printJson, warn, type CliIo, type CliState } from './io';

@@ -7,7 +7,7 @@
 import { diffLines } from 'diff';
 import { UsageError } from '../common/errors';
 import { readJsonLines } from '../common/jsonl';
-import type { Level4Row } from '../workflow/level4';
+import type { Level4Row } from '../workflow/level4-types';
 import { latestFinalRows } from '../workflow/level4-rows';
 import type { RewriteRecord } from '../rewrite/level';
 import { loadDataset } from '../workflow/instances';

@@ -4,7 +4,7 @@ import { appendJsonLine, readJsonLines } from '../common/jsonl';
 import { damageOf } from '../common/schema';
 import { rewriteFiles } from '../rewrite/record-schema';
 import { rubricProblems, type RubricValues } from './rubrics';
-import type { GateRecord } from '../workflow/level4';
+import type { GateRecord } from '../workflow/level4-types';
 import type { RewriteRecord } from '../rewrite/level';
 
 /**

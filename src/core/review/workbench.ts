@@ -15,7 +15,7 @@ import { UsageError } from '../common/errors';
 import { readLevel3Items, type Level3Item } from './level3-items';
 import { level4Functions, readLevel4Items, readLevel4Output, type Level4Item } from './level4-items';
 import { findInstance, loadDataset, type Instance } from '../workflow/instances';
-import type { Level4Row } from '../workflow/level4';
+import type { Level4Row } from '../workflow/level4-types';
 import type { RubricValues } from './rubrics';
 
 export interface DiffSegment {

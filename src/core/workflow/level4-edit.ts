@@ -14,7 +14,8 @@
 import { placeFunctions, type RewriteRecord, type RewrittenFunction } from '../rewrite/level';
 import { checkRewrittenFunction } from '../rewrite/validate';
 import type { Instance } from './instances';
-import { openBaseCheckout, rewriteGate, type GateRecord, type Level4Row } from './level4';
+import { openBaseCheckout, rewriteGate } from './level4';
+import type { GateRecord, Level4Row } from './level4-types';
 import type { TestRunner } from './test-runner';
 
 export interface FunctionEdit {

@@ -11,7 +11,7 @@ import { parseJsonLines, type JsonLine } from '../common/jsonl';
 import { fail, isObject, show, validateDocument } from '../common/schema';
 import type { RewriteRecord } from '../rewrite/level';
 import { rewriteFiles } from '../rewrite/record-schema';
-import type { Level4Row } from './level4';
+import type { Level4Row } from './level4-types';
 
 export interface AcceptedRewrite {
   /** The level4 file it was read from. */

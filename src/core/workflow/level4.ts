@@ -27,94 +27,19 @@ import { readRepository, type RepoFile, type Repository } from '../repository/re
 import { CallError, host, openEndpoint, StopRun, type CallContext, type EndpointConfig } from '../llm/client';
 import { MIN_DIFFERENCE } from '../rewrite/difference';
 import { placeFunctions, REWRITE_RECORD_VERSION, rewriteLevel, type RewriteRecord, type RewriteStats, type RewrittenFunction } from '../rewrite/level';
-import { LLM_REWRITE_PROMPT_VERSION, LLM_REWRITE_TEMPERATURE, LlmFunctionRewriter, tooCloseFeedback, type LlmRewriteCall } from '../rewrite/llm-rewriter';
+import { LLM_REWRITE_PROMPT_VERSION, LLM_REWRITE_TEMPERATURE, LlmFunctionRewriter, tooCloseFeedback } from '../rewrite/llm-rewriter';
 import { findRegions, outermostRegions, type Region } from '../rewrite/regions';
-import type { AppliedTransformation } from '../rewrite/rewriter';
 import { withText } from '../disguise/state-levels';
 import { fillCheckout, readCheckoutSource, type CheckoutSource } from './checkout';
 import type { Instance } from './instances';
 import { latestFinalRows } from './level4-rows';
+import type { AttemptRecord, FunctionAttempt, GateRecord, Level4ErrorRow, Level4LlmSettings, Level4Rewriter, Level4Row } from './level4-types';
 import { diffFiles, patchPaths } from '../common/git-diff';
 import { checkState, drawSeed, type Check, type CheckOptions } from './state-gate';
-import type { TestOutcome, TestRunner } from './test-runner';
+import type { TestRunner } from './test-runner';
 import { makeScratch, removeScratch } from '../common/leftovers';
 
-export const LEVEL4_REWRITERS = ['offline', 'llm'] as const;
-export type Level4Rewriter = (typeof LEVEL4_REWRITERS)[number];
 export const DEFAULT_LEVEL4_ATTEMPTS = 3;
-
-export interface FunctionAttempt {
-  path: string;
-  name: string;
-  /** Whether this attempt's rewrite of the function is kept (its difference reaches MIN_DIFFERENCE). */
-  kept: boolean;
-  transformations: AppliedTransformation[];
-  /** Token difference of the rewrite (0 when nothing applied). */
-  difference: number;
-  /** Why it is not kept. */
-  reason?: 'no transformation applies' | 'difference below the minimum' | 'not found in its file' | 'the reply failed the checks';
-  /** The LLM rewriter's request and reply for this function (rewriter llm). */
-  llm?: LlmRewriteCall;
-}
-
-export interface GateRecord {
-  status: 'passed' | 'failed';
-  /** Each test's outcome; `not run` when the run did not report it (not found, a collection error, the timeout). */
-  failToPass: Record<string, TestOutcome | 'not run'>;
-  passToPass: Record<string, TestOutcome | 'not run'>;
-  timedOut: boolean;
-  durationMs: number;
-}
-
-export interface AttemptRecord {
-  attempt: number;
-  seed: number;
-  functions: FunctionAttempt[];
-  result: 'nothing rewritten' | 'gated';
-  gate?: GateRecord;
-}
-
-/** The LLM rewriter's settings, in a row (the endpoint by its host only). */
-export interface Level4LlmSettings {
-  host: string;
-  model: string;
-  promptVersion: string;
-  temperature: number;
-}
-
-export interface Level4Row {
-  instance_id: string;
-  seed: number;
-  rewriter: Level4Rewriter;
-  /** With rewriter llm. */
-  llm?: Level4LlmSettings;
-  maxAttempts: number;
-  minDifference: number;
-  base: { commit: string; tree: string };
-  runner: string;
-  regions: Array<{ path: string; name: string; lines: [number, number] }>;
-  /** Hunks of the gold patch without a region, and why. */
-  hunkNotes: string[];
-  attempts: AttemptRecord[];
-  accepted: boolean;
-  acceptedAttempt: number | null;
-  /** Why nothing was accepted. */
-  reason?: string;
-  /** When every gated attempt failed: the untransformed base under the same gate. */
-  untransformed?: GateRecord;
-  /** The accepted rewrite's record of each file, by path. */
-  rewrite: Record<string, RewriteRecord> | null;
-  /** The accepted rewrite as a unified diff, original to rewritten, in the original paths ('' when none). */
-  diff: string;
-  durationSeconds: number;
-}
-
-export interface Level4ErrorRow {
-  instance_id: string;
-  seed: number;
-  rewriter: Level4Rewriter;
-  error: string;
-}
 
 /** The endpoint of the LLM rewriter. The key is given to the client only: never recorded or printed. */
 export interface Level4LlmEndpoint extends EndpointConfig {

@@ -14,6 +14,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { UsageError } from '../../common/errors';
 import { isAssignment, simpleCommands } from '../../common/shell-words';
+import { loadExternalNames } from '../../names/external-names';
+import { testFileOf } from './tests';
 
 export interface Interpreter {
   /** The program as found (a wrapper script stays a wrapper script). */
@@ -118,6 +120,23 @@ export interface SuiteCheck {
   cwd: string;
   files: string[];
   env: Record<string, string>;
+}
+
+/** What an instance's suite is found from: its pristine base checkout, the ids of the tests that judge it, its test command. */
+export interface InstanceSuite {
+  base: string;
+  failToPass?: readonly string[];
+  passToPass?: readonly string[];
+  testCmd?: string;
+}
+
+/** Third-party modules the instance's test files import, and where to try collecting them (the pristine base checkout). */
+export function instanceSuite(instance: InstanceSuite): { modules: string[]; suite: SuiteCheck } {
+  const files = [...new Set([...(instance.failToPass ?? []), ...(instance.passToPass ?? [])].map(testFileOf))].filter((f) => fs.existsSync(path.join(instance.base, f)));
+  const texts = files.map((file) => fs.readFileSync(path.join(instance.base, file), 'utf8'));
+  const folders = [...new Set(files.map((f) => path.dirname(f)))];
+  const isOwn = (top: string) => ['', 'src', ...folders].some((folder) => fs.existsSync(path.join(instance.base, folder, top)) || fs.existsSync(path.join(instance.base, folder, `${top}.py`)));
+  return { modules: suiteImports(texts, isOwn, loadExternalNames().stdlibTopModules), suite: { cwd: instance.base, files, env: envOfTestCmd(instance.testCmd) } };
 }
 
 /**
