@@ -14,6 +14,8 @@ fs.mkdirSync(path.join(dist, 'data'), { recursive: true });
 const alias = { 'web-tree-sitter': require.resolve('web-tree-sitter') };
 const common = { bundle: true, platform: 'node', format: 'cjs', target: 'node20', sourcemap: true, alias, logLevel: 'warning' };
 await esbuild.build({ ...common, entryPoints: [path.join(root, 'src/cli/main.ts')], outfile: path.join(dist, 'cli.js') });
+// `npm run bench` measures the code as shipped: bench/run.ts bundled like the CLI, beside its files.
+if (process.argv.includes('--bench')) await esbuild.build({ ...common, entryPoints: [path.join(root, 'bench/run.ts')], outfile: path.join(dist, 'bench.js') });
 await esbuild.build({
   ...common,
   entryPoints: [path.join(root, 'src/extension/extension.ts')],

@@ -19,11 +19,11 @@ test('names read, attribute names apart; keywords, comments and defined names le
   assert.deepEqual(names('café = naïve + _x1'), { names: ['_x1', 'naïve'], attributes: [] });
 });
 
-test('assignment targets and keyword arguments are not reads; annotations before a default are', () => {
+test('assignment targets and keyword arguments are not reads; annotations and defaults are', () => {
   assert.deepEqual(names('target = source'), { names: ['source'], attributes: [] });
   assert.deepEqual(names('a = b == c'), { names: ['b', 'c'], attributes: [] });
   assert.deepEqual(names('call(key=value, other = 2)'), { names: ['call', 'value'], attributes: [] });
-  assert.deepEqual(names('field: Kind = default'), { names: ['Kind', 'default', 'field'], attributes: [] });
+  assert.deepEqual(names('field: Kind = default'), { names: ['Kind', 'default'], attributes: [] });
   assert.deepEqual(names('total += step'), { names: ['step', 'total'], attributes: [] });
   assert.deepEqual(names('self.x = y'), { names: ['self', 'y'], attributes: ['x'] });
 });
@@ -39,17 +39,19 @@ test('the targets Python only binds are not reads: tuples, starred, for, compreh
   assert.deepEqual(names('table[key] = value'), { names: ['key', 'table', 'value'], attributes: [] });
 });
 
-test('stores that may read, or that the binder cannot tell from reads, count as read', () => {
+test('stores that may read count as read; the targets of with, as and case only bind', () => {
   assert.deepEqual(names('del first, second[index]'), { names: ['first', 'index', 'second'], attributes: [] });
   assert.deepEqual(names('def f():\n    global counter\n'), { names: ['counter'], attributes: [] });
-  assert.deepEqual(names('with open(path) as handle:\n    pass\n'), { names: ['handle', 'open', 'path'], attributes: [] });
-  // Parenthesized context managers: `lock` is read, though the binder takes it for a target.
-  assert.deepEqual(names('with (guard as held, lock):\n    pass\n'), { names: ['guard', 'held', 'lock'], attributes: [] });
-  // Soft keywords: the binder takes `match x:` and `case y:` for annotations, and a guard after `as` for targets.
+  assert.deepEqual(names('total += step\nlabel: str = default\n'), { names: ['default', 'step', 'str', 'total'], attributes: [] });
+  assert.deepEqual(names('with open(path) as handle:\n    pass\n'), { names: ['open', 'path'], attributes: [] });
+  // Parenthesized context managers: `lock` is read, `held` bound.
+  assert.deepEqual(names('with (guard as held, lock):\n    pass\n'), { names: ['guard', 'lock'], attributes: [] });
+  // Soft keywords are keywords in their headers; a guard after `as` is read.
   assert.deepEqual(names('match command:\n    case Point(x=0) as p if p.y > limit:\n        pass\n'), {
-    names: ['Point', 'case', 'command', 'limit', 'match', 'p'],
+    names: ['Point', 'command', 'limit', 'p'],
     attributes: ['y'],
   });
+  assert.deepEqual(names('match = pattern.match(text)\n'), { names: ['pattern', 'text'], attributes: ['match'] });
 });
 
 test('imports: the imported names are read; module paths and aliases are not', () => {

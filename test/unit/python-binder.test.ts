@@ -116,3 +116,13 @@ test('pythonFile shares one analysis per text', () => {
   assert.equal(pythonFile(text).binding, pythonFile(`x = ${1}\n`).binding);
   assert.notEqual(pythonFile(text).binding, pythonFile('x = 2\n').binding);
 });
+
+test('targets: a bracket with a trailer is read, `with (a as b, c)` ends the target at the comma, match and case headers', () => {
+  const stores = (source: string) =>
+    pythonFile(source).binding.sites.filter((s) => s.declares !== undefined && s.declares !== 'def' && s.declares !== 'param').map((s) => `${s.text}:${s.declares}`);
+  assert.deepEqual(stores('def f(a, p, q):\n    (a).c = 1\n    (p + q)[0] = 2\n    ((a)).d, e = 3, 4\n'), ['e:assign']);
+  assert.deepEqual(stores('def f(a, lock):\n    with (open(a) as fh, lock):\n        pass\n'), ['fh:with']);
+  assert.deepEqual(stores('def f(command, limit):\n    match command:\n        case Point(x=0) as where if where.y > limit:\n            return where\n        case [first, *rest]:\n            return first, rest\n        case Color.RED:\n            return None\n'), ['where:as', 'first:as', 'rest:as']);
+  // `match` and `case` are names elsewhere.
+  assert.deepEqual(stores('match = re.match(p, s)\ncase: int = 1\nmatch(x)\n'), ['match:assign', 'case:annotated']);
+});

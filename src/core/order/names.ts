@@ -5,15 +5,13 @@
  *
  * Attribute names (`x.name`) are reported apart. Left out: parameters, the name a `def` or `class`
  * defines, keyword-argument names, import aliases and module paths, and the targets Python only
- * binds: plain assignments (`a, *b = c`), `for` and comprehension targets, `except ... as` names,
- * walrus targets. Comments and the text of plain strings hold no sites; f-string expressions do.
+ * binds: plain and annotated assignments (`a, *b = c`, `x: int = 1`), `for` and comprehension
+ * targets, `with`/`except`/`case` captures, walrus targets. Comments and the text of plain strings
+ * hold no sites; f-string expressions do.
  *
  * Read although they bind: augmented targets (`x += 1` reads x), `del` targets (the name must be
- * bound), `global`/`nonlocal` names (the code may rebind a name of the container), imported names
- * (`from pkg.mod import x` inside pkg/mod.py reads x of the module being defined), and the targets
- * of annotations, `with ... as` and other `as` clauses: the binder also takes `match x:` and
- * `case y:` for annotations, a bare name after `with (a as b,` for a target and a `case ... as z`
- * guard's names for `as` targets.
+ * bound), `global`/`nonlocal` names (the code may rebind a name of the container), and imported
+ * names (`from pkg.mod import x` inside pkg/mod.py reads x of the module being defined).
  */
 import { Site, type Declaration, type NameSite } from '../python/binder';
 import { pythonFile } from '../python/python-file';
@@ -40,7 +38,7 @@ export function readNames(text: string, start: number, end: number, skip: readon
 }
 
 /** The declarations of bare-name stores that bind without reading (the header says why the others read). */
-const ONLY_BINDS: ReadonlySet<Declaration | undefined> = new Set<Declaration>(['assign', 'for', 'comprehension', 'except', 'walrus', 'import']);
+const ONLY_BINDS: ReadonlySet<Declaration | undefined> = new Set<Declaration>(['assign', 'annotated', 'for', 'comprehension', 'with', 'except', 'as', 'walrus', 'import']);
 
 function reads(site: NameSite): boolean {
   switch (site.kind) {

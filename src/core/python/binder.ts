@@ -230,6 +230,8 @@ interface Bracket {
   argStartToken: number;
   /** A literal right after `in`, `==` or `!=`: the chain it is compared with. */
   comparedWith?: Chain;
+  /** group and list brackets: whether `.`, `(` or `[` follows the closing bracket (see hasTrailer). */
+  trailer?: boolean;
 }
 
 interface Lambda {
@@ -460,6 +462,10 @@ class Scanner {
   private name(tokens: Token[], k: number, prev: Token | undefined, expression: boolean): number {
     const t = tokens[k];
     const text = this.text.slice(t.start, t.end);
+    if (k === this.stmt.softKeyword) {
+      this.chain = undefined;
+      return k;
+    }
     if (this.stmt.kind === 'import' || this.stmt.kind === 'from') return this.importWord(tokens, k, text);
     const afterDot = prev !== undefined && prev.type === Tok.Op && prev.end - prev.start === 1 && this.text.charCodeAt(prev.start) === 46;
     if (afterDot) {
@@ -562,6 +568,10 @@ class Scanner {
       case 'as':
         this.stmt.afterAs = true;
         this.stmt.asChain = this.chain;
+        this.stmt.asDepth = this.brackets.length;
+        break;
+      case 'if':
+        if (this.stmt.kind === 'case' && this.brackets.length === 0) this.stmt.inGuard = true;
         break;
       case 'not':
       case 'is':
@@ -819,6 +829,8 @@ class Scanner {
           bracket.splat = '';
           bracket.inParamValue = false;
           if (bracket.kind === 'dict') bracket.dictKey = true;
+          // `with (open(a) as f, lock):` — the target ends at the item's comma.
+          if (this.stmt.afterAs && this.stmt.opener === 'with' && this.brackets.length === this.stmt.asDepth) this.stmt.afterAs = false;
         } else if (this.stmt.afterAs && this.stmt.kind !== 'import' && this.stmt.kind !== 'from') {
           this.stmt.afterAs = false;
         }
@@ -1049,13 +1061,14 @@ class Scanner {
     if (this.top()?.inForTarget) return 'comprehension';
     if (this.stmt.kind === 'for') return 'for';
     if (this.stmt.kind === 'del') return 'delete';
+    if (this.stmt.kind === 'case') return 'as';
     if (this.stmt.afterAs) return this.stmt.opener === 'with' ? 'with' : this.stmt.opener === 'except' ? 'except' : 'as';
     return this.stmt.assignment === '=' ? 'assign' : this.stmt.assignment === ':' ? 'annotated' : 'augmented';
   }
 
   private storeKind(): number {
     if (this.top()?.inForTarget) return Bind.Other;
-    if (this.stmt.kind === 'for' || this.stmt.afterAs || this.stmt.kind === 'del') return Bind.Other;
+    if (this.stmt.kind === 'for' || this.stmt.afterAs || this.stmt.kind === 'del' || this.stmt.kind === 'case') return Bind.Other;
     return Bind.Assign;
   }
 
@@ -1064,9 +1077,31 @@ class Scanner {
     const bracket = this.top();
     if (bracket?.inForTarget) return isSimpleTarget(this.text, tokens, k);
     if (bracket && bracket.kind !== 'group' && bracket.kind !== 'list') return false;
+    // `(a).b = 1`, `(p + q)[0] = 2`: a bracket with a trailer is read, not assigned.
+    if (bracket && this.brackets.some((b) => this.hasTrailer(tokens, b))) return false;
+    // `case Point(x=0) as p if p.ok:` — the guard is read.
+    if (this.stmt.kind === 'case') return !this.stmt.inGuard && isSimpleTarget(this.text, tokens, k) && !isOp(this.text, tokens[k - 1], '.');
     if (this.stmt.afterAs || (this.stmt.kind === 'for' && this.stmt.inForTarget) || this.stmt.kind === 'del') return isSimpleTarget(this.text, tokens, k);
     if (k < this.stmt.targetEnd) return isSimpleTarget(this.text, tokens, k);
     return false;
+  }
+
+  /** Whether the group or list opened by `bracket` is followed by `.`, `(` or `[` (found once, then kept). */
+  private hasTrailer(tokens: Token[], bracket: Bracket): boolean {
+    if (bracket.trailer === undefined) {
+      let depth = 0;
+      let j = bracket.openToken;
+      for (; j < tokens.length && tokens[j].type !== Tok.Newline; j++) {
+        if (tokens[j].type !== Tok.Op) continue;
+        const c = this.text[tokens[j].start];
+        if (tokens[j].end - tokens[j].start !== 1) continue;
+        if (c === '(' || c === '[' || c === '{') depth++;
+        else if ((c === ')' || c === ']' || c === '}') && --depth === 0) break;
+      }
+      const next = tokens[j + 1];
+      bracket.trailer = next !== undefined && next.type === Tok.Op && next.end - next.start === 1 && '.(['.includes(this.text[next.start]);
+    }
+    return bracket.trailer;
   }
 
   private markDynamicLocals(): void {
@@ -1089,7 +1124,13 @@ class Scanner {
 }
 
 interface StatementState {
-  kind: 'import' | 'from' | 'global' | 'nonlocal' | 'for' | 'del' | 'other';
+  kind: 'import' | 'from' | 'global' | 'nonlocal' | 'for' | 'del' | 'case' | 'other';
+  /** A `case` header after its `if`: the guard is read. */
+  inGuard: boolean;
+  /** Token index of a `match` or `case` that is a keyword here, or -1. */
+  softKeyword: number;
+  /** The bracket depth of the last `as`. */
+  asDepth: number;
   /** Token index of the last top-level `=` (or augmented/annotation operator) of an assignment; -1 if none. */
   targetEnd: number;
   /** Simple names assigned by the statement. */
@@ -1127,6 +1168,9 @@ interface StatementState {
 function newStatement(): StatementState {
   return {
     kind: 'other',
+    inGuard: false,
+    softKeyword: -1,
+    asDepth: 0,
     targetEnd: -1,
     targetNames: [],
     valueTargets: [],
@@ -1189,6 +1233,15 @@ function analyseStatement(text: string, tokens: Token[], k: number): StatementSt
     case 'del':
       state.kind = 'del';
       return state;
+    case 'match':
+    case 'case':
+      // Soft keywords: a header when the logical line ends with its block's `:` (`match = 1`, `match(x)` are not).
+      if (isBlockHeader(text, tokens, start)) {
+        if (firstWord === 'case') state.kind = 'case';
+        state.softKeyword = start;
+        return state;
+      }
+      break;
     case 'def':
     case 'class':
     case 'if':
@@ -1253,6 +1306,25 @@ function analyseStatement(text: string, tokens: Token[], k: number): StatementSt
     }
   }
   return state;
+}
+
+/** Whether the logical line from token `k` (a soft keyword) is `keyword <something>:`, a compound statement's header. */
+function isBlockHeader(text: string, tokens: Token[], k: number): boolean {
+  const next = tokens[k + 1];
+  if (!next || next.type === Tok.Newline || (next.type === Tok.Op && ['=', '.', ':', ',', ')', ']', '}'].includes(text.slice(next.start, next.end)))) return false;
+  if (next.type === Tok.Op && !['(', '[', '{', '-', '*', '~'].includes(text.slice(next.start, next.end))) return false;
+  let depth = 0;
+  for (let j = k + 1; j < tokens.length && tokens[j].type !== Tok.Newline; j++) {
+    const t = tokens[j];
+    if (t.type === Tok.Comment) continue;
+    if (t.type === Tok.Op) {
+      const op = text.slice(t.start, t.end);
+      if (op === '(' || op === '[' || op === '{') depth++;
+      else if (op === ')' || op === ']' || op === '}') depth--;
+      else if (op === ':' && depth === 0) return true;
+    }
+  }
+  return false;
 }
 
 function isLastOfLine(tokens: Token[], k: number): boolean {
