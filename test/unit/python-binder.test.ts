@@ -126,3 +126,9 @@ test('targets: a bracket with a trailer is read, `with (a as b, c)` ends the tar
   // `match` and `case` are names elsewhere.
   assert.deepEqual(stores('match = re.match(p, s)\ncase: int = 1\nmatch(x)\n'), ['match:assign', 'case:annotated']);
 });
+
+test('the binder reads any text without throwing: targets inside parameter lists, class arguments and f-strings', () => {
+  for (const source of ['def f(a=(b := 1)):\n    pass\n', 'class C(Base, meta=(x := 2)):\n    pass\n', 'x = f"{(a) if b else c}"\n', 'f(a)[0], (b) = 1, 2\n', '(', ')', 'def f(\n']) {
+    assert.doesNotThrow(() => pythonFile(source).binding, source);
+  }
+});

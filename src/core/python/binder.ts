@@ -1078,7 +1078,7 @@ class Scanner {
     if (bracket?.inForTarget) return isSimpleTarget(this.text, tokens, k);
     if (bracket && bracket.kind !== 'group' && bracket.kind !== 'list') return false;
     // `(a).b = 1`, `(p + q)[0] = 2`: a bracket with a trailer is read, not assigned.
-    if (bracket && this.brackets.some((b) => this.hasTrailer(tokens, b))) return false;
+    if (bracket && this.brackets.some((b) => (b.kind === 'group' || b.kind === 'list') && this.hasTrailer(tokens, b))) return false;
     // `case Point(x=0) as p if p.ok:` — the guard is read.
     if (this.stmt.kind === 'case') return !this.stmt.inGuard && isSimpleTarget(this.text, tokens, k) && !isOp(this.text, tokens[k - 1], '.');
     if (this.stmt.afterAs || (this.stmt.kind === 'for' && this.stmt.inForTarget) || this.stmt.kind === 'del') return isSimpleTarget(this.text, tokens, k);
@@ -1089,6 +1089,7 @@ class Scanner {
   /** Whether the group or list opened by `bracket` is followed by `.`, `(` or `[` (found once, then kept). */
   private hasTrailer(tokens: Token[], bracket: Bracket): boolean {
     if (bracket.trailer === undefined) {
+      if (bracket.openToken < 0) return (bracket.trailer = false);
       let depth = 0;
       let j = bracket.openToken;
       for (; j < tokens.length && tokens[j].type !== Tok.Newline; j++) {
