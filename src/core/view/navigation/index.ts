@@ -25,7 +25,7 @@ import { ModuleMap } from './modules';
 import { docstringOf, importsOf, insideSpans, rangeOf, summarize, targetNames, type ClassInfo, type Definition, type FileSummary, type ImportBinding, type Span } from './summary';
 import { lineIndexAt, lineStarts } from '../../common/line-starts';
 
-export type { Definition, DefinitionKind } from './summary';
+export type { Definition } from './summary';
 
 /** Where the index reads the view: its file list and the text it serves (view names). */
 export interface NavigationSource {
@@ -239,7 +239,7 @@ export class NavigationIndex {
     if (text === undefined) return undefined;
     const tree = parser.parse(text);
     try {
-      summary = summarize(parser, path, tree);
+      summary = summarize(parser, path, text, tree);
     } finally {
       tree.delete();
     }
@@ -260,7 +260,7 @@ export class NavigationIndex {
       this.live.delete(doc.path);
     }
     const tree = parser.parse(doc.text);
-    live = { text: doc.text, tree, summary: summarize(parser, doc.path, tree) };
+    live = { text: doc.text, tree, summary: summarize(parser, doc.path, doc.text, tree) };
     this.live.set(doc.path, live);
     while (this.live.size > LIVE_DOCUMENTS) {
       const [oldest, entry] = this.live.entries().next().value as [string, Live];
