@@ -5,11 +5,11 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Definition, DefinitionKind, HoverInfo, NavigationIndex } from '../core/view/navigation/index';
+import type { Definition, HoverInfo, NavigationIndex } from '../core/view/navigation/index';
 import type { Range } from '../core/python/outline';
 import type { ExtensionHost } from './host';
 import type { ActionRecorder } from './sessions';
-import { ViewSymbolProvider } from './symbols';
+import { SYMBOL_KINDS, ViewSymbolProvider } from './symbols';
 import { SCHEME, type OpenView, type ViewRegistry } from './views';
 
 /** Python language features for view files: symbols, definitions, references, highlights, hover, workspace symbols. */
@@ -25,18 +25,6 @@ export function registerNavigation(host: ExtensionHost, recorder: ActionRecorder
     vscode.languages.registerWorkspaceSymbolProvider(navigation),
   );
 }
-
-const SYMBOL_KINDS: Record<DefinitionKind, vscode.SymbolKind> = {
-  module: vscode.SymbolKind.Module,
-  class: vscode.SymbolKind.Class,
-  function: vscode.SymbolKind.Function,
-  method: vscode.SymbolKind.Method,
-  variable: vscode.SymbolKind.Variable,
-  constant: vscode.SymbolKind.Constant,
-  attribute: vscode.SymbolKind.Field,
-  parameter: vscode.SymbolKind.Variable,
-  import: vscode.SymbolKind.Namespace,
-};
 
 function toRange(r: Range): vscode.Range {
   return new vscode.Range(r.startLine, r.startColumn, r.endLine, r.endColumn);

@@ -1,13 +1,18 @@
 /** Go to Symbol for view files, from the tree-sitter parse (language servers skip custom schemes). */
 import * as vscode from 'vscode';
-import { documentSymbols, type PySymbol } from '../core/python/outline';
+import { documentSymbols, type PySymbol, type PySymbolKind } from '../core/python/outline';
 
-const KINDS: Record<PySymbol['kind'], vscode.SymbolKind> = {
+/** How VS Code shows each kind, in the document outline and in Go to Symbol in Workspace. */
+export const SYMBOL_KINDS: Record<PySymbolKind, vscode.SymbolKind> = {
+  module: vscode.SymbolKind.Module,
   class: vscode.SymbolKind.Class,
   function: vscode.SymbolKind.Function,
   method: vscode.SymbolKind.Method,
   variable: vscode.SymbolKind.Variable,
   constant: vscode.SymbolKind.Constant,
+  attribute: vscode.SymbolKind.Field,
+  parameter: vscode.SymbolKind.Variable,
+  import: vscode.SymbolKind.Namespace,
 };
 
 export class ViewSymbolProvider implements vscode.DocumentSymbolProvider {
@@ -18,7 +23,7 @@ export class ViewSymbolProvider implements vscode.DocumentSymbolProvider {
 
 function toVscode(symbol: PySymbol): vscode.DocumentSymbol {
   const range = (r: PySymbol['range']) => new vscode.Range(r.startLine, r.startColumn, r.endLine, r.endColumn);
-  const out = new vscode.DocumentSymbol(symbol.name, '', KINDS[symbol.kind], range(symbol.range), range(symbol.selectionRange));
+  const out = new vscode.DocumentSymbol(symbol.name, '', SYMBOL_KINDS[symbol.kind], range(symbol.range), range(symbol.selectionRange));
   out.children = symbol.children.map(toVscode);
   return out;
 }

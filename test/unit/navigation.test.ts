@@ -4,8 +4,12 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { buildBundle } from '../../src/core/disguise/bundle';
 import { translatorFor } from '../../src/core/disguise/translator';
+import { documentSymbols, type PySymbol, type Range } from '../../src/core/python/outline';
+import { loadPythonParser } from '../../src/core/python/parser';
+import { pythonFile } from '../../src/core/python/python-file';
 import { NavigationIndex, type Definition, type NavigationSource, type OpenDocument, type Position } from '../../src/core/view/navigation/index';
 import { ModuleMap } from '../../src/core/view/navigation/modules';
+import { summarize } from '../../src/core/view/navigation/summary';
 import { DisguisedFileSystem } from '../../src/core/view/view-fs';
 import { marked, positionOf } from '../fourslash';
 import { FIXTURE, copyTree, tempDir } from '../helpers';
@@ -318,4 +322,128 @@ test('in a real disguised view, navigation answers in view names only', async ()
   assert.ok(seen.length > 20);
   assert.deepEqual(originals.filter((n) => words.has(n)), []);
   fs.rmSync(repo, { recursive: true, force: true });
+});
+
+const BROKEN: Record<string, string> = {
+  'broken.py': [
+    'import os',
+    '',
+    '',
+    'def first(items):',
+    '    total = sum(items',
+    '',
+    '',
+    '@decorator',
+    'def later(a):',
+    '    return a',
+    '',
+    '',
+    'class After(Base):',
+    '    @property',
+    '    def m(self):',
+    '        return 1',
+    '',
+    '',
+    'LATER = later(2)',
+    '',
+  ].join('\n'),
+  'user.py': ['from broken import later, After', '', '', 'def use(obj):', '    return later(1), After(), obj.m', ''].join('\n'),
+};
+
+test('a file with a syntax error: definitions after it are found by Go to Definition and Go to Symbol in Workspace, decorators in their range', async () => {
+  const index = new NavigationIndex(memory(BROKEN));
+  const user = doc(BROKEN, 'user.py');
+  const broken = doc(BROKEN, 'broken.py');
+  const later = await index.definitions(user, at(user.text, 'return later(1)', 'later'));
+  assert.deepEqual(where(later), ['broken.py:9:function:later']);
+  assert.deepEqual([later[0].range, later[0].selection], [
+    { startLine: 7, startColumn: 0, endLine: 9, endColumn: 12 },
+    { startLine: 8, startColumn: 4, endLine: 8, endColumn: 9 },
+  ]);
+  assert.deepEqual(where(await index.definitions(user, at(user.text, 'After()', 'After'))), ['broken.py:13:class:After']);
+  assert.deepEqual(where(await index.definitions(user, at(user.text, 'obj.m', 'm'))), ['broken.py:15:method:After.m']);
+  // In the broken file itself, and its imports still bind.
+  assert.deepEqual(where(await index.definitions(broken, at(broken.text, 'LATER = later(2)', 'later'))), ['broken.py:9:function:later']);
+  assert.deepEqual(where(await index.definitions(broken, at(broken.text, 'import os', 'os'))), ['broken.py:1:import:os']);
+  const symbols = (await index.workspaceSymbols('')).filter((d) => d.path === 'broken.py');
+  assert.deepEqual(where(symbols).sort(), ['broken.py:13:class:After', 'broken.py:15:method:After.m', 'broken.py:19:constant:LATER', 'broken.py:4:function:first', 'broken.py:9:function:later']);
+  const hover = await index.hover(user, at(user.text, 'return later(1)', 'later'));
+  assert.deepEqual([hover?.signature, hover?.kind, hover?.line], ['def later(a)', 'function', 8]);
+});
+
+/** Every definition the outline gives, outside functions (navigation's scope): `Container.name:kind range selection`. */
+function outlineListing(symbols: PySymbol[], container = ''): string[] {
+  return symbols.flatMap((s) => [
+    `${container}${s.name}:${s.kind} ${span(s.range)} ${span(s.selectionRange)}`,
+    ...(s.kind === 'class' ? outlineListing(s.children, `${container}${s.name}.`) : []),
+  ]);
+}
+
+function summaryListing(definitions: Definition[]): string[] {
+  return definitions.map((d) => `${d.container ? `${d.container}.` : ''}${d.name}:${d.kind} ${span(d.range)} ${span(d.selection)}`);
+}
+
+function span(r: Range): string {
+  return `${r.startLine}:${r.startColumn}-${r.endLine}:${r.endColumn}`;
+}
+
+test('the file summary takes its definitions from the outline: the same kinds, and the same ranges (decorators included)', async () => {
+  const text = [
+    'MAX = 3',
+    'first, *rest = [1, 2, 3]',
+    '',
+    '@functools.cache',
+    '@staticmethod',
+    'def cached(x):',
+    '    def inner():',
+    '        pass',
+    '    return x',
+    '',
+    '@dataclass',
+    'class Point:',
+    '    ORIGIN = 0',
+    '    x: int = 0',
+    '',
+    '    def __init__(self):',
+    '        self.y = 1',
+    '',
+    '    @property',
+    '    def norm(self):',
+    '        return abs(self.x)',
+    '',
+    '    class Meta:',
+    '        def options(self):',
+    '            pass',
+    '',
+    'def factory():',
+    '    class Local:',
+    '        def method(self):',
+    '            pass',
+    '    return Local',
+    '',
+  ].join('\n');
+  const shared = [
+    'MAX:constant 0:0-0:7 0:0-0:3',
+    'first:variable 1:0-1:24 1:0-1:5',
+    'rest:variable 1:0-1:24 1:8-1:12',
+    'cached:function 3:0-8:12 5:4-5:10',
+    'Point:class 10:0-24:16 11:6-11:11',
+    'Point.ORIGIN:constant 12:4-12:14 12:4-12:10',
+    'Point.x:variable 13:4-13:14 13:4-13:5',
+    'Point.__init__:method 15:4-16:18 15:8-15:16',
+    'Point.norm:method 18:4-20:26 19:8-19:12',
+    'Point.Meta:class 22:4-24:16 22:10-22:14',
+    'Point.Meta.options:method 23:8-24:16 23:12-23:19',
+    'factory:function 26:0-30:16 26:4-26:11',
+  ];
+  assert.deepEqual(outlineListing(await documentSymbols(text)), shared);
+  const parser = await loadPythonParser();
+  const summary = summarize(parser, 'shapes.py', text, pythonFile(text).tree(parser));
+  // The summary adds `self.x` attributes, after the outline's definitions.
+  assert.deepEqual(summaryListing(summary.symbols), [...shared, 'Point.y:attribute 16:8-16:18 16:13-16:14']);
+  const index = new NavigationIndex(memory({ 'shapes.py': text }));
+  const norm = await index.definitions({ path: 'shapes.py', text }, at(text, 'return abs(self.x)', 'x'));
+  assert.deepEqual(summaryListing(norm), ['Point.x:variable 13:4-13:14 13:4-13:5']);
+  const cached = await index.workspaceSymbols('cached');
+  assert.deepEqual(summaryListing(cached), ['cached:function 3:0-8:12 5:4-5:10']);
 });

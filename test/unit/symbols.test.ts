@@ -234,6 +234,12 @@ test('CRLF sources: lines and columns as VS Code counts them', async () => {
   eachSymbol(symbols, (s) => assert.equal(textAt(source, s.selectionRange), s.name));
 });
 
+/** One line per symbol: indentation for nesting, `name:kind range selection` (0-based line:column). */
+function listing(symbols: PySymbol[], depth = 0): string[] {
+  const at = (r: Range) => `${r.startLine}:${r.startColumn}-${r.endLine}:${r.endColumn}`;
+  return symbols.flatMap((s) => [`${'  '.repeat(depth)}${s.name}:${s.kind} ${at(s.range)} ${at(s.selectionRange)}`, ...listing(s.children, depth + 1)]);
+}
+
 test('files with syntax errors still yield what parses', async () => {
   const source = [
     'GOOD = 1',
@@ -252,12 +258,14 @@ test('files with syntax errors still yield what parses', async () => {
     '    pass',
     '',
   ].join('\n');
-  const symbols = await documentSymbols(source);
-  const names: string[] = [];
-  eachSymbol(symbols, (s) => names.push(s.name));
-  for (const expected of ['GOOD', 'fine']) assert.ok(names.includes(expected), `${expected} in ${names.join(',')}`);
-  assert.ok(names.includes('Survivor') || names.includes('also_fine'), names.join(','));
-  eachSymbol(symbols, (s) => assert.equal(textAt(source, s.selectionRange), s.name));
+  assert.deepEqual(listing(await documentSymbols(source)), [
+    'GOOD:constant 0:0-0:8 0:0-0:4',
+    'fine:function 2:0-3:12 2:4-2:8',
+    'broken:function 5:0-6:12 5:4-5:10',
+    'Survivor:class 8:0-10:12 8:6-8:14',
+    '  ok:method 9:4-10:12 9:8-9:10',
+    'also_fine:function 12:0-13:8 12:4-12:13',
+  ]);
 
   assert.deepEqual(await documentSymbols(''), []);
   assert.deepEqual(await documentSymbols('def (\n'), []);
@@ -278,12 +286,79 @@ test('files with syntax errors still yield what parses', async () => {
     '',
   ].join('\n');
   const recovered = await documentSymbols(typing);
-  assert.deepEqual(shape(recovered), { 'A:class': { 'm:method': {}, 'n:method': {} }, 'g:function': {} });
-  assert.deepEqual(find(recovered, 'A').range, { startLine: 0, startColumn: 0, endLine: 9, endColumn: 12 });
-  assert.deepEqual(find(recovered, 'm').range, { startLine: 4, startColumn: 4, endLine: 5, endColumn: 15 });
-  assert.deepEqual(find(recovered, 'n').range, { startLine: 8, startColumn: 4, endLine: 9, endColumn: 12 });
-  assert.deepEqual(find(recovered, 'n').selectionRange, { startLine: 8, startColumn: 14, endLine: 8, endColumn: 15 });
+  assert.deepEqual(listing(recovered), [
+    'A:class 0:0-9:12 0:6-0:7',
+    '  m:method 4:4-5:15 4:8-4:9',
+    '  n:method 8:4-9:12 8:14-8:15',
+    'g:function 11:0-11:13 11:4-11:5',
+  ]);
   eachSymbol(recovered, (s) => assert.equal(textAt(typing, s.selectionRange), s.name));
+});
+
+test('a broken tree: what follows an unclosed bracket keeps its own level, recovered decorators count, and the definitions the tree cut short or ran long end where their blocks do', async () => {
+  const source = [
+    'def first(items):',
+    '    total = sum(items',
+    '',
+    '',
+    '@decorator',
+    'def later(a):',
+    '    return a',
+    '',
+    '',
+    'class After(Base):',
+    '    @property',
+    '    def m(self):',
+    '        return 1',
+    '',
+    '',
+    'LATER = later(2)',
+    '',
+  ].join('\n');
+  // tree-sitter runs `first` to the end of `later`, which would be a function inside it.
+  assert.deepEqual(listing(await documentSymbols(source)), [
+    'first:function 0:0-1:21 0:4-0:9',
+    'later:function 4:0-6:12 5:4-5:9',
+    'After:class 9:0-12:16 9:6-9:11',
+    '  m:method 10:4-12:16 11:8-11:9',
+    'LATER:constant 15:0-15:16 15:0-15:5',
+  ]);
+  const ranLong = [
+    'class Shape:',
+    '    def area(self):',
+    '        broken = foo(1,',
+    '',
+    '    def run(self):',
+    '        return 1',
+    '',
+    '    def scale(self, factor):',
+    '        return factor',
+    '',
+  ].join('\n');
+  // tree-sitter runs `area` to the end of the class: `run` and `scale` would be functions inside it.
+  assert.deepEqual(listing(await documentSymbols(ranLong)), [
+    'Shape:class 0:0-8:21 0:6-0:11',
+    '  area:method 1:4-2:23 1:8-1:12',
+    '  run:method 4:4-5:16 4:8-4:11',
+    '  scale:method 7:4-8:21 7:8-7:13',
+  ]);
+  const cutShort = [
+    'class Installer:',
+    '    def finalize(self):',
+    '        broken = foo(1,',
+    '        with open(target) as f:',
+    '            f.write(1)',
+    '',
+    '    def outputs(self):',
+    '        return self.done',
+    '',
+  ].join('\n');
+  // tree-sitter ends the class after `finalize`: `outputs` would be a module-level function.
+  assert.deepEqual(listing(await documentSymbols(cutShort)), [
+    'Installer:class 0:0-7:24 0:6-0:15',
+    '  finalize:method 1:4-4:22 1:8-1:16',
+    '  outputs:method 6:4-7:24 6:8-6:15',
+  ]);
 });
 
 test('only text matters: disguised names come back as written, and the query is reused across calls', async () => {

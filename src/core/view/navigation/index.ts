@@ -22,12 +22,12 @@ import type { Node, Tree } from 'web-tree-sitter';
 import { lookup, referencesOf, siteAt, type Binding as BinderBinding, type Declaration, type PyScan } from '../../python/binder';
 import { loadPythonParser, type PythonParser } from '../../python/parser';
 import { pythonFile } from '../../python/python-file';
-import type { Range } from '../../python/outline';
+import { docstringOf, rangeOf, type Range, type Span } from '../../python/outline';
 import { ModuleMap } from './modules';
-import { docstringOf, importsOf, insideSpans, rangeOf, summarize, type ClassInfo, type Definition, type FileSummary, type ImportBinding, type Span } from './summary';
+import { importsOf, insideSpans, summarize, type ClassInfo, type Definition, type FileSummary, type ImportBinding } from './summary';
 import { lineIndexAt, lineStarts } from '../../common/line-starts';
 
-export type { Definition, DefinitionKind } from './summary';
+export type { Definition } from './summary';
 
 /** Where the index reads the view: its file list and the text it serves (view names). */
 export interface NavigationSource {
@@ -246,7 +246,7 @@ export class NavigationIndex {
     // A sweep over the view's files parses each once, apart from the shared files of the open documents.
     const tree = parser.parse(text);
     try {
-      summary = summarize(parser, path, tree);
+      summary = summarize(parser, path, text, tree);
     } finally {
       tree.delete();
     }
@@ -263,7 +263,7 @@ export class NavigationIndex {
       return live;
     }
     if (live) this.live.delete(doc.path);
-    live = { text: doc.text, summary: summarize(parser, doc.path, pythonFile(doc.text).tree(parser)) };
+    live = { text: doc.text, summary: summarize(parser, doc.path, doc.text, pythonFile(doc.text).tree(parser)) };
     this.live.set(doc.path, live);
     while (this.live.size > LIVE_DOCUMENTS) this.live.delete(this.live.keys().next().value as string);
     return live;
@@ -425,7 +425,9 @@ class Resolution {
       case 'class': {
         const node = id.parent ?? id;
         const body = node.childForFieldName('body');
-        const definition: Definition = { name: site.text, kind: site.declares === 'class' ? 'class' : 'function', path, range: rangeOf(node), selection: rangeOf(id), header: { start: node.startIndex, end: body?.startIndex ?? node.endIndex } };
+        // The range holds the decorators, as the outline's does.
+        const whole = node.parent?.type === 'decorated_definition' ? node.parent : node;
+        const definition: Definition = { name: site.text, kind: site.declares === 'class' ? 'class' : 'function', path, range: rangeOf(whole), selection: rangeOf(id), header: { start: node.startIndex, end: body?.startIndex ?? node.endIndex } };
         const doc = body ? docstringOf(body) : undefined;
         if (doc) definition.doc = doc;
         return [{ definition, at }];

@@ -1,27 +1,22 @@
 /**
  * What one Python file offers to the rest of the view: its module-level names, its classes with
  * their members (methods, class attributes, `self.x = ...` attributes), its module-level imports,
- * and the spans of strings and comments (where a word is not a reference). Built from one
- * tree-sitter query over the text the view serves, so every name in it is a view name.
+ * and the spans of strings and comments (where a word is not a reference). The definitions are the
+ * file's outline (core/python/outline), read from the same tree, so navigation and the editor's
+ * outline agree on them; every name in it is a view name.
  */
 import type { Node, Query, Tree } from 'web-tree-sitter';
 import type { PythonParser } from '../../python/parser';
-import { isConstantName, type Range } from '../../python/outline';
+import { docstringOf, outline, rangeOf, type PySymbol, type PySymbolKind, type Range, type Span } from '../../python/outline';
 
-export type DefinitionKind = 'module' | 'class' | 'function' | 'method' | 'variable' | 'constant' | 'attribute' | 'parameter' | 'import';
-
-/** A UTF-16 span of the file's text. */
-export interface Span {
-  start: number;
-  end: number;
-}
+// For index.ts, which reads trees with them.
 
 export interface Definition {
   name: string;
-  kind: DefinitionKind;
+  kind: PySymbolKind;
   /** The view path of the file. */
   path: string;
-  /** The whole definition (for a variable, its assignment). */
+  /** The whole definition (decorators included; for a variable, its assignment). */
   range: Range;
   /** The name itself. */
   selection: Range;
@@ -74,11 +69,9 @@ export interface FileSummary {
 }
 
 const QUERY_SOURCE = `
-(class_definition name: (identifier) @name) @class
-(function_definition name: (identifier) @name) @function
-(assignment left: (_) @target) @assign
 (import_statement) @import
 (import_from_statement) @import
+(assignment left: (attribute object: (identifier) attribute: (identifier)) @target) @attribute
 (string_start) @inert
 (string_content) @inert
 (comment) @inert
@@ -91,166 +84,116 @@ function query(parser: PythonParser): Query {
   return compiled;
 }
 
-interface Container {
-  kind: 'class' | 'function';
-  end: number;
-  /** Class: its info; function: the class it is a method of (if any) and its first parameter. */
-  info?: ClassInfo;
-  methodOf?: ClassInfo;
-  selfName?: string;
-}
-
-export function rangeOf(node: Node): Range {
-  const s = node.startPosition;
-  const e = node.endPosition;
-  return { startLine: s.row, startColumn: s.column, endLine: e.row, endColumn: e.column };
-}
-
-/** Summarizes a parsed file; see the module comment. */
-export function summarize(parser: PythonParser, path: string, tree: Tree): FileSummary {
-  const q = query(parser);
+/** Summarizes a parsed file (`tree` is the tree of `text`); see the module comment. */
+export function summarize(parser: PythonParser, path: string, text: string, tree: Tree): FileSummary {
   const summary: FileSummary = { path, names: new Map(), imports: new Map(), starImports: [], classes: new Map(), symbols: [], inert: new Int32Array(0) };
   const moduleDoc = docstringOf(tree.rootNode);
   if (moduleDoc) summary.doc = moduleDoc;
+  const symbols = outline(parser, text, tree);
+  // The class of each method of the summary's classes, by where the method's name is.
+  const methods = new Map<string, ClassInfo>();
+  addDefinitions(summary, tree, symbols, undefined, methods);
   const inert: number[] = [];
-  const items: Array<{ kind: string; outer: Node; name: Node }> = [];
-  for (const match of q.matches(tree.rootNode)) {
+  const imports: Node[] = [];
+  const attributes: Array<{ statement: Node; target: Node }> = [];
+  for (const match of query(parser).matches(tree.rootNode)) {
     let outer: Node | undefined;
-    let name: Node | undefined;
+    let target: Node | undefined;
     let kind = '';
     for (const capture of match.captures) {
-      if (capture.name === 'name' || capture.name === 'target') name = capture.node;
+      if (capture.name === 'target') target = capture.node;
       else {
         outer = capture.node;
         kind = capture.name;
       }
     }
     if (!outer) continue;
-    if (kind === 'inert') {
-      inert.push(outer.startIndex, outer.endIndex);
-      continue;
-    }
-    items.push({ kind, outer, name: name ?? outer });
+    if (kind === 'inert') inert.push(outer.startIndex, outer.endIndex);
+    else if (kind === 'import') imports.push(outer);
+    else if (target) attributes.push({ statement: outer, target });
   }
   summary.inert = mergeSpans(inert);
-  // Outer before inner: matches come in document order of their first node, ties by length.
-  items.sort((a, b) => a.outer.startIndex - b.outer.startIndex || b.outer.endIndex - a.outer.endIndex);
-  const stack: Container[] = [];
-  for (const item of items) {
-    const start = item.outer.startIndex;
-    while (stack.length > 0 && start >= stack[stack.length - 1].end) stack.pop();
-    const container = stack[stack.length - 1];
-    switch (item.kind) {
-      case 'class': {
-        if (item.name.isMissing) break;
-        const outerClass = container?.kind === 'class' ? container.info : undefined;
-        const qualified = outerClass ? `${outerClass.qualified}.${item.name.text}` : item.name.text;
-        const definition = definitionOf(path, 'class', item.name, item.outer, outerClass?.qualified);
-        const info: ClassInfo = { qualified, definition, bases: basesOf(item.outer), members: new Map() };
-        if (!container || outerClass) {
-          summary.classes.set(qualified, info);
-          summary.symbols.push(definition);
-          if (outerClass) add(outerClass.members, definition);
-          else add(summary.names, definition);
-        }
-        stack.push({ kind: 'class', end: item.outer.endIndex, info });
-        break;
-      }
-      case 'function': {
-        if (item.name.isMissing) break;
-        const owner = container?.kind === 'class' ? container.info : undefined;
-        const definition = definitionOf(path, owner ? 'method' : 'function', item.name, item.outer, owner?.qualified);
-        if (!container || owner) {
-          summary.symbols.push(definition);
-          if (owner) add(owner.members, definition);
-          else add(summary.names, definition);
-        }
-        stack.push({ kind: 'function', end: item.outer.endIndex, methodOf: owner, selfName: owner ? firstParameter(item.outer) : undefined });
-        break;
-      }
-      case 'assign':
-        assignment(summary, path, item.outer, item.name, container);
-        break;
-      case 'import':
-        if (!container) importBindings(summary, path, item.outer);
-        break;
+  // An import inside a class or function of the outline (recovered ones too) is not the module's.
+  const blocks = symbols.filter((s) => s.kind === 'class' || s.kind === 'function').map((s) => s.range);
+  for (const statement of imports) if (!insideAny(blocks, statement)) importBindings(summary, path, statement);
+  for (const { statement, target } of attributes) selfAttribute(summary, methods, statement, target);
+  return summary;
+}
+
+/** Module-level symbols become names; a class's (at module level or in a class) its members. */
+function addDefinitions(summary: FileSummary, tree: Tree, symbols: PySymbol[], owner: ClassInfo | undefined, methods: Map<string, ClassInfo>): void {
+  for (const symbol of symbols) {
+    const definition: Definition = { name: symbol.name, kind: symbol.kind, path: summary.path, range: symbol.range, selection: symbol.selectionRange, header: symbol.header };
+    if (owner) definition.container = owner.qualified;
+    if (symbol.doc) definition.doc = symbol.doc;
+    add(owner ? owner.members : summary.names, definition);
+    summary.symbols.push(definition);
+    if (symbol.kind === 'class') {
+      const qualified = owner ? `${owner.qualified}.${symbol.name}` : symbol.name;
+      const node = definitionNode(tree, symbol);
+      const info: ClassInfo = { qualified, definition, bases: node ? basesOf(node) : [], members: new Map() };
+      summary.classes.set(qualified, info);
+      addDefinitions(summary, tree, symbol.children, info, methods);
+    } else if (symbol.kind === 'method' && owner) {
+      methods.set(positionKey(symbol.selectionRange.startLine, symbol.selectionRange.startColumn), owner);
     }
   }
-  return summary;
+}
+
+/** `self.x = ...` in a method of one of the summary's classes: an attribute of the class, unless the class already has a member `x`. */
+function selfAttribute(summary: FileSummary, methods: Map<string, ClassInfo>, statement: Node, target: Node): void {
+  let method: Node | null = statement.parent;
+  while (method && method.type !== 'function_definition') {
+    if (method.type === 'class_definition' || method.type === 'lambda') return;
+    method = method.parent;
+  }
+  const name = method?.childForFieldName('name');
+  if (!method || !name) return;
+  const owner = methods.get(positionKey(name.startPosition.row, name.startPosition.column));
+  const object = target.childForFieldName('object');
+  const attribute = target.childForFieldName('attribute');
+  if (!owner || !object || !attribute || object.text !== firstParameter(method)) return;
+  if (owner.members.has(attribute.text)) return; // a class-level member, else the first assignment, stands for all
+  const definition: Definition = { name: attribute.text, kind: 'attribute', path: summary.path, range: rangeOf(statement), selection: rangeOf(attribute), container: owner.qualified, header: { start: statement.startIndex, end: statement.endIndex } };
+  add(owner.members, definition);
+  summary.symbols.push(definition);
+}
+
+function positionKey(line: number, column: number): string {
+  return `${line}:${column}`;
+}
+
+/** The parsed class definition an outline symbol stands for (none for one recovered from a broken tree's text). */
+function definitionNode(tree: Tree, symbol: PySymbol): Node | undefined {
+  const { startLine, startColumn } = symbol.selectionRange;
+  const name = tree.rootNode.descendantForPosition({ row: startLine, column: startColumn });
+  const parent = name?.parent;
+  return parent?.type === 'class_definition' && parent.childForFieldName('name')?.equals(name!) ? parent : undefined;
+}
+
+/** Whether `node` starts inside one of the sorted, disjoint ranges. */
+function insideAny(ranges: Range[], node: Node): boolean {
+  const { row, column } = node.startPosition;
+  const before = (line: number, col: number) => line < row || (line === row && col <= column);
+  let lo = 0;
+  let hi = ranges.length - 1;
+  let last = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (before(ranges[mid].startLine, ranges[mid].startColumn)) {
+      last = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  if (last < 0) return false;
+  const range = ranges[last];
+  return row < range.endLine || (row === range.endLine && column < range.endColumn);
 }
 
 function add(map: Map<string, Definition[]>, definition: Definition): void {
   const list = map.get(definition.name);
   if (list) list.push(definition);
   else map.set(definition.name, [definition]);
-}
-
-function assignment(summary: FileSummary, path: string, statement: Node, target: Node, container: Container | undefined): void {
-  if (container?.kind === 'function') {
-    // `self.x = ...` in a method: an attribute of its class. Other assignments there are locals.
-    if (target.type !== 'attribute' || !container.methodOf || !container.selfName) return;
-    const object = target.childForFieldName('object');
-    const attribute = target.childForFieldName('attribute');
-    if (!object || !attribute || object.type !== 'identifier' || object.text !== container.selfName) return;
-    const members = container.methodOf.members;
-    if (members.has(attribute.text)) return; // the first assignment (or the class-level one) stands for all
-    const definition = definitionOf(path, 'attribute', attribute, statement, container.methodOf.qualified);
-    add(members, definition);
-    summary.symbols.push(definition);
-    return;
-  }
-  const owner = container?.kind === 'class' ? container.info : undefined;
-  for (const name of targetNames(target)) {
-    // Class-level assignments are variables with a container; `attribute` is kept for `self.x`.
-    const kind = isConstantName(name.text) ? 'constant' : 'variable';
-    const definition = definitionOf(path, kind, name, statement, owner?.qualified);
-    add(owner ? owner.members : summary.names, definition);
-    summary.symbols.push(definition);
-  }
-}
-
-/** The identifiers an assignment target binds (`a`, `a, b`, `(a, [b, *c])`). */
-export function targetNames(target: Node): Node[] {
-  switch (target.type) {
-    case 'identifier':
-      return [target];
-    case 'pattern_list':
-    case 'tuple_pattern':
-    case 'list_pattern':
-    case 'list_splat_pattern':
-    case 'parenthesized_expression':
-    case 'tuple':
-    case 'list':
-    case 'expression_list':
-      return target.namedChildren.flatMap((child) => (child ? targetNames(child) : []));
-    default:
-      return [];
-  }
-}
-
-function definitionOf(path: string, kind: DefinitionKind, name: Node, outer: Node, container: string | undefined): Definition {
-  const definition: Definition = { name: name.text, kind, path, range: rangeOf(outer), selection: rangeOf(name) };
-  if (container !== undefined) definition.container = container;
-  if (kind === 'class' || kind === 'function' || kind === 'method') {
-    const body = outer.childForFieldName('body');
-    definition.header = { start: outer.startIndex, end: body ? body.startIndex : outer.endIndex };
-    const doc = body ? docstringOf(body) : undefined;
-    if (doc) definition.doc = doc;
-  } else if (kind !== 'module') {
-    definition.header = { start: outer.startIndex, end: outer.endIndex };
-  }
-  return definition;
-}
-
-/** The content span of a block's leading string literal. */
-export function docstringOf(block: Node): Span | undefined {
-  const first = block.namedChildren[0];
-  if (!first || first.type !== 'expression_statement') return undefined;
-  const string = first.namedChildren[0];
-  if (!string || string.type !== 'string' || first.namedChildren.length !== 1) return undefined;
-  const contents = string.namedChildren.filter((c) => c?.type === 'string_content');
-  if (contents.length === 0) return { start: string.startIndex, end: string.startIndex };
-  return { start: contents[0]!.startIndex, end: contents[contents.length - 1]!.endIndex };
 }
 
 function basesOf(classNode: Node): string[] {
@@ -280,7 +223,7 @@ function importBindings(summary: FileSummary, path: string, statement: Node): vo
 export function importsOf(path: string, statement: Node): ImportBinding[] {
   const out: ImportBinding[] = [];
   const bind = (local: Node, module: string, level: number, name: string | undefined) => {
-    const definition = definitionOf(path, 'import', local, statement, undefined);
+    const definition = importDefinition(path, local, statement);
     const binding: ImportBinding = { local: local.text, module, level, definition };
     if (name !== undefined) binding.name = name;
     out.push(binding);
@@ -314,7 +257,7 @@ export function importsOf(path: string, statement: Node): ImportBinding[] {
   for (const child of statement.namedChildren) {
     if (!child || child.equals(moduleNode!)) continue;
     if (child.type === 'wildcard_import') {
-      out.push({ local: '*', module, level, definition: definitionOf(path, 'import', child, statement, undefined) });
+      out.push({ local: '*', module, level, definition: importDefinition(path, child, statement) });
     } else if (child.type === 'dotted_name') {
       bind(child, module, level, child.text);
     } else if (child.type === 'aliased_import') {
@@ -324,6 +267,11 @@ export function importsOf(path: string, statement: Node): ImportBinding[] {
     }
   }
   return out;
+}
+
+/** The import statement as the definition of the name `local` binds. */
+function importDefinition(path: string, local: Node, statement: Node): Definition {
+  return { name: local.text, kind: 'import', path, range: rangeOf(statement), selection: rangeOf(local), header: { start: statement.startIndex, end: statement.endIndex } };
 }
 
 /** Sorts and merges [start, end, start, end, ...] into disjoint spans. */
