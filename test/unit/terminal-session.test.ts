@@ -105,3 +105,36 @@ test('the banner says which Python runs; a test id pytest cannot find gets the n
   const found = plain(await type(`python3 -m pytest -q -p no:cacheprovider ${translator.textToView('tests/test_cart.py::test_receipt_path')}\r`));
   assert.ok(!found.includes(JUDGING_TESTS_NOTE));
 });
+
+test('a line of a working-copy file printed by cat, cat -n, grep -n, grep -rn or git diff shows as the view has it', async () => {
+  const { repo, translator, type, term } = await session();
+  await term.linesReady();
+  const view = new DisguisedFileSystem({ root: repo, translator });
+  const real = 'shopcart/models/cart.py';
+  const viewPath = translator.pathToView(real);
+  const realLines = fs.readFileSync(path.join(repo, real), 'utf8').split('\n');
+  const viewLines = view.readText(viewPath)!.split('\n');
+  const n = viewLines.findIndex((line, i) => line !== realLines[i] && /\bdef\b/.test(line)) + 1;
+  assert.ok(n > 0, 'a def line the view renames');
+  // Lines that free-text translation alone would show otherwise than the view does.
+  const differing = realLines.filter((line, i) => translator.textToView(line) !== viewLines[i]);
+  assert.ok(differing.length > 0, 'the file has lines free text would misstate');
+  const shown = (out: string) => plain(out).split(/\r\n/);
+  // Whole lines: the file as the view serves it, byte for byte (after the echoed command).
+  const cat = shown(await type(`cat ${viewPath}\r`));
+  assert.deepEqual(cat.slice(1, viewLines.length), viewLines.slice(0, -1));
+  assert.ok(shown(await type(`cat -n ${viewPath}\r`)).includes(`${String(n).padStart(6)}\t${viewLines[n - 1]}`));
+  assert.ok(shown(await type(`grep -n "${viewLines[n - 1].trim()}" ${viewPath}\r`)).includes(`${n}:${viewLines[n - 1]}`));
+  assert.ok(shown(await type(`grep -rn "${viewLines[n - 1].trim()}" .\r`)).includes(`./${viewPath}:${n}:${viewLines[n - 1]}`));
+  // A change made in the terminal: git diff shows the changed file's lines as the view has them.
+  const git = (args: string) => require('node:child_process').execFileSync('git', args.split(' '), { cwd: repo, stdio: 'pipe' });
+  git('init -q');
+  git('-c user.email=a@b -c user.name=t commit -qam base --allow-empty');
+  git('add -A');
+  git('-c user.email=a@b -c user.name=t commit -qm files');
+  fs.appendFileSync(path.join(repo, real), '\n');
+  const diff = shown(await type('git --no-pager diff -U2\r'));
+  const context = diff.filter((line) => line.startsWith(' ') && line.trim() !== '');
+  assert.ok(context.length > 0, diff.join('\n'));
+  for (const line of context) assert.ok(viewLines.includes(line.slice(1)), `${line} is a view line`);
+});

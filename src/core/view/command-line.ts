@@ -9,6 +9,7 @@
 import type { ProseOptions } from '../names/prose';
 import { isAssignment, scanCommandLine } from '../common/shell-words';
 import type { Translator } from '../disguise/translator';
+import { outputLineToView, type WorkingCopyLines } from './working-copy-lines';
 
 /** The real command line for a line typed in the view. */
 export function commandLineToReal(line: string, translator: Translator): string {
@@ -48,10 +49,14 @@ function translateArguments(line: string, translate: (text: string) => string): 
  */
 export class OutputTranslator {
   private pending = '';
+  /** The last line translated ended with a traceback frame (`File "...", line N`): its source line follows. */
+  private afterFrame = false;
 
   constructor(
     private readonly translator: Translator,
     private readonly options: ProseOptions = {},
+    /** The working copy's lines: a printed line of one of its files is shown as the view has it. */
+    private readonly workingCopy?: { lines: WorkingCopyLines; root: string },
   ) {}
 
   push(chunk: string): string {
@@ -84,8 +89,33 @@ export class OutputTranslator {
     return this.translate(rest);
   }
 
-  /** Colour codes (`ESC[31m`) end in a letter that would glue onto the next word: keep them apart. */
+  /**
+   * Lines of working-copy files (whole, or after a `grep -n`, `cat -n` or `diff` prefix) as the
+   * view has them; the rest, in runs, as free text. A traceback's source line is left to the
+   * traceback's own translation, which also re-aligns the carets under it.
+   */
   private translate(text: string): string {
+    if (!this.workingCopy || text === '') return this.translateRun(text);
+    const { lines, root } = this.workingCopy;
+    let out = '';
+    let run = '';
+    for (const piece of text.split(/(?<=\n)/)) {
+      const body = piece.replace(/\r?\n$/, '');
+      const view = this.afterFrame || body.includes('\x1b') ? undefined : outputLineToView(body, lines, root, (real) => this.translator.pathToView(real));
+      if (piece.endsWith('\n')) this.afterFrame = /^[ \t]*File "[^"\n]*", line \d+/.test(body);
+      if (view === undefined) {
+        run += piece;
+        continue;
+      }
+      out += this.translateRun(run) + view + piece.slice(body.length);
+      run = '';
+    }
+    return out + this.translateRun(run);
+  }
+
+  /** Colour codes (`ESC[31m`) end in a letter that would glue onto the next word: keep them apart. */
+  private translateRun(text: string): string {
+    if (text === '') return text;
     if (!text.includes('\x1b')) return this.translator.textToView(text, this.options);
     return text
       .split(ANSI)

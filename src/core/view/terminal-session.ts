@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { commandLineToReal, OutputTranslator } from './command-line';
 import type { Translator } from '../disguise/translator';
 import type { DisguisedFileSystem } from './view-fs';
+import { WorkingCopyLines } from './working-copy-lines';
 
 export interface TerminalSessionOptions {
   translator: Translator;
@@ -37,7 +38,11 @@ export class TerminalSession {
   private cwd = '';
   private child: ChildProcess | undefined;
 
-  constructor(private readonly options: TerminalSessionOptions) {}
+  private readonly lines: WorkingCopyLines;
+
+  constructor(private readonly options: TerminalSessionOptions) {
+    this.lines = new WorkingCopyLines(options.view);
+  }
 
   get viewCwd(): string {
     return this.cwd;
@@ -51,6 +56,12 @@ export class TerminalSession {
     this.options.write(`Disguised terminal: commands run in the real working copy; names are translated both ways.\r\n`);
     for (const line of this.options.banner ?? []) this.options.write(`${line}\r\n`);
     this.prompt();
+    void this.lines.warm();
+  }
+
+  /** The working copy's lines are indexed (a printed line of a file then shows as the view has it). */
+  linesReady(): Promise<void> {
+    return this.lines.warm();
   }
 
   close(): void {
@@ -202,7 +213,8 @@ export class TerminalSession {
     const { view, translator } = this.options;
     const cwd = path.join(view.root, view.realRelative(this.cwd));
     // Paths outside the working copy stay as they are.
-    const out = new OutputTranslator(translator, { roots: [view.root] });
+    this.lines.refresh();
+    const out = new OutputTranslator(translator, { roots: [view.root] }, { lines: this.lines, root: view.root });
     // The real location of the working copy is not the person's business: show the view root.
     let output = '';
     const show = (text: string) => {
