@@ -2,7 +2,7 @@
 // each is declared, and which sites each binding's references are.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { lookup, readsNamespaceByName, referencesOf, siteAt, type PyScan } from '../../src/core/python/binder';
+import { definitionScope, functionLocal, lookup, readsNamespaceByName, referencesOf, Site, siteAt, type PyScan } from '../../src/core/python/binder';
 import { isIdentifier, KEYWORDS } from '../../src/core/python/identifiers';
 import { pythonFile } from '../../src/core/python/python-file';
 
@@ -100,6 +100,56 @@ test('one rule says when a function reads its namespace by name, and the binder 
   assert.equal(dynamic('return dir(a)'), false);
   assert.equal(dynamic('return model.eval()'), false);
   assert.equal(dynamic('return vars(a)'), false);
+});
+
+const LOCALS = `counter = 0
+
+
+def f(a, /, b, *rest, c=1, **kw):
+    global counter
+    counter = x = 1
+    h = lambda y: y
+    def inner():
+        nonlocal x
+        x = 2
+    return h, inner
+
+
+def g(v):
+    w = v
+    return locals()
+`;
+
+test('functionLocal: bound in a function or lambda that reads no namespace by name, neither global nor nonlocal, and no parameter a caller can name', () => {
+  const scan = pythonFile(LOCALS).binding;
+  const scope = (name: string) => scan.scopes.findIndex((s) => s.name === name);
+  const lambda = scan.scopes.findIndex((s) => s.kind === 'lambda');
+  const local = (index: number, names: string[]) => names.filter((name) => functionLocal(scan, index, name));
+  assert.deepEqual(local(scope('f'), ['a', 'b', 'rest', 'c', 'kw', 'counter', 'x', 'h', 'inner', 'y', 'unbound']), ['a', 'rest', 'kw', 'x', 'h', 'inner']);
+  assert.deepEqual(local(lambda, ['y']), ['y']);
+  assert.deepEqual(local(scope('inner'), ['x']), []);
+  assert.deepEqual(local(scope('g'), ['v', 'w']), []);
+  assert.deepEqual(local(0, ['counter', 'f']), []);
+});
+
+test('definitionScope finds the scope a def or class opens by the offset of its name', () => {
+  const scan = pythonFile(SOURCE).binding;
+  const at = (text: string) => scan.scopes[definitionScope(scan, SOURCE.indexOf(text))];
+  assert.equal(at('grow(').name, 'grow');
+  assert.equal(at('grow(').kind, 'function');
+  assert.equal(at('Box(').kind, 'class');
+  assert.equal(at('inner(').name, 'inner');
+  assert.equal(definitionScope(scan, SOURCE.indexOf('def grow')), -1);
+  assert.equal(definitionScope(scan, SOURCE.indexOf('counter')), -1);
+});
+
+test('an f-string field after a backslash is read (raw or not); a named escape holds no field', () => {
+  const names = (text: string) => pythonFile(text).binding.sites.filter((s) => s.kind === Site.Name).map((s) => s.text);
+  assert.deepEqual(names('rf"\\{word}a"\n'), ['word']);
+  assert.deepEqual(names('f"\\{word}a"\n'), ['word']);
+  assert.deepEqual(names('f"\\N{BULLET} {word}"\n'), ['word']);
+  assert.deepEqual(names('rf"\\N{word}"\n'), ['word']);
+  assert.deepEqual(names('"\\N{BULLET}" + f"\\\\{word}"\n'), ['word']);
 });
 
 test('one identifier and keyword definition', () => {

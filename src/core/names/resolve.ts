@@ -4,7 +4,7 @@
  * or a module of the repository. Pure: a function of the scan and of the module context.
  */
 import { PYTEST_FIXTURES } from './conventions';
-import { Bind, lookup, Site, type Binding, type Chain, type NameSite, type PyScan, type Scope } from '../python/binder';
+import { Bind, functionLocal, lookup, Site, type Binding, type Chain, type NameSite, type PyScan } from '../python/binder';
 
 export interface ModuleContext {
   /** Dotted name of the file's module (`pkg.sub.mod`), or undefined outside any package path. */
@@ -117,8 +117,7 @@ export class FileResolver {
   }
 
   private classifyName(site: NameSite): NameClass {
-    const scopes = this.scan.scopes;
-    if (site.kind === Site.Param) return this.paramClass(scopes[site.paramOf!], site.text);
+    if (site.kind === Site.Param) return this.paramClass(site.paramOf!, site.text);
     const found = this.lookup(site.text, site.scope);
     if (!found) {
       const outer = this.context.outer?.(site.text);
@@ -153,27 +152,24 @@ export class FileResolver {
       case 'class':
         return 'member';
       case 'function':
-        if (binding.kinds & Bind.Param) return this.paramClass(scope, name);
+        if (binding.kinds & Bind.Param) return this.paramClass(scopeIndex, name);
         // `return locals()`: the names become dictionary keys, which are data.
-        return scope.dynamicLocals ? 'kept' : 'local';
+        return functionLocal(this.scan, scopeIndex, name) ? 'local' : 'kept';
       default:
         return binding.kinds & Bind.Param ? 'local' : 'local';
     }
   }
 
   /**
-   * Parameters can be passed by keyword: they are members, except `*args`, `**kw` and
-   * positional-only ones. pytest's own fixtures and the arguments of `pytest_*` hooks are
-   * pytest's objects.
+   * Parameters can be passed by keyword: they are members, except the ones `functionLocal`
+   * finds local (`*args`, `**kw`, positional-only, a lambda's). pytest's own fixtures and the
+   * arguments of `pytest_*` hooks are pytest's objects.
    */
-  private paramClass(fn: Scope, name: string): NameClass {
+  private paramClass(scopeIndex: number, name: string): NameClass {
+    const fn = this.scan.scopes[scopeIndex];
     if (PYTEST_FIXTURES.has(name) || fn.name.startsWith('pytest_')) return 'external';
-    if (fn.dynamicLocals) return 'kept';
-    if (fn.kind === 'lambda') return 'local';
-    const param = fn.params.find((p) => p.name === name);
-    if (!param) return 'local';
-    if (param.kind === 'star' || param.kind === 'dstar' || param.kind === 'posonly') return 'local';
-    return 'member';
+    if (functionLocal(this.scan, scopeIndex, name)) return 'local';
+    return fn.dynamicLocals ? 'kept' : 'member';
   }
 
   private fromExternalWildcard(name: string): boolean {

@@ -5,8 +5,9 @@
  * they are read from, keyword arguments with their callee, parameters, definitions, imports —
  * plus every string literal with the syntactic context it sits in and every comment.
  * `lookup` resolves a name as Python does (`global`/`nonlocal`, class bodies hidden from their
- * methods) and `referencesOf` gives each binding the sites that read it. Every level and the
- * view read Python through it, so they agree on what a name is and where it is bound.
+ * methods), `referencesOf` gives each binding the sites that read it and `functionLocal` says
+ * which names are a function's plain locals. Every level and the view read Python through it, so
+ * they agree on what a name is and where it is bound.
  */
 import { KEYWORDS, VALUE_KEYWORDS } from './identifiers';
 import { lex, Tok, type StringToken, type Token } from './tokenizer';
@@ -297,6 +298,26 @@ export function lookup(scopes: readonly Scope[], name: string, scopeIndex: numbe
     s = scope.parent;
   }
   return undefined;
+}
+
+/**
+ * Whether `name` is a plain local of the function or lambda scope `scopeIndex`: bound there
+ * (neither `global` nor `nonlocal`) in a function that does not read its namespace by name, and,
+ * when it is a parameter, one no caller can pass by keyword: `*args`, `**kw`, positional-only, or
+ * any parameter of a lambda. Level 2 calls such a name `local`; Level 4 renames no other name.
+ */
+export function functionLocal(scan: PyScan, scopeIndex: number, name: string): boolean {
+  const scope = scan.scopes[scopeIndex];
+  if (scope.kind !== 'function' && scope.kind !== 'lambda') return false;
+  const binding = scope.bindings.get(name);
+  if (!binding || scope.dynamicLocals || scope.globals.has(name) || scope.nonlocals.has(name)) return false;
+  if (!(binding.kinds & Bind.Param) || scope.kind === 'lambda') return true;
+  return scope.params.some((p) => p.name === name && (p.kind === 'star' || p.kind === 'dstar' || p.kind === 'posonly'));
+}
+
+/** The scope a `def` or `class` opens, by the offset where its name starts; -1 when no definition's name starts there. */
+export function definitionScope(scan: PyScan, nameStart: number): number {
+  return scan.scopes.findIndex((scope) => scope.nameSite !== -1 && scan.sites[scope.nameSite].start === nameStart);
 }
 
 const resolved = new WeakSet<PyScan>();

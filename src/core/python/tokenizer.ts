@@ -203,7 +203,7 @@ function lexString(text: string, start: number, quote: number, end: number): Str
   while (i < end) {
     const c = text.charCodeAt(i);
     if (c === 92 /* \ */) {
-      i += 2;
+      i = escapeEnd(text, i, end, formatted, raw);
       continue;
     }
     if (c === q && (!triple || (text.charCodeAt(i + 1) === q && text.charCodeAt(i + 2) === q))) {
@@ -227,6 +227,21 @@ function lexString(text: string, start: number, quote: number, end: number): Str
   const stop = Math.min(i, end);
   if (parts && stop > literalStart) parts.push({ kind: 'literal', start: literalStart, end: stop });
   return { type: Tok.String, start, end: stop, contentStart, contentEnd: stop, prefix, parts, indent: 0, lineStart: false };
+}
+
+/**
+ * The offset after the escape a backslash at `i` starts: the backslash and the character after
+ * it, but in an f-string a `{` after a backslash still opens a replacement field (`rf"\{x}"`,
+ * `f"\{x}"`), and `\N{BULLET}` in a string that is not raw is one escape, braces included.
+ */
+function escapeEnd(text: string, i: number, end: number, formatted: boolean, raw: boolean): number {
+  const next = text.charCodeAt(i + 1);
+  if (formatted && next === 123) return i + 1;
+  if (formatted && !raw && next === 78 /* N */ && text.charCodeAt(i + 2) === 123) {
+    const close = text.indexOf('}', i + 3);
+    return close === -1 || close >= end ? end : close + 1;
+  }
+  return i + 2;
 }
 
 /**

@@ -8,6 +8,7 @@ import { loadLexicon } from '../names/lexicon';
 import { site, type FunctionContext, type Site, type Transformation } from './catalogue';
 import type { FunctionScope } from './scope';
 import { assignmentOf, descendants, endsLine, inOwnScope, insideTry, isPlainLiteral, startsLine, statementsOf } from './syntax';
+import { functionLocal } from '../python/binder';
 import { isIdentifier } from '../python/identifiers';
 
 /** `name = literal` or `name = other_name`, alone on its line: the names it touches. */
@@ -58,13 +59,14 @@ export const SWAP_STATEMENTS: Transformation = {
   },
 };
 
-/** The locals of a function that may be renamed (see RENAME_LOCAL). */
+/** The locals of a function that may be renamed (see `renameSites`). */
 export function renamableLocals(scope: FunctionScope): string[] {
   if (scope.dynamic) return [];
   const names: string[] = [];
   for (const [name, bindings] of scope.bindings) {
+    if (!functionLocal(scope.scan, scope.index, name)) continue;
     if (name.startsWith('__') || scope.parameters.has(name) || scope.declared.has(name) || scope.nestedNames.has(name)) continue;
-    if (bindings.some((b) => b.kind === 'import' || b.kind === 'definition')) continue;
+    if (bindings.some((b) => b.declares === 'import' || b.declares === 'def' || b.declares === 'class')) continue;
     if (!scope.occurrences.has(name)) continue;
     names.push(name);
   }
@@ -170,12 +172,14 @@ export function reservedNames(): Set<string> {
 
 /**
  * Renaming a local of the function everywhere it occurs in the function's own scope and its
- * comprehensions. Only names bound by assignment, `for`, `with`/`except ... as`, walrus or `del`
- * (not imports, nested definitions, parameters: callers pass those by name), not `global` or
- * `nonlocal`, seen by no nested function, lambda or class (their own bindings would need the
- * same analysis), not dunder or private (`__x`), and none in a function that reads its locals by
- * name (`locals()`, `eval`, frames). The new name is taken by no name of the file, keyword or
- * builtin, so it shadows nothing and nothing shadows it.
+ * comprehensions. Only names that are plain locals for every level (the binder's
+ * `functionLocal`: Level 2 calls them `local`) and that Level 4 can follow besides: bound by
+ * assignment, `for`, `with`/`except ... as`, walrus or `del` (not imports, nested definitions,
+ * parameters: even those no caller names are kept), seen by no nested function, lambda or class
+ * (their own bindings would need the same analysis), not dunder or private (`__x`), and none in a
+ * function that reads its locals by name (`locals()`, `eval`, frames) or has a `match`
+ * statement. The new name is taken by no name of the file, keyword or builtin, so it shadows
+ * nothing and nothing shadows it.
  */
 export function renameSites(context: FunctionContext, random: () => number, taken: Set<string>): Site[] {
   const sites: Site[] = [];
@@ -185,7 +189,7 @@ export function renameSites(context: FunctionContext, random: () => number, take
     if (!renamed) continue;
     taken.add(renamed);
     const occurrences = context.scope.occurrences.get(name)!;
-    sites.push(site('rename-local', context.body, occurrences.map((id) => ({ start: id.startIndex, end: id.endIndex, text: renamed })), `${name} -> ${renamed}`));
+    sites.push(site('rename-local', context.body, occurrences.map((at) => ({ start: at.start, end: at.end, text: renamed })), `${name} -> ${renamed}`));
   }
   return sites;
 }

@@ -13,7 +13,6 @@
  */
 import type { Node } from 'web-tree-sitter';
 import { site, type FunctionContext, type Site, type Transformation } from './catalogue';
-import { targetNames } from './scope';
 import {
   assignmentOf, descendants, endsLine, fit, hasComment, indentAt, inOwnScope, insideTry, namedChildren, portable, portablePrecedence, Prec,
   startsLine, statementsOf, token,
@@ -63,10 +62,10 @@ function namesAllow(context: FunctionContext, statement: Node, list: string, tar
   const { scope, fn } = context;
   if (scope.dynamic || !inOwnScope(statement, fn) || insideTry(statement, fn)) return false;
   if (scope.declared.has(list) || scope.nestedNames.has(list) || parts.some((p) => mentions(p, list))) return false;
-  const names = targetNames(target);
+  const names = [target, ...descendants(target, 'identifier')].filter((id) => id.type === 'identifier').map((id) => id.text);
   for (const name of names) {
     if (name === list || scope.parameters.has(name) || scope.declared.has(name) || scope.nestedNames.has(name)) return false;
-    const elsewhere = (scope.occurrences.get(name) ?? []).some((id) => id.startIndex < statement.startIndex || id.endIndex > statement.endIndex);
+    const elsewhere = (scope.occurrences.get(name) ?? []).some((at) => at.start < statement.startIndex || at.end > statement.endIndex);
     if (elsewhere) return false;
   }
   return names.length > 0;

@@ -121,7 +121,7 @@ export function contextOf(text: string, fn: Node): FunctionContext | undefined {
   const body = fn.childForFieldName('body');
   const unit = indentUnit(text, fn);
   if (!body || unit === undefined) return undefined;
-  return { text, fn, body, unit, lineBreak: lineBreakOf(text), scope: analyzeFunction(fn) };
+  return { text, fn, body, unit, lineBreak: lineBreakOf(text), scope: analyzeFunction(text, fn) };
 }
 
 function overlaps(a: Site, b: Site): boolean {

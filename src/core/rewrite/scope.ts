@@ -1,175 +1,114 @@
 /**
- * The names of one function as the rewriter needs them: what its own scope binds and how, what
- * its parameters are, which names nested functions, lambdas and classes see, and whether the
- * function can reach its locals by name at run time (`locals()`, `eval`, frames), which rules out
+ * The names of one function as the rewriter needs them, read from the binder (core/python): what
+ * its own scope binds and where, what its parameters are, which names the functions, lambdas and
+ * classes nested in it use, and whether names are beyond what the rewriter can see (the function
+ * reads its locals by name at run time, or binds names by `match` patterns), which rules out
  * every rewrite that depends on names.
  */
 import type { Node } from 'web-tree-sitter';
-import { children, descendants, fieldOf, namedChildren, sameNode } from './syntax';
-
-export type BindingKind = 'assign' | 'augmented' | 'for' | 'with' | 'except' | 'walrus' | 'delete' | 'import' | 'definition';
-
-export interface Binding {
-  kind: BindingKind;
-  /** The statement (or expression, for a walrus) that binds. */
-  node: Node;
-}
+import { definitionScope, Site, type NameSite, type PyScan, type Scope } from '../python/binder';
+import { pythonFile } from '../python/python-file';
+import { descendants, namedChildren, sameNode } from './syntax';
 
 export interface FunctionScope {
   fn: Node;
+  /** The binder's analysis of the file the function is in, and the function's scope there. */
+  scan: PyScan;
+  index: number;
   parameters: Set<string>;
-  /** Names the function's own scope binds, each with every binding. */
-  bindings: Map<string, Binding[]>;
+  /** Names the function's own scope binds, each with the binder's sites that bind it (parameters apart), in order. */
+  bindings: Map<string, NameSite[]>;
   /** Names declared `global` or `nonlocal`. */
   declared: Set<string>;
-  /** Every identifier that occurs inside a function, lambda or class nested in the function (decorators and defaults too). */
+  /** Names that functions, lambdas and classes nested in the function read, bind or declare (their parameters apart). */
   nestedNames: Set<string>;
-  /** Occurrences of each name in the function's own scope and its comprehensions (attribute names and keywords excluded). */
-  occurrences: Map<string, Node[]>;
-  /** The function reads its locals by name at run time, or has a `match` statement. */
+  /**
+   * The sites of each bare name in the function's body, in its own scope and its comprehensions
+   * (not attributes, keywords, parameters). The binder places a store of a `global` or `nonlocal`
+   * name where it binds: such names are `declared` here or `nestedNames`.
+   */
+  occurrences: Map<string, NameSite[]>;
+  /** The function reads its locals by name (the binder's `dynamicLocals`), or `bindsByPattern`. */
   dynamic: boolean;
 }
 
-const NESTED = new Set(['function_definition', 'class_definition', 'lambda', 'decorated_definition']);
-const DYNAMIC_NAMES = new Set(['locals', 'vars', 'eval', 'exec', 'dir', '_getframe', 'currentframe', 'f_locals', 'f_back']);
-const TARGET_CONTAINERS = new Set(['pattern_list', 'tuple_pattern', 'list_pattern', 'tuple', 'list', 'expression_list', 'parenthesized_expression', 'list_splat_pattern', 'list_splat', 'as_pattern_target']);
-
-export function analyzeFunction(fn: Node): FunctionScope {
+export function analyzeFunction(text: string, fn: Node): FunctionScope {
+  const scan = pythonFile(text).binding;
+  const name = fn.childForFieldName('name');
+  const index = name ? definitionScope(scan, name.startIndex) : -1;
+  if (index === -1 || scan.scopes[index].kind !== 'function') throw new Error(`internal error: the binder has no function at offset ${fn.startIndex}`);
+  const own = scan.scopes[index];
   const scope: FunctionScope = {
     fn,
-    parameters: new Set(),
+    scan,
+    index,
+    parameters: new Set(own.params.map((p) => p.name)),
     bindings: new Map(),
-    declared: new Set(),
+    declared: new Set([...own.globals, ...own.nonlocals]),
     nestedNames: new Set(),
     occurrences: new Map(),
-    dynamic: false,
+    dynamic: own.dynamicLocals || bindsByPattern(fn),
   };
-  const parameters = fn.childForFieldName('parameters');
-  if (parameters) for (const p of namedChildren(parameters)) for (const name of parameterNames(p)) scope.parameters.add(name);
-  const body = fn.childForFieldName('body');
-  if (!body) return scope;
-  for (const id of descendants(body, 'identifier')) if (DYNAMIC_NAMES.has(id.text)) scope.dynamic = true;
-  if (descendants(body, 'match_statement').length > 0) scope.dynamic = true;
-
-  const bind = (name: string, kind: BindingKind, node: Node) => {
-    const list = scope.bindings.get(name);
-    if (list) list.push({ kind, node });
-    else scope.bindings.set(name, [{ kind, node }]);
-  };
-  const stack: Node[] = [body];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (NESTED.has(node.type)) {
-      for (const id of descendants(node, 'identifier')) scope.nestedNames.add(id.text);
-      const definition = node.type === 'decorated_definition' ? node.childForFieldName('definition') : node;
-      const name = definition?.type === 'lambda' ? null : definition?.childForFieldName('name');
-      if (name) bind(name.text, 'definition', node);
-      continue;
+  for (const [bound, binding] of own.bindings) {
+    const sites = binding.declarations.map((d) => scan.sites[d]).filter((site) => site.declares !== 'param');
+    if (sites.length > 0) scope.bindings.set(bound, sites);
+  }
+  const place = placesIn(scan.scopes, index);
+  for (const site of scan.sites) {
+    if (!isBareName(site)) continue;
+    const where = place(site.scope);
+    if (where === 'nested') scope.nestedNames.add(site.text);
+    else if (where === 'own') {
+      const list = scope.occurrences.get(site.text);
+      if (list) list.push(site);
+      else scope.occurrences.set(site.text, [site]);
     }
-    switch (node.type) {
-      case 'identifier':
-        if (isNameReference(node)) {
-          const list = scope.occurrences.get(node.text);
-          if (list) list.push(node);
-          else scope.occurrences.set(node.text, [node]);
-        }
-        break;
-      case 'assignment': {
-        const left = node.childForFieldName('left');
-        if (left) for (const name of targetNames(left)) bind(name, 'assign', statementOf(node));
-        break;
-      }
-      case 'augmented_assignment': {
-        const left = node.childForFieldName('left');
-        if (left) for (const name of targetNames(left)) bind(name, 'augmented', statementOf(node));
-        break;
-      }
-      case 'for_statement': {
-        const left = node.childForFieldName('left');
-        if (left) for (const name of targetNames(left)) bind(name, 'for', node);
-        break;
-      }
-      case 'as_pattern_target': {
-        const owner = node.parent?.parent;
-        const kind = owner?.type === 'except_clause' ? 'except' : 'with';
-        for (const name of targetNames(node)) bind(name, kind, node);
-        break;
-      }
-      case 'named_expression': {
-        const name = node.childForFieldName('name');
-        if (name) bind(name.text, 'walrus', node);
-        break;
-      }
-      case 'delete_statement':
-        for (const target of namedChildren(node)) for (const name of targetNames(target)) bind(name, 'delete', node);
-        break;
-      case 'import_statement':
-      case 'import_from_statement':
-      case 'future_import_statement':
-        for (const name of importedNames(node)) bind(name, 'import', node);
-        break;
-      case 'global_statement':
-      case 'nonlocal_statement':
-        for (const id of namedChildren(node)) if (id.type === 'identifier') scope.declared.add(id.text);
-        break;
-    }
-    for (const child of children(node).reverse()) stack.push(child);
   }
   return scope;
 }
 
-/** A plain name (not an attribute's name, a keyword argument's name, nor part of an import's module path). */
-export function isNameReference(id: Node): boolean {
-  const parent = id.parent;
-  if (!parent) return true;
-  const field = fieldOf(id);
-  if (parent.type === 'attribute' && field === 'attribute') return false;
-  if (parent.type === 'keyword_argument' && field === 'name') return false;
-  return true;
+/**
+ * A `match` statement binds the names its patterns capture, which the binder does not read as
+ * bindings: Level 4 takes the function's names as unknown.
+ */
+function bindsByPattern(fn: Node): boolean {
+  return descendants(fn, 'match_statement').length > 0;
 }
 
-function statementOf(node: Node): Node {
-  return node.parent?.type === 'expression_statement' ? node.parent : node;
-}
-
-/** The names an assignment target binds (attributes and subscripts bind none). */
-export function targetNames(target: Node): string[] {
-  if (target.type === 'identifier') return [target.text];
-  if (!TARGET_CONTAINERS.has(target.type)) return [];
-  return namedChildren(target).flatMap(targetNames);
-}
-
-function parameterNames(p: Node): string[] {
-  switch (p.type) {
-    case 'identifier':
-      return [p.text];
-    case 'default_parameter':
-    case 'typed_default_parameter': {
-      const name = p.childForFieldName('name');
-      return name ? [name.text] : [];
-    }
-    case 'typed_parameter':
-    case 'list_splat_pattern':
-    case 'dictionary_splat_pattern':
-      return namedChildren(p).filter((c) => c.type === 'identifier' || c.type === 'list_splat_pattern' || c.type === 'dictionary_splat_pattern').flatMap(parameterNames);
+/** A site that reads, binds or declares a bare name (parameters apart). */
+function isBareName(site: NameSite): boolean {
+  switch (site.kind) {
+    case Site.Name:
+    case Site.Declaration:
+    case Site.Def:
+    case Site.Class:
+      return true;
     default:
-      return [];
+      return site.declares === 'import';
   }
 }
 
-function importedNames(node: Node): string[] {
-  const names: string[] = [];
-  for (const child of namedChildren(node)) {
-    if (child.type === 'aliased_import') {
-      const alias = child.childForFieldName('alias');
-      if (alias) names.push(alias.text);
-    } else if (child.type === 'dotted_name' && fieldOf(child) === 'name') {
-      names.push(child.text.split('.')[0]);
-    } else if (child.type === 'wildcard_import') {
-      names.push('*');
+/** Where a scope is relative to function `fn`: its own scope or a comprehension in it, inside a nested function, lambda or class, or outside. */
+function placesIn(scopes: readonly Scope[], fn: number): (scope: number) => 'own' | 'nested' | 'outside' {
+  const known = new Map<number, 'own' | 'nested' | 'outside'>([[fn, 'own']]);
+  const place = (scope: number): 'own' | 'nested' | 'outside' => {
+    let found = known.get(scope);
+    if (found === undefined) {
+      const parent = scopes[scope].parent;
+      const above = parent === -1 ? 'outside' : place(parent);
+      found = above === 'own' && scopes[scope].kind !== 'comprehension' ? 'nested' : above;
+      known.set(scope, found);
     }
-  }
-  return names;
+    return found;
+  };
+  return place;
+}
+
+/** The statement a binding site stands in: the outermost node around it inside its block. */
+function statementAt(fn: Node, site: NameSite): Node | undefined {
+  let node = fn.descendantForIndex(site.start, site.end);
+  while (node?.parent && node.parent.type !== 'block' && !sameNode(node.parent, fn)) node = node.parent;
+  return node ?? undefined;
 }
 
 /**
@@ -179,9 +118,9 @@ function importedNames(node: Node): string[] {
 export function isProvablyDict(scope: FunctionScope, name: string, use: Node): boolean {
   if (scope.dynamic || scope.parameters.has(name) || scope.declared.has(name) || scope.nestedNames.has(name)) return false;
   const bindings = scope.bindings.get(name);
-  if (!bindings || bindings.length !== 1 || bindings[0].kind !== 'assign') return false;
-  const statement = bindings[0].node;
-  if (statement.type !== 'expression_statement' || !sameNode(statement.parent, scope.fn.childForFieldName('body'))) return false;
+  if (!bindings || bindings.length !== 1 || (bindings[0].declares !== 'assign' && bindings[0].declares !== 'annotated')) return false;
+  const statement = statementAt(scope.fn, bindings[0]);
+  if (statement?.type !== 'expression_statement' || !sameNode(statement.parent, scope.fn.childForFieldName('body'))) return false;
   if (statement.endIndex > use.startIndex) return false;
   const assignment = namedChildren(statement)[0];
   if (assignment?.type !== 'assignment' || namedChildren(statement).length !== 1) return false;
