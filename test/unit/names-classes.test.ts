@@ -392,3 +392,129 @@ test("a module's __getattr__ serves the attributes whose names it compares its p
     ].join('\n'),
   });
 });
+
+test('a word handed to code outside the repository as a value keeps its spelling in every string, though a function of that name is renamed', async () => {
+  const d = await viewRunsLikeOriginal({
+    'markup/__init__.py': [
+      'import types',
+      '',
+      '',
+      'def front_matter(text):',
+      '    return text.strip()',
+      '',
+      '',
+      'def token(kind):',
+      '    return types.SimpleNamespace(kind="front_matter", content=kind)',
+      '',
+      '',
+      'def parse(state, text):',
+      '    state.push("front_matter", front_matter(text))',
+      '    return state',
+      '',
+    ].join('\n'),
+    'tests/test_markup.py': [
+      'from markup import parse, token',
+      '',
+      '',
+      'class State:',
+      '    def __init__(self):',
+      '        self.kinds = []',
+      '',
+      '    def push(self, kind, content):',
+      '        self.kinds.append(kind)',
+      '',
+      '',
+      'def test_kinds():',
+      '    assert parse(State(), " a ").kinds == [token("a").kind]',
+      '    assert token("a").kind == "front_matter"',
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('front_matter'), 'front_matter');
+  assert.match(d.view('markup/__init__.py'), /\w+\.\w+\("front_matter", \w+\(text\)\)/);
+  assert.deepEqual(d.bundle.names!.externalValues, ['front_matter']);
+});
+
+test('a word that spells a renamed field in another casing is that field as the program derives it (snake_case to camelCase)', async () => {
+  const d = await viewRunsLikeOriginal({
+    'shapes/__init__.py': [
+      'import dataclasses',
+      '',
+      '',
+      'def to_camel(name):',
+      '    head, *rest = name.split("_")',
+      '    return head + "".join(p.title() for p in rest)',
+      '',
+      '',
+      '@dataclasses.dataclass',
+      'class Box:',
+      '    inner_width: int',
+      '    outer_height: int',
+      '',
+      '',
+      'def dump(box):',
+      '    return {to_camel(f.name): getattr(box, f.name) for f in dataclasses.fields(box)}',
+      '',
+    ].join('\n'),
+    'tests/test_shapes.py': 'from shapes import Box, dump\n\n\ndef test_dump():\n    assert dump(Box(1, 2)) == {"innerWidth": 1, "outerHeight": 2}\n',
+  });
+  const camel = d.name('inner_width').replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
+  assert.match(d.view('tests/test_shapes.py'), new RegExp(`"${camel}": 1`));
+});
+
+test("a piece of a definition's name compared with __name__ (`startswith(\"F\")`) keeps the names it tells apart, in a test the classes it defines, elsewhere the names it matches", async () => {
+  const d = await viewRunsLikeOriginal({
+    'hooks/__init__.py': [
+      'class Registry:',
+      '    def __init__(self):',
+      '        self.hooks = []',
+      '',
+      '    def register(self, predicate, handler):',
+      '        self.hooks.append((predicate, handler))',
+      '',
+      '    def handle(self, obj):',
+      '        for predicate, handler in self.hooks:',
+      '            if predicate(type(obj)):',
+      '                return handler(obj)',
+      '        return obj',
+      '',
+      '',
+      'class VisitorCall:',
+      '    pass',
+      '',
+      '',
+      'def visitors(classes):',
+      '    return [c for c in classes if c.__name__.startswith("Visitor")]',
+      '',
+    ].join('\n'),
+    'tests/test_hooks.py': [
+      'from hooks import Registry, VisitorCall, visitors',
+      '',
+      '',
+      'def test_piece():',
+      '    def can_handle(cls):',
+      '        return cls.__name__.startswith("F")',
+      '',
+      '    class Foo:',
+      '        pass',
+      '',
+      '    class Bar:',
+      '        pass',
+      '',
+      '    registry = Registry()',
+      '    registry.register(can_handle, lambda _: "hi")',
+      '    bar = Bar()',
+      '    assert registry.handle(Foo()) == "hi"',
+      '    assert registry.handle(bar) is bar',
+      '',
+      '',
+      'def test_whole_tokens():',
+      '    assert visitors([VisitorCall, Registry]) == [VisitorCall]',
+      '',
+    ].join('\n'),
+  });
+  assert.equal(d.bundle.names!.excluded.Foo, 'name-piece-test');
+  assert.equal(d.bundle.names!.excluded.Bar, 'name-piece-test');
+  assert.equal(d.bundle.names!.excluded.VisitorCall, 'name-piece-test');
+  assert.notEqual(d.name('Registry'), 'Registry');
+});

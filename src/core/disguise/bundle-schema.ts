@@ -81,6 +81,7 @@ const namesShape = (): Shape<NamesSection> => ({
   nameArguments: required(arrayOf(calleeIndex)),
   valueArguments: required(arrayOf(calleeIndex)),
   dataNames: required(arrayOf(name)),
+  externalValues: required(arrayOf(name)),
   readsNames: required(boolean),
   excluded: required(recordOf(matching('a word', isKeptWord), reason)),
   keptSegments: required(arrayOf(matching('a path segment', isSegment))),

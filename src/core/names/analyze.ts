@@ -6,7 +6,7 @@
  */
 import { Bind, Site, scanPython, type Chain, type StringSite } from '../python/binder';
 import { FileResolver, type ModuleContext } from './resolve';
-import { isKwargsName, nameArgumentFlow, stringRole, withNameFlow, type ArgumentFlow } from './string-roles';
+import { externalValueWord, isKwargsName, nameArgumentFlow, stringRole, withNameFlow, type ArgumentFlow } from './string-roles';
 
 export type DefinitionKind = 'class' | 'function' | 'variable' | 'class-attribute' | 'parameter' | 'local' | 'local-callable' | 'attribute' | 'alias' | 'export';
 
@@ -76,6 +76,14 @@ export interface FileFacts {
   wordStrings: string[];
   /** The repository's callables the file calls with keywords computed at run time (`Style(**attributes)`). */
   computedKeywordCallees: string[];
+  /**
+   * Pieces a definition's run-time name is tested by (`cls.__name__.startswith("F")`): the
+   * piece, which end of the name it tests, and the functions and classes defined in the
+   * top-level function the test is in (the candidates it tells apart), or null outside functions.
+   */
+  namePieces: Array<[piece: string, side: 'prefix' | 'suffix', neighbours: string[] | null]>;
+  /** One-word strings it hands to code outside the repository as values (`Token(type="front_matter")`). */
+  externalValues: string[];
   /** One-word strings held in the file's containers or compared with (`{"blink": "blink"}`, `word == "link"`): data that may become keywords. */
   containerWords: string[];
   /** A class of the file serves attributes from its data (`__getattr__`). */
@@ -105,7 +113,7 @@ const UPDATES_NAMESPACE = /\b(?:vars|globals)\(\s*\)\s*(?:\.\s*(?:update|setdefa
 export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   const scan = scanPython(text);
   const resolver = new FileResolver(scan, context);
-  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], starImports: [], globals: [], dynamicParams: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), wordStrings: [], computedKeywordCallees: [], containerWords: [], dynamicAttributes: false, optionNames: [], nameValued: [], nameArguments: nameArgumentFlow(resolver) };
+  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], starImports: [], globals: [], dynamicParams: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), wordStrings: [], externalValues: [], namePieces: [], computedKeywordCallees: [], containerWords: [], dynamicAttributes: false, optionNames: [], nameValued: [], nameArguments: nameArgumentFlow(resolver) };
   // Strings flow into names within the file, as the translation sees them (code.ts).
   const flow = withNameFlow(resolver);
   facts.nameValued = flow.names;
@@ -274,6 +282,9 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   for (const site of scan.strings) {
     const content = text.slice(site.token.contentStart, site.token.contentEnd);
     const role = stringRole(site, flow.resolver, content);
+    if (externalValueWord(site, flow.resolver, content, role)) facts.externalValues.push(content);
+    const piece = namePieceTest(scan, resolver, site, content, role);
+    if (piece) facts.namePieces.push(piece);
     if (role === 'prose' && !site.token.parts && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) {
       const asArgument = site.call && site.whole && !resolver.isExternalChain(site.call.callee);
       if (asArgument || site.container === 'subscript' || site.container === 'dict-key') facts.wordStrings.push(content);
@@ -299,6 +310,23 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
     if (callee !== undefined) facts.computedKeywordCallees.push(callee);
   }
   return facts;
+}
+
+const PIECE_TESTS: Readonly<Record<string, 'prefix' | 'suffix'>> = { startswith: 'prefix', endswith: 'suffix' };
+
+/** `cls.__name__.startswith("F")` (see `FileFacts.namePieces`). */
+function namePieceTest(scan: ReturnType<typeof scanPython>, resolver: FileResolver, site: StringSite, content: string, role: string): FileFacts['namePieces'][number] | undefined {
+  if ((role !== 'definition-names' && role !== 'fragments') || !site.call || site.token.parts || site.argIndex !== 0) return undefined;
+  const callee = site.call.callee;
+  const side = PIECE_TESTS[resolver.lastAttribute(callee) ?? ''];
+  if (!side || !callee.steps.some((s) => s === '__name__' || s === '__qualname__') || !/^[\p{L}\p{N}_]+$/u.test(content)) return undefined;
+  let top = -1;
+  for (let s = site.scope; s > 0; s = scan.scopes[s].parent) if (scan.scopes[s].kind === 'function') top = s;
+  if (top === -1) return [content, side, null];
+  const { start, end } = scan.scopes[top];
+  const neighbours = new Set<string>();
+  for (const s of scan.scopes) if (s !== scan.scopes[top] && (s.kind === 'function' || s.kind === 'class') && s.start > start && s.end <= end) neighbours.add(s.name);
+  return [content, side, [...neighbours].sort()];
 }
 
 const CONTAINERS: ReadonlySet<string> = new Set(['dict-key', 'dict-value', 'list', 'set', 'group']);

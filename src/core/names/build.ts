@@ -172,6 +172,7 @@ export function buildNames(
     valueArguments: valueArguments(input.facts),
     readsNames: input.facts.some((f) => f.readsNames),
     dataNames: [],
+    externalValues: [],
     environment: options.environment ?? NO_RECORD,
     givenBack: sortedRecord({ ...(options.givenBack ?? {}) }),
   };
@@ -183,6 +184,7 @@ export function buildNames(
     if (view !== word && rules.naming.realName(view) !== word) keptEverywhere[word] = 'casing';
   }
   for (const word of input.undecodedWords) keptEverywhere[word] ??= 'undecodable-file';
+  for (const word of namePieceNames(input.facts, definitions)) keptEverywhere[word] ??= 'name-piece-test';
   for (const word of Object.keys(options.givenBack ?? {})) keptEverywhere[word] = 'gate';
   // A `*items` parameter's name is seen only by code that reads signatures (`getfullargspec(f).varargs`).
   if (input.facts.some((f) => f.inspectsSignatures)) for (const file of input.facts) for (const name of file.variadicParams) keptEverywhere[name] ??= 'inspected-parameter';
@@ -242,6 +244,9 @@ export function buildNames(
   tables.quotableNames = [...libraryCallables].filter((name) => name in identifiers || name in locals).sort();
   tables.dataKeywords = dataKeywords(input.facts);
   tables.dataNames = declarativeFields(input.facts).filter((name) => name in identifiers).sort();
+  // Only the words the view would otherwise rename somewhere: names, locals, modules' names.
+  const moduleParts = new Set(input.modules.flatMap((m) => m.split('.')));
+  tables.externalValues = [...new Set(input.facts.flatMap((f) => f.externalValues))].filter((word) => word in identifiers || word in locals || moduleParts.has(word)).sort();
   tables.plainNames = Object.keys(identifiers)
     .filter((name) => {
       const parts = splitWord(name);
@@ -311,6 +316,26 @@ function externalGlobals(input: NamesInput, bindings: (module: string) => Module
     if (names.size > 0) out[module] = [...names].sort();
   }
   return out;
+}
+
+/**
+ * `cls.__name__.startswith("F")`: a piece of a name compared with the names the program holds
+ * cannot follow them when they are renamed, so the names it matches keep their spelling. When
+ * the piece matches functions or classes its own function (a test) defines, those are the names
+ * it tells apart, and they all keep theirs (a renamed `Bar` could start with `F`); otherwise
+ * every definition of the repository that the piece matches does.
+ */
+function namePieceNames(facts: readonly FileFacts[], definitions: ReadonlyMap<string, ReadonlySet<string>>): string[] {
+  const out = new Set<string>();
+  for (const file of facts) {
+    for (const [piece, side, neighbours] of file.namePieces) {
+      const matches = (name: string) => name !== piece && (side === 'prefix' ? name.startsWith(piece) : name.endsWith(piece));
+      const local = (neighbours ?? []).filter(matches);
+      if (local.length > 0) for (const name of neighbours!) out.add(name);
+      else for (const name of definitions.keys()) if (matches(name)) out.add(name);
+    }
+  }
+  return [...out].sort();
 }
 
 /**

@@ -319,6 +319,8 @@ export class ProseTranslator {
   private plainWord(word: string, text: string, start: number, end: number, options: ProseOptions): string {
     const rules = this.rules;
     if (rules.isOwnPackageWord(word)) return rules.ownPackageView(word);
+    // In a string, a value the repository hands to code outside it keeps its spelling (`NamesTables.externalValues`).
+    if ((options.stringValue || options.standalone || options.key || options.value) && rules.isExternalValue(word)) return word;
     // Only the repository's own names: an undefined word of the same shape is data.
     if (!rules.isKnownName(word)) return word;
     const view = rules.knownView(word);

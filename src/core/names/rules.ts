@@ -7,7 +7,7 @@ import { environmentTops, type EnvironmentRecord } from './environment';
 import type { ExternalNames } from './external-names';
 import { isConventionName, PYTEST_FIXTURES } from './conventions';
 import { Naming } from './naming';
-import { isDunder } from './words';
+import { isDunder, splitWord } from './words';
 
 /** The Level 2 section of a bundle: everything the translation needs. */
 export interface NamesTables {
@@ -59,6 +59,11 @@ export interface NamesTables {
   readsNames: boolean;
   /** Field names of declarative classes (schemas, dataclasses, TypedDicts): as strings they are those names. */
   dataNames: string[];
+  /**
+   * Words of the repository's names that it hands to code outside it as values
+   * (`Token(type="myst_role")`): every string spelled so keeps that spelling.
+   */
+  externalValues: string[];
   /** The third-party distributions learned from the repository's interpreter (environment.ts): their modules are external. */
   environment: EnvironmentRecord;
   /** Names the Level 2 gate gave back (kept everywhere, reason `gate`) -> the test that showed it (workflow/names-gate.ts). */
@@ -78,6 +83,7 @@ export class NameRules {
   private readonly externalGlobals: ReadonlyMap<string, ReadonlySet<string>>;
   private readonly plainNames: ReadonlySet<string>;
   private readonly dataNames: ReadonlySet<string>;
+  private readonly externalValues: ReadonlySet<string>;
   private readonly callables: ReadonlySet<string>;
   private readonly quotableNames: ReadonlySet<string>;
   private readonly nameKeywords: ReadonlySet<string>;
@@ -87,6 +93,7 @@ export class NameRules {
   private readonly locals: ReadonlyMap<string, string>;
   private readonly environmentTops: ReadonlySet<string>;
   private readonly ownTops: ReadonlySet<string>;
+  private memberTokenSequences: ReadonlySet<string> | undefined;
 
   constructor(
     readonly tables: NamesTables,
@@ -113,6 +120,7 @@ export class NameRules {
     this.paths = new Map(Object.entries(tables.paths));
     this.plainNames = new Set(tables.plainNames);
     this.dataNames = new Set(tables.dataNames);
+    this.externalValues = new Set(tables.externalValues);
     this.callables = new Set(tables.callables);
     this.quotableNames = new Set(tables.quotableNames);
     this.nameKeywords = new Set(tables.nameKeywords);
@@ -150,6 +158,11 @@ export class NameRules {
 
   isDataName(word: string): boolean {
     return this.dataNames.has(word);
+  }
+
+  /** A word the repository hands to code outside it as a value: as a string, it keeps its spelling. */
+  isExternalValue(word: string): boolean {
+    return this.externalValues.has(word);
   }
 
   /** A name the repository defines and the view renames, as prose sees it (members, nested functions and classes). */
@@ -205,7 +218,29 @@ export class NameRules {
   knownView(word: string): string {
     const member = this.ownPackages.get(word) ?? this.identifiers.get(word);
     if (member !== undefined) return member;
-    return this.callables.has(word) && !this.external.builtins.has(word) ? this.locals.get(word) ?? word : word;
+    if (this.callables.has(word) && !this.external.builtins.has(word)) return this.locals.get(word) ?? word;
+    return this.casingVariantView(word) ?? word;
+  }
+
+  /**
+   * A word of several tokens that spells a renamed member name in another casing
+   * (`aSnakeCaseInner` for the field `a_snake_case_inner`) is that name as the program derives
+   * it (`to_camel_case(field.name)`): the same tokens renamed, in the word's own casing.
+   */
+  private casingVariantView(word: string): string | undefined {
+    const key = tokenSequenceKey(word);
+    if (key === undefined) return undefined;
+    if (!this.memberTokenSequences) {
+      const sequences = new Set<string>();
+      for (const name of this.identifiers.keys()) {
+        const k = tokenSequenceKey(name);
+        if (k !== undefined) sequences.add(k);
+      }
+      this.memberTokenSequences = sequences;
+    }
+    if (!this.memberTokenSequences.has(key)) return undefined;
+    const view = this.naming.viewName(word);
+    return view !== word && this.naming.realName(view) === word ? view : undefined;
   }
 
   /** The build's decision for a member name: renamed unless kept. */
@@ -252,4 +287,16 @@ export class NameRules {
   ownPackageView(word: string): string {
     return this.ownPackages.get(word) ?? word;
   }
+}
+
+/** The tokens of a word of two tokens or more, whatever their casing and separators (`a snake case inner`); else undefined. */
+function tokenSequenceKey(word: string): string | undefined {
+  const keys: string[] = [];
+  let tokens = 0;
+  for (const part of splitWord(word)) {
+    if (part.text[0] === '_') continue;
+    if (!part.fixed) tokens++;
+    keys.push(part.key || part.text);
+  }
+  return tokens >= 2 ? keys.join(' ') : undefined;
 }

@@ -21,6 +21,7 @@
  * - `prose`: any other string: only name-shaped spans change (see prose.ts).
  */
 import { Site, type Chain, type StringSite } from '../python/binder';
+import { isIdentifier } from '../python/identifiers';
 import { FileResolver } from './resolve';
 
 export type StringRole = 'docstring' | 'names' | 'definition-names' | 'binding' | 'flow' | 'fragments' | 'pattern' | 'keep' | 'prose';
@@ -74,20 +75,30 @@ export function stringRole(site: StringSite, resolver: FileResolver, content: st
   const name = nameRole(site, resolver);
   if (name) return name;
   if (flowsIntoName(site, resolver)) return 'flow';
-  // A single word handed to code outside the repository is a value of that code's own (text
-  // searched for in a string is text, though).
-  if (
-    site.call &&
+  return isExternalValue(site, resolver, content) ? 'keep' : 'prose';
+}
+
+/**
+ * A single word handed to code outside the repository (`Token(type="front_matter")`,
+ * `md.add_render_rule("myst_role", ...)`) is a value of that code's own: it keeps its spelling,
+ * and so does every string of the repository spelled the same (`NamesTables.externalValues`).
+ * Text searched for in a string is text, though.
+ */
+function isExternalValue(site: StringSite, resolver: FileResolver, content: string): boolean {
+  return (
+    site.call !== undefined &&
     site.whole &&
     SINGLE_VALUE.test(content) &&
     resolver.isExternalChain(site.call.callee) &&
     !STR_SEARCH.has(resolver.lastAttribute(site.call.callee) ?? '') &&
     !MESSAGE_PATTERNS.has(site.keyword ?? '') &&
     !resolver.context.isInternal(content)
-  ) {
-    return 'keep';
-  }
-  return 'prose';
+  );
+}
+
+/** A word the repository hands to code outside it as a value (see `isExternalValue`): its role is `keep` for that reason. */
+export function externalValueWord(site: StringSite, resolver: FileResolver, content: string, role: StringRole): boolean {
+  return role === 'keep' && !site.token.parts && isIdentifier(content) && isExternalValue(site, resolver, content);
 }
 
 /** The functions of `re` (and `regex`) and the index of their pattern arguments (`sub`'s replacement too). */
