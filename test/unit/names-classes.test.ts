@@ -393,10 +393,19 @@ test("a module's __getattr__ serves the attributes whose names it compares its p
   });
 });
 
-test('a word handed to code outside the repository as a value keeps its spelling in every string, though a function of that name is renamed', async () => {
+test('a word handed to code outside the repository as a value keeps its spelling in every string, though a function of that name is renamed; a forward reference given to typing is a name', async () => {
   const d = await viewRunsLikeOriginal({
     'markup/__init__.py': [
       'import types',
+      'from typing import TypeVar',
+      '',
+      '',
+      'class Box:',
+      '    def __repr__(self):',
+      '        return f"<{type(self).__name__}>"',
+      '',
+      '',
+      'BoxType = TypeVar("BoxType", bound="Box")',
       '',
       '',
       'def front_matter(text):',
@@ -413,7 +422,7 @@ test('a word handed to code outside the repository as a value keeps its spelling
       '',
     ].join('\n'),
     'tests/test_markup.py': [
-      'from markup import parse, token',
+      'from markup import Box, parse, token',
       '',
       '',
       'class State:',
@@ -428,11 +437,17 @@ test('a word handed to code outside the repository as a value keeps its spelling
       '    assert parse(State(), " a ").kinds == [token("a").kind]',
       '    assert token("a").kind == "front_matter"',
       '',
+      '',
+      'def test_forward_reference():',
+      '    assert repr(Box()) == "<Box>"',
+      '',
     ].join('\n'),
   });
   assert.notEqual(d.name('front_matter'), 'front_matter');
   assert.match(d.view('markup/__init__.py'), /\w+\.\w+\("front_matter", \w+\(text\)\)/);
   assert.deepEqual(d.bundle.names!.externalValues, ['front_matter']);
+  // A string given to typing is a forward reference: the class's name.
+  assert.ok(d.view('markup/__init__.py').includes(`bound="${d.name('Box')}"`));
 });
 
 test('a word that spells a renamed field in another casing is that field as the program derives it (snake_case to camelCase)', async () => {
@@ -517,4 +532,39 @@ test("a piece of a definition's name compared with __name__ (`startswith(\"F\")`
   assert.equal(d.bundle.names!.excluded.Bar, 'name-piece-test');
   assert.equal(d.bundle.names!.excluded.VisitorCall, 'name-piece-test');
   assert.notEqual(d.name('Registry'), 'Registry');
+});
+
+test('in code, a keyword no definition binds is not read as another casing of a renamed name (nor is the template field it fills): the call and the kwargs lookup agree', async () => {
+  const d = await viewRunsLikeOriginal({
+    'pp/__init__.py': [
+      'class P:',
+      '    def __init__(self):',
+      '        self.callDuringTry = False',
+      '',
+      '    def add(self, *fns, **kwargs):',
+      '        self.callDuringTry = kwargs.get("call_during_try", kwargs.get("callDuringTry", False))',
+      '        return self',
+      '',
+      '',
+      'def use():',
+      '    return P().add(1, call_during_try=True).callDuringTry',
+      '',
+      '',
+      'class Field:',
+      '    OBJ_TYPE = "number"',
+      '    default_error_messages = {"invalid": "Not a valid {obj_type}."}',
+      '',
+      '    def error(self, key, **kwargs):',
+      '        return self.default_error_messages[key].format(**kwargs)',
+      '',
+      '    def fail(self):',
+      '        return self.error("invalid", obj_type=self.OBJ_TYPE)',
+      '',
+    ].join('\n'),
+    'tests/test_pp.py': ['from pp import Field, use', '', '', 'def test_use():', '    assert use() is True', '    assert Field().fail() == "Not a valid number."', ''].join('\n'),
+  });
+  assert.notEqual(d.name('OBJ_TYPE'), 'OBJ_TYPE');
+  assert.ok(d.view('pp/__init__.py').includes('"Not a valid {obj_type}."'));
+  assert.notEqual(d.name('callDuringTry'), 'callDuringTry');
+  assert.match(d.view('pp/__init__.py'), /add\(1, call_during_try=True\)/);
 });

@@ -219,15 +219,17 @@ export class NameRules {
     const member = this.ownPackages.get(word) ?? this.identifiers.get(word);
     if (member !== undefined) return member;
     if (this.callables.has(word) && !this.external.builtins.has(word)) return this.locals.get(word) ?? word;
-    return this.casingVariantView(word) ?? word;
+    return word;
   }
 
   /**
    * A word of several tokens that spells a renamed member name in another casing
    * (`aSnakeCaseInner` for the field `a_snake_case_inner`) is that name as the program derives
-   * it (`to_camel_case(field.name)`): the same tokens renamed, in the word's own casing.
+   * it (`to_camel_case(field.name)`): the same tokens renamed, in the word's own casing. Only
+   * in a string: in code, a word no definition binds is a name of the program's data
+   * (`f(call_during_try=True)` read back by `kwargs.get("call_during_try")`).
    */
-  private casingVariantView(word: string): string | undefined {
+  casingVariantView(word: string): string | undefined {
     const key = tokenSequenceKey(word);
     if (key === undefined) return undefined;
     if (!this.memberTokenSequences) {

@@ -82,7 +82,8 @@ export function stringRole(site: StringSite, resolver: FileResolver, content: st
  * A single word handed to code outside the repository (`Token(type="front_matter")`,
  * `md.add_render_rule("myst_role", ...)`) is a value of that code's own: it keeps its spelling,
  * and so does every string of the repository spelled the same (`NamesTables.externalValues`).
- * Text searched for in a string is text, though.
+ * Text searched for in a string is text, though, and a string given to `typing`
+ * (`TypeVar("T", bound="Selector")`, `cast("Node", x)`) is a forward reference: a name.
  */
 function isExternalValue(site: StringSite, resolver: FileResolver, content: string): boolean {
   return (
@@ -90,11 +91,14 @@ function isExternalValue(site: StringSite, resolver: FileResolver, content: stri
     site.whole &&
     SINGLE_VALUE.test(content) &&
     resolver.isExternalChain(site.call.callee) &&
+    !TYPING_MODULES.has((resolver.externalName(site.call.callee) ?? '').split('.')[0]) &&
     !STR_SEARCH.has(resolver.lastAttribute(site.call.callee) ?? '') &&
     !MESSAGE_PATTERNS.has(site.keyword ?? '') &&
     !resolver.context.isInternal(content)
   );
 }
+
+const TYPING_MODULES = new Set(['typing', 'typing_extensions']);
 
 /** A word the repository hands to code outside it as a value (see `isExternalValue`): its role is `keep` for that reason. */
 export function externalValueWord(site: StringSite, resolver: FileResolver, content: string, role: StringRole): boolean {
