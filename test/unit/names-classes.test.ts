@@ -393,7 +393,7 @@ test("a module's __getattr__ serves the attributes whose names it compares its p
   });
 });
 
-test('a word handed to code outside the repository as a value keeps its spelling in every string, though a function of that name is renamed; a forward reference given to typing is a name', async () => {
+test('a word handed to code outside the repository as a value keeps its spelling in every string, though a function of that name is renamed; a forward reference given to typing, or a class\'s name, is a name', async () => {
   const d = await viewRunsLikeOriginal({
     'markup/__init__.py': [
       'import types',
@@ -406,6 +406,7 @@ test('a word handed to code outside the repository as a value keeps its spelling
       '',
       '',
       'BoxType = TypeVar("BoxType", bound="Box")',
+      'box_log = types.SimpleNamespace(name="Box")',
       '',
       '',
       'def front_matter(text):',
@@ -446,7 +447,7 @@ test('a word handed to code outside the repository as a value keeps its spelling
   assert.notEqual(d.name('front_matter'), 'front_matter');
   assert.match(d.view('markup/__init__.py'), /\w+\.\w+\("front_matter", \w+\(text\)\)/);
   assert.deepEqual(d.bundle.names!.externalValues, ['front_matter']);
-  // A string given to typing is a forward reference: the class's name.
+  // A string given to typing is a forward reference, and a class's name handed on names the class.
   assert.ok(d.view('markup/__init__.py').includes(`bound="${d.name('Box')}"`));
 });
 

@@ -246,7 +246,9 @@ export function buildNames(
   tables.dataNames = declarativeFields(input.facts).filter((name) => name in identifiers).sort();
   // Only the words the view would otherwise rename somewhere: names, locals, modules' names.
   const moduleParts = new Set(input.modules.flatMap((m) => m.split('.')));
-  tables.externalValues = [...new Set(input.facts.flatMap((f) => f.externalValues))].filter((word) => word in identifiers || word in locals || moduleParts.has(word)).sort();
+  // A class's name handed on as a string names the class (a forward reference, a message quoting it, `"Graph"`).
+  const names = (word: string) => (word in identifiers || word in locals || moduleParts.has(word)) && !definitions.get(word)?.has('class');
+  tables.externalValues = [...new Set(input.facts.flatMap((f) => f.externalValues))].filter(names).sort();
   tables.plainNames = Object.keys(identifiers)
     .filter((name) => {
       const parts = splitWord(name);

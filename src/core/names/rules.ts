@@ -93,7 +93,7 @@ export class NameRules {
   private readonly locals: ReadonlyMap<string, string>;
   private readonly environmentTops: ReadonlySet<string>;
   private readonly ownTops: ReadonlySet<string>;
-  private memberTokenSequences: ReadonlySet<string> | undefined;
+  private fieldTokenSequences: ReadonlySet<string> | undefined;
 
   constructor(
     readonly tables: NamesTables,
@@ -223,24 +223,25 @@ export class NameRules {
   }
 
   /**
-   * A word of several tokens that spells a renamed member name in another casing
-   * (`aSnakeCaseInner` for the field `a_snake_case_inner`) is that name as the program derives
-   * it (`to_camel_case(field.name)`): the same tokens renamed, in the word's own casing. Only
+   * A word of several tokens that spells a renamed field of a declarative class in another
+   * casing (`aSnakeCaseInner` for the field `a_snake_case_inner`) is that field as the program
+   * derives it (`to_camel_case(field.name)`): the same tokens renamed, in the word's own casing.
+   * Other names in another casing are other names (`"ip_address"` beside a variable `ipAddress`). Only
    * in a string: in code, a word no definition binds is a name of the program's data
    * (`f(call_during_try=True)` read back by `kwargs.get("call_during_try")`).
    */
   casingVariantView(word: string): string | undefined {
     const key = tokenSequenceKey(word);
     if (key === undefined) return undefined;
-    if (!this.memberTokenSequences) {
+    if (!this.fieldTokenSequences) {
       const sequences = new Set<string>();
-      for (const name of this.identifiers.keys()) {
+      for (const name of this.dataNames) {
         const k = tokenSequenceKey(name);
         if (k !== undefined) sequences.add(k);
       }
-      this.memberTokenSequences = sequences;
+      this.fieldTokenSequences = sequences;
     }
-    if (!this.memberTokenSequences.has(key)) return undefined;
+    if (!this.fieldTokenSequences.has(key)) return undefined;
     const view = this.naming.viewName(word);
     return view !== word && this.naming.realName(view) === word ? view : undefined;
   }
