@@ -451,33 +451,6 @@ test('a word handed to code outside the repository as a value keeps its spelling
   assert.ok(d.view('markup/__init__.py').includes(`bound="${d.name('Box')}"`));
 });
 
-test('a word that spells a renamed field in another casing is that field as the program derives it (snake_case to camelCase)', async () => {
-  const d = await viewRunsLikeOriginal({
-    'shapes/__init__.py': [
-      'import dataclasses',
-      '',
-      '',
-      'def to_camel(name):',
-      '    head, *rest = name.split("_")',
-      '    return head + "".join(p.title() for p in rest)',
-      '',
-      '',
-      '@dataclasses.dataclass',
-      'class Box:',
-      '    inner_width: int',
-      '    outer_height: int',
-      '',
-      '',
-      'def dump(box):',
-      '    return {to_camel(f.name): getattr(box, f.name) for f in dataclasses.fields(box)}',
-      '',
-    ].join('\n'),
-    'tests/test_shapes.py': 'from shapes import Box, dump\n\n\ndef test_dump():\n    assert dump(Box(1, 2)) == {"innerWidth": 1, "outerHeight": 2}\n',
-  });
-  const camel = d.name('inner_width').replace(/_(\w)/g, (_, c: string) => c.toUpperCase());
-  assert.match(d.view('tests/test_shapes.py'), new RegExp(`"${camel}": 1`));
-});
-
 test("a piece of a definition's name compared with __name__ (`startswith(\"F\")`) keeps the names it tells apart, in a test the classes it defines, elsewhere the names it matches", async () => {
   const d = await viewRunsLikeOriginal({
     'hooks/__init__.py': [
@@ -533,39 +506,4 @@ test("a piece of a definition's name compared with __name__ (`startswith(\"F\")`
   assert.equal(d.bundle.names!.excluded.Bar, 'name-piece-test');
   assert.equal(d.bundle.names!.excluded.VisitorCall, 'name-piece-test');
   assert.notEqual(d.name('Registry'), 'Registry');
-});
-
-test('in code, a keyword no definition binds is not read as another casing of a renamed name (nor is the template field it fills): the call and the kwargs lookup agree', async () => {
-  const d = await viewRunsLikeOriginal({
-    'pp/__init__.py': [
-      'class P:',
-      '    def __init__(self):',
-      '        self.callDuringTry = False',
-      '',
-      '    def add(self, *fns, **kwargs):',
-      '        self.callDuringTry = kwargs.get("call_during_try", kwargs.get("callDuringTry", False))',
-      '        return self',
-      '',
-      '',
-      'def use():',
-      '    return P().add(1, call_during_try=True).callDuringTry',
-      '',
-      '',
-      'class Field:',
-      '    OBJ_TYPE = "number"',
-      '    default_error_messages = {"invalid": "Not a valid {obj_type}."}',
-      '',
-      '    def error(self, key, **kwargs):',
-      '        return self.default_error_messages[key].format(**kwargs)',
-      '',
-      '    def fail(self):',
-      '        return self.error("invalid", obj_type=self.OBJ_TYPE)',
-      '',
-    ].join('\n'),
-    'tests/test_pp.py': ['from pp import Field, use', '', '', 'def test_use():', '    assert use() is True', '    assert Field().fail() == "Not a valid number."', ''].join('\n'),
-  });
-  assert.notEqual(d.name('OBJ_TYPE'), 'OBJ_TYPE');
-  assert.ok(d.view('pp/__init__.py').includes('"Not a valid {obj_type}."'));
-  assert.notEqual(d.name('callDuringTry'), 'callDuringTry');
-  assert.match(d.view('pp/__init__.py'), /add\(1, call_during_try=True\)/);
 });

@@ -246,8 +246,10 @@ export function buildNames(
   tables.dataNames = declarativeFields(input.facts).filter((name) => name in identifiers).sort();
   // Only the words the view would otherwise rename somewhere: names, locals, modules' names.
   const moduleParts = new Set(input.modules.flatMap((m) => m.split('.')));
-  // A class's name handed on as a string names the class (a forward reference, a message quoting it, `"Graph"`).
-  const names = (word: string) => (word in identifiers || word in locals || moduleParts.has(word)) && !definitions.get(word)?.has('class');
+  // A class's name handed on as a string names the class (a forward reference, a message quoting
+  // it, `"Graph"`); a field's name as a string is the field (`"bar" field does not exist`).
+  const fields = new Set(tables.dataNames);
+  const names = (word: string) => (word in identifiers || word in locals || moduleParts.has(word)) && !definitions.get(word)?.has('class') && !fields.has(word);
   tables.externalValues = [...new Set(input.facts.flatMap((f) => f.externalValues))].filter(names).sort();
   tables.plainNames = Object.keys(identifiers)
     .filter((name) => {

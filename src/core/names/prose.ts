@@ -319,17 +319,14 @@ export class ProseTranslator {
   private plainWord(word: string, text: string, start: number, end: number, options: ProseOptions): string {
     const rules = this.rules;
     if (rules.isOwnPackageWord(word)) return rules.ownPackageView(word);
-    const inString = options.stringValue || options.standalone || options.key || options.value;
     // In a string, a value the repository hands to code outside it keeps its spelling (`NamesTables.externalValues`).
-    if (inString && rules.isExternalValue(word)) return word;
+    if ((options.stringValue || options.standalone || options.key || options.value) && rules.isExternalValue(word)) return word;
+    // Only the repository's own names: an undefined word of the same shape is data.
+    if (!rules.isKnownName(word)) return word;
+    const view = rules.knownView(word);
+    if (view === word) return word;
     // A template's field (`"{task}"`) is the keyword `format` is given: translated as that keyword is.
-    const templateField = text[start - 1] === '{' && /^[}.![:]/.test(text[end] ?? '');
-    // Only the repository's own names (in a string's text, in another casing too; a keyword, or
-    // a template's field, is code: `f(call_during_try=True)`): an undefined word of the same shape is data.
-    const inText = (options.stringValue || options.key || options.value) && !templateField;
-    const view = rules.isKnownName(word) ? rules.knownView(word) : inText ? rules.casingVariantView(word) : undefined;
-    if (view === undefined || view === word) return word;
-    if (templateField) return this.translate(word, { standalone: true });
+    if (text[start - 1] === '{' && /^[}.![:]/.test(text[end] ?? '')) return this.translate(word, { standalone: true });
     // A word with digits standing alone (`"node1"`) is as often data as a name.
     if (isNameShaped(word) && !(options.standalone && !/_/.test(word) && splitWord(word).filter((p) => !p.fixed).length === 1)) return view;
     // Joined by a hyphen to another word (`nth-child(2)`, `pre-release`), a word is part of a

@@ -7,7 +7,7 @@ import { environmentTops, type EnvironmentRecord } from './environment';
 import type { ExternalNames } from './external-names';
 import { isConventionName, PYTEST_FIXTURES } from './conventions';
 import { Naming } from './naming';
-import { isDunder, splitWord } from './words';
+import { isDunder } from './words';
 
 /** The Level 2 section of a bundle: everything the translation needs. */
 export interface NamesTables {
@@ -93,7 +93,6 @@ export class NameRules {
   private readonly locals: ReadonlyMap<string, string>;
   private readonly environmentTops: ReadonlySet<string>;
   private readonly ownTops: ReadonlySet<string>;
-  private fieldTokenSequences: ReadonlySet<string> | undefined;
 
   constructor(
     readonly tables: NamesTables,
@@ -218,32 +217,7 @@ export class NameRules {
   knownView(word: string): string {
     const member = this.ownPackages.get(word) ?? this.identifiers.get(word);
     if (member !== undefined) return member;
-    if (this.callables.has(word) && !this.external.builtins.has(word)) return this.locals.get(word) ?? word;
-    return word;
-  }
-
-  /**
-   * A word of several tokens that spells a renamed field of a declarative class in another
-   * casing (`aSnakeCaseInner` for the field `a_snake_case_inner`) is that field as the program
-   * derives it (`to_camel_case(field.name)`): the same tokens renamed, in the word's own casing.
-   * Other names in another casing are other names (`"ip_address"` beside a variable `ipAddress`). Only
-   * in a string: in code, a word no definition binds is a name of the program's data
-   * (`f(call_during_try=True)` read back by `kwargs.get("call_during_try")`).
-   */
-  casingVariantView(word: string): string | undefined {
-    const key = tokenSequenceKey(word);
-    if (key === undefined) return undefined;
-    if (!this.fieldTokenSequences) {
-      const sequences = new Set<string>();
-      for (const name of this.dataNames) {
-        const k = tokenSequenceKey(name);
-        if (k !== undefined) sequences.add(k);
-      }
-      this.fieldTokenSequences = sequences;
-    }
-    if (!this.fieldTokenSequences.has(key)) return undefined;
-    const view = this.naming.viewName(word);
-    return view !== word && this.naming.realName(view) === word ? view : undefined;
+    return this.callables.has(word) && !this.external.builtins.has(word) ? this.locals.get(word) ?? word : word;
   }
 
   /** The build's decision for a member name: renamed unless kept. */
@@ -292,14 +266,3 @@ export class NameRules {
   }
 }
 
-/** The tokens of a word of two tokens or more, whatever their casing and separators (`a snake case inner`); else undefined. */
-function tokenSequenceKey(word: string): string | undefined {
-  const keys: string[] = [];
-  let tokens = 0;
-  for (const part of splitWord(word)) {
-    if (part.text[0] === '_') continue;
-    if (!part.fixed) tokens++;
-    keys.push(part.key || part.text);
-  }
-  return tokens >= 2 ? keys.join(' ') : undefined;
-}
