@@ -4,7 +4,7 @@
  * receivers, keywords of unknown callees), its classes with their bases, and the external
  * modules it imports. Plain data, so that it can be computed in a worker and cached by content.
  */
-import { Bind, Site, scanPython, type Chain, type StringSite } from '../python/binder';
+import { Bind, Site, outermostFunction, scanPython, type Chain, type StringSite } from '../python/binder';
 import { FileResolver, type ModuleContext } from './resolve';
 import { externalValueWord, isKwargsName, nameArgumentFlow, stringRole, withNameFlow, type ArgumentFlow } from './string-roles';
 
@@ -320,8 +320,7 @@ function namePieceTest(scan: ReturnType<typeof scanPython>, resolver: FileResolv
   const callee = site.call.callee;
   const side = PIECE_TESTS[resolver.lastAttribute(callee) ?? ''];
   if (!side || !callee.steps.some((s) => s === '__name__' || s === '__qualname__') || !/^[\p{L}\p{N}_]+$/u.test(content)) return undefined;
-  let top = -1;
-  for (let s = site.scope; s > 0; s = scan.scopes[s].parent) if (scan.scopes[s].kind === 'function') top = s;
+  const top = outermostFunction(scan.scopes, site.scope);
   if (top === -1) return [content, side, null];
   const { start, end } = scan.scopes[top];
   const neighbours = new Set<string>();

@@ -6,7 +6,7 @@
  * doctest examples are code again.
  */
 import { applyEdits, isNameShaped, type ProseTranslator } from './prose';
-import { Site, type NameSite, type PyScan, scanPython, type StringSite } from '../python/binder';
+import { outermostFunction, Site, type NameSite, type PyScan, scanPython, type StringSite } from '../python/binder';
 import { FileResolver, type ModuleContext, type NameClass } from './resolve';
 import type { NameRules } from './rules';
 import { stringRole, withNameFlow } from './string-roles';
@@ -167,8 +167,7 @@ export class CodeTranslator {
   private nestedDefinitionView(resolver: FileResolver, site: StringSite, word: string): string | undefined {
     if (!this.rules.readsNames) return undefined;
     const { scopes, sites } = resolver.scan;
-    let top = -1;
-    for (let s = site.scope; s > 0; s = scopes[s].parent) if (scopes[s].kind === 'function') top = s;
+    const top = outermostFunction(scopes, site.scope);
     if (top === -1) return undefined;
     const { start, end } = scopes[top];
     const inner = (scope: number) => scope !== top && scopes[scope].start > start && scopes[scope].end <= end;

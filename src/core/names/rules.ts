@@ -265,4 +265,3 @@ export class NameRules {
     return this.ownPackages.get(word) ?? word;
   }
 }
-

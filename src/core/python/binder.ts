@@ -277,6 +277,13 @@ export function readsNamespaceByName(name: string, argumentCount: number): boole
  * innermost enclosing scope that binds it, where `global` sends the lookup to the module,
  * `nonlocal` past the scope itself, and class bodies are not seen from the scopes nested in them.
  */
+/** The outermost function scope holding `scopeIndex` (a test function around its nested helpers), or -1 at module or class level. */
+export function outermostFunction(scopes: readonly Scope[], scopeIndex: number): number {
+  let top = -1;
+  for (let s = scopeIndex; s > 0; s = scopes[s].parent) if (scopes[s].kind === 'function') top = s;
+  return top;
+}
+
 export function lookup(scopes: readonly Scope[], name: string, scopeIndex: number): { scope: number; binding: Binding } | undefined {
   const at = (scope: number) => {
     const binding = scopes[scope].bindings.get(name);
