@@ -20,9 +20,11 @@ for (const name of ['python', 'python3']) fs.writeFileSync(path.join(shims, name
 const run = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-reporter-destination=stdout', '--test-reporter=tap', `--test-reporter-destination=${tap}`, ...files],
-  { cwd: root, stdio: 'inherit', env: { ...process.env, PATH: `${shims}${path.delimiter}${process.env.PATH ?? ''}` } },
+  // Disguised checkouts keep their records in a store of this run, never the user's.
+  { cwd: root, stdio: 'inherit', env: { ...process.env, PATH: `${shims}${path.delimiter}${process.env.PATH ?? ''}`, SCHRODINGER_STORE: path.join(scratch, 'store') } },
 );
 const summary = fs.existsSync(tap) ? fs.readFileSync(tap, 'utf8') : '';
+fs.rmSync(scratch, { recursive: true, force: true });
 const count = (name) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(summary)?.[1] ?? 0);
 const passed = count('pass');
 const failed = count('fail') + count('cancelled');

@@ -19,6 +19,9 @@ export function configureProgram(program: Command, io: CliIo): Command {
     .exitOverride();
 }
 
+/** Errors of the machine, not of the program: said in one line, exit 2. */
+const FULL_DEVICE: Readonly<Record<string, string>> = { ENOSPC: 'no space left on the device', EDQUOT: 'the disk quota is used up', EROFS: 'the file system is read-only' };
+
 /** The exit code of a run that threw `error`, after printing one line about it: 2 for bad input, 3 for a bug. */
 export function exitCodeOf(error: unknown, io: CliIo): number {
   if (error instanceof CommanderError) {
@@ -30,6 +33,11 @@ export function exitCodeOf(error: unknown, io: CliIo): number {
     return 2;
   }
   const err = error as NodeJS.ErrnoException;
+  const full = err?.code && FULL_DEVICE[err.code];
+  if (full) {
+    printError(io, `${full}${err.path ? `: ${err.path}` : ''} (nothing was finished: free space and run again)`);
+    return 2;
+  }
   if (err?.code && err.path) {
     printError(io, `${err.code === 'ENOENT' ? 'no such file or folder' : err.code}: ${err.path}`);
     return 2;

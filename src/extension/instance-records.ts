@@ -13,7 +13,7 @@ export class InstanceRecords {
   /** By working copy: the record, null for a view of no instance, the error for an unreadable record. */
   private readonly read = new Map<string, InstanceRecord | null | UsageError>();
 
-  constructor(private readonly log: Log) {}
+  constructor(private readonly log: Log, private readonly stores: readonly string[]) {}
 
   /** The view's instance record; undefined for a view of no instance and for a record that cannot be read. */
   of(view: OpenView): InstanceRecord | undefined {
@@ -52,7 +52,7 @@ export class InstanceRecords {
     let found = this.read.get(workingCopy);
     if (found === undefined) {
       try {
-        found = findInstanceRecord(workingCopy) ?? null;
+        found = findInstanceRecord(workingCopy, this.stores) ?? null;
       } catch (error) {
         if (!(error instanceof UsageError)) throw error;
         found = error;

@@ -36,11 +36,13 @@ export class Interpreters {
     return this.found.get(this.keyOf(view));
   }
 
-  /** PATH for the view's terminal: the interpreter's `python`/`python3` first (links kept beside the instance, or the view's bundle). */
+  /**
+   * PATH for the view's terminal: the interpreter's `python`/`python3` first (links kept beside the
+   * view's bundle: never in an instance's records folder, which PATH would show).
+   */
   terminalPath(view: OpenView, chosen: ChosenInterpreter | Error): string | undefined {
     if (chosen instanceof Error) return undefined;
-    const instance = this.records.of(view);
-    const folder = instance ? path.join(instance.folder, 'bin') : path.join(path.dirname(view.record.bundleFile), 'bin', view.record.id);
+    const folder = path.join(path.dirname(view.record.bundleFile), 'bin', view.record.id);
     const shims = writeShims(folder, commandOf(chosen));
     return `${shims}${path.delimiter}${process.env.PATH ?? ''}`;
   }

@@ -7,7 +7,8 @@ import { translatorFor } from '../core/disguise/translator';
 import { loadOrBuildBundle } from '../core/disguise/bundle-cache';
 import { UsageError } from '../core/common/errors';
 import { checkRepositoryFolder, readRepository } from '../core/repository/repository';
-import { findLevelsRecord } from '../core/workflow/levels-record';
+import { findCheckout } from '../core/workflow/checkout-store';
+import { checkoutStores } from './checkout-stores';
 import type { ExtensionHost } from './host';
 import type { Log } from './log';
 import { askSeed } from './prompts';
@@ -73,7 +74,7 @@ export async function openDisguisedView(
         const repo = readRepository(repository, { hidden: config.get<string[]>('hidden', []) });
         let last = 0;
         // A disguised checkout's Level 2 gate: the view draws Level 2 as the gate judged it (the names it gave back, its interpreter).
-        const gated = findLevelsRecord(repo.root)?.record.names;
+        const gated = findCheckout(repo.root, checkoutStores(context))?.record.names;
         const python = args.python || gated?.python || config.get<string>('python', '') || undefined;
         const givenBack = gated?.givenBack;
         const { bundle, file, cached } = await loadOrBuildBundle(path.join(context.globalStorageUri.fsPath, 'bundles'), repo, {

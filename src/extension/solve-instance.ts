@@ -1,10 +1,11 @@
 /**
  * Solve Instance: pick a dataset, an instance (by its neutral code), the clone of its repository,
- * a seed and the levels of the disguise; get a history-free checkout in the instance's folder, its
- * working copy in the state the levels make (checked with the instance's tests), its record; and
- * open the working copy's disguised view. What goes wrong is said in view names in solver mode.
+ * a seed and the levels of the disguise; get a history-free working copy in the state the levels
+ * make (checked with the instance's tests), its pristine base and its records in the extension's
+ * checkout store, away from it (core/workflow/checkout-store.ts); and open the working copy's
+ * disguised view. What goes wrong is said in view names in solver mode.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -28,6 +29,7 @@ import type { Log } from './log';
 import { openDisguisedView } from './open-view';
 import { askSeed } from './prompts';
 import type { ViewRegistry } from './views';
+import { extensionCheckoutStore, extensionWorkingCopies } from './checkout-stores';
 
 /** The levels Solve Instance offers: names always (the live view), with definition order and the rewrite near the bug. */
 const LEVEL_CHOICES: Array<vscode.QuickPickItem & { levels: number[] }> = [
@@ -75,7 +77,7 @@ export async function solveInstance(context: vscode.ExtensionContext, views: Vie
     openLabel: 'Use this dataset',
   });
   if (!datasetPick?.[0]) return;
-  let prepared: string | undefined;
+  let prepared: { work: string; records: string } | undefined;
   let attempt: { clone: string; instance: Instance; seed: number } | undefined;
   try {
     const dataset = loadDataset(datasetPick[0].fsPath);
@@ -96,17 +98,17 @@ export async function solveInstance(context: vscode.ExtensionContext, views: Vie
     const rewrite = levels.includes(4) ? await pickAcceptedRewrite(instance.instance_id, log) : undefined;
     if (levels.includes(4) && !rewrite) return;
     attempt = { clone, instance, seed };
-    const key = createHash('sha256').update(`${instance.instance_id}\0${seed}\0${randomBytes(4).toString('hex')}`).digest('hex').slice(0, 12);
-    const folder = path.join(context.globalStorageUri.fsPath, 'instances', key);
-    prepared = folder;
-    fs.mkdirSync(path.dirname(folder), { recursive: true });
+    // The working copy's name, in the log and the terminal's prompt: random, as the checkout's id.
+    const key = randomBytes(6).toString('hex');
+    const work = path.join(extensionWorkingCopies(context), key);
+    fs.mkdirSync(path.dirname(work), { recursive: true });
     const record: InstanceRecord = {
       instanceId: instance.instance_id,
       problemStatement: instance.problem_statement,
-      folder,
-      work: path.join(folder, 'work'),
-      base: path.join(folder, 'base'),
-      sessionFile: path.join(folder, 'session.jsonl'),
+      folder: '',
+      work,
+      base: '',
+      sessionFile: '',
       seed,
       levels,
       failToPass: instance.FAIL_TO_PASS,
@@ -123,11 +125,12 @@ export async function solveInstance(context: vscode.ExtensionContext, views: Vie
       const shims = makeScratch('gate-python');
       let runs = 0;
       try {
-        // base/ and work/ in the instance folder; work/ in the state the levels make, its level record inside.
-        const { record: levelsRecord } = await checkoutDisguised({
+        // The working copy in the state the levels make; its base and level record in the store, where the instance's record and session log go too.
+        const checkout = await checkoutDisguised({
           repo: clone!,
           instance,
-          out: folder,
+          out: work,
+          store: extensionCheckoutStore(context),
           seed,
           levels,
           rewrite,
@@ -149,7 +152,9 @@ export async function solveInstance(context: vscode.ExtensionContext, views: Vie
             progress.report({ message: `checking the new state with the instance's tests (run ${++runs})` });
           },
         });
-        const { validation, fallback, draw } = levelsRecord;
+        prepared = { work, records: checkout.records };
+        Object.assign(record, { folder: checkout.records, base: checkout.base, sessionFile: path.join(checkout.records, 'session.jsonl') });
+        const { validation, fallback, draw } = checkout.record;
         log.info(`instance ${key}: levels ${levels.join(',')}; ${validation.status === 'passed' ? `validated in ${validation.runs} test runs (draw ${draw.attempt + 1}, ${fallback.length} files kept in their original order)` : 'nothing to validate'}`);
       } finally {
         removeScratch(shims);
@@ -166,7 +171,7 @@ export async function solveInstance(context: vscode.ExtensionContext, views: Vie
   } catch (error) {
     if (error instanceof CancelledError) {
       // A checkout made before the question was cancelled goes with it.
-      if (prepared && !fs.existsSync(instanceRecordFile(prepared))) fs.rmSync(prepared, { recursive: true, force: true });
+      if (prepared && !fs.existsSync(instanceRecordFile(prepared.records))) for (const folder of Object.values(prepared)) fs.rmSync(folder, { recursive: true, force: true });
       log.info('preparing the instance: cancelled');
       return;
     }

@@ -17,6 +17,7 @@ import { SolveTree } from './solve-view';
 import { solveInstance } from './solve-instance';
 import { exportPatch } from './submission';
 import { SCHEME, type OpenView } from './views';
+import { checkoutStores } from './checkout-stores';
 
 /** Edits to one file closer together than this are recorded once. */
 const EDIT_RECORD_INTERVAL_MS = 5000;
@@ -34,7 +35,7 @@ export class Solving extends Disposable {
   constructor(private readonly host: ExtensionHost) {
     super();
     const { context, views, log } = host;
-    this.records = new InstanceRecords(log);
+    this.records = new InstanceRecords(log, checkoutStores(context));
     this.sessions = this.register(new Sessions(views, this.records));
     this.interpreters = new Interpreters(this.records);
     this.tree = this.register(new SolveTree(views, this.sessions, this.records, this.interpreters));

@@ -6,7 +6,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { InstanceRecord } from '../core/workflow/instance-record';
+import { checkoutOfInstance, type InstanceRecord } from '../core/workflow/instance-record';
 import { listChanges } from '../core/workflow/patch';
 import type { SessionLog } from '../core/workflow/session/log';
 import { describeItem, type ReviewItem } from '../core/workflow/solve/review';
@@ -18,7 +18,7 @@ import type { OpenView } from './views';
 export async function changedFiles(view: OpenView, instance: InstanceRecord): Promise<Array<{ viewPath: string; status: string }>> {
   const hidden = vscode.workspace.getConfiguration('schrodinger').get<string[]>('hidden', []);
   try {
-    return (await listChanges({ original: instance.base, edited: instance.work, hidden })).map((c) => ({ viewPath: view.fs.viewPathOf(c.path), status: c.status }));
+    return (await listChanges({ original: instance.base, edited: instance.work, hidden, checkout: checkoutOfInstance(instance) })).map((c) => ({ viewPath: view.fs.viewPathOf(c.path), status: c.status }));
   } catch {
     return [];
   }

@@ -75,9 +75,10 @@ const viewLine = (file: string, n: number): string =>
 const reproduction = (): string =>
   `python3 -c "from ${translator.pathToView('boltons/urlutils').replace('/', '.')} import ${named('URL')}; print(${named('URL')}('https://host').${named('navigate')}('a').${named('navigate')}('b'))"`;
 
-function storageInstanceFolder(): string {
-  const storage = path.join(server.userDataDir, 'User', 'globalStorage', 'schrodinger-views.schrodinger-views', 'instances');
-  const [folder] = fs.readdirSync(storage);
+/** The instance's records folder (`checkouts/ID`) or its working copy (`views/KEY`) in the extension's storage. */
+function storageFolder(kind: 'checkouts' | 'views'): string {
+  const storage = path.join(server.userDataDir, 'User', 'globalStorage', 'schrodinger-views.schrodinger-views', kind);
+  const [folder] = fs.readdirSync(storage).filter((name) => fs.statSync(path.join(storage, name)).isDirectory());
   return path.join(storage, folder);
 }
 
@@ -264,7 +265,7 @@ test('the fix in the view, a scratch file, and Run tests from the side bar', asy
   assert.ok(target && parts && dest, viewLine('boltons/urlutils.py', 688));
   await page.keyboard.type(`${target} = list(self.${parts}[:-1]) + list(${dest}.${parts})`, { delay: 2 });
   await pressKeys(page, ['Escape', 'Control+S']);
-  const realFile = path.join(storageInstanceFolder(), 'work', 'boltons', 'urlutils.py');
+  const realFile = path.join(storageFolder('views'), 'boltons', 'urlutils.py');
   await waitFor(() => fs.readFileSync(realFile, 'utf8').includes('new_path_parts = list(self.path_parts[:-1]) + list(dest.path_parts)'), 20_000, 'the fix on disk');
   const pkg = translator.pathToView('boltons');
   const repro = reproduction();
@@ -309,7 +310,7 @@ test('Export lists every changed file and leaves out the scratch files; a cancel
   await waitFor(async () => !(await checked('scribble.txt')), 5000, 'scribble.txt unticked');
   await bench.screenshot('export-review');
   await acceptPicks(page);
-  const patchFile = path.join(storageInstanceFolder(), 'patch.diff');
+  const patchFile = path.join(storageFolder('checkouts'), 'patch.diff');
   await waitFor(() => fs.existsSync(patchFile), 20_000, 'patch.diff');
   const exported = fs.readFileSync(patchFile, 'utf8');
   assert.match(exported, /^diff --git a\/boltons\/urlutils\.py b\/boltons\/urlutils\.py$/m);

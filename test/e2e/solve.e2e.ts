@@ -219,13 +219,18 @@ test('the prediction is in original coordinates and fixes the bug on a pristine 
   const run = spawnSync('/usr/bin/python3', ['-c', 'from calcpkg import median; print(median([4, 1, 3, 2]))'], { cwd: pristine, encoding: 'utf8' });
   assert.equal(run.stdout.trim(), '2.5', run.stderr);
 
-  const storage = path.join(server.userDataDir, 'User', 'globalStorage', 'schrodinger-views.schrodinger-views', 'instances');
-  const [instanceFolder] = fs.readdirSync(storage);
-  const trajectory = JSON.parse(fs.readFileSync(path.join(storage, instanceFolder, 'trajectory.traj.json'), 'utf8'));
+  // The instance's records (base, level record, instance record, trajectory) are in the store; the working copy is elsewhere, with nothing beside it.
+  const storage = path.join(server.userDataDir, 'User', 'globalStorage', 'schrodinger-views.schrodinger-views');
+  const [instanceFolder] = fs.readdirSync(path.join(storage, 'checkouts')).map((name) => path.join(storage, 'checkouts', name));
+  const [workingCopy, ...more] = fs.readdirSync(path.join(storage, 'views')).map((name) => path.join(storage, 'views', name));
+  assert.deepEqual(more, []);
+  assert.deepEqual(fs.readdirSync(instanceFolder).filter((name) => name !== 'session.jsonl').sort(), ['base', 'instance.json', 'levels.json', 'patch.diff', 'trajectory.traj.json']);
+  assert.ok(!fs.readdirSync(workingCopy).includes('base'));
+  const trajectory = JSON.parse(fs.readFileSync(path.join(instanceFolder, 'trajectory.traj.json'), 'utf8'));
   assert.equal(trajectory.info.exit_status, 'submitted');
   assert.deepEqual(trajectory.info.schrodinger.levels, [2, 3]);
   // the person worked in the reordered state: the working copy's stats.py (with the fix) is not the base's order
-  const [baseStats, workStats] = ['base', 'work'].map((folder) => fs.readFileSync(path.join(storage, instanceFolder, folder, 'calcpkg', 'stats.py'), 'utf8'));
+  const [baseStats, workStats] = [path.join(instanceFolder, 'base'), workingCopy].map((folder) => fs.readFileSync(path.join(folder, 'calcpkg', 'stats.py'), 'utf8'));
   assert.notDeepEqual(workStats.split('\n').filter((l) => l.startsWith('def ')), baseStats.split('\n').filter((l) => l.startsWith('def ')));
   assert.deepEqual(JSON.parse(fs.readFileSync(path.join(work, `${CALC_INSTANCE_ID}.traj.json`), 'utf8')), trajectory);
   assert.equal(trajectory.info.submission, prediction.model_patch);

@@ -12,7 +12,7 @@ import { registerCheckout } from '../../src/cli/commands/checkout';
 import { registerPatch } from '../../src/cli/commands/patch';
 import { buildBundle, type Bundle } from '../../src/core/disguise/bundle';
 import { checkoutInstance } from '../../src/core/workflow/checkout';
-import { findLevelsRecord } from '../../src/core/workflow/levels-record';
+import { readLevelsRecord } from '../../src/core/workflow/levels-record';
 import { replayOrder } from '../../src/core/order/reorder';
 import { readRepository } from '../../src/core/repository/repository';
 import { buildStateSections } from '../../src/core/disguise/state-levels';
@@ -59,6 +59,8 @@ interface Disguise {
   dir: string;
   base: string;
   work: string;
+  /** The level record in the store. */
+  record: string;
   seed: number;
   bundle: Bundle;
   translator: Translator;
@@ -84,7 +86,7 @@ async function disguise(item: SharedInstance, file: string, marker: string): Pro
   // Level 2 drawn over the transformed working copy is Level 2 of the original: the order of definitions does not change a name.
   assert.deepEqual(bundle.names, (await buildBundle(printed.base, { seed, granularity: 'full' })).bundle.names);
   const translator = translatorFor(bundle);
-  return { dir, base: printed.base, work: printed.work, seed, bundle, translator, live: new DisguisedFileSystem({ root: printed.work, translator }) };
+  return { dir, base: printed.base, work: printed.work, record: printed.record, seed, bundle, translator, live: new DisguisedFileSystem({ root: printed.work, translator }) };
 }
 
 /**
@@ -97,7 +99,7 @@ async function solveInView(d: Disguise, item: SharedInstance): Promise<void> {
   const fixed = path.join(d.dir, 'gold');
   fs.cpSync(d.base, fixed, { recursive: true });
   gitIn(fixed, ['apply', '-'], item.patch);
-  const { record } = findLevelsRecord(d.work)!;
+  const { record } = { record: readLevelsRecord(d.record) };
   for (const file of patchedFiles(item.patch)) {
     const fixedOriginal = fs.readFileSync(path.join(fixed, file), 'utf8');
     const order = record.order?.files[file];

@@ -21,7 +21,7 @@ import { readRepository } from '../../src/core/repository/repository';
 import type { RewrittenFunction } from '../../src/core/rewrite/level';
 import { checkoutInstance } from '../../src/core/workflow/checkout';
 import type { Level4Row } from '../../src/core/workflow/level4-types';
-import { findLevelsRecord, validateLevelsRecord, type LevelsRecord } from '../../src/core/workflow/levels-record';
+import { readLevelsRecord, validateLevelsRecord, type LevelsRecord } from '../../src/core/workflow/levels-record';
 import { runPytest, tempDir } from '../helpers';
 import { bareRepository, INSTANCES_DIR, sharedInstance, type SharedInstance, useDebianPython } from '../shared-instances';
 import { runCommand } from '../unit/command-harness';
@@ -92,7 +92,7 @@ async function disguise(of: SharedInstance, file: string, name: string, seed: nu
   assert.ok(printed.validation.runs >= 1, 'the gate ran the tests on the state with both levels');
   assert.deepEqual(printed.fallback, []);
   assert.deepEqual(printed.levels, [2, 3, 4]);
-  const { record } = findLevelsRecord(printed.work)!;
+  const { record } = { record: readLevelsRecord(printed.record) };
   return { out, base: printed.base, work: printed.work, record };
 }
 
@@ -211,11 +211,11 @@ test('pathspec-77: checkout --levels 2,3,4 applies the accepted rewrite over Lev
   const baseText = fs.readFileSync(path.join(d.base, FILE), 'utf8');
   const workText = await checkWorkCopy(d, FILE, fn);
   const copy = path.join(dir, 'outside');
-  fs.cpSync(d.out, copy, { recursive: true, verbatimSymlinks: true });
+  fs.cpSync(d.work, copy, { recursive: true, verbatimSymlinks: true });
   await solveAndGrade(d, item, fn, 'gold');
 
   // Another working copy of the same checkout: an edit outside the rewritten function comes back as exactly that edit.
-  const outside = { ...d, out: copy, base: path.join(copy, 'base'), work: path.join(copy, 'work') };
+  const outside = { ...d, out: copy, work: copy };
   const edited = `# a note outside the rewritten function\n${workText}`;
   fs.writeFileSync(path.join(outside.work, FILE), edited);
   const note = await exportPatch(outside);
@@ -292,7 +292,7 @@ test('pathspec-77: checkout --levels 2,4 (no Level 3): the base with the rewrite
   const printed = JSON.parse(done.stdout);
   assert.equal(printed.validation.status, 'passed', done.stderr);
   assert.equal(printed.changedFiles, 1);
-  const { record } = findLevelsRecord(printed.work)!;
+  const { record } = { record: readLevelsRecord(printed.record) };
   assert.equal(record.order, undefined);
   const [fn] = row.rewrite![FILE].functions;
   assert.equal(fs.readFileSync(path.join(printed.work, FILE), 'utf8'), fs.readFileSync(path.join(printed.base, FILE), 'utf8').replace(fn.original, fn.rewritten));

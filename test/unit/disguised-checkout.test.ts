@@ -1,5 +1,5 @@
-// checkout --levels: the pristine base and the working copy in its transformed state side by side,
-// the level record in the working copy's git folder; patch carries a person's changes back through
+// checkout --levels: the working copy in its transformed state, the pristine base and the level
+// record in the store, away from it (the working copy holds an opaque id); patch carries a person's changes back through
 // the record; the validation gate redraws and falls back on a repository whose tests observe the
 // order of definitions in a way Level 3 cannot see.
 import assert from 'node:assert/strict';
@@ -11,7 +11,8 @@ import { registerPatch } from '../../src/cli/commands/patch';
 import { buildBundle } from '../../src/core/disguise/bundle';
 import { checkoutInstance } from '../../src/core/workflow/checkout';
 import { findInstance, loadDataset } from '../../src/core/workflow/instances';
-import { findLevelsRecord, LEVELS_RECORD_PATH } from '../../src/core/workflow/levels-record';
+import { readLevelsRecord } from '../../src/core/workflow/levels-record';
+import { CHECKOUT_ID_PATH, findCheckout } from '../../src/core/workflow/checkout-store';
 import { materialize } from '../../src/core/disguise/materialize';
 import { replayOrder } from '../../src/core/order/reorder';
 import { readRepository } from '../../src/core/repository/repository';
@@ -62,22 +63,38 @@ async function calc(): Promise<Calc> {
   return { dir, repo: source.repo, seed: await seedReordering(probe, STATS) };
 }
 
-async function checkout(c: Calc, out: string, levels = '2,3', seed = c.seed) {
-  return runCommand(REGISTER, ['checkout', '--dataset', CALC_DATASET, '--instance', CALC_INSTANCE_ID, '--repo', c.repo, '--out', out, '--levels', levels, '--seed', String(seed)]);
+async function checkout(c: Calc, out: string, levels = '2,3', seed = c.seed, more: string[] = []) {
+  return runCommand(REGISTER, ['checkout', '--dataset', CALC_DATASET, '--instance', CALC_INSTANCE_ID, '--repo', c.repo, '--out', out, '--levels', levels, '--seed', String(seed), ...more]);
 }
 
-test('checkout --levels 2,3: the pristine base beside the working copy in its transformed state (its single commit), the level record outside every view', async () => {
+test('checkout --levels 2,3: the working copy in its transformed state (its single commit), the pristine base and the level record in the store, where neither the working copy nor its folder leads', async () => {
   const c = await calc();
-  const out = path.join(c.dir, 'out');
-  const done = await checkout(c, out);
+  const parent = tempDir('working-copies');
+  const out = path.join(parent, 'out');
+  const store = path.join(tempDir('store'), 'checkouts');
+  const done = await checkout(c, out, '2,3', c.seed, ['--store', store]);
   assert.equal(done.status, 0, done.stderr);
   const printed = JSON.parse(done.stdout);
-  assert.deepEqual([printed.base, printed.work, printed.record], [path.join(out, 'base'), path.join(out, 'work'), path.join(out, 'work', LEVELS_RECORD_PATH)]);
+  assert.match(printed.id, /^[0-9a-f]{32}$/);
+  assert.deepEqual([printed.work, printed.records, printed.base, printed.record], [out, path.join(store, printed.id), path.join(store, printed.id, 'base'), path.join(store, printed.id, 'levels.json')]);
   assert.deepEqual(printed.levels, [2, 3]);
   assert.equal(printed.validation.status, 'passed');
   assert.match(done.stderr, /validation: draw 1\/3: running 5 tests \(1 FAIL_TO_PASS, 4 PASS_TO_PASS\)/);
   const { base, work } = printed;
-  assert.deepEqual(fs.readdirSync(out).sort(), ['base', 'work']);
+  assert.deepEqual(fs.readdirSync(parent), ['out'], 'nothing beside the working copy');
+  assert.deepEqual(fs.readdirSync(path.join(store, printed.id)).sort(), ['base', 'levels.json']);
+  // The working copy names neither the instance, nor its base commit, nor the store; its git folder holds the id only.
+  assert.equal(fs.readFileSync(path.join(work, CHECKOUT_ID_PATH), 'utf8'), `${printed.id}\n`);
+  assert.deepEqual(fs.readdirSync(path.join(work, '.git', 'schrodinger')), ['checkout']);
+  const commit = findInstance(loadDataset(CALC_DATASET), CALC_INSTANCE_ID).base_commit;
+  const secrets = [CALC_INSTANCE_ID, commit.slice(0, 7), store, 'levels.json'];
+  const texts = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const full = path.join(dir, e.name);
+    if (e.isDirectory()) return full.endsWith(path.join('.git', 'objects')) ? [] : texts(full);
+    return [`${path.relative(work, full)}\n${fs.readFileSync(full, 'latin1')}`];
+  });
+  const objects = gitIn(work, ['cat-file', '--batch-all-objects', '--batch']);
+  for (const text of [...texts(work), objects]) for (const secret of secrets) assert.ok(!text.includes(secret), `${secret} in ${text.slice(0, 60)}`);
 
   // base: the history-free checkout of the base commit, as a plain checkout makes it
   const plain = path.join(c.dir, 'plain');
@@ -93,8 +110,8 @@ test('checkout --levels 2,3: the pristine base beside the working copy in its tr
   assert.deepEqual(gitIn(work, ['ls-files']).split('\n'), gitIn(base, ['ls-files']).split('\n'));
 
   // the record: found and valid; the transformed file is its order record replayed on the original
-  const found = findLevelsRecord(work)!;
-  assert.equal(found.file, printed.record);
+  const found = findCheckout(work, [store])!;
+  assert.deepEqual([found.recordFile, found.base, found.id], [printed.record, base, printed.id]);
   const { record } = found;
   assert.deepEqual([record.seed, record.levels, record.instance, record.draw.attempt, record.fallback], [c.seed, [2, 3], CALC_INSTANCE_ID, 0, []]);
   const originalStats = fs.readFileSync(path.join(base, STATS), 'utf8');
@@ -115,11 +132,12 @@ test('checkout --levels 2,3: the pristine base beside the working copy in its tr
   assert.equal(scanLeaks(view, bundle, translator).leaks, 0);
 
   // the same seed gives the same bytes
-  const again = await checkout(c, path.join(c.dir, 'again'));
+  const again = await checkout(c, path.join(c.dir, 'again'), '2,3', c.seed, ['--store', store]);
   assert.equal(again.status, 0, again.stderr);
-  const work2 = JSON.parse(again.stdout).work;
-  assert.equal(gitIn(work2, ['rev-parse', 'HEAD']), gitIn(work, ['rev-parse', 'HEAD']));
-  assert.ok(fs.readFileSync(path.join(work2, LEVELS_RECORD_PATH)).equals(fs.readFileSync(path.join(work, LEVELS_RECORD_PATH))));
+  const printedAgain = JSON.parse(again.stdout);
+  assert.equal(gitIn(printedAgain.work, ['rev-parse', 'HEAD']), gitIn(work, ['rev-parse', 'HEAD']));
+  assert.ok(fs.readFileSync(printedAgain.record).equals(fs.readFileSync(printed.record)));
+  assert.notEqual(printedAgain.id, printed.id, 'each checkout has its own id');
 
   // --levels 2: nothing to transform; base and work hold the same tree, the record says the levels and seed
   const two = await checkout(c, path.join(c.dir, 'two'), '2');
@@ -127,7 +145,7 @@ test('checkout --levels 2,3: the pristine base beside the working copy in its tr
   const twoPrinted = JSON.parse(two.stdout);
   assert.equal(gitIn(twoPrinted.work, ['rev-parse', 'HEAD^{tree}']), gitIn(twoPrinted.base, ['rev-parse', 'HEAD^{tree}']));
   assert.deepEqual([twoPrinted.changedFiles, twoPrinted.validation.status], [0, 'skipped']);
-  assert.deepEqual(findLevelsRecord(twoPrinted.work)!.record.levels, [2]);
+  assert.deepEqual(readLevelsRecord(twoPrinted.record).levels, [2]);
 });
 
 test('patch --original BASE --edited WC: the changes come back through the reordering, never the reordering itself', async () => {
@@ -173,8 +191,16 @@ test('patch --original BASE --edited WC: the changes come back through the reord
   fs.appendFileSync(path.join(other, STATS), '# changed\n');
   const wrong = await runCommand(REGISTER, ['patch', '--original', other, '--edited', work]);
   assert.equal(wrong.status, 2);
-  assert.equal(wrong.stderr, `schrodinger: error: ${other} is not the base ${work} was checked out from: ${STATS} differs (give the checkout's pristine base folder as --original)\n`);
-  const recordFile = path.join(work, LEVELS_RECORD_PATH);
+  assert.equal(wrong.stderr, `schrodinger: error: ${other} is not the base ${work} was checked out from: ${STATS} differs (give the checkout's pristine base folder as --original, or leave --original out)\n`);
+  // Without --original, the base comes from the store; a store that does not hold the records is said in one line.
+  const fromStore = await runCommand(REGISTER, ['patch', '--edited', work]);
+  assert.equal(fromStore.status, 0, fromStore.stderr);
+  assert.equal(fromStore.stdout, result.stdout);
+  const elsewhere = tempDir('other-store');
+  const lost = await runCommand(REGISTER, ['patch', '--edited', work, '--store', elsewhere]);
+  assert.equal(lost.status, 2);
+  assert.equal(lost.stderr, `schrodinger: error: the records of the checkout ${work} are in none of the stores looked in (${elsewhere}): give the store it was made with (--store)\n`);
+  const recordFile = JSON.parse(done.stdout).record;
   const good = fs.readFileSync(recordFile, 'utf8');
   const record = JSON.parse(good);
   record.order.files[STATS].containers[0].runs[0].original = [0, 0];
@@ -238,6 +264,10 @@ test('checkout refuses bad levels, seeds and test options in one line, before wr
     [['--levels', '3', '--seed', '1', '--python', '/usr/bin/python3'], /^schrodinger: error: --python is for Level 2/],
     [['--levels', '3', '--seed', '1', '--timeout', '0'], /^schrodinger: error: bad --timeout "0"/],
     [['--levels', '3', '--seed', '1', '--test-cmd', ' '], /^schrodinger: error: empty --test-cmd/],
+    [['--store', path.join(dir, 'store')], /^schrodinger: error: --store is for --levels/],
+    [['--levels', '3', '--seed', '1', '--store', path.join(dir, 'out', 'store')], /^schrodinger: error: the store \S+ is inside the working copy \S+: the originals would be in it/],
+    [['--levels', '3', '--seed', '1', '--store', dir], /^schrodinger: error: the working copy \S+ is inside the store \S+: it would sit beside the originals/],
+    [['--levels', '3', '--seed', '1', '--store', tempDir('checkout-args-store')], /^schrodinger: error: the working copy \S+\/out is inside the clone \(\S+\): write it elsewhere/],
   ];
   for (const [extra, message] of cases) {
     const result = await runCommand(REGISTER, [...base, ...extra]);
@@ -246,6 +276,13 @@ test('checkout refuses bad levels, seeds and test options in one line, before wr
     assert.equal(result.stderr.split('\n').length, 2, result.stderr);
   }
   assert.deepEqual(fs.readdirSync(dir), []);
+  // An --out that is a link to a folder is refused before any work (the output is moved into place at the end).
+  const target = tempDir('link-target');
+  const link = path.join(tempDir('link-parent'), 'out');
+  fs.symlinkSync(target, link);
+  const linked = await runCommand(REGISTER, ['checkout', '--dataset', CALC_DATASET, '--instance', CALC_INSTANCE_ID, '--repo', dir, '--out', link, '--levels', '3', '--seed', '1', '--store', tempDir('link-store')]);
+  assert.equal(linked.status, 2);
+  assert.equal(linked.stderr, `schrodinger: error: output is a symbolic link: ${link} (give the folder it points to, or a new path)\n`);
 });
 
 /** Whether Pipeline's steps keep their declared order in the draw `attempt` for `seed` (the test that observes it). */
@@ -299,6 +336,6 @@ test('the validation gate: a draw that breaks a PASS_TO_PASS test is drawn again
   const { work, base } = backRecord;
   assert.ok(fs.readFileSync(path.join(work, 'stepspkg/pipeline.py')).equals(fs.readFileSync(path.join(base, 'stepspkg/pipeline.py'))));
   assert.notEqual(fs.readFileSync(path.join(work, 'stepspkg/text.py'), 'utf8'), fs.readFileSync(path.join(base, 'stepspkg/text.py'), 'utf8'));
-  assert.deepEqual(Object.keys(findLevelsRecord(work)!.record.order!.files), ['stepspkg/text.py']);
+  assert.deepEqual(Object.keys(readLevelsRecord(backRecord.record).order!.files), ['stepspkg/text.py']);
   assert.deepEqual([...new Set(runPytest(work, ['tests']).values())], ['passed']);
 });

@@ -11,6 +11,7 @@ import { instanceTestRunner, SRC_LAYOUT_TEST_CMD, TEST_COMMAND_SOURCES } from '.
 import { printJson, warn, type CliIo, type CliState } from './io';
 import { cacheOptions } from '../cache';
 import { addRunnerOptions, containerOf } from '../runner';
+import { checkoutStore, STORE_HELP } from '../store';
 
 interface CheckoutCommandOptions {
   dataset: string;
@@ -25,23 +26,25 @@ interface CheckoutCommandOptions {
   python?: string;
   runner: string;
   image?: string;
+  store?: string;
 }
 
-/** `schrodinger checkout`: a history-free working copy of a dataset instance at its base commit; with --levels, in its disguised state beside the pristine base. */
+/** `schrodinger checkout`: a history-free working copy of a dataset instance at its base commit; with --levels, in its disguised state, its records in the store. */
 export function registerCheckout(program: Command, io: CliIo, _state: CliState): void {
   const command = program
     .command('checkout')
-    .description('Create a working copy of an instance at its base commit, without any history (one fresh commit); with --levels, the working copy in its transformed state beside the pristine base.')
+    .description('Create a working copy of an instance at its base commit, without any history (one fresh commit); with --levels, the working copy in its transformed state, and the pristine base and the level record in the store, away from it.')
     .requiredOption('--dataset <file>', 'SWE-bench dataset: JSON array, JSON Lines, or JSON object keyed by instance id')
     .requiredOption('--instance <id>', 'the instance id')
     .requiredOption('--repo <path>', 'a local clone of the repository (bare or not) that has the base commit')
-    .requiredOption('--out <dir>', 'output folder (absent or empty); with --levels it holds base/ and work/')
+    .requiredOption('--out <dir>', 'the working copy (absent or empty)')
     .addOption(new Option('--levels <list>', 'the levels of the disguise, comma-separated: 2 (names, drawn by the view), 3 (definition order), 4 (the rewrite of the functions near the bug, from --level4), e.g. 2,3,4'))
     .option('--level4 <file>', 'with level 4: the rows of `schrodinger level4`; the instance\'s accepted rewrite is applied')
     .option('--seed <n>', 'with --levels: the seed of the disguise')
     .option('--python <path>', "with level 2: the interpreter the tests run with, which the view's third-party modules are learned from (default: of python3, /usr/bin/python3 and python, the one that imports the most of them)")
     .option('--test-cmd <template>', `with --levels: the command that runs the tests of the validation gates, {tests} standing for the ids (default: the dataset's test_cmd, else "${DEFAULT_TEST_CMD}", or "${SRC_LAYOUT_TEST_CMD}" when the repository's package is under src/)`)
-    .option('--timeout <seconds>', 'with --levels: the time one test run may take', String(DEFAULT_TIMEOUT_S));
+    .option('--timeout <seconds>', 'with --levels: the time one test run may take', String(DEFAULT_TIMEOUT_S))
+    .option('--store <dir>', `with --levels: ${STORE_HELP}`);
   addRunnerOptions(command, true).action(async (opts: CheckoutCommandOptions) => {
       const levels = opts.levels === undefined ? undefined : parseLevels(opts.levels, CHECKOUT_LEVELS);
       if (levels?.includes(4) && opts.level4 === undefined) throw new UsageError('--levels with 4 needs --level4 FILE (the rows of `schrodinger level4` holding the instance\'s accepted rewrite)');
@@ -54,6 +57,7 @@ export function registerCheckout(program: Command, io: CliIo, _state: CliState):
       const timeout = parseTimeout(opts.timeout);
       if (!levels && (opts.runner !== 'local' || opts.image !== undefined)) throw new UsageError('--runner and --image are for the validation gates of --levels');
       if (opts.testCmd !== undefined && opts.testCmd.trim() === '') throw new UsageError('empty --test-cmd');
+      if (!levels && opts.store !== undefined) throw new UsageError('--store is for --levels (a plain checkout keeps no records)');
 
       const dataset = loadDataset(opts.dataset);
       for (const warning of dataset.warnings) warn(io, warning);
@@ -69,6 +73,7 @@ export function registerCheckout(program: Command, io: CliIo, _state: CliState):
         repo: opts.repo,
         instance,
         out: opts.out,
+        store: checkoutStore(opts.store),
         seed: seed!,
         levels,
         rewrite,
@@ -86,9 +91,11 @@ export function registerCheckout(program: Command, io: CliIo, _state: CliState):
         instance: instance.instance_id,
         repo: instance.repo,
         commit: result.commit,
-        out: result.out,
-        base: result.base,
+        out: result.work,
         work: result.work,
+        id: result.id,
+        records: result.records,
+        base: result.base,
         record: result.recordFile,
         files: result.files,
         seed: record.seed,

@@ -7,9 +7,12 @@ import { checkModelName, readPredictions, writePrediction } from '../../core/wor
 import { readRepository, type Repository } from '../../core/repository/repository';
 import { requireBundleOf } from '../../core/repository/repository-identity';
 import { warn, type CliIo, type CliState } from './io';
+import { findCheckout } from '../../core/workflow/checkout-store';
+import { checkoutStore, STORE_HELP } from '../store';
 
 interface PatchCommandOptions {
-  original: string;
+  original?: string;
+  store?: string;
   edited: string;
   bundle?: string;
   exclude?: string[];
@@ -24,8 +27,9 @@ export function registerPatch(program: Command, io: CliIo, _state: CliState): vo
   program
     .command('patch')
     .description('Print the unified diff in original coordinates between two folder states (a materialized view with --bundle, a working copy of checkout --levels through its level record); optionally record it as a SWE-bench prediction.')
-    .requiredOption('--original <dir>', 'the folder the work started from (e.g. the checkout the view was made from; for a working copy of checkout --levels, its base/)')
-    .requiredOption('--edited <dir>', 'the folder after the work (with --bundle: a materialized disguised view; a working copy of checkout --levels is read back through the level record it holds)')
+    .option('--original <dir>', 'the folder the work started from (e.g. the checkout the view was made from); for a working copy of checkout --levels, its base in the store unless given')
+    .requiredOption('--edited <dir>', 'the folder after the work (with --bundle: a materialized disguised view; a working copy of checkout --levels is read back through its level record in the store)')
+    .option('--store <dir>', STORE_HELP)
     .option('--bundle <file>', 'the bundle of the view: the edited folder is reverse-translated first')
     .option('--exclude <glob...>', 'leave out scratch files (a glob without "/" matches a name at any depth; real or view names)')
     .option('--renames', 'pair deleted and added files as renames (default: deletion + addition)')
@@ -43,10 +47,14 @@ export function registerPatch(program: Command, io: CliIo, _state: CliState): vo
 
       const bundle = opts.bundle !== undefined ? readBundleFile(opts.bundle) : undefined;
       const translator = bundle ? translatorFor(bundle) : undefined;
-      if (bundle) checkBundleMatches(opts.original, bundle, opts.bundle!, io);
+      // A view of state levels is read back through their records: the bundle's, or a disguised checkout's level record in the store.
+      const checkout = findCheckout(opts.edited, [checkoutStore(opts.store)]);
+      if (opts.store !== undefined && !checkout) throw new UsageError(`${opts.edited} is not the working copy of a disguised checkout: --store is for those`);
+      const original = opts.original ?? (bundle ? undefined : checkout?.base);
+      if (original === undefined) throw new UsageError('give --original DIR (the folder the work started from)');
+      if (bundle) checkBundleMatches(original, bundle, opts.bundle!, io);
 
-      // A view of state levels is read back through their records: the bundle's, or the level record in a disguised checkout's working copy.
-      const report = await buildPatchReport({ original: opts.original, edited: opts.edited, translator, state: bundle, exclude: opts.exclude ?? [], renames: opts.renames ?? false });
+      const report = await buildPatchReport({ original, edited: opts.edited, translator, state: bundle, checkout, exclude: opts.exclude ?? [], renames: opts.renames ?? false });
       let written: number | undefined;
       if (given === 3) {
         written = writePrediction(opts.preds!, { instance_id: opts.instance!.trim(), model_name_or_path: opts.model!, model_patch: report.patch });

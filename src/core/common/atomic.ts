@@ -24,9 +24,15 @@ export function writeFileAtomic(file: string, data: string | Uint8Array, mode?: 
   }
 }
 
-/** Fails unless `dir` is absent or an empty folder. */
+/** Fails unless `dir` is absent or an empty folder (not a link to one: it is replaced at the end). */
 export function requireEmptyOutput(dir: string): void {
-  if (!fs.existsSync(dir)) return;
+  let link = false;
+  try {
+    link = fs.lstatSync(dir).isSymbolicLink();
+  } catch {
+    return;
+  }
+  if (link) throw new UsageError(`output is a symbolic link: ${dir} (give the folder it points to, or a new path)`);
   if (!fs.statSync(dir).isDirectory()) throw new UsageError(`output exists and is not a folder: ${dir}`);
   if (fs.readdirSync(dir).length > 0) throw new UsageError(`output folder not empty: ${dir}`);
 }

@@ -45,15 +45,20 @@ export function requireOutputFile(file: string, options: { overwrite: boolean; o
  */
 export function requireOutsideFolder(target: string, folder: string, label: string, folderLabel: string): void {
   const resolvedFolder = fs.realpathSync(folder);
+  const resolved = resolvedPath(target);
+  const relative = path.relative(resolvedFolder, resolved);
+  if (relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative))) {
+    throw new UsageError(`${label} ${target} is inside ${folderLabel} (${folder}): write it elsewhere`);
+  }
+}
+
+/** `target` (existing or not) with links resolved as far as it exists. */
+export function resolvedPath(target: string): string {
   let existing = path.resolve(target);
   const rest: string[] = [];
   while (!fs.existsSync(existing) && path.dirname(existing) !== existing) {
     rest.unshift(path.basename(existing));
     existing = path.dirname(existing);
   }
-  const resolved = path.join(fs.realpathSync(existing), ...rest);
-  const relative = path.relative(resolvedFolder, resolved);
-  if (relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative))) {
-    throw new UsageError(`${label} ${target} is inside ${folderLabel} (${folder}): write it elsewhere`);
-  }
+  return path.join(fs.realpathSync(existing), ...rest);
 }

@@ -1,12 +1,14 @@
 /**
- * The checkout of a dataset instance for a disguise of given levels and seed: in the output
- * folder, `base/` (the pristine history-free checkout of the base commit) and beside it `work/`
- * (the working copy in its transformed state: the files the person's terminal and tests run on).
+ * The checkout of a dataset instance for a disguise of given levels and seed: the output folder is
+ * the working copy in its transformed state (the files the person's terminal and tests run on);
+ * the pristine history-free checkout of the base commit (`base/`) and the level record
+ * (levels-record.ts) that `patch` reads to carry the changes back to it go to the checkout's
+ * records folder in a store, away from the working copy (checkout-store.ts).
  *
- * `work/` is a history-free checkout too, whose single commit is of the transformed tree (so its
- * `git status` is clean and `git diff` shows the person's own changes), and whose object store
- * holds no blob of the original files it changes. Its git folder holds the level record
- * (levels-record.ts) that `patch` reads to carry the changes back to `base/`.
+ * The working copy is a history-free checkout too, whose single commit is of the transformed tree
+ * (so its `git status` is clean and `git diff` shows the person's own changes), and whose object
+ * store holds no blob of the original files it changes. Its git folder holds only the checkout's
+ * opaque id.
  *
  * State levels are drawn and validated first (state-gate.ts), in scratch copies; the output is
  * written only once a state is accepted, all at once (a failure leaves nothing behind). Interface
@@ -24,6 +26,7 @@ import { fillCheckout, readCheckoutSource, type FilledCheckout } from './checkou
 import { UsageError } from '../common/errors';
 import type { Instance } from './instances';
 import { digestOf, LEVELS_RECORD_SCHEMA, LEVELS_RECORD_VERSION, writeLevelsRecord, type LevelsRecord } from './levels-record';
+import { BASE_FOLDER, LEVELS_FILE, newCheckoutId, recordsFolder, requireApart, writeCheckoutId } from './checkout-store';
 import { readRepository } from '../repository/repository';
 import { runGate, type GateResult } from './state-gate';
 import { isStateLevel, withText } from '../disguise/state-levels';
@@ -35,13 +38,16 @@ import type { AcceptedRewrite } from './level4-rows';
 import type { TestRunner } from './test-runner';
 import { PRODUCT_VERSION } from '../common/version';
 import { makeScratch, removeScratch } from '../common/leftovers';
+import { requireOutsideFolder } from '../common/user-paths';
 
 export interface DisguisedCheckoutOptions {
   /** A local clone of the instance's repository, bare or not. */
   repo: string;
   instance: Instance;
-  /** The output folder (absent or empty): `base/` and `work/` go in it. */
+  /** The working copy (absent or empty). */
   out: string;
+  /** The store the records folder goes to (created when absent): apart from `out`. */
+  store: string;
   seed: number;
   /** The levels of the disguise, ascending. */
   levels: readonly number[];
@@ -65,9 +71,12 @@ export interface DisguisedCheckoutOptions {
 }
 
 export interface DisguisedCheckoutResult {
-  out: string;
-  base: string;
+  /** The working copy (`out`, resolved). */
   work: string;
+  /** The checkout's opaque id and its records folder in the store: the level record and `base/`. */
+  id: string;
+  records: string;
+  base: string;
   recordFile: string;
   record: LevelsRecord;
   /** The base commit of the source and its tree. */
@@ -79,14 +88,13 @@ export interface DisguisedCheckoutResult {
   files: number;
 }
 
-export const BASE_FOLDER = 'base';
-export const WORK_FOLDER = 'work';
-
 /** See the module comment. */
 export async function checkoutDisguised(options: DisguisedCheckoutOptions): Promise<DisguisedCheckoutResult> {
   requireEmptyOutput(options.out);
   const parent = path.dirname(path.resolve(options.out));
   if (!fs.existsSync(parent)) throw new UsageError(`no such folder: ${parent}`);
+  requireApart(options.out, options.store);
+  if (fs.existsSync(options.repo)) for (const [given, label] of [[options.out, 'the working copy'], [options.store, 'the store']]) requireOutsideFolder(given, options.repo, label, 'the clone');
   const { instance } = options;
   const source = readCheckoutSource(options.repo, instance.base_commit);
   const say = options.onProgress ?? (() => undefined);
@@ -164,19 +172,31 @@ export async function checkoutDisguised(options: DisguisedCheckoutOptions): Prom
   };
 
   let work: FilledCheckout | undefined;
-  let recordFile = '';
   const out = path.resolve(options.out);
-  writeFolderAtomic(out, (temp) => {
-    for (const folder of [BASE_FOLDER, WORK_FOLDER]) fs.mkdirSync(path.join(temp, folder));
+  const id = newCheckoutId();
+  const store = path.resolve(options.store);
+  fs.mkdirSync(store, { recursive: true });
+  const records = recordsFolder(store, id);
+  writeFolderAtomic(records, (temp) => {
+    fs.mkdirSync(path.join(temp, BASE_FOLDER));
     fillCheckout(path.join(temp, BASE_FOLDER), source);
-    work = fillCheckout(path.join(temp, WORK_FOLDER), source, replace);
-    recordFile = path.relative(temp, writeLevelsRecord(path.join(temp, WORK_FOLDER), record));
+    writeLevelsRecord(path.join(temp, LEVELS_FILE), record);
   });
+  try {
+    writeFolderAtomic(out, (temp) => {
+      work = fillCheckout(temp, source, replace);
+      writeCheckoutId(temp, id);
+    });
+  } catch (error) {
+    fs.rmSync(records, { recursive: true, force: true });
+    throw error;
+  }
   return {
-    out,
-    base: path.join(out, BASE_FOLDER),
-    work: path.join(out, WORK_FOLDER),
-    recordFile: path.join(out, recordFile),
+    work: out,
+    id,
+    records,
+    base: path.join(records, BASE_FOLDER),
+    recordFile: path.join(records, LEVELS_FILE),
     record,
     commit: source.commit,
     tree: source.tree,

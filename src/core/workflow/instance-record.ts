@@ -1,12 +1,13 @@
 /**
  * The record of an instance being solved by hand (the extension's Solve Instance): which instance,
  * where its pristine base, working copy and session log are, the seed and levels of its disguise,
- * its test command and interpreter. It is `instance.json` in the instance's folder, beside the
- * working copy the view shows.
+ * its test command and interpreter. It is `instance.json` in the instance's folder: the records
+ * folder of its checkout (checkout-store.ts), away from the working copy the view shows.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../common/atomic';
+import { checkoutIdOf, findCheckout, recordsFolder, type FoundCheckout } from './checkout-store';
 import { UsageError } from '../common/errors';
 import { jsonErrorLine } from '../common/json-error-line';
 import { arrayOf, integer, objectOf, optional, required, text, validateDocument, type Shape } from '../common/schema';
@@ -60,12 +61,15 @@ const recordShape: Shape<InstanceRecord> = {
 };
 
 /**
- * The record of the instance whose working copy is `workingCopy`, checked; undefined when there
- * is none (a view of another folder). One that cannot be read or is damaged throws a UsageError
- * naming the file and what is wrong.
+ * The record of the instance whose working copy is `workingCopy`, looked for in its checkout's
+ * records folder in each of `stores` (beside the working copy for one made before the store),
+ * checked; undefined when there is none (a view of another folder). One that cannot be read or is
+ * damaged throws a UsageError naming the file and what is wrong.
  */
-export function findInstanceRecord(workingCopy: string): InstanceRecord | undefined {
-  const file = instanceRecordFile(path.dirname(workingCopy));
+export function findInstanceRecord(workingCopy: string, stores: readonly string[]): InstanceRecord | undefined {
+  const id = checkoutIdOf(workingCopy);
+  const folders = id === undefined ? [path.dirname(workingCopy)] : stores.map((store) => recordsFolder(store, id));
+  const file = folders.map(instanceRecordFile).find((f) => fs.existsSync(f)) ?? instanceRecordFile(folders[0] ?? path.dirname(workingCopy));
   let data: string;
   try {
     data = fs.readFileSync(file, 'utf8');
@@ -82,6 +86,11 @@ export function findInstanceRecord(workingCopy: string): InstanceRecord | undefi
     throw new UsageError(`damaged instance record: ${file}: not valid JSON${line === undefined ? '' : ` (line ${line})`}`);
   }
   return validateDocument<InstanceRecord>(value, 'instance record', file, () => objectOf(recordShape)(value, ''));
+}
+
+/** The records of the instance's checkout: its folder is the checkout's records folder. */
+export function checkoutOfInstance(record: Pick<InstanceRecord, 'folder' | 'work'>): FoundCheckout | undefined {
+  return findCheckout(record.work, [path.dirname(record.folder)]);
 }
 
 /** Writes the record into its instance's folder. */

@@ -4,9 +4,8 @@
  * kept in their original state, and the state levels' own records (the same sections a bundle
  * has), so that `patch` can carry a person's changes back to the original base.
  *
- * It lives in the working copy's git folder (`.git/schrodinger/levels.json`): every view, live
- * or materialized, the leak scan's input and every patch leave `.git` out, so no view ever serves
- * it, and it travels with the working copy.
+ * It holds the originals the levels changed, so it lives in the checkout's records folder, away
+ * from the working copy (checkout-store.ts).
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
@@ -24,8 +23,8 @@ export const LEVELS_RECORD_SCHEMA = 'schrodinger-views/levels-record';
 /** Version 2 added Level 4 (`rewrite`); version 1 records (Levels 2 and 3) are still read. */
 export const LEVELS_RECORD_VERSION = 2;
 
-/** Where the record is, relative to the working copy. */
-export const LEVELS_RECORD_PATH = path.join('.git', 'schrodinger', 'levels.json');
+/** Where working copies made before the checkout store held their record. */
+export const LEGACY_LEVELS_RECORD_PATH = path.join('.git', 'schrodinger', 'levels.json');
 
 export interface FileDigests {
   /** `sha256:` + hex of the file's bytes in the original state. */
@@ -167,23 +166,25 @@ export function serializeLevelsRecord(record: LevelsRecord): string {
   return `${JSON.stringify(record, null, 1)}\n`;
 }
 
-/** Writes the record into the working copy `folder` (its git folder must exist). */
-export function writeLevelsRecord(folder: string, record: LevelsRecord): string {
-  const file = path.join(folder, LEVELS_RECORD_PATH);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+/** Writes the record to `file` (its folder must exist). */
+export function writeLevelsRecord(file: string, record: LevelsRecord): void {
   writeFileAtomic(file, serializeLevelsRecord(record));
-  return file;
 }
 
-/** The record a disguised checkout left in `folder`, checked; undefined when there is none. */
+/** The record a working copy made before the checkout store holds, checked; undefined when there is none. */
 export function findLevelsRecord(folder: string): { file: string; record: LevelsRecord } | undefined {
-  const file = path.join(folder, LEVELS_RECORD_PATH);
+  const file = path.join(folder, LEGACY_LEVELS_RECORD_PATH);
+  if (!fs.existsSync(file)) return undefined;
+  return { file, record: readLevelsRecord(file) };
+}
+
+/** The record in `file`, checked. */
+export function readLevelsRecord(file: string): LevelsRecord {
   let data: string;
   try {
     data = fs.readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return undefined;
-    throw new UsageError(`cannot read the level record ${file}`);
+    throw new UsageError(`cannot read the level record ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
   let value: unknown;
   try {
@@ -191,5 +192,5 @@ export function findLevelsRecord(folder: string): { file: string; record: Levels
   } catch {
     throw new UsageError(`damaged level record: ${file}: not valid JSON`);
   }
-  return { file, record: validateLevelsRecord(value, file) };
+  return validateLevelsRecord(value, file);
 }

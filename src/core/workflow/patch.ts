@@ -28,8 +28,8 @@
  * transformation: edits inside a unit follow the unit back, new units stay beside their
  * neighbours (order/reorder.ts); Level 4 is undone first, each rewritten function the person left
  * whole going back to the original, one they edited staying as rewritten plus the edit
- * (rewrite/level.ts). The records come from the view's bundle (`state`) or from the
- * level record a disguised checkout left in the edited working copy (levels-record.ts), whose
+ * (rewrite/level.ts). The records come from the view's bundle (`state`) or, for a disguised
+ * checkout's working copy, from its level record (`checkout`, checkout-store.ts), whose
  * digests also say which files the person left untouched (they are the original files) and that
  * `original` is the base the working copy was made from.
  */
@@ -42,6 +42,7 @@ import { UsageError } from '../common/errors';
 import { diffStates, type State } from '../common/git-diff';
 import { isBundleDocument } from '../disguise/bundle-document';
 import { digestOf, findLevelsRecord, type FileDigests } from './levels-record';
+import { checkoutIdOf, type FoundCheckout } from './checkout-store';
 import { linkTarget, makeIgnore } from '../repository/repository';
 import { changedPaths, changesState, fileToOriginal, type StateRecords } from '../disguise/state-levels';
 import { decodeText, encodeText } from '../common/text-encoding';
@@ -65,10 +66,11 @@ export interface PatchOptions {
   excludePaths?: readonly string[];
   /**
    * The state levels' records of the edited folder (a view's bundle): its files are read back
-   * through their inverse. Without it, the level record a disguised checkout left in `edited`
-   * is read, when there is one.
+   * through their inverse.
    */
   state?: StateRecords;
+  /** The records of the disguised checkout whose working copy `edited` is (required for one). */
+  checkout?: Pick<FoundCheckout, 'record' | 'recordFile'>;
 }
 
 export type ChangeStatus = 'added' | 'deleted' | 'modified' | 'mode';
@@ -196,8 +198,9 @@ async function compareStates(options: PatchOptions): Promise<States> {
  * state levels changed it; undefined when the edited folder is not in a transformed state.
  */
 function stateInverse(options: PatchOptions, original: string, edited: string): { recorded: ReadonlySet<string>; restore: (realPath: string, bytes: Buffer) => Promise<Buffer> } | undefined {
-  const found = findLevelsRecord(edited);
-  if (found && options.state) throw new UsageError(`${options.edited} holds a level record (${found.file}) and a bundle with state levels was given too: give one of them`);
+  const found = options.checkout;
+  if (!found && (checkoutIdOf(edited) !== undefined || findLevelsRecord(edited))) throw new Error(`internal error: ${options.edited} is a disguised checkout's working copy, and its records were not given`);
+  if (found && options.state) throw new UsageError(`${options.edited} is a disguised checkout's working copy (${found.recordFile}) and a bundle with state levels was given too: give one of them`);
   const records = options.state ?? found?.record;
   if (!records || !changesState(records)) return undefined;
   const recorded = new Set(changedPaths(records));
@@ -211,7 +214,7 @@ function stateInverse(options: PatchOptions, original: string, edited: string): 
         bytes = undefined;
       }
       if (!bytes || digestOf(bytes) !== digest.original) {
-        throw new UsageError(`${options.original} is not the base ${options.edited} was checked out from: ${file} ${bytes ? 'differs' : 'is missing'} (give the checkout's pristine base folder as --original)`);
+        throw new UsageError(`${options.original} is not the base ${options.edited} was checked out from: ${file} ${bytes ? 'differs' : 'is missing'} (give the checkout's pristine base folder as --original, or leave --original out)`);
       }
     }
   }

@@ -14,10 +14,11 @@ import type { SessionSummary } from '../session/actions';
 import type { SessionLog } from '../session/log';
 import { buildTrajectory, writeTrajectory } from '../session/trajectory';
 import { reviewItems, type ReviewItem } from './review';
+import { checkoutOfInstance } from '../instance-record';
 
 export interface InstanceFolders {
   instanceId: string;
-  /** The instance's own folder (patch.diff and the trajectory go there). */
+  /** The instance's own folder, its checkout's records folder (patch.diff and the trajectory go there). */
   folder: string;
   /** The pristine checkout of the base commit. */
   base: string;
@@ -62,7 +63,7 @@ export const PATCH_FILE = 'patch.diff';
 export async function exportSolution(options: ExportOptions): Promise<ExportResult | undefined> {
   const { instance, session } = options;
   if (session?.ended) throw new UsageError('this session was submitted already: its patch is final');
-  const patchOptions = { original: instance.base, edited: instance.work, hidden: options.hidden };
+  const patchOptions = { original: instance.base, edited: instance.work, hidden: options.hidden, checkout: checkoutOfInstance(instance) };
   const items = reviewItems(await listChanges(patchOptions), options.pathToView, options.scratchGlobs);
   if (items.length === 0) throw new UsageError('no file differs from the instance\'s starting point: nothing to export');
   const chosen = await options.steps.review(items);
