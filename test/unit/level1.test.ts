@@ -286,6 +286,16 @@ test('a 4xx is not retried; retries run out on 5xx: the instance fails with its 
   assertNoKey(out);
 });
 
+test('a reply that echoes the key: the rewrite and everything recorded hold it scrubbed', async () => {
+  server.reset();
+  server.on('E', 'generate', gen(`Rewrite E, signed ${API_KEY}.`));
+  server.on('E', 'verify', verdict(ALL_PRESERVED));
+  const out = path.join(tempDir('level1'), 'out.jsonl');
+  await runLevel1(options(out, [instance('E')]));
+  assert.match(fs.readFileSync(out, 'utf8'), /Rewrite E, signed \[redacted\]\./);
+  assertNoKey(out);
+});
+
 test('a timeout fails that instance only; the batch goes on', async () => {
   server.reset();
   server.on('J', 'generate', { kind: 'hang' });

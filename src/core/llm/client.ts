@@ -146,9 +146,11 @@ export async function chat(ctx: CallContext, what: string, params: ChatCompletio
         completion_tokens: response.usage?.completion_tokens ?? 0,
         total_tokens: response.usage?.total_tokens ?? (response.usage?.prompt_tokens ?? 0) + (response.usage?.completion_tokens ?? 0),
       };
+      // An endpoint that echoes the key must not get it into what the caller records.
+      const refusal = (choice.message as { refusal?: string | null }).refusal ?? null;
       return {
-        content: choice.message.content ?? null,
-        refusal: (choice.message as { refusal?: string | null }).refusal ?? null,
+        content: choice.message.content == null ? null : ctx.scrub(choice.message.content),
+        refusal: refusal === null ? null : ctx.scrub(refusal),
         durationMs: Date.now() - started,
         attempts: attempt + 1,
         usage,
