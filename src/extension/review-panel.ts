@@ -27,6 +27,7 @@ import type { Log } from './log';
 import { askSeed } from './prompts';
 import { escapeHtml, webviewHtml } from './webview-html';
 import { makeScratch, removeScratch } from '../core/common/leftovers';
+import { appendTo } from '../core/common/multimap';
 
 export const REVIEW_VIEW_TYPE = 'schrodinger.review';
 /** The open review's sources, in workspace state: a reload reopens the panel at the right item. */
@@ -287,7 +288,7 @@ function samplesByLevel(context: vscode.ExtensionContext): Map<number, string[]>
   if (!fs.existsSync(folder)) return gold;
   for (const name of fs.readdirSync(folder).filter((n) => /^sample(-level\d+)?\.json$/.test(n)).sort()) {
     const sample = readSample(path.join(folder, name));
-    gold.set(sample.level, [...(gold.get(sample.level) ?? []), ...sample.gold]);
+    appendTo(gold, sample.level, ...sample.gold);
   }
   return gold;
 }

@@ -7,6 +7,7 @@
 import { Bind, Site, outermostFunction, scanPython, type Chain, type StringSite } from '../python/binder';
 import { FileResolver, type ModuleContext } from './resolve';
 import { externalValueWord, isKwargsName, nameArgumentFlow, stringRole, withNameFlow, type ArgumentFlow } from './string-roles';
+import { appendTo } from '../common/multimap';
 
 export type DefinitionKind = 'class' | 'function' | 'variable' | 'class-attribute' | 'parameter' | 'local' | 'local-callable' | 'attribute' | 'alias' | 'export';
 
@@ -339,7 +340,7 @@ function collectOptionNames(scan: ReturnType<typeof scanPython>, resolver: FileR
     if (!call || !site.whole || !OPTION_METHODS.has(resolver.lastAttribute(call.callee) ?? '')) continue;
     const value = scan.text.slice(site.token.contentStart, site.token.contentEnd);
     if (site.keyword === 'dest') out.push(value);
-    else if (site.keyword === undefined) byCall.set(call, [...(byCall.get(call) ?? []), value]);
+    else if (site.keyword === undefined) appendTo(byCall, call, value);
   }
   for (const strings of byCall.values()) {
     const long = strings.find((s) => s.startsWith('--')) ?? strings.find((s) => s.startsWith('-')) ?? strings[0];

@@ -14,6 +14,7 @@ import { isNameShaped } from './prose';
 import { Naming } from './naming';
 import { NameRules, type NamesTables } from './rules';
 import { isDunder, splitWord, startsWithDigit, tokenKeys } from './words';
+import { appendTo } from '../common/multimap';
 
 export type Granularity = 'definitions' | 'full';
 
@@ -435,7 +436,7 @@ function keepExternalBaseNames(
   keep: (word: string, reason: string) => void,
 ): void {
   const byName = new Map<string, FileFacts['classes']>();
-  for (const file of facts) for (const cls of file.classes) byName.set(cls.name, [...(byName.get(cls.name) ?? []), cls]);
+  for (const file of facts) for (const cls of file.classes) appendTo(byName, cls.name, cls);
   const ancestry = new Map<string, { members: Set<string>; opaque: boolean } | null>();
   const externalOf = (name: string, seen: Set<string>): { members: Set<string>; opaque: boolean } | null => {
     if (ancestry.has(name)) return ancestry.get(name)!;
@@ -719,7 +720,7 @@ function reaching(facts: readonly FileFacts[], sinks: readonly string[]): string
  */
 function testMethodGroups(facts: readonly FileFacts[]): string[][] {
   const byName = new Map<string, ClassFacts[]>();
-  for (const file of facts) for (const cls of file.classes) byName.set(cls.name, [...(byName.get(cls.name) ?? []), cls]);
+  for (const file of facts) for (const cls of file.classes) appendTo(byName, cls.name, cls);
   const testCase = new Map<ClassFacts, boolean>();
   const isTestCase = (cls: ClassFacts, seen: Set<ClassFacts>): boolean => {
     if (testCase.has(cls)) return testCase.get(cls)!;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { assetPath } from '../common/assets';
+import { appendTo } from '../common/multimap';
 
 /** What the generator read to make the data (scripts/gen-external-names.py). */
 export interface ExternalSource {
@@ -162,7 +163,7 @@ export class ExternalNames {
         const name = this.className(index);
         byName.set(name, index);
         const simple = name.slice(name.lastIndexOf('.') + 1);
-        bySimpleName.set(simple, [...(bySimpleName.get(simple) ?? []), index]);
+        appendTo(bySimpleName, simple, index);
       }
       return { byName, bySimpleName };
     });

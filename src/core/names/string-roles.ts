@@ -23,6 +23,7 @@
 import { Site, type Chain, type StringSite } from '../python/binder';
 import { isIdentifier } from '../python/identifiers';
 import { FileResolver } from './resolve';
+import { appendTo } from '../common/multimap';
 
 export type StringRole = 'docstring' | 'names' | 'definition-names' | 'binding' | 'flow' | 'fragments' | 'pattern' | 'keep' | 'prose';
 
@@ -309,7 +310,7 @@ function isKeywordDict(dict: number, resolver: FileResolver): boolean {
     const keys = new Map<number, string[]>();
     for (const s of scan.strings) {
       if (s.dict === undefined || s.token.parts) continue;
-      keys.set(s.dict, [...(keys.get(s.dict) ?? []), scan.text.slice(s.token.contentStart, s.token.contentEnd)]);
+      appendTo(keys, s.dict, scan.text.slice(s.token.contentStart, s.token.contentEnd));
     }
     const inits = new Map<number, Set<string>>();
     for (const s of scan.scopes) if (s.kind === 'function' && s.name === '__init__' && scan.scopes[s.parent]?.kind === 'class') inits.set(s.parent, new Set(s.params.slice(1).map((p) => p.name)));
@@ -417,7 +418,7 @@ export function nameArgumentFlow(resolver: FileResolver): ArgumentFlow {
     if (fn === -1) continue;
     const local = aliases.get(fn) ?? new Map<string, string[]>();
     aliases.set(fn, local);
-    local.set(m[1], [...(local.get(m[1]) ?? []), ...[m[2], m[3] ?? m[4]].filter((x): x is string => x !== undefined)]);
+    appendTo(local, m[1], ...[m[2], m[3] ?? m[4]].filter((x): x is string => x !== undefined));
   }
   /** The keys a dotted expression in function `fn` stands for. */
   const keysOf = (fn: number, dotted: string, depth = 0): string[] => {

@@ -3,6 +3,7 @@ import { UsageError } from '../common/errors';
 import { PRODUCT_VERSION } from '../common/version';
 import { rubricFor, type RubricField } from './rubrics';
 import { currentState, type Decision, type ItemState, type ReviewEntry, type VerdictEntry } from './verdicts';
+import { appendTo } from '../common/multimap';
 
 /**
  * Statistics of a review: acceptance with a Wilson interval, rubric distributions, agreement on
@@ -247,7 +248,7 @@ export function buildReviewReport(entries: readonly ReviewEntry[], options: Repo
 
   // Reviewers
   const byReviewer = new Map<string, VerdictEntry[]>();
-  for (const v of regularVerdicts) byReviewer.set(v.reviewer, [...(byReviewer.get(v.reviewer) ?? []), v]);
+  for (const v of regularVerdicts) appendTo(byReviewer, v.reviewer, v);
   const reviewers = [...byReviewer.keys()].sort(compare).map((reviewer) => {
     const list = byReviewer.get(reviewer)!;
     const accept = list.filter((v) => v.verdict === 'accept').length;
