@@ -118,6 +118,17 @@ test('checkout errors: not a git repository, unknown commit, output not empty; n
   usage(() => checkoutInstance({ repo: source.repo, commit: source.base, out }), /^output folder not empty: /);
   assert.deepEqual(fs.readdirSync(out), ['keep.txt']);
   assert.deepEqual(fs.readdirSync(dir).sort(), ['calcpkg-src', 'out', 'plain']);
+
+  // A hostile tree (entries git itself refuses to write) is one line naming the entry, before anything is written.
+  const blob = gitIn(source.repo, ['hash-object', '-w', '--stdin'], 'payload\n');
+  for (const name of ['..', '.git', '.GIT']) {
+    const inner = gitIn(source.repo, ['mktree'], `100644 blob ${blob}\t${name}\n`);
+    const tree = gitIn(source.repo, ['mktree'], `040000 tree ${inner}\tsub\n`);
+    const commit = gitIn(source.repo, ['commit-tree', tree, '-m', 'hostile']);
+    const target = path.join(dir, 'hostile');
+    usage(() => checkoutInstance({ repo: source.repo, commit, out: target }), new RegExp(`^the tree of ${commit} cannot be checked out: it has an entry named "${name.replace(/\./g, '\\.')}" \\("sub/${name.replace(/\./g, '\\.')}"\\)$`));
+    assert.ok(!fs.existsSync(target));
+  }
 });
 
 test('CLI: schrodinger checkout prints a JSON summary; bad input is one line and exit 2', async () => {

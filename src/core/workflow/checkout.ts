@@ -101,10 +101,22 @@ export function readCheckoutSource(repo: string, commit: string): CheckoutSource
   const gitDir = sourceGitDir(repo);
   const full = resolveCommit(gitDir, commit, repo);
   const tree = gitOk(['--git-dir', gitDir, 'rev-parse', '--verify', `${full}^{tree}`]).toString('utf8').trim();
+  requireCheckableTree(gitDir, tree, commit);
   // Only the tree's own objects: rev-list never walks from a tree to any commit.
   const objects = gitOk(['--git-dir', gitDir, 'rev-list', '--objects', tree]);
   const pack = gitOk(['--git-dir', gitDir, 'pack-objects', '--stdout', '-q'], { input: objects });
   return { commit: full, tree, pack };
+}
+
+/** Names git refuses to check out (a damaged or hostile tree could hold them): one line naming the first, before any work. */
+function requireCheckableTree(gitDir: string, tree: string, commit: string): void {
+  const entries = gitOk(['--git-dir', gitDir, 'ls-tree', '-r', '-t', '-z', '--name-only', '--full-tree', tree]).toString('utf8').split('\0').filter(Boolean);
+  for (const entry of entries) {
+    const name = entry.slice(entry.lastIndexOf('/') + 1);
+    if (name === '.' || name === '..' || name.toLowerCase() === '.git') {
+      throw new UsageError(`the tree of ${commit} cannot be checked out: it has an entry named ${JSON.stringify(name)}${entry === name ? '' : ` (${JSON.stringify(entry)})`}`);
+    }
+  }
 }
 
 export interface FilledCheckout {
