@@ -16,14 +16,17 @@ export interface Transformed {
 }
 
 /**
- * Applies one transformation at every site it finds in the top-level function `name` (sites that
- * overlap an earlier one are left), once.
+ * Applies one transformation at every site it finds in the top-level function `name` (or the
+ * method `Class.method` of a top-level class; sites that overlap an earlier one are left), once.
  */
 export async function transformEverywhere(source: string, kind: TransformationKind, name = 'f'): Promise<Transformed> {
   const parser = await loadPythonParser();
   const tree = parser.parse(source);
   try {
-    const fn = tree.rootNode.namedChildren.find((n): n is Node => n?.type === 'function_definition' && n.childForFieldName('name')?.text === name);
+    const [owner, method] = name.includes('.') ? name.split('.') : [undefined, name];
+    const definitions = tree.rootNode.namedChildren.map((n) => (n?.type === 'decorated_definition' ? n.childForFieldName('definition') : n));
+    const scope = owner === undefined ? tree.rootNode : definitions.find((n): n is Node => n?.type === 'class_definition' && n.childForFieldName('name')?.text === owner)?.childForFieldName('body');
+    const fn = scope?.namedChildren.find((n): n is Node => n?.type === 'function_definition' && n.childForFieldName('name')?.text === method);
     if (!fn) throw new Error(`no function ${name}`);
     const context = contextOf(source, fn);
     if (!context) throw new Error(`function ${name} has no body of its own`);

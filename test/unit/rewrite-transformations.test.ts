@@ -13,6 +13,8 @@ interface Case {
   shows: RegExp;
   /** The least number of distinct outcomes the inputs must reach in the original. */
   outcomes: number;
+  /** The function transformed, when it is not `f` (the one called): `Class.method`. */
+  target?: string;
 }
 
 const SMALL = '[(rng.randint(-4, 4), rng.randint(-4, 4)) for _ in range(150)]';
@@ -296,6 +298,86 @@ const CASES: Case[] = [
     outcomes: 4,
   },
   {
+    kind: 'none-default-to-conditional',
+    title: 'a parameter defaulting to a fresh value when None',
+    source: `def f(a, extra=None):
+    if extra is None:
+        extra = t([a])
+    extra.append(a)
+    return extra
+`,
+    inputs: '[(rng.randint(0, 3), rng.choice([None, [], [7]])) for _ in range(60)]',
+    shows: /extra = (t\(\[a\]\) if extra is None else extra|extra if extra is not None else t\(\[a\]\))\n    extra\.append/,
+    outcomes: 6,
+  },
+  {
+    kind: 'conditional-to-none-default',
+    title: 'a conditional default',
+    source: `def f(a, limit=None, other=None):
+    limit = t(a * 2) if limit is None else limit
+    other = other if other is not None else t(0)
+    return limit, other
+`,
+    inputs: '[(rng.randint(0, 3), rng.choice([None, 0, 5]), rng.choice([None, 1])) for _ in range(60)]',
+    shows: /    if limit is None:\n        limit = t\(a \* 2\)\n    if other is None:\n        other = t\(0\)\n/,
+    outcomes: 4,
+  },
+  {
+    kind: 'dict-call-to-display',
+    title: 'a dict of keyword arguments, over several lines with a comment',
+    source: `def f(a, b):
+    d = dict(
+        first=t(a),  # evaluated first
+        second=t(b),
+    )
+    return list(d.items()), dict(x=1)
+`,
+    inputs: SMALL,
+    shows: /d = \{\n        "first": t\(a\),  # evaluated first\n        "second": t\(b\),\n    \}\n    return list\(d\.items\(\)\), \{"x": 1\}/,
+    outcomes: 10,
+  },
+  {
+    kind: 'dict-display-to-call',
+    title: 'a display keyed by names',
+    source: `def f(a, b):
+    return {'width': t(a), "height": t(b)}, {"x": a}
+`,
+    inputs: SMALL,
+    shows: /return dict\(width=t\(a\), height=t\(b\)\), dict\(x=a\)/,
+    outcomes: 10,
+  },
+  {
+    kind: 'swap-statements',
+    title: "a constructor's attribute assignments, reversed as a run",
+    target: 'Thing.__init__',
+    source: `def f(name, size):
+    o = Thing(name, size)
+    return o.name, o.size, o.items, o.flag, o.extra, o.root, Thing.kind
+
+
+class Base(object):
+    def __init__(self, root):
+        self.root = root
+
+
+class Thing(Base):
+    kind = 'thing'
+
+    def __init__(self, name, size=3, extra=None):
+        super().__init__(name)
+        self.name = name
+        self.size = size
+        self.items = []
+        self.flag = False
+        if extra is None:
+            extra = {}
+        self.extra = extra
+`,
+    inputs: "[(rng.choice(['a', 'b', 'c']), rng.randint(0, 4)) for _ in range(40)]",
+    shows: /super\(\).__init__\(name\)\n        self\.flag = False\n        self\.items = \[\]\n        self\.size = size\n        self\.name = name\n/,
+    outcomes: 10,
+  },
+  {
     kind: 'rename-local',
     title: 'locals renamed, parameters and attributes kept',
     source: `def f(items, msg='m'):
@@ -315,7 +397,7 @@ const CASES: Case[] = [
 
 for (const c of CASES) {
   test(`${c.kind}: ${c.title} keeps the behaviour (python3 on seeded inputs)`, async () => {
-    const { text, sites } = await transformEverywhere(c.source, c.kind);
+    const { text, sites } = await transformEverywhere(c.source, c.kind, c.target);
     assert.ok(sites > 0, `no site found in:\n${c.source}`);
     assert.notEqual(text, c.source);
     assert.match(text, c.shows, text);
@@ -331,6 +413,7 @@ interface Refusal {
   kind: TransformationKind;
   why: string;
   source: string;
+  target?: string;
 }
 
 const REFUSALS: Refusal[] = [
@@ -415,6 +498,77 @@ const REFUSALS: Refusal[] = [
     source: 'def f(a):\n    x = 1\n    y = x\n    return y\n',
   },
   {
+    kind: 'none-default-to-conditional',
+    why: 'the target is an attribute (assigning it again may run a setter)',
+    source: 'def f(o):\n    if o.x is None:\n        o.x = 1\n    return o\n',
+  },
+  {
+    kind: 'none-default-to-conditional',
+    why: 'the name is global',
+    source: 'def f():\n    global g\n    if g is None:\n        g = 1\n    return g\n',
+  },
+  {
+    kind: 'none-default-to-conditional',
+    why: 'the if has an else',
+    source: 'def f(x):\n    if x is None:\n        x = 1\n    else:\n        x = 2\n    return x\n',
+  },
+  {
+    kind: 'conditional-to-none-default',
+    why: 'the other branch is not the name itself',
+    source: 'def f(x):\n    x = 1 if x is None else x + 1\n    return x\n',
+  },
+  {
+    kind: 'dict-call-to-display',
+    why: 'the file binds dict',
+    source: 'def f(a):\n    return dict(x=a)\n\ndict = lambda **k: k\n',
+  },
+  {
+    kind: 'dict-call-to-display',
+    why: 'the call passes a mapping or unpacks one',
+    source: 'def f(a, m):\n    return dict(m, x=a), dict(**m)\n',
+  },
+  {
+    kind: 'dict-display-to-call',
+    why: 'a key is not a name, repeats, or is computed',
+    source: "def f(a, k):\n    return {'a b': 1}, {'class': 2}, {'x': 1, 'x': 2}, {k: 3}, {'u': 1, **a}, {b'x': 1}\n",
+  },
+  {
+    kind: 'swap-statements',
+    why: "a base of the class is not in the file (it may define __setattr__ or a property)",
+    target: 'Thing.__init__',
+    source: 'from elsewhere import Base\n\n\nclass Thing(Base):\n    def __init__(self, a, b):\n        self.a = a\n        self.b = b\n',
+  },
+  {
+    kind: 'swap-statements',
+    why: 'the class defines __setattr__',
+    target: 'A.__init__',
+    source: 'class A:\n    def __setattr__(self, k, v):\n        object.__setattr__(self, k, v)\n\n    def __init__(self, a, b):\n        self.a = a\n        self.b = b\n',
+  },
+  {
+    kind: 'swap-statements',
+    why: 'a base of the class (in the file) has a property of the name',
+    target: 'B.__init__',
+    source: 'class P:\n    @property\n    def a(self):\n        return 1\n\n    @a.setter\n    def a(self, v):\n        pass\n\n\nclass B(P):\n    def __init__(self, a, b):\n        self.a = a\n        self.b = b\n',
+  },
+  {
+    kind: 'swap-statements',
+    why: 'the class is decorated (the decorator may replace it)',
+    target: 'C.__init__',
+    source: '@register\nclass C:\n    def __init__(self, a, b):\n        self.a = a\n        self.b = b\n',
+  },
+  {
+    kind: 'swap-statements',
+    why: "the file reads instances' __dict__ (its order follows the assignments)",
+    target: 'A.__init__',
+    source: 'class A:\n    def __init__(self, a, b):\n        self.a = a\n        self.b = b\n\n    def __repr__(self):\n        return repr(vars(self))\n',
+  },
+  {
+    kind: 'swap-statements',
+    why: 'the value is a local that may be unbound, or a call',
+    target: 'A.__init__',
+    source: 'class A:\n    def __init__(self, a, b):\n        if a:\n            c = 1\n        self.a = c\n        self.b = t(b)\n        self.c = b\n',
+  },
+  {
     kind: 'rename-local',
     why: 'the function reads its locals by name',
     source: "def f(a):\n    total = a\n    return '{total}'.format(**locals())\n",
@@ -428,7 +582,7 @@ const REFUSALS: Refusal[] = [
 
 for (const r of REFUSALS) {
   test(`${r.kind} does not apply where ${r.why}`, async () => {
-    const { sites, text } = await transformEverywhere(r.source, r.kind);
+    const { sites, text } = await transformEverywhere(r.source, r.kind, r.target);
     assert.equal(sites, 0, text);
     assert.equal(text, r.source);
   });

@@ -25,6 +25,10 @@ export type TransformationKind =
   | 'loop-to-comprehension'
   | 'comprehension-to-loop'
   | 'swap-statements'
+  | 'none-default-to-conditional'
+  | 'conditional-to-none-default'
+  | 'dict-call-to-display'
+  | 'dict-display-to-call'
   | 'rename-local';
 
 export interface Edit {

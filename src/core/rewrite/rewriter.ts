@@ -22,13 +22,14 @@ import type { Edit, FunctionContext, Site, Transformation, TransformationKind } 
 import { CONTROL_FLOW } from './control-flow';
 import { codeTokens, tokenDifference } from './difference';
 import { EXPRESSIONS } from './expressions';
+import { DEFAULTS } from './defaults';
 import { renameSites, SWAP_STATEMENTS } from './locals';
 import { LOOPS } from './loops';
 import { analyzeFunction } from './scope';
 import { descendants, indentUnit, lineBreakOf } from './syntax';
 
 /** Every structural transformation (renames apart: they come last). */
-export const CATALOGUE: readonly Transformation[] = [...CONTROL_FLOW, ...EXPRESSIONS, ...LOOPS, SWAP_STATEMENTS];
+export const CATALOGUE: readonly Transformation[] = [...CONTROL_FLOW, ...EXPRESSIONS, ...DEFAULTS, ...LOOPS, SWAP_STATEMENTS];
 
 export const ROUNDS = 3;
 export const TAKE_PROBABILITY = 0.5;
