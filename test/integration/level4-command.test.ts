@@ -102,26 +102,58 @@ test('pathspec-77: a test command under which the tests cannot pass fails the ga
   assert.equal(JSON.parse(done.stdout).accepted, 0);
 });
 
-test('parse-113 and parse-124: nothing to rewrite in a two-statement function (three attempts, no gate); parse-124 accepted; rows in order; a partial last line is reported and the resume appends after it', async () => {
+/** A dataset of parse-113 and parse-124, and `tiny`: parse-113 with its gold patch moved to `percentage`, a one-statement function with nothing to restate and nothing to grow to. */
+function parseDataset(dir: string): string {
+  const lines = fs.readFileSync(DATASET, 'utf8').split('\n').filter((l) => /"r1chardj0n3s__parse-1(13|24)"/.test(l));
+  const small = JSON.parse(lines.find((l) => l.includes('parse-113'))!);
+  const patch = 'diff --git a/parse.py b/parse.py\n--- a/parse.py\n+++ b/parse.py\n@@ -565,2 +565,2 @@\n def percentage(string, match):\n-    return float(string[:-1]) / 100.\n+    return float(string[:-1]) / 100.0\n';
+  const file = path.join(dir, 'parse.jsonl');
+  fs.writeFileSync(file, `${[...lines, JSON.stringify({ ...small, instance_id: 'r1chardj0n3s__parse-9113', patch })].join('\n')}\n`);
+  return file;
+}
+
+test('parse-113: a two-statement function grows its region to the constructor it calls and is accepted; a region no draw brings to the minimum wastes no attempt; rows in order; a partial last line is reported and the resume appends after it', async () => {
   useDebianPython();
   const small = instance('r1chardj0n3s__parse-113');
-  const other = instance('r1chardj0n3s__parse-124');
-  const out = path.join(tempDir('level4-parse'), 'level4.jsonl');
-  const first = await level4(small, [small.instance_id], out);
+  const dir = tempDir('level4-parse');
+  const dataset = parseDataset(dir);
+  const run = (ids: string[], out: string, ...extra: string[]) =>
+    runCommand([registerLevel4], ['level4', '--dataset', dataset, '--repo', bareRepository(small), '--instances', ids.join(','), '--rewriter', 'offline', '--seed', '1', '--out', out, ...extra]);
+  const out = path.join(dir, 'level4.jsonl');
+  const first = await run([small.instance_id], out);
   assert.equal(first.status, 0, first.stderr);
   const [row] = rows(out);
-  assert.equal(row.accepted, false);
-  assert.deepEqual(row.attempts.map((a) => a.result), ['nothing rewritten', 'nothing rewritten', 'nothing rewritten']);
-  assert.ok(row.attempts.every((a) => a.gate === undefined && a.functions.every((f) => !f.kept && f.reason === 'difference below the minimum' && f.difference < 0.1)));
-  assert.equal(new Set(row.attempts.map((a) => a.seed)).size, 3, 'each attempt its own seed');
-  assert.match(row.reason!, /no attempt rewrote anything/);
+  assert.equal(row.accepted, true, first.stderr);
+  const accepted = row.attempts[row.acceptedAttempt! - 1];
+  const [gold, ...grown] = accepted.functions;
+  // findall alone cannot reach 0.10; it reaches the floor of its own, and Parser's constructor, which it calls, makes up the rest.
+  assert.deepEqual([gold.name, gold.kept, gold.grown], ['findall', true, undefined]);
+  assert.ok(gold.difference >= 0.05 && gold.difference < 0.1, JSON.stringify(gold));
+  assert.ok(gold.transformations.some((t) => t.kind === 'keyword-order'), JSON.stringify(gold.transformations));
+  assert.deepEqual(grown.map((f) => [f.name, f.kept, f.grown]), [['Parser.__init__', true, 'called by findall']]);
+  assert.ok(accepted.difference!.region >= 0.1 && accepted.difference!.gold === Number(gold.difference.toFixed(4)), JSON.stringify(accepted.difference));
+  assert.ok(row.reachable!.region >= 0.1);
+  assert.deepEqual(row.rewrite!['parse.py'].functions.map((f) => f.name), ['Parser.__init__', 'findall']);
+  assert.equal(accepted.gate!.status, 'passed');
+  const base = path.join(dir, 'base');
+  checkoutInstance({ repo: bareRepository(small), commit: small.base_commit, out: base });
+  gitIn(base, ['apply', '-'], row.diff);
 
-  fs.appendFileSync(out, '{"instance_id": "r1chardj0n3s__parse-124", "accep');
-  const resumed = await level4(small, [small.instance_id, other.instance_id], out, '--concurrency', '2');
+  // No draw can bring `percentage` to the minimum: said at once, no attempt, no gate.
+  const tiny = path.join(dir, 'tiny.jsonl');
+  const none = await run(['r1chardj0n3s__parse-9113'], tiny);
+  assert.equal(none.status, 0, none.stderr);
+  const [unreachable] = rows(tiny);
+  assert.deepEqual([unreachable.accepted, unreachable.attempts, unreachable.reachable], [false, [], { gold: 0, region: 0 }]);
+  assert.match(unreachable.reason!, /^no draw reaches the minimum difference 0\.1: the best of 24 reaches 0\.000 /);
+
+  const other = instance('r1chardj0n3s__parse-124');
+  fs.appendFileSync(tiny, '{"instance_id": "r1chardj0n3s__parse-124", "accep');
+  const resumed = await run(['r1chardj0n3s__parse-9113', other.instance_id], tiny, '--concurrency', '2');
   assert.equal(resumed.status, 0, resumed.stderr);
-  assert.match(resumed.stderr, /level4\.jsonl:2: truncated last line skipped/);
-  assert.match(resumed.stderr, /r1chardj0n3s__parse-113: already in .*: skipped/);
-  const lines = fs.readFileSync(out, 'utf8').split('\n');
+  assert.match(resumed.stderr, /tiny\.jsonl:2: truncated last line skipped/);
+  assert.match(resumed.stderr, /r1chardj0n3s__parse-9113: already in .*: skipped/);
+  const lines = fs.readFileSync(tiny, 'utf8').split('\n');
   assert.equal(lines.length, 4);
   assert.equal(lines[1], '{"instance_id": "r1chardj0n3s__parse-124", "accep');
   const added = JSON.parse(lines[2]) as Level4Row;
@@ -132,10 +164,10 @@ test('parse-113 and parse-124: nothing to rewrite in a two-statement function (t
 
   // With two in flight the second finishes first (it runs no gate), yet the rows keep the order asked for.
   const fresh = path.join(tempDir('level4-parse-order'), 'level4.jsonl');
-  const both = await level4(small, [other.instance_id, small.instance_id], fresh, '--concurrency', '2');
+  const both = await run([other.instance_id, 'r1chardj0n3s__parse-9113'], fresh, '--concurrency', '2');
   assert.equal(both.status, 0, both.stderr);
-  assert.ok(both.stderr.indexOf(`${small.instance_id}: attempt 3/3`) < both.stderr.indexOf(`${other.instance_id}: attempt 1/3 (seed 1): gate passed`), both.stderr);
-  assert.deepEqual(rows(fresh).map((r) => r.instance_id), [other.instance_id, small.instance_id]);
+  assert.ok(both.stderr.indexOf('r1chardj0n3s__parse-9113: not reachable in 24 draws') < both.stderr.indexOf(`${other.instance_id}: attempt 1/3 (seed 1): gate passed`), both.stderr);
+  assert.deepEqual(rows(fresh).map((r) => r.instance_id), [other.instance_id, 'r1chardj0n3s__parse-9113']);
   const strip = (line: string) => line.replace(/"duration(Ms|Seconds)":[0-9.]+/g, '');
   assert.deepEqual(fs.readFileSync(fresh, 'utf8').split('\n').map(strip), [lines[2], lines[0], ''].map(strip));
 });

@@ -378,6 +378,31 @@ class Thing(Base):
     outcomes: 10,
   },
   {
+    kind: 'keyword-order',
+    title: "keywords of the file's own function and class, in another order",
+    source: `def f(a, b, c=2):
+    return Point(a, y=b, z=c).total, area(width=a, height=b, scale=1)
+
+
+def area(width, height, scale=1, *, unit='m'):
+    log.append((width, height, scale, unit))
+    return width * height * scale
+
+
+class Shape(object):
+    def __init__(self, x, y=0, z=0):
+        log.append((x, y, z))
+        self.total = x + y * 2 + z * 3
+
+
+class Point(Shape):
+    pass
+`,
+    inputs: '[(rng.randint(0, 4), rng.randint(0, 4), rng.randint(0, 4)) for _ in range(40)]',
+    shows: /return Point\(a, z=c, y=b\)\.total, area\((scale=1, height=b, width=a|height=b, scale=1, width=a)\)/,
+    outcomes: 10,
+  },
+  {
     kind: 'rename-local',
     title: 'locals renamed, parameters and attributes kept',
     source: `def f(items, msg='m'):
@@ -567,6 +592,21 @@ const REFUSALS: Refusal[] = [
     why: 'the value is a local that may be unbound, or a call',
     target: 'A.__init__',
     source: 'class A:\n    def __init__(self, a, b):\n        if a:\n            c = 1\n        self.a = c\n        self.b = t(b)\n        self.c = b\n',
+  },
+  {
+    kind: 'keyword-order',
+    why: 'the callee collects **kwargs, is decorated, is not in the file, or is shadowed',
+    source: 'def f(a, b, g):\n    return h(x=a, y=b), d(x=a, y=b), ext(x=a, y=b), g(x=a, y=b)\n\n\ndef h(**kw):\n    return list(kw)\n\n\n@wrap\ndef d(x, y):\n    return x\n\n\nfrom elsewhere import ext\n',
+  },
+  {
+    kind: 'keyword-order',
+    why: 'a value may have an effect, the class has __new__ or a metaclass, or the name is bound twice',
+    source: 'def f(a, b):\n    return h(x=t(a), y=b), N(x=a, y=b), M(x=a, y=b), k(x=a, y=b)\n\n\ndef h(x, y):\n    return x\n\n\nclass N:\n    def __new__(cls, **kw):\n        return list(kw)\n\n    def __init__(self, x, y):\n        pass\n\n\nclass M(metaclass=Meta):\n    def __init__(self, x, y):\n        pass\n\n\ndef k(x, y):\n    return x\n\n\nk = other\n',
+  },
+  {
+    kind: 'keyword-order',
+    why: 'a keyword is not a parameter of the callee (the error names the first)',
+    source: 'def f(a, b):\n    return h(x=a, zz=b)\n\n\ndef h(x, y=0):\n    return x\n',
   },
   {
     kind: 'rename-local',

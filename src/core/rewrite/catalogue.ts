@@ -29,6 +29,7 @@ export type TransformationKind =
   | 'conditional-to-none-default'
   | 'dict-call-to-display'
   | 'dict-display-to-call'
+  | 'keyword-order'
   | 'rename-local';
 
 export interface Edit {

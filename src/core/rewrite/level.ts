@@ -22,8 +22,10 @@ import { UsageError } from '../common/errors';
 import type { StateLevel, Transformed } from '../disguise/state-levels';
 import { loadPythonParser } from '../python/parser';
 import { MIN_DIFFERENCE } from './difference';
-import { regionFunction, type Region } from './regions';
-import { rewriteFunctions, type AppliedTransformation } from './rewriter';
+import { dottedName, regionFunction, type Region } from './regions';
+import { contextOf, rewriteFunctions, type AppliedTransformation, type FunctionRewrite } from './rewriter';
+import { calledDefinitions } from './calls';
+import { descendants } from './syntax';
 import { checkRewrittenFunction } from './validate';
 
 export const REWRITE_RECORD_VERSION = 1;
@@ -55,7 +57,28 @@ export interface RewriteStats {
   differences: number[];
   /** The rejected rewrites (the function stays as it was): what they applied and their difference. */
   rejected: Array<Pick<RewrittenFunction, 'name' | 'transformations' | 'difference'>>;
+  /** Functions the region grew to (not the gold patch's own), why each, and its rewrite when kept. */
+  grown: Array<{ name: string; why: string; kept?: Pick<RewrittenFunction, 'transformations' | 'difference'> }>;
+  /** Token edit distances and lengths of the gold patch's functions (those changed), and of the whole region kept (the gold's and the grown ones'). */
+  gold: Weight;
+  region: Weight;
 }
+
+/** A token edit distance and the length it is over: differences of several functions add up as `distance / tokens`. */
+export interface Weight {
+  distance: number;
+  tokens: number;
+}
+
+export function ratioOf(weight: Weight): number {
+  return weight.tokens === 0 ? 0 : weight.distance / weight.tokens;
+}
+
+/**
+ * Each function of the gold patch must change at least this much on its own (difference.ts),
+ * however far its region grows: growing never stands in for disguising the code at the fix.
+ */
+export const GOLD_FLOOR = 0.05;
 
 export type RewriteLevel = Omit<StateLevel<RewriteRecord, RewriteStats>, 'section'> & { readonly section: 'rewrite' };
 
@@ -124,22 +147,51 @@ export function acceptedRewriteLevel(rewrite: CheckedRewrite): RewriteLevel {
       if (out === undefined) throw new UsageError(`the accepted Level 4 rewrite of ${path} does not fit the file (${record.functions.map((f) => f.name).join(', ')} not found as rewritten)`);
       const differences = record.functions.map((f) => f.difference);
       const transformations = record.functions.reduce((sum, f) => sum + f.transformations.length, 0);
-      return { text: out, record, stats: { functions: record.functions.length, rewritten: record.functions.length, tooClose: 0, transformations, differences, rejected: [] } };
+      const none = { distance: 0, tokens: 0 };
+      return { text: out, record, stats: { functions: record.functions.length, rewritten: record.functions.length, tooClose: 0, transformations, differences, rejected: [], grown: [], gold: none, region: none } };
     },
   };
 }
 
-async function rewriteFile(path: string, text: string, seed: number, regions: readonly Region[]): Promise<Transformed<RewriteRecord, RewriteStats>> {
-  const stats: RewriteStats = { functions: 0, rewritten: 0, tooClose: 0, transformations: 0, differences: [], rejected: [] };
+/**
+ * The rewrite of the regions of one file. Each function of the gold patch is kept when it reaches
+ * GOLD_FLOOR; the region (the kept ones together, their token distances over their lengths) must
+ * reach MIN_DIFFERENCE. When it does not, it grows along the repair signal (`growthCandidates`:
+ * the functions and classes of the file the gold functions call, then the other methods of their
+ * classes, the nearest first), one function at a time, each kept when it changed more than the
+ * region so far, until it does; a region that cannot is rejected whole. `random` makes each function's stream (the seed's, by default).
+ */
+async function rewriteFile(path: string, text: string, seed: number, regions: readonly Region[], random: (name: string) => () => number = (name) => rewriteRandom(seed, path, name)): Promise<Transformed<RewriteRecord, RewriteStats>> {
+  const stats: RewriteStats = { functions: 0, rewritten: 0, tooClose: 0, transformations: 0, differences: [], rejected: [], grown: [], gold: { distance: 0, tokens: 0 }, region: { distance: 0, tokens: 0 } };
   const targets = await locateFunctions(text, regions);
   stats.functions = targets.length;
   if (targets.length === 0) return { text, record: undefined, stats };
-  const drawn = await rewriteFunctions(text, targets, (target) => rewriteRandom(seed, path, target.name));
-  const kept = drawn.functions.filter((f) => f.transformations.length > 0 && f.difference >= MIN_DIFFERENCE);
-  const rejected = drawn.functions.filter((f) => f.transformations.length > 0 && f.difference < MIN_DIFFERENCE);
+  const drawn = await rewriteFunctions(text, targets, (target) => random(target.name));
+  const byName = new Map(drawn.functions.map((f) => [f.name, f]));
+  const changed = (f: FunctionRewrite | undefined): f is FunctionRewrite => f !== undefined && f.transformations.length > 0;
+  const weight = (fs: readonly FunctionRewrite[]): Weight => ({ distance: fs.reduce((sum, f) => sum + f.difference * f.tokens, 0), tokens: fs.reduce((sum, f) => sum + f.tokens, 0) });
+  const gold = targets.map((t) => byName.get(t.name)).filter(changed);
+  const kept = gold.filter((f) => f.difference >= GOLD_FLOOR);
+  stats.gold = weight(gold);
+  // Grown only as far as needed, each candidate rewritten on its own (its stream is its name's, as for any function).
+  const candidates = kept.length > 0 && ratioOf(weight(kept)) < MIN_DIFFERENCE ? await growthCandidates(text, targets) : [];
+  for (const candidate of candidates) {
+    if (ratioOf(weight(kept)) >= MIN_DIFFERENCE) break;
+    const f = (await rewriteFunctions(text, [candidate], (target) => random(target.name))).functions[0];
+    // Only a function that brings the region nearer the minimum: one changed less than the region so far would dilute it.
+    if (!changed(f) || f.difference <= ratioOf(weight(kept))) continue;
+    kept.push(f);
+    stats.grown.push({ name: candidate.name, why: candidate.why, kept: { transformations: f.transformations, difference: f.difference } });
+  }
+  stats.region = weight(kept);
+  const reaches = kept.length > 0 && ratioOf(stats.region) >= MIN_DIFFERENCE;
+  const rejected = reaches ? gold.filter((f) => !kept.includes(f)) : gold;
   stats.tooClose = rejected.length;
   stats.rejected = rejected.map((f) => ({ name: f.name, transformations: f.transformations, difference: f.difference }));
-  if (kept.length === 0) return { text, record: undefined, stats };
+  if (!reaches) {
+    stats.grown = [];
+    return { text, record: undefined, stats };
+  }
   // Only the kept ones are applied: the others stay as they were.
   const functions: RewrittenFunction[] = kept.map((f) => {
     const line = offsetOfLine(text, f.startLine);
@@ -168,6 +220,49 @@ export function placeFunctions(text: string, functions: RewrittenFunction[]): st
     shift += f.rewritten.length - f.original.length;
   }
   return out;
+}
+
+/**
+ * What a region may grow to, in order: the functions and classes (their `__init__`) of the file
+ * that the gold functions call (calls.ts `knownCallee`), then the other methods of their classes;
+ * none that holds or is held by a gold function, each once.
+ */
+async function growthCandidates(text: string, gold: ReadonlyArray<{ name: string; startLine: number }>): Promise<Array<{ name: string; startLine: number; why: string }>> {
+  const parser = await loadPythonParser();
+  const tree = parser.parse(text);
+  try {
+    if (tree.rootNode.hasError) return [];
+    const functions = descendants(tree.rootNode, 'function_definition');
+    const golden = gold.map((g) => functions.find((f) => f.startPosition.row === g.startLine - 1)).filter((f) => f !== undefined);
+    const overlaps = (fn: (typeof functions)[number]) => golden.some((g) => fn.startIndex <= g.endIndex && g.startIndex <= fn.endIndex);
+    const found: Array<{ name: string; startLine: number; why: string }> = [];
+    const add = (fn: (typeof functions)[number] | undefined, why: string) => {
+      if (!fn || overlaps(fn) || found.some((f) => f.startLine === fn.startPosition.row + 1)) return;
+      found.push({ name: dottedName(fn), startLine: fn.startPosition.row + 1, why });
+    };
+    for (const fn of golden) {
+      const context = contextOf(text, fn);
+      if (!context) continue;
+      for (const callee of calledDefinitions(context)) {
+        const at = context.scope.scan.sites[callee.nameSite]?.start;
+        add(functions.find((f) => f.childForFieldName('name')?.startIndex === at), `called by ${dottedName(fn)}`);
+      }
+    }
+    for (const fn of golden) {
+      const body = fn.parent?.type === 'block' && fn.parent.parent?.type === 'class_definition' ? fn.parent : undefined;
+      if (!body) continue;
+      const owner = body.parent!.childForFieldName('name')?.text ?? '';
+      const methods = body.namedChildren
+        .map((member) => (member?.type === 'decorated_definition' ? member.childForFieldName('definition') : member))
+        .filter((m): m is NonNullable<typeof m> => m?.type === 'function_definition');
+      // The nearest first: the code around the fix.
+      const distance = (m: (typeof methods)[number]) => Math.abs(m.startPosition.row - fn.startPosition.row);
+      for (const method of methods.sort((a, b) => distance(a) - distance(b) || a.startIndex - b.startIndex)) add(method, `a method of ${owner}, as ${dottedName(fn)} is`);
+    }
+    return found;
+  } finally {
+    tree.delete();
+  }
 }
 
 /** The regions' functions in `text`: by dotted name, the one nearest the region's line when the name repeats. */

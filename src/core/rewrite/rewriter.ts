@@ -23,13 +23,14 @@ import { CONTROL_FLOW } from './control-flow';
 import { codeTokens, tokenDifference } from './difference';
 import { EXPRESSIONS } from './expressions';
 import { DEFAULTS } from './defaults';
+import { CALLS } from './calls';
 import { renameSites, SWAP_STATEMENTS } from './locals';
 import { LOOPS } from './loops';
 import { analyzeFunction } from './scope';
 import { descendants, indentUnit, lineBreakOf } from './syntax';
 
 /** Every structural transformation (renames apart: they come last). */
-export const CATALOGUE: readonly Transformation[] = [...CONTROL_FLOW, ...EXPRESSIONS, ...DEFAULTS, ...LOOPS, SWAP_STATEMENTS];
+export const CATALOGUE: readonly Transformation[] = [...CONTROL_FLOW, ...EXPRESSIONS, ...DEFAULTS, ...CALLS, ...LOOPS, SWAP_STATEMENTS];
 
 export const ROUNDS = 3;
 export const TAKE_PROBABILITY = 0.5;
@@ -57,6 +58,8 @@ export interface FunctionRewrite {
   applicable: Partial<Record<TransformationKind, number>>;
   /** Token edit distance ratio between original and rewritten function (difference.ts). */
   difference: number;
+  /** The length of the longer token sequence (the ratio's denominator: what weighs a function in a region's difference). */
+  tokens: number;
   /** Rounds dropped because their result did not parse (a bug in a transformation). */
   droppedRounds: number;
 }
@@ -210,6 +213,7 @@ async function rewriteFunction(
         transformations: applied,
         applicable,
         difference: tokenDifference(original.tokens, codeTokens(fn)),
+        tokens: Math.max(original.tokens.length, codeTokens(fn).length),
         droppedRounds,
       },
     };

@@ -22,6 +22,8 @@ export interface FunctionAttempt {
   reason?: 'no transformation applies' | 'difference below the minimum' | 'not found in its file' | 'the reply failed the checks';
   /** The LLM rewriter's request and reply for this function (rewriter llm). */
   llm?: LlmRewriteCall;
+  /** A function the region grew to, not the gold patch's own: why (`called by f`, `a method of C, as m is`). */
+  grown?: string;
 }
 
 export interface GateRecord {
@@ -38,6 +40,8 @@ export interface AttemptRecord {
   seed: number;
   functions: FunctionAttempt[];
   result: 'nothing rewritten' | 'gated';
+  /** Offline rewriter: the token difference of the gold patch's functions kept, and of the whole region rewritten (theirs and the grown ones'). */
+  difference?: { gold: number; region: number };
   gate?: GateRecord;
 }
 
@@ -62,6 +66,8 @@ export interface Level4Row {
   regions: Array<{ path: string; name: string; lines: [number, number] }>;
   /** Hunks of the gold patch without a region, and why. */
   hunkNotes: string[];
+  /** Offline rewriter: the figures of a draw made before any attempt that reaches the minimum, else the best of them (level4.ts `reachableFigures`). */
+  reachable?: { gold: number; region: number };
   attempts: AttemptRecord[];
   accepted: boolean;
   acceptedAttempt: number | null;

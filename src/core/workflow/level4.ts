@@ -26,7 +26,7 @@ import { appendJsonLine, readJsonLines } from '../common/jsonl';
 import { readRepository, type RepoFile, type Repository } from '../repository/repository';
 import { CallError, host, openEndpoint, StopRun, type CallContext, type EndpointConfig } from '../llm/client';
 import { MIN_DIFFERENCE } from '../rewrite/difference';
-import { placeFunctions, REWRITE_RECORD_VERSION, rewriteLevel, type RewriteRecord, type RewriteStats, type RewrittenFunction } from '../rewrite/level';
+import { GOLD_FLOOR, placeFunctions, ratioOf, REWRITE_RECORD_VERSION, rewriteLevel, type RewriteRecord, type RewriteStats, type RewrittenFunction, type Weight } from '../rewrite/level';
 import { LLM_REWRITE_PROMPT_VERSION, LLM_REWRITE_TEMPERATURE, LlmFunctionRewriter, tooCloseFeedback } from '../rewrite/llm-rewriter';
 import { findRegions, outermostRegions, type Region } from '../rewrite/regions';
 import { withText } from '../disguise/state-levels';
@@ -108,6 +108,15 @@ export async function level4Instance(options: Level4InstanceOptions): Promise<Le
       return record;
     };
     const paths = [...new Set(regions.map((r) => r.path))].sort();
+    if (options.rewriter === 'offline') {
+      // Counted before any attempt: a region no draw brings to the minimum wastes no gate.
+      row.reachable = await reachableFigures(options.seed, regions, paths, files);
+      say(`${row.reachable.region >= MIN_DIFFERENCE ? 'reachable' : `not reachable in ${REACHABLE_DRAWS} draws`}: region ${row.reachable.region.toFixed(3)}, the gold patch's functions ${row.reachable.gold.toFixed(3)}`);
+      if (row.reachable.region < MIN_DIFFERENCE) {
+        row.reason = `no draw reaches the minimum difference ${MIN_DIFFERENCE}: the best of ${REACHABLE_DRAWS} reaches ${row.reachable.region.toFixed(3)} (the gold patch's functions ${row.reachable.gold.toFixed(3)}, each needs ${GOLD_FLOOR} of its own)`;
+        return finish();
+      }
+    }
     const draw = options.rewriter === 'llm' ? llmDraw(options, regions, paths, files, say) : offlineDraw(regions, paths, files);
     let gateFeedback: string | null = null;
     for (let k = 1; k <= options.attempts; k++) {
@@ -115,7 +124,9 @@ export async function level4Instance(options: Level4InstanceOptions): Promise<Le
       const label = `attempt ${k}/${options.attempts} (seed ${seed})`;
       const attempt: AttemptRecord = { attempt: k, seed, functions: [], result: 'nothing rewritten' };
       row.attempts.push(attempt);
-      const { texts, records } = await draw(seed, attempt.functions, gateFeedback);
+      const figures = { gold: 0, region: 0 };
+      const { texts, records } = await draw(seed, attempt.functions, gateFeedback, figures);
+      if (options.rewriter === 'offline') attempt.difference = figures;
       gateFeedback = null;
       const kept = attempt.functions.filter((f) => f.kept);
       if (kept.length === 0) {
@@ -123,7 +134,8 @@ export async function level4Instance(options: Level4InstanceOptions): Promise<Le
         continue;
       }
       attempt.result = 'gated';
-      say(`${label}: ${kept.length} ${kept.length === 1 ? 'function' : 'functions'} rewritten (${kept.map((f) => `${f.name}: ${f.llm ? 'restated by the model' : `${f.transformations.length} transformations`}, difference ${f.difference.toFixed(3)}`).join('; ')})`);
+      const region = attempt.difference ? `; region ${attempt.difference.region.toFixed(3)}, the gold patch's functions ${attempt.difference.gold.toFixed(3)}` : '';
+      say(`${label}: ${kept.length} ${kept.length === 1 ? 'function' : 'functions'} rewritten (${kept.map((f) => `${f.name}${f.grown ? ` (${f.grown})` : ''}: ${f.llm ? 'restated by the model' : `${f.transformations.length} transformations`}, difference ${f.difference.toFixed(3)}`).join('; ')}${region})`);
       attempt.gate = await gate(texts, label);
       if (attempt.gate.status === 'failed') gateFeedback = describeGateFailure(attempt.gate);
       if (attempt.gate.status === 'passed') {
@@ -192,25 +204,54 @@ export function rewriteGate(instance: Instance, checkout: Pick<BaseCheckout, 'ba
  * One attempt's rewrite: the functions' records pushed onto `functions`, the rewritten files'
  * texts and records returned. `gateFeedback` says why the previous attempt failed the gate.
  */
-type Draw = (seed: number, functions: FunctionAttempt[], gateFeedback: string | null) => Promise<{ texts: Map<string, string>; records: Record<string, RewriteRecord> }>;
+type Draw = (seed: number, functions: FunctionAttempt[], gateFeedback: string | null, figures?: { gold: number; region: number }) => Promise<{ texts: Map<string, string>; records: Record<string, RewriteRecord> }>;
 
 /** The offline rewriter through the level (rewriteLevel), each attempt from its seed. */
 function offlineDraw(regions: readonly Region[], paths: readonly string[], files: ReadonlyMap<string, RepoFile>): Draw {
   const level = rewriteLevel(regions);
-  return async (seed, functions) => {
+  return async (seed, functions, _gateFeedback, figures) => {
     const texts = new Map<string, string>();
     const records: Record<string, RewriteRecord> = {};
+    const gold: Weight = { distance: 0, tokens: 0 };
+    const region: Weight = { distance: 0, tokens: 0 };
     for (const file of paths) {
       const original = files.get(file)!;
       const out = await level.transform(file, original.text!, seed);
       functions.push(...functionAttempts(file, regions, out.record, out.stats));
+      for (const [into, from] of [[gold, out.stats.gold], [region, out.stats.region]] as const) {
+        into.distance += from.distance;
+        into.tokens += from.tokens;
+      }
       if (out.record) {
         texts.set(file, out.text);
         records[file] = out.record;
       }
     }
+    if (figures) Object.assign(figures, { gold: round(ratioOf(gold)), region: round(ratioOf(region)) });
     return { texts, records };
   };
+}
+
+/** Draws made before any attempt to see whether the minimum can be reached (none of them gated). */
+export const REACHABLE_DRAWS = 24;
+
+/**
+ * Whether the offline rewriter can bring the regions to the minimum: the figures of the first of
+ * REACHABLE_DRAWS draws (seeds of their own, apart from the attempts') that does, else the best.
+ */
+async function reachableFigures(seed: number, regions: readonly Region[], paths: readonly string[], files: ReadonlyMap<string, RepoFile>): Promise<{ gold: number; region: number }> {
+  const draw = offlineDraw(regions, paths, files);
+  let best = { gold: 0, region: 0 };
+  for (let k = 0; k < REACHABLE_DRAWS && best.region < MIN_DIFFERENCE; k++) {
+    const figures = { gold: 0, region: 0 };
+    await draw(drawSeed(seed, 1000 + k), [], null, figures);
+    if (figures.region > best.region || (best.region === 0 && figures.gold > best.gold)) best = figures;
+  }
+  return best;
+}
+
+function round(ratio: number): number {
+  return Number(ratio.toFixed(4));
 }
 
 function llmSettings(llm: Level4LlmEndpoint | undefined): Level4LlmSettings {
@@ -296,6 +337,7 @@ function describeGateFailure(gate: GateRecord): string {
 
 /** What an attempt did to each region of one file. */
 function functionAttempts(file: string, regions: readonly Region[], record: RewriteRecord | undefined, stats: RewriteStats): FunctionAttempt[] {
+  const grown = stats.grown.map((g): FunctionAttempt => ({ path: file, name: g.name, kept: true, transformations: g.kept?.transformations ?? [], difference: g.kept?.difference ?? 0, grown: g.why }));
   return regions
     .filter((r) => r.path === file)
     .map((r): FunctionAttempt => {
@@ -304,7 +346,8 @@ function functionAttempts(file: string, regions: readonly Region[], record: Rewr
       const rejected = stats.rejected.find((f) => f.name === r.name);
       if (rejected) return { path: file, name: r.name, kept: false, transformations: rejected.transformations, difference: rejected.difference, reason: 'difference below the minimum' };
       return { path: file, name: r.name, kept: false, transformations: [], difference: 0, reason: stats.functions === 0 ? 'not found in its file' : 'no transformation applies' };
-    });
+    })
+    .concat(grown);
 }
 
 function gateRecord(check: Check, failToPass: readonly string[], passToPass: readonly string[]): GateRecord {
