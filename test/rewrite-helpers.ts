@@ -6,7 +6,7 @@ import type { Node } from 'web-tree-sitter';
 import { loadPythonParser } from '../src/core/python/parser';
 import type { Site, TransformationKind } from '../src/core/rewrite/catalogue';
 import { renameSites } from '../src/core/rewrite/locals';
-import { applySites, CATALOGUE, contextOf } from '../src/core/rewrite/rewriter';
+import { applySites, CATALOGUE, contextOf, type RewriteWhere } from '../src/core/rewrite/rewriter';
 import { PYTHON, tempDir } from './helpers';
 
 export interface Transformed {
@@ -19,7 +19,7 @@ export interface Transformed {
  * Applies one transformation at every site it finds in the top-level function `name` (or the
  * method `Class.method` of a top-level class; sites that overlap an earlier one are left), once.
  */
-export async function transformEverywhere(source: string, kind: TransformationKind, name = 'f'): Promise<Transformed> {
+export async function transformEverywhere(source: string, kind: TransformationKind, name = 'f', where: RewriteWhere = {}): Promise<Transformed> {
   const parser = await loadPythonParser();
   const tree = parser.parse(source);
   try {
@@ -28,7 +28,7 @@ export async function transformEverywhere(source: string, kind: TransformationKi
     const scope = owner === undefined ? tree.rootNode : definitions.find((n): n is Node => n?.type === 'class_definition' && n.childForFieldName('name')?.text === owner)?.childForFieldName('body');
     const fn = scope?.namedChildren.find((n): n is Node => n?.type === 'function_definition' && n.childForFieldName('name')?.text === method);
     if (!fn) throw new Error(`no function ${name}`);
-    const context = contextOf(source, fn);
+    const context = contextOf(source, fn, where);
     if (!context) throw new Error(`function ${name} has no body of its own`);
     let sites: Site[];
     if (kind === 'rename-local') {

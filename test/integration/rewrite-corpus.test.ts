@@ -9,6 +9,8 @@ import { test } from 'node:test';
 import seedrandom from 'seedrandom';
 import { loadPythonParser } from '../../src/core/python/parser';
 import { rewriteFunctions } from '../../src/core/rewrite/rewriter';
+import { repositoryModules } from '../../src/core/rewrite/classes';
+import { readRepository } from '../../src/core/repository/repository';
 import { PYTHON, requireShared, ROOT, tempDir } from '../helpers';
 import { pythonParses } from '../rewrite-helpers';
 
@@ -56,13 +58,15 @@ test('corpus projects with every function of their source rewritten pass their w
     const root = path.join(dir, project.name);
     let functions = 0;
     let changed = 0;
+    // Classes are followed through the project's imports, as level4 does.
+    const modules = repositoryModules(readRepository(root));
     for (const file of pythonFiles(path.join(root, SOURCES[project.name]))) {
       const text = fs.readFileSync(file, 'utf8');
       const tree = parser.parse(text);
       const targets = tree.rootNode.descendantsOfType('function_definition').map((f) => ({ name: `line ${f!.startPosition.row + 1}`, startLine: f!.startPosition.row + 1 }));
       tree.delete();
       if (targets.length === 0) continue;
-      const out = await rewriteFunctions(text, targets, (target) => seedrandom(`corpus:1:${file}:${target.startLine}`));
+      const out = await rewriteFunctions(text, targets, (target) => seedrandom(`corpus:1:${file}:${target.startLine}`), { path: path.relative(root, file).split(path.sep).join('/'), modules });
       for (const f of out.functions) {
         functions++;
         if (f.transformations.length > 0) changed++;

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { TransformationKind } from '../../src/core/rewrite/catalogue';
 import { compareBehaviour, pythonParses, transformEverywhere } from '../rewrite-helpers';
+import type { ModuleSource } from '../../src/core/rewrite/classes';
 
 interface Case {
   kind: TransformationKind;
@@ -627,3 +628,24 @@ for (const r of REFUSALS) {
     assert.equal(text, r.source);
   });
 }
+
+/** A package's modules in memory, as the level4 workflow gives them (classes.ts). */
+function modulesOf(files: Record<string, string>): ModuleSource {
+  const moduleOf = (file: string) => file.replace(/\.py$/, '').replace(/\/__init__$/, '').split('/').join('.');
+  return { moduleOf, fileOf: (module) => Object.keys(files).find((f) => moduleOf(f) === module), text: (file) => files[file] };
+}
+
+test("a class whose base is in another module of the repository: self's attributes and the base constructor's keywords reorder only when that base lets them", async () => {
+  const child = 'from .base import Base\n\n\nclass Child(Base):\n    def __init__(self, a, b):\n        super().__init__(x=a, y=b)\n        self.a = a\n        self.b = b\n';
+  const clean = 'class Root:\n    pass\n\n\nclass Base(Root):\n    def __init__(self, x, y):\n        self.x = x\n        self.y = y\n';
+  const hooked = 'class Base:\n    def __setattr__(self, k, v):\n        object.__setattr__(self, k, v)\n\n    def __init__(self, x, **rest):\n        self.x = x\n';
+  const where = (base: string) => ({ path: 'pkg/child.py', modules: modulesOf({ 'pkg/__init__.py': '', 'pkg/child.py': child, 'pkg/base.py': base }) });
+  const swapped = await transformEverywhere(child, 'swap-statements', 'Child.__init__', where(clean));
+  assert.match(swapped.text, /self\.b = b\n        self\.a = a\n/);
+  const reordered = await transformEverywhere(child, 'keyword-order', 'Child.__init__', where(clean));
+  assert.match(reordered.text, /super\(\)\.__init__\(y=b, x=a\)/);
+  for (const kind of ['swap-statements', 'keyword-order'] as const) {
+    assert.equal((await transformEverywhere(child, kind, 'Child.__init__', where(hooked))).sites, 0, `${kind} over a base with __setattr__ and **rest`);
+    assert.equal((await transformEverywhere(child, kind, 'Child.__init__')).sites, 0, `${kind} without the repository: the base is unknown`);
+  }
+});

@@ -1,15 +1,16 @@
 /**
- * Rewrites of calls whose callee the file itself defines: keyword arguments in another order.
+ * Rewrites of calls whose callee is known: keyword arguments in another order.
  *
- * A callee is known when it is a name the module binds exactly once, to a function or a class of
- * the file without a decorator (a decorator may replace it), and nothing shadows it where it is
- * called: the rewritten function is a module-level function or a method of a module-level class,
- * and binds no such name itself. A class is called through the `__init__` of the first class of
- * its chain of bases that defines one, every class of the chain in the file (or `object`), with no
- * `__new__`, no metaclass and no decorator.
+ * A callee is known when it is a name the module binds exactly once, to a function of the file or
+ * a class (of the file, or imported from the repository: classes.ts) without a decorator (a
+ * decorator may replace it), or `super().__init__`, and nothing shadows it where it is called: the
+ * rewritten function is a module-level function or a method of a module-level class, and binds no
+ * such name itself. A class is called through the `__init__` of the first class of its chain of
+ * bases that defines one (`constructorOf`).
  */
 import type { Node } from 'web-tree-sitter';
 import type { PyScan, Scope } from '../python/binder';
+import { basesOf, enclosingClass, moduleDefinition, resolveClass, type ClassRef, type ModuleSource } from './classes';
 import { site, type FunctionContext, type Site, type Transformation } from './catalogue';
 import { descendants, hasComment, isPlainLiteral, namedChildren } from './syntax';
 
@@ -17,52 +18,42 @@ import { descendants, hasComment, isPlainLiteral, namedChildren } from './syntax
 export interface Signature {
   keywords: Set<string>;
   collectsKeywords: boolean;
-  /** The function's scope in the binder (for the region's growth: what a function calls). */
+  /** The function's scope, and the binder's analysis of its file (for the region's growth: what a function calls). */
   scope: Scope;
+  scan: PyScan;
 }
 
-/** The module-level def or class scope `name` is bound to, exactly once; undefined otherwise. */
-function moduleDefinition(scan: PyScan, name: string): Scope | undefined {
-  const module = scan.scopes[0];
-  const binding = module?.bindings.get(name);
-  if (!binding || binding.declarations.length !== 1) return undefined;
-  if (scan.scopes.some((s) => s.globals.has(name))) return undefined;
-  const declaration = binding.declarations[0];
-  const scope = scan.scopes.find((s) => (s.kind === 'function' || s.kind === 'class') && s.nameSite === declaration && s.parent === 0);
-  return scope && scope.decorators.length === 0 ? scope : undefined;
-}
-
-function signatureOf(scope: Scope, method: boolean): Signature {
+function signatureOf(scan: PyScan, scope: Scope, method: boolean): Signature {
   const params = method ? scope.params.slice(1) : scope.params;
   return {
     keywords: new Set(params.filter((p) => p.kind === 'normal' || p.kind === 'kwonly').map((p) => p.name)),
     collectsKeywords: params.some((p) => p.kind === 'dstar'),
     scope,
+    scan,
   };
 }
 
 /**
  * The `__init__` a call of the class runs: the first class of its chain of bases that defines one.
- * Every class of the chain is in the file (one base each, or `object`), with no `__new__`, no
- * metaclass and no decorator: nothing else sees the arguments (a `__new__` or a metaclass's
- * `__call__` could collect them as `**kwargs`).
+ * Every class of the chain is known (classes.ts), has one base at most (beside `object`: the
+ * order of a longer one's `__init__`s is the MRO's), and has no `__new__`, no metaclass and no
+ * decorator: nothing else sees the arguments (a `__new__` or a metaclass's `__call__` could
+ * collect them as `**kwargs`).
  */
-function constructorOf(scan: PyScan, cls: Scope): Signature | undefined {
+function constructorOf(cls: ClassRef, modules: ModuleSource | undefined): Signature | undefined {
   let init: Signature | undefined;
-  for (let current: Scope | undefined = cls, depth = 0; current; depth++) {
-    if (depth > 20 || current.classKeywords.length > 0 || current.decorators.length > 0 || current.bindings.has('__new__')) return undefined;
-    const index = scan.scopes.indexOf(current);
-    const own = scan.scopes.find((s) => s.parent === index && s.kind === 'function' && s.name === '__init__');
-    if (!init && current.bindings.has('__init__')) {
-      if (!own || own.decorators.length > 0 || current.bindings.get('__init__')!.declarations.length !== 1) return undefined;
-      init = signatureOf(own, true);
+  for (let current: ClassRef | undefined = cls, depth = 0; current; depth++) {
+    const { scope, scan } = current;
+    if (depth > 20 || scope.classKeywords.length > 0 || scope.decorators.length > 0 || scope.bindings.has('__new__')) return undefined;
+    if (!init && scope.bindings.has('__init__')) {
+      const index = scan.scopes.indexOf(scope);
+      const own = scan.scopes.find((s) => s.parent === index && s.kind === 'function' && s.name === '__init__');
+      if (!own || own.decorators.length > 0 || scope.bindings.get('__init__')!.declarations.length !== 1) return undefined;
+      init = signatureOf(scan, own, true);
     }
-    const bases = current.bases.filter((b) => !(b.steps.length === 0 && scan.sites[b.root]?.text === 'object'));
-    if (bases.length === 0) break;
-    if (bases.length !== 1 || bases[0].steps.length > 0 || bases[0].root < 0) return undefined;
-    const base = moduleDefinition(scan, scan.sites[bases[0].root].text);
-    if (base?.kind !== 'class') return undefined;
-    current = base;
+    const bases = basesOf(current, modules);
+    if (!bases || bases.length > 1) return undefined;
+    current = bases[0];
   }
   return init;
 }
@@ -73,16 +64,34 @@ function seesModuleNames(scan: PyScan, scope: Scope): boolean {
   return scope.parent === 0 || (parent?.kind === 'class' && parent.parent === 0);
 }
 
-/** The signature of the callee of `call` when the file defines it (see the module comment). */
+/** Whether the function's code may use `name` as the module (or builtins) binds it. */
+function unshadowed(context: FunctionContext, name: string): boolean {
+  const { scan, index, parameters, bindings, declared, nestedNames } = context.scope;
+  return seesModuleNames(scan, scan.scopes[index]) && !parameters.has(name) && !bindings.has(name) && !declared.has(name) && !nestedNames.has(name);
+}
+
+/**
+ * The signature of the callee of `call` when it is known (see the module comment): a function or
+ * class of the file by its name, a class the file imports from the repository, or the next
+ * class's `__init__` through `super().__init__(...)` in a method of a class with one base.
+ */
 export function knownCallee(context: FunctionContext, call: Node): Signature | undefined {
   const callee = call.childForFieldName('function');
-  if (callee?.type !== 'identifier') return undefined;
-  const { scan, index, parameters, bindings, declared } = context.scope;
-  const name = callee.text;
-  if (!seesModuleNames(scan, scan.scopes[index]) || parameters.has(name) || bindings.has(name) || declared.has(name) || context.scope.nestedNames.has(name)) return undefined;
-  const definition = moduleDefinition(scan, name);
-  if (!definition) return undefined;
-  return definition.kind === 'function' ? signatureOf(definition, false) : constructorOf(scan, definition);
+  const { scan, index } = context.scope;
+  const where = { scan, path: context.path, modules: context.modules };
+  if (callee?.type === 'attribute' && callee.childForFieldName('attribute')?.text === '__init__') {
+    const object = callee.childForFieldName('object');
+    const args = object?.type === 'call' ? object.childForFieldName('arguments') : null;
+    if (object?.childForFieldName('function')?.text !== 'super' || !args || namedChildren(args).length > 0 || !unshadowed(context, 'super') || scan.scopes[0]?.bindings.has('super')) return undefined;
+    const cls = enclosingClass(scan, index, context.path);
+    const bases = cls && basesOf(cls, context.modules);
+    return bases?.length === 1 ? constructorOf(bases[0], context.modules) : undefined;
+  }
+  if (callee?.type !== 'identifier' || !unshadowed(context, callee.text)) return undefined;
+  const definition = moduleDefinition(scan, callee.text);
+  if (definition?.kind === 'function') return signatureOf(scan, definition, false);
+  const cls = resolveClass(where, callee.text);
+  return cls ? constructorOf(cls, context.modules) : undefined;
 }
 
 /** A value whose evaluation has no effect and cannot fail: a plain literal or a parameter never rebound. */
@@ -121,12 +130,12 @@ export const KEYWORD_ORDER: Transformation = {
   },
 };
 
-/** The calls a function makes of functions and classes its file defines (for the region's growth), in order, each once. */
+/** The functions of its own file a function calls, constructors included (for the region's growth), in order, each once. */
 export function calledDefinitions(context: FunctionContext): Scope[] {
   const found: Scope[] = [];
   for (const call of descendants(context.body, 'call')) {
     const callee = knownCallee(context, call);
-    if (callee && !found.includes(callee.scope)) found.push(callee.scope);
+    if (callee && callee.scan === context.scope.scan && !found.includes(callee.scope)) found.push(callee.scope);
   }
   return found;
 }

@@ -6,6 +6,7 @@
  */
 import type { Node } from 'web-tree-sitter';
 import type { FunctionScope } from './scope';
+import type { ModuleSource } from './classes';
 
 export type TransformationKind =
   | 'early-return-to-else'
@@ -57,6 +58,9 @@ export interface FunctionContext {
   /** The indentation one block level adds in this function. */
   unit: string;
   scope: FunctionScope;
+  /** The file's path and the repository's modules, when known: classes are then followed through imports (classes.ts). */
+  path?: string;
+  modules?: ModuleSource;
 }
 
 export interface Transformation {

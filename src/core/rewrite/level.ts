@@ -23,7 +23,8 @@ import type { StateLevel, Transformed } from '../disguise/state-levels';
 import { loadPythonParser } from '../python/parser';
 import { MIN_DIFFERENCE } from './difference';
 import { dottedName, regionFunction, type Region } from './regions';
-import { contextOf, rewriteFunctions, type AppliedTransformation, type FunctionRewrite } from './rewriter';
+import { contextOf, rewriteFunctions, type AppliedTransformation, type FunctionRewrite, type RewriteWhere } from './rewriter';
+import type { ModuleSource } from './classes';
 import { calledDefinitions } from './calls';
 import { descendants } from './syntax';
 import { checkRewrittenFunction } from './validate';
@@ -87,13 +88,16 @@ export function rewriteRandom(seed: number, path: string, name: string): () => n
   return seedrandom(`rewrite:${seed}:${path}:${name}`);
 }
 
-/** Level 4 for a task whose regions are `regions` (from its gold patch). */
-export function rewriteLevel(regions: readonly Region[]): RewriteLevel {
+/**
+ * Level 4 for a task whose regions are `regions` (from its gold patch); with the repository's
+ * `modules`, the rewrites follow classes through its imports (classes.ts).
+ */
+export function rewriteLevel(regions: readonly Region[], modules?: ModuleSource): RewriteLevel {
   return {
     level: 4,
     section: 'rewrite',
     handles: (path) => regions.some((r) => r.path === path),
-    transform: (path, text, seed) => rewriteFile(path, text, seed, regions.filter((r) => r.path === path)),
+    transform: (path, text, seed) => rewriteFile(path, text, seed, regions.filter((r) => r.path === path), undefined, modules),
     replay: async (text, record) => replaceAll(text, record, 'original', 'rewritten'),
     restore: async (text, record) => replaceAll(text, record, 'rewritten', 'original', true) ?? text,
     statistics(stats) {
@@ -161,12 +165,20 @@ export function acceptedRewriteLevel(rewrite: CheckedRewrite): RewriteLevel {
  * classes, the nearest first), one function at a time, each kept when it changed more than the
  * region so far, until it does; a region that cannot is rejected whole. `random` makes each function's stream (the seed's, by default).
  */
-async function rewriteFile(path: string, text: string, seed: number, regions: readonly Region[], random: (name: string) => () => number = (name) => rewriteRandom(seed, path, name)): Promise<Transformed<RewriteRecord, RewriteStats>> {
+async function rewriteFile(
+  path: string,
+  text: string,
+  seed: number,
+  regions: readonly Region[],
+  random: (name: string) => () => number = (name) => rewriteRandom(seed, path, name),
+  modules?: ModuleSource,
+): Promise<Transformed<RewriteRecord, RewriteStats>> {
+  const where = { path, modules };
   const stats: RewriteStats = { functions: 0, rewritten: 0, tooClose: 0, transformations: 0, differences: [], rejected: [], grown: [], gold: { distance: 0, tokens: 0 }, region: { distance: 0, tokens: 0 } };
   const targets = await locateFunctions(text, regions);
   stats.functions = targets.length;
   if (targets.length === 0) return { text, record: undefined, stats };
-  const drawn = await rewriteFunctions(text, targets, (target) => random(target.name));
+  const drawn = await rewriteFunctions(text, targets, (target) => random(target.name), where);
   const byName = new Map(drawn.functions.map((f) => [f.name, f]));
   const changed = (f: FunctionRewrite | undefined): f is FunctionRewrite => f !== undefined && f.transformations.length > 0;
   const weight = (fs: readonly FunctionRewrite[]): Weight => ({ distance: fs.reduce((sum, f) => sum + f.difference * f.tokens, 0), tokens: fs.reduce((sum, f) => sum + f.tokens, 0) });
@@ -174,10 +186,10 @@ async function rewriteFile(path: string, text: string, seed: number, regions: re
   const kept = gold.filter((f) => f.difference >= GOLD_FLOOR);
   stats.gold = weight(gold);
   // Grown only as far as needed, each candidate rewritten on its own (its stream is its name's, as for any function).
-  const candidates = kept.length > 0 && ratioOf(weight(kept)) < MIN_DIFFERENCE ? await growthCandidates(text, targets) : [];
+  const candidates = kept.length > 0 && ratioOf(weight(kept)) < MIN_DIFFERENCE ? await growthCandidates(text, targets, where) : [];
   for (const candidate of candidates) {
     if (ratioOf(weight(kept)) >= MIN_DIFFERENCE) break;
-    const f = (await rewriteFunctions(text, [candidate], (target) => random(target.name))).functions[0];
+    const f = (await rewriteFunctions(text, [candidate], (target) => random(target.name), where)).functions[0];
     // Only a function that brings the region nearer the minimum: one changed less than the region so far would dilute it.
     if (!changed(f) || f.difference <= ratioOf(weight(kept))) continue;
     kept.push(f);
@@ -227,7 +239,7 @@ export function placeFunctions(text: string, functions: RewrittenFunction[]): st
  * that the gold functions call (calls.ts `knownCallee`), then the other methods of their classes;
  * none that holds or is held by a gold function, each once.
  */
-async function growthCandidates(text: string, gold: ReadonlyArray<{ name: string; startLine: number }>): Promise<Array<{ name: string; startLine: number; why: string }>> {
+async function growthCandidates(text: string, gold: ReadonlyArray<{ name: string; startLine: number }>, where: RewriteWhere): Promise<Array<{ name: string; startLine: number; why: string }>> {
   const parser = await loadPythonParser();
   const tree = parser.parse(text);
   try {
@@ -241,7 +253,7 @@ async function growthCandidates(text: string, gold: ReadonlyArray<{ name: string
       found.push({ name: dottedName(fn), startLine: fn.startPosition.row + 1, why });
     };
     for (const fn of golden) {
-      const context = contextOf(text, fn);
+      const context = contextOf(text, fn, where);
       if (!context) continue;
       for (const callee of calledDefinitions(context)) {
         const at = context.scope.scan.sites[callee.nameSite]?.start;

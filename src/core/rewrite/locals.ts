@@ -7,7 +7,8 @@ import { loadExternalNames } from '../names/external-names';
 import { loadLexicon } from '../names/lexicon';
 import { site, type FunctionContext, type Site, type Transformation } from './catalogue';
 import type { FunctionScope } from './scope';
-import { assignmentOf, descendants, endsLine, inOwnScope, insideTry, isPlainLiteral, namedChildren, startsLine, statementsOf } from './syntax';
+import { assignmentOf, descendants, endsLine, inOwnScope, insideTry, isPlainLiteral, startsLine, statementsOf } from './syntax';
+import { classChain, enclosingClass } from './classes';
 import { functionLocal } from '../python/binder';
 import { isIdentifier } from '../python/identifiers';
 
@@ -59,7 +60,7 @@ export const SWAP_STATEMENTS: Transformation = {
     const sites: Site[] = [];
     const pairs: Site[] = [];
     if (scope.dynamic) return sites;
-    const attributes = scope.parameters.has('self') && !scope.bindings.has('self') && !scope.declared.has('self') ? orderFreeAttributes(fn) : undefined;
+    const attributes = scope.parameters.has('self') && !scope.bindings.has('self') && !scope.declared.has('self') ? orderFreeAttributes(context) : undefined;
     const swap = (run: Node[]): Site => ({
       kind: 'swap-statements',
       start: run[0].startIndex,
@@ -95,48 +96,37 @@ export const SWAP_STATEMENTS: Transformation = {
   },
 };
 
+/** What a file holds that reads instances' attribute order (`vars(obj)` listed, pickling, dataclasses' `asdict`). */
+const READS_ATTRIBUTE_ORDER = /\b(?:__dict__|vars|__getstate__|__reduce__|__reduce_ex__|asdict|astuple|dataclass)\b/;
+
+/** Class-level names that change what setting an attribute does. */
+const SETTING_HOOKS = ['__setattr__', '__slots__', '__dict__', '__getattribute__', '__set_name__', '__init_subclass__'];
+
 /**
- * The attributes a method may set on `self` in any order: none unless the method is defined in a
- * class body whose class, and every base of it, is a class of the same file (or `object`) with no
- * decorator, no keyword (`metaclass=`), no `__setattr__`, `__slots__` or `__dict__` hook; then each
- * name the class bodies do not bind (a binding there may be a property or another descriptor that
- * runs on assignment). The order of the instance's `__dict__` follows the assignments: none in a
- * file that reads it (`__dict__`, `vars`, pickling hooks, dataclasses' `asdict`); code outside the
- * file listing `vars(obj)` in order would see it (the gate's tests judge every accepted rewrite).
+ * The attributes a method may set on `self` in any order: none unless the method (undecorated) is
+ * defined in the body of a module-level class whose every class up its chain of bases is known
+ * (classes.ts: in the file, or imported from the repository's own files) and has no decorator, no
+ * keyword (`metaclass=`) and no hook on setting attributes (`__setattr__`, `__slots__`, ...); then
+ * each name no class of the chain binds (a binding there may be a property or another descriptor
+ * that runs on assignment). The order of the instance's `__dict__` follows the assignments: none
+ * when a file of the chain reads it (`__dict__`, `vars`, pickling hooks, dataclasses' `asdict`);
+ * code elsewhere listing `vars(obj)` in order would see it (the gate's tests judge every accepted
+ * rewrite).
  */
-function orderFreeAttributes(fn: Node): Set<string> | undefined {
-  const classBody = fn.parent?.type === 'block' && fn.parent.parent?.type === 'class_definition' ? fn.parent.parent : undefined;
-  if (!classBody) return undefined;
-  const root = fn.tree.rootNode;
-  if (/\b(?:__dict__|vars|__getstate__|__reduce__|__reduce_ex__|asdict|astuple|dataclass)\b/.test(root.text)) return undefined;
-  const moduleClasses = new Map(namedChildren(root).filter((n) => n.type === 'class_definition').map((c) => [c.childForFieldName('name')!.text, c]));
+function orderFreeAttributes(context: FunctionContext): Set<string> | undefined {
+  const { scan, index } = context.scope;
+  if (scan.scopes[index].decorators.length > 0) return undefined;
+  const cls = enclosingClass(scan, index, context.path);
+  const chain = cls && classChain(cls, context.modules);
+  if (!chain) return undefined;
   const bound = new Set<string>();
-  const seen = new Set<Node['id']>();
-  const visit = (cls: Node): boolean => {
-    if (seen.has(cls.id)) return true;
-    seen.add(cls.id);
-    if (cls.parent?.type === 'decorated_definition') return false;
-    const body = cls.childForFieldName('body');
-    if (!body) return false;
-    for (const statement of statementsOf(body)) {
-      const definition = statement.type === 'decorated_definition' ? statement.childForFieldName('definition') : statement;
-      const name = definition?.type === 'function_definition' || definition?.type === 'class_definition' ? definition.childForFieldName('name')?.text : undefined;
-      if (name !== undefined) bound.add(name);
-      for (const id of statement.type === 'expression_statement' ? descendants(statement, 'identifier').filter((i) => i.parent?.type === 'assignment' || i.parent?.type === 'pattern_list' || i.parent?.type === 'tuple_pattern') : []) bound.add(id.text);
-      if (statement.type !== 'expression_statement' && statement.type !== 'function_definition' && statement.type !== 'decorated_definition' && statement.type !== 'pass_statement' && statement.type !== 'class_definition') return false;
-    }
-    if (['__setattr__', '__slots__', '__dict__', '__getattribute__', '__set_name__', '__init_subclass__'].some((hook) => bound.has(hook))) return false;
-    const superclasses = cls.childForFieldName('superclasses');
-    for (const base of superclasses ? namedChildren(superclasses).filter((n) => n.type !== 'comment') : []) {
-      if (base.type === 'identifier' && base.text === 'object') continue;
-      const resolved = base.type === 'identifier' ? moduleClasses.get(base.text) : undefined;
-      if (!resolved || !visit(resolved)) return false;
-    }
-    return true;
-  };
-  if (!visit(classBody)) return undefined;
+  for (const { scan: file, scope } of chain) {
+    if (scope.decorators.length > 0 || scope.classKeywords.length > 0 || READS_ATTRIBUTE_ORDER.test(file.text)) return undefined;
+    for (const name of scope.bindings.keys()) bound.add(name);
+  }
+  if (SETTING_HOOKS.some((hook) => bound.has(hook))) return undefined;
   const names = new Set<string>();
-  for (const site of descendants(fn, 'attribute')) {
+  for (const site of descendants(context.fn, 'attribute')) {
     const attribute = site.childForFieldName('attribute')?.text;
     if (attribute !== undefined && !bound.has(attribute) && !attribute.startsWith('__')) names.add(attribute);
   }

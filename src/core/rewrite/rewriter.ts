@@ -19,6 +19,7 @@ import type { Node, Tree } from 'web-tree-sitter';
 import { shuffleInPlace, uniformInt } from '../order/linear-extensions';
 import { loadPythonParser, type PythonParser } from '../python/parser';
 import type { Edit, FunctionContext, Site, Transformation, TransformationKind } from './catalogue';
+import type { ModuleSource } from './classes';
 import { CONTROL_FLOW } from './control-flow';
 import { codeTokens, tokenDifference } from './difference';
 import { EXPRESSIONS } from './expressions';
@@ -79,7 +80,7 @@ export interface RewriteTarget {
  * Rewrites the functions of one file, each with its own random stream. A target with no
  * function on its line is an error; a target inside another target is rewritten with it.
  */
-export async function rewriteFunctions(text: string, targets: readonly RewriteTarget[], randomFor: (target: RewriteTarget) => () => number): Promise<FileRewrite> {
+export async function rewriteFunctions(text: string, targets: readonly RewriteTarget[], randomFor: (target: RewriteTarget) => () => number, where: RewriteWhere = {}): Promise<FileRewrite> {
   const parser = await loadPythonParser();
   const located: Array<{ target: RewriteTarget; start: number; end: number }> = [];
   const taken = new Set<string>();
@@ -98,7 +99,7 @@ export async function rewriteFunctions(text: string, targets: readonly RewriteTa
   let current = text;
   const functions: FunctionRewrite[] = [];
   for (const { target, start } of unique) {
-    const result = await rewriteFunction(parser, current, start, randomFor(target), taken);
+    const result = await rewriteFunction(parser, current, start, randomFor(target), taken, where);
     functions.unshift({ name: target.name, ...result.rewrite });
     current = result.text;
   }
@@ -120,12 +121,18 @@ function functionAt(tree: Tree, start: number): Node {
   return fn;
 }
 
+/** Where the text being rewritten is in its repository (classes.ts). */
+export interface RewriteWhere {
+  path?: string;
+  modules?: ModuleSource;
+}
+
 /** The function as transformations see it; undefined for a function whose body shares the `def` line. */
-export function contextOf(text: string, fn: Node): FunctionContext | undefined {
+export function contextOf(text: string, fn: Node, where: RewriteWhere = {}): FunctionContext | undefined {
   const body = fn.childForFieldName('body');
   const unit = indentUnit(text, fn);
   if (!body || unit === undefined) return undefined;
-  return { text, fn, body, unit, lineBreak: lineBreakOf(text), scope: analyzeFunction(text, fn) };
+  return { text, fn, body, unit, lineBreak: lineBreakOf(text), scope: analyzeFunction(text, fn), ...where };
 }
 
 function overlaps(a: Site, b: Site): boolean {
@@ -157,6 +164,7 @@ async function rewriteFunction(
   start: number,
   random: () => number,
   taken: Set<string>,
+  where: RewriteWhere,
 ): Promise<{ text: string; rewrite: Omit<FunctionRewrite, 'name'> }> {
   const original = withTree(parser, text, (tree) => {
     const fn = functionAt(tree, start);
@@ -171,7 +179,7 @@ async function rewriteFunction(
   const round = (number: number, find: (context: FunctionContext) => Site[], force: boolean, checkOverlap: boolean): void => {
     const step = withTree(parser, current, (tree) => {
       const fn = functionAt(tree, start);
-      const context = contextOf(current, fn);
+      const context = contextOf(current, fn, where);
       if (!context) return undefined;
       const sites = find(context);
       if (number === 1 || number === ROUNDS + 1) for (const s of sites) applicable[s.kind] = (applicable[s.kind] ?? 0) + 1;

@@ -29,6 +29,7 @@ import { MIN_DIFFERENCE } from '../rewrite/difference';
 import { GOLD_FLOOR, placeFunctions, ratioOf, REWRITE_RECORD_VERSION, rewriteLevel, type RewriteRecord, type RewriteStats, type RewrittenFunction, type Weight } from '../rewrite/level';
 import { LLM_REWRITE_PROMPT_VERSION, LLM_REWRITE_TEMPERATURE, LlmFunctionRewriter, tooCloseFeedback } from '../rewrite/llm-rewriter';
 import { findRegions, outermostRegions, type Region } from '../rewrite/regions';
+import { repositoryModules, type ModuleSource } from '../rewrite/classes';
 import { withText } from '../disguise/state-levels';
 import { fillCheckout, readCheckoutSource, type CheckoutSource } from './checkout';
 import type { Instance } from './instances';
@@ -110,14 +111,15 @@ export async function level4Instance(options: Level4InstanceOptions): Promise<Le
     const paths = [...new Set(regions.map((r) => r.path))].sort();
     if (options.rewriter === 'offline') {
       // Counted before any attempt: a region no draw brings to the minimum wastes no gate.
-      row.reachable = await reachableFigures(options.seed, regions, paths, files);
+      row.reachable = await reachableFigures(options.seed, offlineDraw(regions, paths, files, repositoryModules(repository)));
       say(`${row.reachable.region >= MIN_DIFFERENCE ? 'reachable' : `not reachable in ${REACHABLE_DRAWS} draws`}: region ${row.reachable.region.toFixed(3)}, the gold patch's functions ${row.reachable.gold.toFixed(3)}`);
       if (row.reachable.region < MIN_DIFFERENCE) {
         row.reason = `no draw reaches the minimum difference ${MIN_DIFFERENCE}: the best of ${REACHABLE_DRAWS} reaches ${row.reachable.region.toFixed(3)} (the gold patch's functions ${row.reachable.gold.toFixed(3)}, each needs ${GOLD_FLOOR} of its own)`;
         return finish();
       }
     }
-    const draw = options.rewriter === 'llm' ? llmDraw(options, regions, paths, files, say) : offlineDraw(regions, paths, files);
+    const modules = repositoryModules(repository);
+    const draw = options.rewriter === 'llm' ? llmDraw(options, regions, paths, files, say) : offlineDraw(regions, paths, files, modules);
     let gateFeedback: string | null = null;
     for (let k = 1; k <= options.attempts; k++) {
       const seed = drawSeed(options.seed, k - 1);
@@ -207,8 +209,8 @@ export function rewriteGate(instance: Instance, checkout: Pick<BaseCheckout, 'ba
 type Draw = (seed: number, functions: FunctionAttempt[], gateFeedback: string | null, figures?: { gold: number; region: number }) => Promise<{ texts: Map<string, string>; records: Record<string, RewriteRecord> }>;
 
 /** The offline rewriter through the level (rewriteLevel), each attempt from its seed. */
-function offlineDraw(regions: readonly Region[], paths: readonly string[], files: ReadonlyMap<string, RepoFile>): Draw {
-  const level = rewriteLevel(regions);
+function offlineDraw(regions: readonly Region[], paths: readonly string[], files: ReadonlyMap<string, RepoFile>, modules: ModuleSource): Draw {
+  const level = rewriteLevel(regions, modules);
   return async (seed, functions, _gateFeedback, figures) => {
     const texts = new Map<string, string>();
     const records: Record<string, RewriteRecord> = {};
@@ -239,8 +241,7 @@ export const REACHABLE_DRAWS = 24;
  * Whether the offline rewriter can bring the regions to the minimum: the figures of the first of
  * REACHABLE_DRAWS draws (seeds of their own, apart from the attempts') that does, else the best.
  */
-async function reachableFigures(seed: number, regions: readonly Region[], paths: readonly string[], files: ReadonlyMap<string, RepoFile>): Promise<{ gold: number; region: number }> {
-  const draw = offlineDraw(regions, paths, files);
+async function reachableFigures(seed: number, draw: Draw): Promise<{ gold: number; region: number }> {
   let best = { gold: 0, region: 0 };
   for (let k = 0; k < REACHABLE_DRAWS && best.region < MIN_DIFFERENCE; k++) {
     const figures = { gold: 0, region: 0 };
