@@ -5,7 +5,7 @@
  * checkout store, away from it (core/workflow/checkout-store.ts); and open the working copy's
  * disguised view. What goes wrong is said in view names in solver mode.
  */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -21,6 +21,8 @@ import { checkoutDisguised } from '../core/workflow/disguised-checkout';
 import { instanceRecordFile, writeInstanceRecord, type InstanceRecord } from '../core/workflow/instance-record';
 import { findInstance, instanceCode, loadDataset, type Instance } from '../core/workflow/instances';
 import { readAcceptedRewrite, type AcceptedRewrite } from '../core/workflow/level4-rows';
+import { DEFAULT_LEVEL4_ATTEMPTS, level4Instance } from '../core/workflow/level4';
+import { appendJsonLine } from '../core/common/jsonl';
 import { describeDiagnosis, GateError } from '../core/workflow/state-gate';
 import { instanceTestCommand, TEST_COMMAND_SOURCES, type InstanceTestCommand } from '../core/workflow/test-command';
 import { WrongCopyError } from '../core/workflow/test-runner';
@@ -38,6 +40,59 @@ const LEVEL_CHOICES: Array<vscode.QuickPickItem & { levels: number[] }> = [
   { label: 'Levels 2 and 4', description: 'names disguised, the code near the bug restated (from a level4 file; the tests are run first)', levels: [2, 4] },
   { label: 'Levels 2, 3 and 4', description: 'names disguised, definitions reordered, the code near the bug restated (from a level4 file)', levels: [2, 3, 4] },
 ];
+
+const REWRITE_CHOICES: Array<vscode.QuickPickItem & { from: 'file' | 'offline' }> = [
+  { label: 'Use a level4 file', description: 'the rows `schrodinger level4` wrote, holding this instance\'s accepted rewrite', from: 'file' },
+  { label: 'Rewrite it now', description: 'the offline rewriter, checked with the instance\'s tests (a minute or two)', from: 'offline' },
+];
+
+/**
+ * The instance's accepted Level 4 rewrite: from a level4 file the person picks, or made now by
+ * the offline rewriter and its gate (the row kept in the extension's storage); undefined when
+ * they cancel or there is none (said without naming the instance or its code: solver mode).
+ */
+async function acceptedRewriteFor(context: vscode.ExtensionContext, instance: Instance, clone: string, log: Log): Promise<AcceptedRewrite | undefined> {
+  const from = (await vscode.window.showQuickPick(REWRITE_CHOICES, { title: 'Schrödinger: Solve Instance (the Level 4 rewrite)', placeHolder: 'Where the restated code near the bug comes from' }))?.from;
+  if (from === 'file') return pickAcceptedRewrite(instance.instance_id, log);
+  if (from === 'offline') return rewriteNow(context, instance, clone, log);
+  return undefined;
+}
+
+/** The offline rewriter on the instance now, with progress in counts only; its row appended to the extension's level4 file. */
+async function rewriteNow(context: vscode.ExtensionContext, instance: Instance, clone: string, log: Log): Promise<AcceptedRewrite | undefined> {
+  const file = path.join(context.globalStorageUri.fsPath, 'level4', 'rows.jsonl');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const shims = makeScratch('level4-python');
+  try {
+    const row = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Schrödinger: restating the code near the bug' }, async (progress) => {
+      let attempt = 0;
+      return level4Instance({
+        repo: clone,
+        instance,
+        seed: randomInt(1, 2 ** 31),
+        rewriter: 'offline',
+        attempts: DEFAULT_LEVEL4_ATTEMPTS,
+        makeRunner: async (base) => {
+          await askTestCommand(instance, base);
+          return (await gateRunner(instance, base, shims)).runner;
+        },
+        // The lines name functions and tests: only the attempt count is shown (solver mode).
+        onProgress: (line) => {
+          if (/: attempt \d+\/\d+ /.test(line) && /gate|nothing rewritten/.test(line)) progress.report({ message: `attempt ${++attempt} of ${DEFAULT_LEVEL4_ATTEMPTS} checked` });
+        },
+      });
+    });
+    appendJsonLine(file, row);
+    log.info(`Level 4: the offline rewriter ${row.accepted ? `was accepted at attempt ${row.acceptedAttempt}` : 'found no accepted rewrite'}; its row is in ${file}`);
+    if (!row.accepted) {
+      void vscode.window.showErrorMessage('Schrödinger: the offline rewriter found no rewrite of this instance that its tests accept; choose other levels, or a level4 file made with the LLM rewriter');
+      return undefined;
+    }
+    return readAcceptedRewrite(file, instance.instance_id);
+  } finally {
+    removeScratch(shims);
+  }
+}
 
 /**
  * The instance's accepted Level 4 rewrite from a level4 file the person picks; undefined when
@@ -91,12 +146,13 @@ export async function solveInstance(context: vscode.ExtensionContext, views: Vie
     const instance = findInstance(dataset, picked.id);
     const clone = await cloneOf(instance.repo);
     if (!clone) return;
-    const seed = await askSeed('Schrödinger: Solve Instance (seed)');
-    if (seed === undefined) return;
+    // What the levels need comes before the seed: a Level 4 rewrite that cannot be had ends here, with nothing else asked.
     const levels = (await vscode.window.showQuickPick(LEVEL_CHOICES, { title: 'Schrödinger: Solve Instance (levels)', placeHolder: 'The levels of the disguise' }))?.levels;
     if (!levels) return;
-    const rewrite = levels.includes(4) ? await pickAcceptedRewrite(instance.instance_id, log) : undefined;
+    const rewrite = levels.includes(4) ? await acceptedRewriteFor(context, instance, clone, log) : undefined;
     if (levels.includes(4) && !rewrite) return;
+    const seed = await askSeed('Schrödinger: Solve Instance (seed)');
+    if (seed === undefined) return;
     attempt = { clone, instance, seed };
     // The working copy's name, in the log and the terminal's prompt: random, as the checkout's id.
     const key = randomBytes(6).toString('hex');

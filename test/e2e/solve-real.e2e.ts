@@ -144,10 +144,10 @@ test('Solve Instance opens the problem statement and the Solve side bar; the roo
   await answerFileDialog(page, DATASET, async () => /\(instance\)/.test(await quickInputTitle(page)), 'the instance pick after the dataset dialog');
   const code = `instance ${instanceCode(INSTANCE_ID)}`;
   await answerQuickInput(page, code, code);
-  await waitFor(async () => /\(seed\)/.test(await quickInputTitle(page)), 10_000, 'the seed prompt');
-  await answerQuickInput(page, String(SEED));
   await waitFor(async () => /\(levels\)/.test(await quickInputTitle(page)), 10_000, 'the levels prompt');
   await answerQuickInput(page, 'Level 2', 'Level 2');
+  await waitFor(async () => /\(seed\)/.test(await quickInputTitle(page)), 10_000, 'the seed prompt');
+  await answerQuickInput(page, String(SEED));
   // The window reloads on the view: the side bar and the statement come by themselves.
   await waitFor(async () => (await sideBarRow(page, 'Problem statement').count()) > 0 && (await sideBarRow(page, 'Run tests').count()) > 0, 180_000, 'the Solve side bar');
   const statement = await waitFor(() => webviewText('not in the working copy'), 60_000, 'the problem statement, opened by itself');

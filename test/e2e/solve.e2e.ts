@@ -88,12 +88,13 @@ test('Solve Instance checks out the instance and opens its disguise', async () =
   const box = page.locator('.quick-input-widget .quick-input-box input');
   const code = `instance ${instanceCode(CALC_INSTANCE_ID)}`;
   await answerQuickInput(page, code, code);
-  await waitFor(async () => /\(seed\)/.test(await quickInputTitle(page)), 10_000, 'the seed prompt');
-  await box.fill(String(SEED));
-  await page.keyboard.press('Enter');
+  // The levels come before the seed (what a level needs is asked for before anything that depends on it).
   // Levels 2 and 3: the working copy's definitions are reordered (the gate runs the tests first).
   await waitFor(async () => /\(levels\)/.test(await quickInputTitle(page)), 10_000, 'the levels prompt');
   await answerQuickInput(page, 'Levels 2 and 3', 'Levels 2 and 3');
+  await waitFor(async () => /\(seed\)/.test(await quickInputTitle(page)), 10_000, 'the seed prompt');
+  await box.fill(String(SEED));
+  await page.keyboard.press('Enter');
   // The row has no test_cmd (as real SWE-bench rows): the command is asked for, pytest for the layout filled in.
   await waitFor(async () => /\(test command\)/.test(await quickInputTitle(page)), 60_000, 'the test command prompt');
   assert.equal(await box.inputValue(), DEFAULT_TEST_CMD);

@@ -404,6 +404,22 @@ class Point(Shape):
     outcomes: 10,
   },
   {
+    kind: 'move-guard',
+    title: 'a guard and the bindings of locals beside it',
+    source: `def f(name, size):
+    count = 0
+    if '.' in name:
+        raise ValueError('dot in %r' % name)
+    label = name
+    if size < 0:
+        raise ValueError(size)
+    return count, label, size
+`,
+    inputs: "[(rng.choice(['a', 'a.b', '', 'x.']), rng.randint(-2, 2)) for _ in range(60)]",
+    shows: /    if '\.' in name:\n        raise ValueError\('dot in %r' % name\)\n    count = 0\n/,
+    outcomes: 4,
+  },
+  {
     kind: 'rename-local',
     title: 'locals renamed, parameters and attributes kept',
     source: `def f(items, msg='m'):
@@ -608,6 +624,11 @@ const REFUSALS: Refusal[] = [
     kind: 'keyword-order',
     why: 'a keyword is not a parameter of the callee (the error names the first)',
     source: 'def f(a, b):\n    return h(x=a, zz=b)\n\n\ndef h(x, y=0):\n    return x\n',
+  },
+  {
+    kind: 'move-guard',
+    why: 'the guard reads the local, the value is a call or a global, or a handler sees the local',
+    source: 'def f(a):\n    n = 1\n    if a > n:\n        raise ValueError(a)\n    m = t(a)\n    if a:\n        raise ValueError(a)\n    k = GLOBAL\n    if not a:\n        raise KeyError(a)\n    try:\n        j = 2\n        if a:\n            raise ValueError(a)\n    except ValueError:\n        return j\n    return n, m, k\n',
   },
   {
     kind: 'rename-local',

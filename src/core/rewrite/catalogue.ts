@@ -31,6 +31,7 @@ export type TransformationKind =
   | 'dict-call-to-display'
   | 'dict-display-to-call'
   | 'keyword-order'
+  | 'move-guard'
   | 'rename-local';
 
 export interface Edit {

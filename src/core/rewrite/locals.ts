@@ -7,7 +7,7 @@ import { loadExternalNames } from '../names/external-names';
 import { loadLexicon } from '../names/lexicon';
 import { site, type FunctionContext, type Site, type Transformation } from './catalogue';
 import type { FunctionScope } from './scope';
-import { assignmentOf, descendants, endsLine, inOwnScope, insideTry, isPlainLiteral, startsLine, statementsOf } from './syntax';
+import { assignmentOf, descendants, endsLine, hasComment, inOwnScope, insideTry, isPlainLiteral, startsLine, statementsOf } from './syntax';
 import { classChain, enclosingClass } from './classes';
 import { functionLocal } from '../python/binder';
 import { isIdentifier } from '../python/identifiers';
@@ -67,8 +67,7 @@ export const SWAP_STATEMENTS: Transformation = {
       end: run[run.length - 1].endIndex,
       edits: run.map((statement, k) => ({ start: statement.startIndex, end: statement.endIndex, text: run[run.length - 1 - k].text })),
     });
-    for (const block of [body, ...descendants(body, 'block')]) {
-      if (!inOwnScope(block, fn) || insideTry(block, fn) || block.parent?.type === 'try_statement') continue;
+    for (const block of blocksOutsideTry(body, fn)) {
       const statements = statementsOf(block);
       const touches = statements.map((st) => simpleAssignment(text, st, attributes, context));
       const usable = (k: number) => {
@@ -131,6 +130,72 @@ function orderFreeAttributes(context: FunctionContext): Set<string> | undefined 
     if (attribute !== undefined && !bound.has(attribute) && !attribute.startsWith('__')) names.add(attribute);
   }
   return names;
+}
+
+/**
+ * `if c: raise E(...)` alone (no `elif`/`else`), and every name it reads, when the statement is a
+ * guard that may trade places with a binding of a local: undefined otherwise.
+ */
+function guardReads(text: string, statement: Node): string[] | undefined {
+  if (statement.type !== 'if_statement' || statement.childrenForFieldName('alternative').length > 0 || hasComment(statement) || !startsLine(text, statement.startIndex)) return undefined;
+  const consequence = statement.childForFieldName('consequence');
+  const body = consequence ? statementsOf(consequence) : [];
+  if (body.length !== 1 || body[0].type !== 'raise_statement') return undefined;
+  return descendants(statement, 'identifier').map((id) => id.text);
+}
+
+/** `name = <literal or parameter never rebound>` alone on its line: the local it binds (its value cannot fail or have an effect). */
+function inertBinding(text: string, statement: Node, context: FunctionContext): string | undefined {
+  const assignment = assignmentOf(statement);
+  if (!assignment || assignment.target.type !== 'identifier' || !startsLine(text, statement.startIndex) || !endsLine(text, statement.endIndex)) return undefined;
+  const { scope } = context;
+  const value = assignment.value;
+  const inert = isPlainLiteral(value) || (value.type === 'identifier' && scope.parameters.has(value.text) && !scope.bindings.has(value.text));
+  const name = assignment.target.text;
+  return inert && !scope.declared.has(name) && !scope.nestedNames.has(name) ? name : undefined;
+}
+
+/**
+ * A guard `if c: raise E(...)` and an adjacent `name = <literal or parameter>` in the other order.
+ * Holds because the binding's value cannot fail or have an effect, the guard reads nothing it
+ * binds, and when the guard raises the local is gone with the frame: no handler of the function
+ * sees it (no enclosing `try`), no nested function or `locals()` does.
+ */
+export const MOVE_GUARD: Transformation = {
+  kind: 'move-guard',
+  inverse: 'move-guard',
+  sites(context) {
+    const { text, body, fn, scope } = context;
+    const sites: Site[] = [];
+    if (scope.dynamic) return sites;
+    for (const block of blocksOutsideTry(body, fn)) {
+      const statements = statementsOf(block);
+      for (let k = 0; k + 1 < statements.length; k++) {
+        const [first, second] = [statements[k], statements[k + 1]];
+        if (!/^(\r\n|\n|\r)[ \t\f]*$/.test(text.slice(first.endIndex, second.startIndex))) continue;
+        const guardFirst = guardReads(text, first);
+        const guard = guardFirst ?? guardReads(text, second);
+        const bound = guardFirst ? inertBinding(text, second, context) : inertBinding(text, first, context);
+        if (!guard || bound === undefined || guard.includes(bound)) continue;
+        sites.push({
+          kind: 'move-guard',
+          start: first.startIndex,
+          end: second.endIndex,
+          edits: [
+            // Both start the block's lines at its indentation: each text moves as it is.
+            { start: first.startIndex, end: first.endIndex, text: second.text },
+            { start: second.startIndex, end: second.endIndex, text: first.text },
+          ],
+        });
+      }
+    }
+    return sites;
+  },
+};
+
+/** The blocks of the function's own scope (its body and the blocks in it) that no `try` encloses: no handler there sees a statement half done. */
+function blocksOutsideTry(body: Node, fn: Node): Node[] {
+  return [body, ...descendants(body, 'block')].filter((block) => inOwnScope(block, fn) && !insideTry(block, fn) && block.parent?.type !== 'try_statement');
 }
 
 /** The locals of a function that may be renamed (see `renameSites`). */

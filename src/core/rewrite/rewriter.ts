@@ -25,13 +25,13 @@ import { codeTokens, tokenDifference } from './difference';
 import { EXPRESSIONS } from './expressions';
 import { DEFAULTS } from './defaults';
 import { CALLS } from './calls';
-import { renameSites, SWAP_STATEMENTS } from './locals';
+import { MOVE_GUARD, renameSites, SWAP_STATEMENTS } from './locals';
 import { LOOPS } from './loops';
 import { analyzeFunction } from './scope';
 import { descendants, indentUnit, lineBreakOf } from './syntax';
 
 /** Every structural transformation (renames apart: they come last). */
-export const CATALOGUE: readonly Transformation[] = [...CONTROL_FLOW, ...EXPRESSIONS, ...DEFAULTS, ...CALLS, ...LOOPS, SWAP_STATEMENTS];
+export const CATALOGUE: readonly Transformation[] = [...CONTROL_FLOW, ...EXPRESSIONS, ...DEFAULTS, ...CALLS, ...LOOPS, SWAP_STATEMENTS, MOVE_GUARD];
 
 export const ROUNDS = 3;
 export const TAKE_PROBABILITY = 0.5;

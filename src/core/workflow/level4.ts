@@ -57,7 +57,7 @@ export interface Level4InstanceOptions {
   rewriter: Level4Rewriter;
   attempts: number;
   /** The runner of the instance's tests, made for the scratch checkout of its base. */
-  makeRunner: (base: string) => TestRunner;
+  makeRunner: (base: string) => TestRunner | Promise<TestRunner>;
   /** Required with rewriter llm. */
   llm?: Level4LlmEndpoint;
   onProgress?: (line: string) => void;
@@ -71,7 +71,7 @@ export async function level4Instance(options: Level4InstanceOptions): Promise<Le
   const checkout = openBaseCheckout(options.repo, instance);
   try {
     const { source, base, repository, files } = checkout;
-    const runner = options.makeRunner(base);
+    const runner = await options.makeRunner(base);
     const found = await findRegions(instance.patch, (p) => files.get(p)?.text);
     const regions = outermostRegions(found.regions);
     const row: Level4Row = {
