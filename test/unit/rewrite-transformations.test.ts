@@ -420,6 +420,30 @@ class Point(Shape):
     outcomes: 4,
   },
   {
+    kind: 'lambda-to-def',
+    title: 'a local lambda only called',
+    source: `def f(a, b):
+    scale = lambda x, k=2: t(x) * k + b
+    return scale(a), scale(b, k=3)
+`,
+    inputs: SMALL,
+    shows: /    def scale\(x, k=2\):\n        return t\(x\) \* k \+ b\n    return scale\(a\)/,
+    outcomes: 10,
+  },
+  {
+    kind: 'def-to-lambda',
+    title: 'a nested one-return def only called, returning a tuple',
+    source: `def f(a, b):
+    def pair(x, *rest):
+        return t(x), len(rest)
+
+    return pair(a), pair(b, a, a)
+`,
+    inputs: SMALL,
+    shows: /    pair = lambda x, \*rest: \(t\(x\), len\(rest\)\)\n/,
+    outcomes: 10,
+  },
+  {
     kind: 'rename-local',
     title: 'locals renamed, parameters and attributes kept',
     source: `def f(items, msg='m'):
@@ -629,6 +653,16 @@ const REFUSALS: Refusal[] = [
     kind: 'move-guard',
     why: 'the guard reads the local, the value is a call or a global, or a handler sees the local',
     source: 'def f(a):\n    n = 1\n    if a > n:\n        raise ValueError(a)\n    m = t(a)\n    if a:\n        raise ValueError(a)\n    k = GLOBAL\n    if not a:\n        raise KeyError(a)\n    try:\n        j = 2\n        if a:\n            raise ValueError(a)\n    except ValueError:\n        return j\n    return n, m, k\n',
+  },
+  {
+    kind: 'lambda-to-def',
+    why: 'the function is passed on, its name read, bound twice, or seen by a nested function',
+    source: 'def f(xs):\n    key = lambda x: -x\n    g = lambda x: x\n    h = lambda x: x\n    h = lambda x: 2\n    k = lambda x: x\n    inner = lambda: k(1)\n    return sorted(xs, key=key), g.__name__, h(1), inner\n',
+  },
+  {
+    kind: 'def-to-lambda',
+    why: 'the def is decorated, annotated, has a docstring, or yields',
+    source: 'def f(a):\n    @wrap\n    def g(x):\n        return x\n\n    def h(x: int):\n        return x\n\n    def d(x):\n        "doc"\n        return x\n\n    def y(x):\n        return (yield x)\n\n    return g(a), h(a), d(a), y(a)\n',
   },
   {
     kind: 'rename-local',

@@ -12,7 +12,7 @@ import type { Node } from 'web-tree-sitter';
 import type { PyScan, Scope } from '../python/binder';
 import { basesOf, enclosingClass, moduleDefinition, resolveClass, type ClassRef, type ModuleSource } from './classes';
 import { site, type FunctionContext, type Site, type Transformation } from './catalogue';
-import { descendants, hasComment, isPlainLiteral, namedChildren } from './syntax';
+import { assignmentOf, descendants, endsLine, fit, hasComment, indentAt, inOwnScope, isPlainLiteral, namedChildren, precedence, Prec, startsLine, statementsOf } from './syntax';
 
 /** How a known callee takes its arguments: the parameters a caller may pass by keyword, and whether it collects `**kwargs`. */
 export interface Signature {
@@ -130,6 +130,86 @@ export const KEYWORD_ORDER: Transformation = {
   },
 };
 
+/**
+ * A local function the function only calls: bound once in its own scope, at `binding`, every other
+ * occurrence the callee of a call (nothing reads its `__name__` or passes it on), and no nested
+ * scope uses the name.
+ */
+function onlyCalledLocal(context: FunctionContext, name: string, binding: Node): boolean {
+  const { scope, fn } = context;
+  if (scope.dynamic || scope.declared.has(name) || scope.nestedNames.has(name) || scope.parameters.has(name)) return false;
+  const bindings = scope.bindings.get(name) ?? [];
+  if (bindings.length !== 1 || bindings[0].start !== binding.startIndex) return false;
+  for (const site of scope.occurrences.get(name) ?? []) {
+    if (site.start === binding.startIndex) continue;
+    const node = fn.descendantForIndex(site.start, site.end);
+    if (node?.type !== 'identifier' || node.parent?.type !== 'call' || node.parent.childForFieldName('function')?.id !== node.id) return false;
+  }
+  return true;
+}
+
+/** Parameters a lambda can take as they are written in a `def` (no annotations: a lambda has none). */
+function lambdaParameters(parameters: Node | null): string | undefined {
+  if (!parameters) return '';
+  if (namedChildren(parameters).some((p) => p.type.startsWith('typed_') || p.type === 'comment')) return undefined;
+  const text = parameters.text.replace(/^\(|\)$/g, '');
+  return text.includes('\n') ? undefined : text.trim();
+}
+
+/**
+ * `f = lambda a, b=1: E` as `def f(a, b=1): return E`, where `f` is a local the function only
+ * calls (`onlyCalledLocal`). Holds because both make a function of the same parameters closing
+ * over the same scope, whose call evaluates E; what differs (its `__name__`, `__qualname__`) is
+ * read by nobody, as the function is never passed on. Not a lambda holding `yield` or a comment.
+ */
+export const LAMBDA_TO_DEF: Transformation = {
+  kind: 'lambda-to-def',
+  inverse: 'def-to-lambda',
+  sites(context) {
+    const { body, text, lineBreak, unit } = context;
+    const sites: Site[] = [];
+    for (const statement of descendants(body, 'expression_statement')) {
+      if (statement.parent?.type !== 'block' || hasComment(statement) || !startsLine(text, statement.startIndex) || !endsLine(text, statement.endIndex)) continue;
+      const assignment = assignmentOf(statement);
+      const lambda = assignment?.value;
+      if (assignment?.target.type !== 'identifier' || lambda?.type !== 'lambda' || descendants(lambda, 'yield').length > 0) continue;
+      if (!inOwnScope(statement, context.fn) || !onlyCalledLocal(context, assignment.target.text, assignment.target)) continue;
+      const parameters = lambda.childForFieldName('parameters');
+      const result = lambda.childForFieldName('body');
+      if (!result || result.text.includes('\n')) continue;
+      const indent = indentAt(text, statement.startIndex);
+      sites.push(site('lambda-to-def', statement, [{ start: statement.startIndex, end: statement.endIndex, text: `def ${assignment.target.text}(${parameters?.text ?? ''}):${lineBreak}${indent}${unit}return ${result.text}` }]));
+    }
+    return sites;
+  },
+};
+
+/**
+ * `def f(a, b=1): return E` (nested, undecorated, one `return` and nothing else, no annotation)
+ * as `f = lambda a, b=1: E`: the inverse of lambda-to-def, under its preconditions.
+ */
+export const DEF_TO_LAMBDA: Transformation = {
+  kind: 'def-to-lambda',
+  inverse: 'lambda-to-def',
+  sites(context) {
+    const { body, text } = context;
+    const sites: Site[] = [];
+    for (const def of descendants(body, 'function_definition')) {
+      if (def.parent?.type !== 'block' || !inOwnScope(def, context.fn) || hasComment(def) || def.text.startsWith('async') || def.childForFieldName('return_type')) continue;
+      const name = def.childForFieldName('name');
+      const block = def.childForFieldName('body');
+      const statements = block ? statementsOf(block) : [];
+      const returned = statements.length === 1 && statements[0].type === 'return_statement' ? namedChildren(statements[0]) : [];
+      const parameters = lambdaParameters(def.childForFieldName('parameters'));
+      if (!name || returned.length !== 1 || parameters === undefined || returned[0].text.includes('\n') || descendants(def, ['yield', 'await']).length > 0) continue;
+      if (!startsLine(text, def.startIndex) || !onlyCalledLocal(context, name.text, name)) continue;
+      const value = fit(returned[0].text, precedence(returned[0]), Prec.Lambda);
+      sites.push(site('def-to-lambda', def, [{ start: def.startIndex, end: def.endIndex, text: `${name.text} = lambda${parameters ? ` ${parameters}` : ''}: ${value}` }]));
+    }
+    return sites;
+  },
+};
+
 /** The functions of its own file a function calls, constructors included (for the region's growth), in order, each once. */
 export function calledDefinitions(context: FunctionContext): Scope[] {
   const found: Scope[] = [];
@@ -140,4 +220,4 @@ export function calledDefinitions(context: FunctionContext): Scope[] {
   return found;
 }
 
-export const CALLS: readonly Transformation[] = [KEYWORD_ORDER];
+export const CALLS: readonly Transformation[] = [KEYWORD_ORDER, LAMBDA_TO_DEF, DEF_TO_LAMBDA];

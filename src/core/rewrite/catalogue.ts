@@ -32,6 +32,8 @@ export type TransformationKind =
   | 'dict-display-to-call'
   | 'keyword-order'
   | 'move-guard'
+  | 'lambda-to-def'
+  | 'def-to-lambda'
   | 'rename-local';
 
 export interface Edit {
