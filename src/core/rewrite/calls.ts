@@ -12,7 +12,7 @@ import type { Node } from 'web-tree-sitter';
 import type { PyScan, Scope } from '../python/binder';
 import { basesOf, enclosingClass, moduleDefinition, resolveClass, type ClassRef, type ModuleSource } from './classes';
 import { site, type FunctionContext, type Site, type Transformation } from './catalogue';
-import { assignmentOf, descendants, endsLine, fit, hasComment, indentAt, inOwnScope, isPlainLiteral, namedChildren, precedence, Prec, startsLine, statementsOf } from './syntax';
+import { descendants, fit, hasComment, indentAt, inOwnScope, isPlainLiteral, loneAssignments, namedChildren, precedence, Prec, startsLine, statementsOf } from './syntax';
 
 /** How a known callee takes its arguments: the parameters a caller may pass by keyword, and whether it collects `**kwargs`. */
 export interface Signature {
@@ -168,11 +168,9 @@ export const LAMBDA_TO_DEF: Transformation = {
   sites(context) {
     const { body, text, lineBreak, unit } = context;
     const sites: Site[] = [];
-    for (const statement of descendants(body, 'expression_statement')) {
-      if (statement.parent?.type !== 'block' || hasComment(statement) || !startsLine(text, statement.startIndex) || !endsLine(text, statement.endIndex)) continue;
-      const assignment = assignmentOf(statement);
-      const lambda = assignment?.value;
-      if (assignment?.target.type !== 'identifier' || lambda?.type !== 'lambda' || descendants(lambda, 'yield').length > 0) continue;
+    for (const { statement, ...assignment } of loneAssignments(body, text)) {
+      const lambda = assignment.value;
+      if (assignment.target.type !== 'identifier' || lambda.type !== 'lambda' || descendants(lambda, 'yield').length > 0) continue;
       if (!inOwnScope(statement, context.fn) || !onlyCalledLocal(context, assignment.target.text, assignment.target)) continue;
       const parameters = lambda.childForFieldName('parameters');
       const result = lambda.childForFieldName('body');

@@ -5,7 +5,7 @@
  */
 import type { Node } from 'web-tree-sitter';
 import { site, type FunctionContext, type Site, type Transformation } from './catalogue';
-import { assignmentOf, children, descendants, endsLine, fit, hasComment, indentAt, namedChildren, portable, portablePrecedence, Prec, startsLine, statementsOf, unparenthesized } from './syntax';
+import { assignmentOf, children, descendants, fit, hasComment, indentAt, loneAssignments, namedChildren, portable, portablePrecedence, Prec, startsLine, statementsOf, unparenthesized } from './syntax';
 import { isIdentifier } from '../python/identifiers';
 
 /** `x is None` (or `is not None`, with `negated`) over a bare name: the name. */
@@ -64,11 +64,9 @@ export const CONDITIONAL_TO_NONE_DEFAULT: Transformation = {
   sites(context) {
     const { body, text, lineBreak, unit } = context;
     const sites: Site[] = [];
-    for (const statement of descendants(body, 'expression_statement')) {
-      if (statement.parent?.type !== 'block' || hasComment(statement) || !startsLine(text, statement.startIndex) || !endsLine(text, statement.endIndex)) continue;
-      const assignment = assignmentOf(statement);
-      const choice = assignment && unparenthesized(assignment.value);
-      if (!assignment || assignment.target.type !== 'identifier' || choice?.type !== 'conditional_expression') continue;
+    for (const { statement, ...assignment } of loneAssignments(body, text)) {
+      const choice = unparenthesized(assignment.value);
+      if (assignment.target.type !== 'identifier' || choice.type !== 'conditional_expression') continue;
       const parts = namedChildren(choice);
       if (parts.length !== 3) continue;
       const name = assignment.target.text;

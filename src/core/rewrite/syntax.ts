@@ -314,6 +314,17 @@ export function assignmentOf(statement: Node): { target: Node; value: Node } | u
   return target && value && value.type !== 'assignment' ? { target, value } : undefined;
 }
 
+/** The plain assignments (`target = value`) of a subtree that stand alone on their lines in a block, with no comment: a statement a rewrite may replace whole. */
+export function loneAssignments(node: Node, text: string): Array<{ statement: Node; target: Node; value: Node }> {
+  const found: Array<{ statement: Node; target: Node; value: Node }> = [];
+  for (const statement of descendants(node, 'expression_statement')) {
+    if (statement.parent?.type !== 'block' || hasComment(statement) || !startsLine(text, statement.startIndex) || !endsLine(text, statement.endIndex)) continue;
+    const assignment = assignmentOf(statement);
+    if (assignment) found.push({ statement, ...assignment });
+  }
+  return found;
+}
+
 /** Whether the block of a clause ends by leaving it: its last statement returns or raises. */
 export function endsByLeaving(block: Node): boolean {
   const last = statementsOf(block).at(-1);
