@@ -96,6 +96,8 @@ test('pathspec-77: a test command under which the tests cannot pass fails the ga
   assert.equal(row.rewrite, null);
   assert.equal(row.diff, '');
   assert.deepEqual(row.attempts.map((a) => [a.attempt, a.gate?.status]), [[1, 'failed'], [2, 'failed']]);
+  // No attempt gates a rewrite an earlier one gated: the second is another draw.
+  assert.notDeepEqual(row.attempts[1].functions, row.attempts[0].functions);
   assert.equal(row.attempts[1].gate!.passToPass['tests/test_gitwildmatch.py::GitWildMatchTest::test_00_empty'], 'not run');
   assert.equal(row.untransformed?.status, 'failed');
   assert.match(row.reason!, /untransformed base: check the test command/);

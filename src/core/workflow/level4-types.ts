@@ -39,7 +39,8 @@ export interface AttemptRecord {
   attempt: number;
   seed: number;
   functions: FunctionAttempt[];
-  result: 'nothing rewritten' | 'gated';
+  /** `repeated`: every draw gave the rewrite an earlier attempt gated (not gated again). */
+  result: 'nothing rewritten' | 'gated' | 'repeated';
   /** Offline rewriter: the token difference of the gold patch's functions kept, and of the whole region rewritten (theirs and the grown ones'). */
   difference?: { gold: number; region: number };
   gate?: GateRecord;

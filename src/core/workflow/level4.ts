@@ -109,25 +109,33 @@ export async function level4Instance(options: Level4InstanceOptions): Promise<Le
       return record;
     };
     const paths = [...new Set(regions.map((r) => r.path))].sort();
+    const modules = repositoryModules(repository);
     if (options.rewriter === 'offline') {
       // Counted before any attempt: a region no draw brings to the minimum wastes no gate.
-      row.reachable = await reachableFigures(options.seed, offlineDraw(regions, paths, files, repositoryModules(repository)));
+      row.reachable = await reachableFigures(options.seed, offlineDraw(regions, paths, files, modules));
       say(`${row.reachable.region >= MIN_DIFFERENCE ? 'reachable' : `not reachable in ${REACHABLE_DRAWS} draws`}: region ${row.reachable.region.toFixed(3)}, the gold patch's functions ${row.reachable.gold.toFixed(3)}`);
       if (row.reachable.region < MIN_DIFFERENCE) {
         row.reason = `no draw reaches the minimum difference ${MIN_DIFFERENCE}: the best of ${REACHABLE_DRAWS} reaches ${row.reachable.region.toFixed(3)} (the gold patch's functions ${row.reachable.gold.toFixed(3)}, each needs ${GOLD_FLOOR} of its own)`;
         return finish();
       }
     }
-    const modules = repositoryModules(repository);
     const draw = options.rewriter === 'llm' ? llmDraw(options, regions, paths, files, say) : offlineDraw(regions, paths, files, modules);
     let gateFeedback: string | null = null;
+    const gatedBefore = new Set<string>();
     for (let k = 1; k <= options.attempts; k++) {
-      const seed = drawSeed(options.seed, k - 1);
+      let seed = drawSeed(options.seed, k - 1);
+      let attempt: AttemptRecord = { attempt: k, seed, functions: [], result: 'nothing rewritten' };
+      let figures = { gold: 0, region: 0 };
+      let { texts, records } = await draw(seed, attempt.functions, gateFeedback, figures);
+      // The offline rewriter draws again (seeds of their own) rather than gate a rewrite an earlier attempt gated.
+      for (let again = 1; options.rewriter === 'offline' && again <= REDRAWS && gatedBefore.has(fingerprint(texts)); again++) {
+        seed = drawSeed(options.seed, k - 1 + again * 1000);
+        attempt = { attempt: k, seed, functions: [], result: 'nothing rewritten' };
+        figures = { gold: 0, region: 0 };
+        ({ texts, records } = await draw(seed, attempt.functions, gateFeedback, figures));
+      }
       const label = `attempt ${k}/${options.attempts} (seed ${seed})`;
-      const attempt: AttemptRecord = { attempt: k, seed, functions: [], result: 'nothing rewritten' };
       row.attempts.push(attempt);
-      const figures = { gold: 0, region: 0 };
-      const { texts, records } = await draw(seed, attempt.functions, gateFeedback, figures);
       if (options.rewriter === 'offline') attempt.difference = figures;
       gateFeedback = null;
       const kept = attempt.functions.filter((f) => f.kept);
@@ -135,7 +143,13 @@ export async function level4Instance(options: Level4InstanceOptions): Promise<Le
         say(`${label}: nothing rewritten (${attempt.functions.map((f) => `${f.name}: ${f.reason}${f.transformations.length > 0 || f.reason === 'difference below the minimum' ? ` ${f.difference.toFixed(3)}` : ''}`).join('; ')})`);
         continue;
       }
+      if (gatedBefore.has(fingerprint(texts))) {
+        attempt.result = 'repeated';
+        say(`${label}: every draw gives the rewrite an earlier attempt gated: not gated again`);
+        continue;
+      }
       attempt.result = 'gated';
+      gatedBefore.add(fingerprint(texts));
       const region = attempt.difference ? `; region ${attempt.difference.region.toFixed(3)}, the gold patch's functions ${attempt.difference.gold.toFixed(3)}` : '';
       say(`${label}: ${kept.length} ${kept.length === 1 ? 'function' : 'functions'} rewritten (${kept.map((f) => `${f.name}${f.grown ? ` (${f.grown})` : ''}: ${f.llm ? 'restated by the model' : `${f.transformations.length} transformations`}, difference ${f.difference.toFixed(3)}`).join('; ')}${region})`);
       attempt.gate = await gate(texts, label);
@@ -232,6 +246,14 @@ function offlineDraw(regions: readonly Region[], paths: readonly string[], files
     if (figures) Object.assign(figures, { gold: round(ratioOf(gold)), region: round(ratioOf(region)) });
     return { texts, records };
   };
+}
+
+/** How many times an attempt draws again when its rewrite is one an earlier attempt gated. */
+export const REDRAWS = 8;
+
+/** The rewritten files' texts, as one key. */
+function fingerprint(texts: ReadonlyMap<string, string>): string {
+  return [...texts].sort(([a], [b]) => (a < b ? -1 : 1)).map(([p, t]) => `${p}\0${t}`).join('\0\0');
 }
 
 /** Draws made before any attempt to see whether the minimum can be reached (none of them gated). */
