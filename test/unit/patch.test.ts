@@ -334,7 +334,7 @@ test('CLI: schrodinger patch prints the patch, writes the prediction, and refuse
   await oneLine(['patch', '--original', real, '--edited', view, '--instance', 'x', '--preds', preds], /^schrodinger: error: --instance, --preds and --model go together/);
   await oneLine(['patch', '--original', real, '--edited', view, '--instance', 'x', '--preds', preds, '--model', 'human alice'], /^schrodinger: error: bad model name "human alice"/);
   await oneLine(['patch', '--original', real, '--edited', view, '--bundle', path.join(dir, 'nope.json')], /^schrodinger: error: cannot read bundle .*nope\.json$/);
-  await oneLine(['patch', '--edited', view], /error: required option '--original <dir>' not specified/);
+  await oneLine(['patch', '--edited', view], /error: give --original DIR \(the folder the work started from\)/);
   fs.writeFileSync(path.join(dir, 'list.json'), '[]');
   await oneLine(['patch', '--original', real, '--edited', view, '--bundle', bundleFile, '--instance', 'x', '--preds', path.join(dir, 'list.json'), '--model', 'human/a'], /^schrodinger: error: predictions .*list\.json is not a JSON object keyed by instance id/);
   assert.equal(fs.readFileSync(preds, 'utf8'), before);

@@ -53,7 +53,7 @@ export interface ProseOptions {
 }
 
 /** A dotted name or a path, without spaces. */
-const COMPOUND = /(?:\.{0,2}\/)?[\p{L}\p{N}_][\p{L}\p{N}_\-]*(?:(?:\.|\/|::)[\p{L}\p{N}_][\p{L}\p{N}_\-]*)+\/?|[\p{L}\p{N}_][\p{L}\p{N}_\-]*\/(?![\p{L}\p{N}_])|\/[\p{L}\p{N}_.][\p{L}\p{N}_.\-]*(?:\/[\p{L}\p{N}_.][\p{L}\p{N}_.\-]*)*\/?/gu;
+const COMPOUND = /(?:\.{0,2}\/)?[\p{L}\p{N}_][\p{L}\p{N}_\-]*(?:(?:\.|\/|::)[\p{L}\p{N}_][\p{L}\p{N}_\-]*)+\/?|\.{1,2}\/[\p{L}\p{N}_][\p{L}\p{N}_\-]*\/?|[\p{L}\p{N}_][\p{L}\p{N}_\-]*\/(?![\p{L}\p{N}_])|(?<!\.)\/[\p{L}\p{N}_.][\p{L}\p{N}_.\-]*(?:\/[\p{L}\p{N}_.][\p{L}\p{N}_.\-]*)*\/?/gu;
 /** The characters a compound can hold: a compound lies within one run of them. */
 const COMPOUND_RUN_CHAR = /[\p{L}\p{N}_\-.\/:]/u;
 

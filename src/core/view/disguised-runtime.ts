@@ -1,0 +1,300 @@
+/**
+ * A sandbox runtime that speaks the disguise, for agent harnesses: the operations of SWE-ReX's
+ * runtime (what SWE-agent reaches its sandbox through: bash sessions, one-off commands, reading
+ * and writing files), over a disguised working copy. Commands arrive in view names and run in the
+ * real working copy after the translation the disguised terminal uses (command-line.ts: the
+ * command name kept, paths, identifiers, `python -c` code and test ids translated); what they
+ * print comes back in view names through the terminal's output translator; files are read and
+ * written by view path through the live view. The working copy shows as `/<rootName>`: its real
+ * place is never printed.
+ *
+ * Errors carry the class path SWE-ReX's client re-raises (`swerex.exceptions.*`).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import * as path from 'node:path';
+import { commandLineToReal, OutputTranslator } from './command-line';
+import type { Translator } from '../disguise/translator';
+import { ViewFsError, type DisguisedFileSystem } from './view-fs';
+import { WorkingCopyLines } from './working-copy-lines';
+
+/** An error of a runtime operation, as SWE-ReX names it. */
+export class RuntimeOperationError extends Error {
+  constructor(
+    readonly classPath: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface DisguisedRuntimeOptions {
+  view: DisguisedFileSystem;
+  translator: Translator;
+  /** The working copy's name in the view: it shows as `/<rootName>`. */
+  rootName: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface BashActionRequest {
+  command: string;
+  session?: string;
+  timeout?: number | null;
+  check?: 'silent' | 'raise' | 'ignore';
+  error_msg?: string;
+  is_interactive_command?: boolean;
+  is_interactive_quit?: boolean;
+}
+
+export interface BashObservation {
+  output: string;
+  exit_code: number | null;
+  failure_reason: string;
+  expect_string: string;
+  session_type: 'bash';
+}
+
+export interface CommandRequest {
+  command: string | string[];
+  timeout?: number | null;
+  shell?: boolean;
+  check?: boolean;
+  error_msg?: string;
+  env?: Record<string, string> | null;
+  cwd?: string | null;
+  merge_output_streams?: boolean;
+}
+
+const EXCEPTIONS = 'swerex.exceptions';
+
+/** One persistent bash, its output read up to a marker line that carries the exit code. */
+class BashSession {
+  private readonly child: ChildProcess;
+  private buffer = '';
+  private waiting: ((text: string) => void) | undefined;
+  private closed = false;
+
+  constructor(cwd: string, env: NodeJS.ProcessEnv) {
+    this.child = spawn('/bin/bash', ['--norc', '--noprofile'], { cwd, env, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    const take = (chunk: Buffer) => {
+      this.buffer += chunk.toString('utf8');
+      this.waiting?.(this.buffer);
+    };
+    this.child.stdout!.on('data', take);
+    this.child.stderr!.on('data', take);
+    this.child.on('close', () => {
+      this.closed = true;
+      this.waiting?.(this.buffer);
+    });
+    this.child.stdin!.on('error', () => undefined);
+  }
+
+  get alive(): boolean {
+    return !this.closed;
+  }
+
+  /** Runs a real command line; its output (stdout and stderr together) and exit code. */
+  run(realLine: string, timeoutMs: number | undefined): Promise<{ output: string; exitCode: number }> {
+    const marker = `__schrodinger_done_${randomBytes(8).toString('hex')}__`;
+    this.buffer = '';
+    return new Promise((resolve, reject) => {
+      const timer = timeoutMs === undefined ? undefined : setTimeout(() => {
+        this.waiting = undefined;
+        this.kill();
+        reject(new RuntimeOperationError(`${EXCEPTIONS}.CommandTimeoutError`, `timeout after ${timeoutMs / 1000} seconds while running command`));
+      }, timeoutMs);
+      this.waiting = (text) => {
+        const at = text.indexOf(`${marker} `);
+        if (at === -1 && !this.closed) return;
+        if (timer) clearTimeout(timer);
+        this.waiting = undefined;
+        if (at === -1) return reject(new RuntimeOperationError(`${EXCEPTIONS}.SessionNotInitializedError`, 'the session ended'));
+        const end = text.indexOf('\n', at);
+        const exitCode = Number(text.slice(at + marker.length + 1, end === -1 ? undefined : end));
+        // The line break the marker's printf adds, and the one that ended the output (as a prompt follows it).
+        resolve({ output: text.slice(0, at).replace(/\n$/, '').replace(/\r?\n$/, ''), exitCode });
+      };
+      // The command on its own lines, then the marker with its exit code on a line of its own.
+      this.child.stdin!.write(`${realLine}\n__schrodinger_rc=$?; printf '\\n%s %d\\n' '${marker}' "$__schrodinger_rc"\n`);
+    });
+  }
+
+  kill(): void {
+    if (this.child.pid) {
+      try {
+        process.kill(-this.child.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }
+    this.closed = true;
+  }
+}
+
+export class DisguisedRuntime {
+  private readonly sessions = new Map<string, BashSession>();
+  private readonly lines: WorkingCopyLines;
+  private readonly viewRoot: string;
+
+  constructor(private readonly options: DisguisedRuntimeOptions) {
+    this.lines = new WorkingCopyLines(options.view);
+    this.viewRoot = `/${options.rootName}`;
+  }
+
+  /** The working directory an agent is told of. */
+  get root(): string {
+    return this.viewRoot;
+  }
+
+  private env(extra?: Record<string, string> | null): NodeJS.ProcessEnv {
+    return { ...process.env, ...this.options.env, ...extra, PYTHONDONTWRITEBYTECODE: '1', TERM: 'dumb', PAGER: 'cat', GIT_PAGER: 'cat' };
+  }
+
+  /** A command line in view names, as it runs: translated, the view's root at the working copy. */
+  private toReal(line: string): string {
+    const real = commandLineToReal(line, this.options.translator);
+    return real.replace(new RegExp(`(^|[\\s'"=:(])${escapeRegExp(this.viewRoot)}(?=$|[/\\s'"):;])`, 'g'), (_, lead: string) => `${lead}${this.options.view.root}`);
+  }
+
+  /** Printed text in view names: the working copy's lines as the view has them, its place as `/<rootName>`. */
+  private toView(text: string): string {
+    this.lines.refresh();
+    const out = new OutputTranslator(this.options.translator, { roots: [this.options.view.root] }, { lines: this.lines, root: this.options.view.root });
+    return (out.push(text) + out.flush()).split(this.options.view.root).join(this.viewRoot);
+  }
+
+  /** A view path (absolute under `/<rootName>`, or relative to it) as the view's own path. */
+  private viewPath(given: string): string {
+    const relative = given === this.viewRoot ? '' : given.startsWith(`${this.viewRoot}/`) ? given.slice(this.viewRoot.length + 1) : given;
+    if (path.posix.isAbsolute(relative)) throw new RuntimeOperationError('builtins.FileNotFoundError', `${given}: outside the view (${this.viewRoot})`);
+    const normal = path.posix.normalize(relative || '.');
+    if (normal === '..' || normal.startsWith('../')) throw new RuntimeOperationError('builtins.FileNotFoundError', `${given}: outside the view (${this.viewRoot})`);
+    return normal === '.' ? '' : normal;
+  }
+
+  async createSession(request: { session?: string; startup_source?: string[] }): Promise<{ output: string; session_type: 'bash' }> {
+    const name = request.session ?? 'default';
+    if (this.sessions.has(name)) throw new RuntimeOperationError(`${EXCEPTIONS}.SessionExistsError`, `session ${name} already exists`);
+    const session = new BashSession(this.options.view.root, this.env());
+    this.sessions.set(name, session);
+    let output = '';
+    for (const source of request.startup_source ?? []) output += (await session.run(`source ${shellQuote(source)}`, 10_000)).output;
+    return { output: this.toView(output), session_type: 'bash' };
+  }
+
+  async runInSession(action: BashActionRequest): Promise<BashObservation> {
+    const name = action.session ?? 'default';
+    const session = this.sessions.get(name);
+    if (!session?.alive) throw new RuntimeOperationError(`${EXCEPTIONS}.SessionDoesNotExistError`, `session ${JSON.stringify(name)} does not exist`);
+    if (action.is_interactive_command || action.is_interactive_quit) throw new RuntimeOperationError('builtins.NotImplementedError', 'interactive commands are not supported in the disguise');
+    const timeout = action.timeout === undefined || action.timeout === null ? undefined : Math.max(1, action.timeout * 1000);
+    let result: { output: string; exitCode: number };
+    try {
+      result = await session.run(this.toReal(action.command), timeout);
+    } catch (error) {
+      this.sessions.delete(name);
+      throw error;
+    }
+    const output = this.toView(result.output);
+    if ((action.check ?? 'raise') === 'raise' && result.exitCode !== 0) {
+      const message = `Command ${JSON.stringify(action.command)} failed with exit code ${result.exitCode}. Here is the output:\n${JSON.stringify(output)}`;
+      throw new RuntimeOperationError(`${EXCEPTIONS}.NonZeroExitCodeError`, action.error_msg ? `${action.error_msg}: ${message}` : message);
+    }
+    return { output, exit_code: result.exitCode, failure_reason: '', expect_string: '', session_type: 'bash' };
+  }
+
+  async closeSession(request: { session?: string }): Promise<{ session_type: 'bash' }> {
+    const name = request.session ?? 'default';
+    const session = this.sessions.get(name);
+    if (!session) throw new RuntimeOperationError(`${EXCEPTIONS}.SessionDoesNotExistError`, `session ${JSON.stringify(name)} does not exist`);
+    session.kill();
+    this.sessions.delete(name);
+    return { session_type: 'bash' };
+  }
+
+  /** A command on its own (not in a session), in view names. */
+  async execute(command: CommandRequest): Promise<{ stdout: string; stderr: string; exit_code: number | null }> {
+    const line = Array.isArray(command.command) ? command.command.map(shellQuote).join(' ') : command.command;
+    const cwd = path.join(this.options.view.root, this.options.view.realRelative(this.viewPath(command.cwd ?? this.viewRoot)));
+    const timeout = command.timeout === undefined || command.timeout === null ? undefined : command.timeout * 1000;
+    const result = await new Promise<{ stdout: string; stderr: string; code: number | null; timedOut: boolean }>((resolve) => {
+      const child = spawn('/bin/bash', ['--norc', '--noprofile', '-c', this.toReal(line)], { cwd, env: this.env(command.env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      let timedOut = false;
+      const timer = timeout === undefined ? undefined : setTimeout(() => {
+        timedOut = true;
+        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+      }, timeout);
+      child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+      child.stderr!.on('data', (chunk: Buffer) => (command.merge_output_streams ? (stdout += chunk.toString('utf8')) : (stderr += chunk.toString('utf8'))));
+      child.on('close', (code) => {
+        if (timer) clearTimeout(timer);
+        resolve({ stdout, stderr, code, timedOut });
+      });
+    });
+    if (result.timedOut) throw new RuntimeOperationError(`${EXCEPTIONS}.CommandTimeoutError`, `Timeout (${command.timeout}s) exceeded while running command`);
+    const response = { stdout: this.toView(result.stdout), stderr: this.toView(result.stderr), exit_code: result.code };
+    if (command.check && result.code !== 0) {
+      const message = `Command ${JSON.stringify(line)} failed with exit code ${result.code}. Stdout:\n${JSON.stringify(response.stdout)}\nStderr:\n${JSON.stringify(response.stderr)}`;
+      throw new RuntimeOperationError(`${EXCEPTIONS}.NonZeroExitCodeError`, command.error_msg ? `${command.error_msg}: ${message}` : message);
+    }
+    return response;
+  }
+
+  async readFile(request: { path: string }): Promise<{ content: string }> {
+    try {
+      return { content: Buffer.from(this.options.view.readFile(this.viewPath(request.path))).toString('utf8') };
+    } catch (error) {
+      throw fileError(error, request.path);
+    }
+  }
+
+  async writeFile(request: { path: string; content: string }): Promise<Record<string, never>> {
+    const target = this.viewPath(request.path);
+    try {
+      const parent = path.posix.dirname(target);
+      if (parent !== '.' && parent !== '') this.createFolders(parent);
+      this.options.view.writeFile(target, Buffer.from(request.content, 'utf8'), { create: true, overwrite: true });
+      return {};
+    } catch (error) {
+      throw fileError(error, request.path);
+    }
+  }
+
+  private createFolders(viewFolder: string): void {
+    let at = '';
+    for (const part of viewFolder.split('/')) {
+      at = at ? `${at}/${part}` : part;
+      try {
+        if (this.options.view.stat(at).type !== 'directory') throw new RuntimeOperationError('builtins.NotADirectoryError', `${at}: not a folder`);
+      } catch (error) {
+        if (error instanceof RuntimeOperationError) throw error;
+        this.options.view.createDirectory(at);
+      }
+    }
+  }
+
+  /** Ends every session. */
+  close(): void {
+    for (const session of this.sessions.values()) session.kill();
+    this.sessions.clear();
+  }
+}
+
+function fileError(error: unknown, given: string): Error {
+  if (error instanceof RuntimeOperationError) return error;
+  if (error instanceof ViewFsError) {
+    const kind = { FileNotFound: 'FileNotFoundError', FileExists: 'FileExistsError', FileNotADirectory: 'NotADirectoryError', FileIsADirectory: 'IsADirectoryError', NoPermissions: 'PermissionError' }[error.code as string] ?? 'OSError';
+    return new RuntimeOperationError(`builtins.${kind}`, `${given}: ${error.message}`);
+  }
+  return new RuntimeOperationError('builtins.OSError', `${given}: ${(error as Error).message}`);
+}
+
+function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
