@@ -17,6 +17,7 @@ import { commandLineToReal, OutputTranslator } from './command-line';
 import type { Translator } from '../disguise/translator';
 import { ViewFsError, type DisguisedFileSystem } from './view-fs';
 import { WorkingCopyLines } from './working-copy-lines';
+import { killProcessGroup } from '../common/leftovers';
 
 /** An error of a runtime operation, as SWE-ReX names it. */
 export class RuntimeOperationError extends Error {
@@ -120,13 +121,7 @@ class BashSession {
   }
 
   kill(): void {
-    if (this.child.pid) {
-      try {
-        process.kill(-this.child.pid, 'SIGKILL');
-      } catch {
-        /* gone */
-      }
-    }
+    killProcessGroup(this.child.pid);
     this.closed = true;
   }
 }
@@ -224,7 +219,7 @@ export class DisguisedRuntime {
       let timedOut = false;
       const timer = timeout === undefined ? undefined : setTimeout(() => {
         timedOut = true;
-        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+        killProcessGroup(child.pid);
       }, timeout);
       child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
       child.stderr!.on('data', (chunk: Buffer) => (command.merge_output_streams ? (stdout += chunk.toString('utf8')) : (stderr += chunk.toString('utf8'))));
