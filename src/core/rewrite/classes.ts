@@ -36,7 +36,8 @@ export interface ModuleContext {
   modules?: ModuleSource;
 }
 
-const MAX_DEPTH = 20;
+/** How far a chain of imports or of bases is followed. */
+export const MAX_DEPTH = 20;
 
 /** A repository's Python modules as the rewriter reads them (repository.ts's module names). */
 export function repositoryModules(repository: Pick<Repository, 'modules' | 'files'>): ModuleSource {
