@@ -17,7 +17,7 @@ import { commandLineToReal, OutputTranslator } from './command-line';
 import type { Translator } from '../disguise/translator';
 import { ViewFsError, type DisguisedFileSystem } from './view-fs';
 import { WorkingCopyLines } from './working-copy-lines';
-import { killProcessGroup } from '../common/leftovers';
+import { killProcessGroup, onInterrupt } from '../common/leftovers';
 
 /** An error of a runtime operation, as SWE-ReX names it. */
 export class RuntimeOperationError extends Error {
@@ -214,6 +214,8 @@ export class DisguisedRuntime {
     const timeout = command.timeout === undefined || command.timeout === null ? undefined : command.timeout * 1000;
     const result = await new Promise<{ stdout: string; stderr: string; code: number | null; timedOut: boolean }>((resolve) => {
       const child = spawn('/bin/bash', ['--norc', '--noprofile', '-c', this.toReal(line)], { cwd, env: this.env(command.env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      // A command still running when the server is interrupted goes with it.
+      const release = onInterrupt(() => killProcessGroup(child.pid));
       let stdout = '';
       let stderr = '';
       let timedOut = false;
@@ -225,6 +227,7 @@ export class DisguisedRuntime {
       child.stderr!.on('data', (chunk: Buffer) => (command.merge_output_streams ? (stdout += chunk.toString('utf8')) : (stderr += chunk.toString('utf8'))));
       child.on('close', (code) => {
         if (timer) clearTimeout(timer);
+        release();
         resolve({ stdout, stderr, code, timedOut });
       });
     });
