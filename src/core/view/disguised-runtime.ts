@@ -151,9 +151,11 @@ export class DisguisedRuntime {
     return real.replace(new RegExp(`(^|[\\s'"=:(])${escapeRegExp(this.viewRoot)}(?=$|[/\\s'"):;])`, 'g'), (_, lead: string) => `${lead}${this.options.view.root}`);
   }
 
-  /** Printed text in view names: the working copy's lines as the view has them, its place as `/<rootName>`. */
+  /**
+   * Printed text in view names: the working copy's lines as the view has them, its place as
+   * `/<rootName>`. The lines' index is as of the last `refresh`: each operation refreshes it once, after its command ran.
+   */
   private toView(text: string): string {
-    this.lines.refresh();
     const out = new OutputTranslator(this.options.translator, { roots: [this.options.view.root] }, { lines: this.lines, root: this.options.view.root });
     return (out.push(text) + out.flush()).split(this.options.view.root).join(this.viewRoot);
   }
@@ -174,6 +176,7 @@ export class DisguisedRuntime {
     this.sessions.set(name, session);
     let output = '';
     for (const source of request.startup_source ?? []) output += (await session.run(`source ${shellQuote(source)}`, 10_000)).output;
+    this.lines.refresh();
     return { output: this.toView(output), session_type: 'bash' };
   }
 
@@ -190,6 +193,7 @@ export class DisguisedRuntime {
       this.sessions.delete(name);
       throw error;
     }
+    this.lines.refresh();
     const output = this.toView(result.output);
     if ((action.check ?? 'raise') === 'raise' && result.exitCode !== 0) {
       const message = `Command ${JSON.stringify(action.command)} failed with exit code ${result.exitCode}. Here is the output:\n${JSON.stringify(output)}`;
@@ -232,6 +236,7 @@ export class DisguisedRuntime {
       });
     });
     if (result.timedOut) throw new RuntimeOperationError(`${EXCEPTIONS}.CommandTimeoutError`, `Timeout (${command.timeout}s) exceeded while running command`);
+    this.lines.refresh();
     const response = { stdout: this.toView(result.stdout), stderr: this.toView(result.stderr), exit_code: result.code };
     if (command.check && result.code !== 0) {
       const message = `Command ${JSON.stringify(line)} failed with exit code ${result.code}. Stdout:\n${JSON.stringify(response.stdout)}\nStderr:\n${JSON.stringify(response.stderr)}`;
