@@ -150,9 +150,10 @@ test('bad input: one line naming the problem, exit 2', () => {
 
 test("SIGTERM ends the server and every session's shell", async () => {
   // A job the agent left running in the background goes with its session.
-  client('await rt.create_session(CreateBashSessionRequest(session="last"))\nawait rt.run_in_session(BashAction(command="sleep 77.5 &", session="last", check="silent"))');
+  // So does a command still running on its own (the client leaves before its answer).
+  client('await rt.create_session(CreateBashSessionRequest(session="last"))\nawait rt.run_in_session(BashAction(command="sleep 77.5 &", session="last", check="silent"))\nasyncio.ensure_future(rt.execute(Command(command="sleep 77.5", shell=True, timeout=100)))\nawait asyncio.sleep(1.5)');
   const sleepers = () => spawnSync('pgrep', ['-f', '^sleep 77\\.5$'], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean);
-  assert.equal(sleepers().length, 1);
+  assert.equal(sleepers().length, 2);
   const children = spawnSync('pgrep', ['-P', String(server.pid)], { encoding: 'utf8' }).stdout.split('\n').filter(Boolean).map(Number);
   assert.ok(children.length >= 1, 'the sessions are the server\'s shells');
   const exited = new Promise<number | null>((resolve) => server.on('exit', (code) => resolve(code)));

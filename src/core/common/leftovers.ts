@@ -52,6 +52,16 @@ export function exitCleanlyOnSignals(): void {
   }
 }
 
+/** Sends `signal` to the process group `pid` leads (a child spawned `detached`); nothing when it is gone. */
+export function killProcessGroup(pid: number | undefined, signal: NodeJS.Signals = 'SIGKILL'): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // gone already
+  }
+}
+
 /** Whether process `pid` runs (one of another user counts). */
 export function processAlive(pid: number): boolean {
   if (pid === process.pid) return true;

@@ -44,12 +44,13 @@ export function requireOutputFile(file: string, options: { overwrite: boolean; o
  * inside the repository would become part of it (a bundle there ships in the view).
  */
 export function requireOutsideFolder(target: string, folder: string, label: string, folderLabel: string): void {
-  const resolvedFolder = fs.realpathSync(folder);
-  const resolved = resolvedPath(target);
-  const relative = path.relative(resolvedFolder, resolved);
-  if (relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative))) {
-    throw new UsageError(`${label} ${target} is inside ${folderLabel} (${folder}): write it elsewhere`);
-  }
+  if (isWithin(resolvedPath(target), fs.realpathSync(folder))) throw new UsageError(`${label} ${target} is inside ${folderLabel} (${folder}): write it elsewhere`);
+}
+
+/** Whether the resolved path `target` is the resolved folder `folder` or inside it. */
+export function isWithin(target: string, folder: string): boolean {
+  const relative = path.relative(folder, target);
+  return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
 }
 
 /** `target` (existing or not) with links resolved as far as it exists. */

@@ -17,6 +17,7 @@ import { assetPath } from '../common/assets';
 import { UsageError } from '../common/errors';
 import type { NamesInput } from './build';
 import { ExternalNames, type ExternalNamesDocument } from './external-names';
+import { killProcessGroup } from '../common/leftovers';
 
 export interface EnvironmentDistribution {
   name: string;
@@ -295,13 +296,7 @@ function ask<T>(options: LearnOptions, request: unknown): Promise<T> {
     child.stderr.on('data', (chunk: Buffer) => {
       err = (err + chunk.toString('utf8')).slice(-2000);
     });
-    const timer = setTimeout(() => {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        // gone already
-      }
-    }, timeoutMs);
+    const timer = setTimeout(() => killProcessGroup(child.pid), timeoutMs);
     child.on('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
       reject(new UsageError(error.code === 'ENOENT' ? `the Python interpreter ${options.python} was not found (give another with --python)` : `the Python interpreter ${options.python} does not run: ${error.message}`));

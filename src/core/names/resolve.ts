@@ -5,6 +5,7 @@
  */
 import { PYTEST_FIXTURES } from './conventions';
 import { Bind, functionLocal, lookup, Site, type Binding, type Chain, type NameSite, type PyScan } from '../python/binder';
+import { importedModuleName } from '../python/imports';
 
 export interface ModuleContext {
   /** Dotted name of the file's module (`pkg.sub.mod`), or undefined outside any package path. */
@@ -89,12 +90,8 @@ export class FileResolver {
 
   /** Absolute dotted module of an import binding or import site. */
   absoluteModule(module: string, level: number): string {
-    if (level === 0) return module;
-    const base = this.context.module?.split('.') ?? [];
-    // In a package's __init__, level 1 is the package itself.
-    const keep = this.context.isPackage ? base.length - (level - 1) : base.length - level;
-    const prefix = base.slice(0, Math.max(0, keep));
-    return [...prefix, ...(module ? [module] : [])].join('.');
+    // Dots that climb above the top name the module as written from the top.
+    return importedModuleName(this.context.module, this.context.isPackage, module, level) ?? module;
   }
 
   isInternalModule(module: string, level: number): boolean {

@@ -10,7 +10,7 @@
  */
 import type { Node } from 'web-tree-sitter';
 import type { PyScan, Scope } from '../python/binder';
-import { basesOf, enclosingClass, moduleDefinition, resolveClass, type ClassRef, type ModuleSource } from './classes';
+import { basesOf, enclosingClass, MAX_DEPTH, moduleDefinition, resolveClass, type ClassRef, type ModuleSource } from './classes';
 import { site, type FunctionContext, type Site, type Transformation } from './catalogue';
 import { descendants, fit, hasComment, indentAt, inOwnScope, isPlainLiteral, loneAssignments, namedChildren, precedence, Prec, startsLine, statementsOf } from './syntax';
 
@@ -44,7 +44,7 @@ function constructorOf(cls: ClassRef, modules: ModuleSource | undefined): Signat
   let init: Signature | undefined;
   for (let current: ClassRef | undefined = cls, depth = 0; current; depth++) {
     const { scope, scan } = current;
-    if (depth > 20 || scope.classKeywords.length > 0 || scope.decorators.length > 0 || scope.bindings.has('__new__')) return undefined;
+    if (depth > MAX_DEPTH || scope.classKeywords.length > 0 || scope.decorators.length > 0 || scope.bindings.has('__new__')) return undefined;
     if (!init && scope.bindings.has('__init__')) {
       const index = scan.scopes.indexOf(scope);
       const own = scan.scopes.find((s) => s.parent === index && s.kind === 'function' && s.name === '__init__');

@@ -10,6 +10,7 @@
  */
 import type { PyScan, Scope } from '../python/binder';
 import { pythonFile } from '../python/python-file';
+import { importedModuleName } from '../python/imports';
 import type { Repository } from '../repository/repository';
 
 /** The repository's Python modules as the rewriter reads them. */
@@ -36,7 +37,8 @@ export interface ModuleContext {
   modules?: ModuleSource;
 }
 
-const MAX_DEPTH = 20;
+/** How far a chain of imports or of bases is followed. */
+export const MAX_DEPTH = 20;
 
 /** A repository's Python modules as the rewriter reads them (repository.ts's module names). */
 export function repositoryModules(repository: Pick<Repository, 'modules' | 'files'>): ModuleSource {
@@ -58,17 +60,9 @@ export function moduleDefinition(scan: PyScan, name: string): Scope | undefined 
 
 /** The module `from <level dots><module> import ...` names, from the module of `path`. */
 function importedModule(modules: ModuleSource, path: string, module: string, level: number): string | undefined {
-  if (level === 0) return module;
   const own = modules.moduleOf(path);
-  if (own === undefined) return undefined;
-  const parts = own.split('.');
-  // A package's `__init__` is the package itself; a module's package is its parent.
-  if (!/(^|\/)__init__\.pyi?$/.test(path)) parts.pop();
-  for (let k = 1; k < level; k++) {
-    if (parts.length === 0) return undefined;
-    parts.pop();
-  }
-  return [...parts, ...(module ? [module] : [])].join('.') || undefined;
+  if (level > 0 && own === undefined) return undefined;
+  return importedModuleName(own, /(^|\/)__init__\.pyi?$/.test(path), module, level) || undefined;
 }
 
 /** The class `name` names at the module level of `where` (see the module comment). */

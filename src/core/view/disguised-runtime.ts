@@ -17,6 +17,7 @@ import { commandLineToReal, OutputTranslator } from './command-line';
 import type { Translator } from '../disguise/translator';
 import { ViewFsError, type DisguisedFileSystem } from './view-fs';
 import { WorkingCopyLines } from './working-copy-lines';
+import { killProcessGroup, onInterrupt } from '../common/leftovers';
 
 /** An error of a runtime operation, as SWE-ReX names it. */
 export class RuntimeOperationError extends Error {
@@ -120,13 +121,7 @@ class BashSession {
   }
 
   kill(): void {
-    if (this.child.pid) {
-      try {
-        process.kill(-this.child.pid, 'SIGKILL');
-      } catch {
-        /* gone */
-      }
-    }
+    killProcessGroup(this.child.pid);
     this.closed = true;
   }
 }
@@ -156,9 +151,11 @@ export class DisguisedRuntime {
     return real.replace(new RegExp(`(^|[\\s'"=:(])${escapeRegExp(this.viewRoot)}(?=$|[/\\s'"):;])`, 'g'), (_, lead: string) => `${lead}${this.options.view.root}`);
   }
 
-  /** Printed text in view names: the working copy's lines as the view has them, its place as `/<rootName>`. */
+  /**
+   * Printed text in view names: the working copy's lines as the view has them, its place as
+   * `/<rootName>`. The lines' index is as of the last `refresh`: each operation refreshes it once, after its command ran.
+   */
   private toView(text: string): string {
-    this.lines.refresh();
     const out = new OutputTranslator(this.options.translator, { roots: [this.options.view.root] }, { lines: this.lines, root: this.options.view.root });
     return (out.push(text) + out.flush()).split(this.options.view.root).join(this.viewRoot);
   }
@@ -179,6 +176,7 @@ export class DisguisedRuntime {
     this.sessions.set(name, session);
     let output = '';
     for (const source of request.startup_source ?? []) output += (await session.run(`source ${shellQuote(source)}`, 10_000)).output;
+    this.lines.refresh();
     return { output: this.toView(output), session_type: 'bash' };
   }
 
@@ -195,6 +193,7 @@ export class DisguisedRuntime {
       this.sessions.delete(name);
       throw error;
     }
+    this.lines.refresh();
     const output = this.toView(result.output);
     if ((action.check ?? 'raise') === 'raise' && result.exitCode !== 0) {
       const message = `Command ${JSON.stringify(action.command)} failed with exit code ${result.exitCode}. Here is the output:\n${JSON.stringify(output)}`;
@@ -219,21 +218,25 @@ export class DisguisedRuntime {
     const timeout = command.timeout === undefined || command.timeout === null ? undefined : command.timeout * 1000;
     const result = await new Promise<{ stdout: string; stderr: string; code: number | null; timedOut: boolean }>((resolve) => {
       const child = spawn('/bin/bash', ['--norc', '--noprofile', '-c', this.toReal(line)], { cwd, env: this.env(command.env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+      // A command still running when the server is interrupted goes with it.
+      const release = onInterrupt(() => killProcessGroup(child.pid));
       let stdout = '';
       let stderr = '';
       let timedOut = false;
       const timer = timeout === undefined ? undefined : setTimeout(() => {
         timedOut = true;
-        if (child.pid) process.kill(-child.pid, 'SIGKILL');
+        killProcessGroup(child.pid);
       }, timeout);
       child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
       child.stderr!.on('data', (chunk: Buffer) => (command.merge_output_streams ? (stdout += chunk.toString('utf8')) : (stderr += chunk.toString('utf8'))));
       child.on('close', (code) => {
         if (timer) clearTimeout(timer);
+        release();
         resolve({ stdout, stderr, code, timedOut });
       });
     });
     if (result.timedOut) throw new RuntimeOperationError(`${EXCEPTIONS}.CommandTimeoutError`, `Timeout (${command.timeout}s) exceeded while running command`);
+    this.lines.refresh();
     const response = { stdout: this.toView(result.stdout), stderr: this.toView(result.stderr), exit_code: result.code };
     if (command.check && result.code !== 0) {
       const message = `Command ${JSON.stringify(line)} failed with exit code ${result.code}. Stdout:\n${JSON.stringify(response.stdout)}\nStderr:\n${JSON.stringify(response.stderr)}`;

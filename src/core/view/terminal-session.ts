@@ -11,6 +11,7 @@ import { commandLineToReal, OutputTranslator } from './command-line';
 import type { Translator } from '../disguise/translator';
 import type { DisguisedFileSystem } from './view-fs';
 import { WorkingCopyLines } from './working-copy-lines';
+import { killProcessGroup } from '../common/leftovers';
 
 export interface TerminalSessionOptions {
   translator: Translator;
@@ -65,7 +66,7 @@ export class TerminalSession {
   }
 
   close(): void {
-    if (this.child?.pid) killGroup(this.child.pid, 'SIGTERM');
+    killProcessGroup(this.child?.pid, 'SIGTERM');
   }
 
   private promptText(): string {
@@ -86,7 +87,7 @@ export class TerminalSession {
   handleInput(data: string): void {
     if (this.child) {
       if (data === '\x03') {
-        if (this.child.pid) killGroup(this.child.pid, 'SIGINT');
+        killProcessGroup(this.child.pid, 'SIGINT');
         return;
       }
       // Input for the running program: echoed here (no pty), sent in real names.
@@ -254,12 +255,4 @@ function splitKeys(data: string): string[] {
   let m: RegExpExecArray | null;
   while ((m = re.exec(data)) !== null) keys.push(m[0]);
   return keys;
-}
-
-function killGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    /* already gone */
-  }
 }

@@ -17,7 +17,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { UsageError } from '../common/errors';
-import { resolvedPath } from '../common/user-paths';
+import { isWithin, resolvedPath } from '../common/user-paths';
 import { findLevelsRecord, readLevelsRecord, type LevelsRecord } from './levels-record';
 
 /** The checkout's id, in the working copy's git folder. */
@@ -106,8 +106,6 @@ export function findCheckout(work: string, stores: readonly string[]): FoundChec
  */
 export function requireApart(work: string, store: string): void {
   const [w, s] = [work, store].map((p) => resolvedPath(p));
-  const inside = (a: string, b: string) => a === b || a.startsWith(`${b}${path.sep}`);
-  if (inside(s, w)) throw new UsageError(`the store ${store} is inside the working copy ${work}: the originals would be in it (give another --store)`);
-  if (inside(w, s)) throw new UsageError(`the working copy ${work} is inside the store ${store}: it would sit beside the originals (give another --out)`);
+  if (isWithin(s, w)) throw new UsageError(`the store ${store} is inside the working copy ${work}: the originals would be in it (give another --store)`);
+  if (isWithin(w, s)) throw new UsageError(`the working copy ${work} is inside the store ${store}: it would sit beside the originals (give another --out)`);
 }
-

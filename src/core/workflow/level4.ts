@@ -122,19 +122,19 @@ export async function level4Instance(options: Level4InstanceOptions): Promise<Le
     const draw = options.rewriter === 'llm' ? llmDraw(options, regions, paths, files, say) : offlineDraw(regions, paths, files, modules);
     let gateFeedback: string | null = null;
     const gatedBefore = new Set<string>();
+    const drawAttempt = async (k: number, seed: number) => {
+      const attempt: AttemptRecord = { attempt: k, seed, functions: [], result: 'nothing rewritten' };
+      const figures = { gold: 0, region: 0 };
+      return { attempt, figures, ...(await draw(seed, attempt.functions, gateFeedback, figures)) };
+    };
     for (let k = 1; k <= options.attempts; k++) {
-      let seed = drawSeed(options.seed, k - 1);
-      let attempt: AttemptRecord = { attempt: k, seed, functions: [], result: 'nothing rewritten' };
-      let figures = { gold: 0, region: 0 };
-      let { texts, records } = await draw(seed, attempt.functions, gateFeedback, figures);
+      let drawn = await drawAttempt(k, drawSeed(options.seed, k - 1));
       // The offline rewriter draws again (seeds of their own) rather than gate a rewrite an earlier attempt gated.
-      for (let again = 1; options.rewriter === 'offline' && again <= REDRAWS && gatedBefore.has(fingerprint(texts)); again++) {
-        seed = drawSeed(options.seed, k - 1 + again * 1000);
-        attempt = { attempt: k, seed, functions: [], result: 'nothing rewritten' };
-        figures = { gold: 0, region: 0 };
-        ({ texts, records } = await draw(seed, attempt.functions, gateFeedback, figures));
+      for (let again = 1; options.rewriter === 'offline' && again <= REDRAWS && gatedBefore.has(fingerprint(drawn.texts)); again++) {
+        drawn = await drawAttempt(k, drawSeed(options.seed, k - 1 + again * 1000));
       }
-      const label = `attempt ${k}/${options.attempts} (seed ${seed})`;
+      const { attempt, figures, texts, records } = drawn;
+      const label = `attempt ${k}/${options.attempts} (seed ${attempt.seed})`;
       row.attempts.push(attempt);
       if (options.rewriter === 'offline') attempt.difference = figures;
       gateFeedback = null;

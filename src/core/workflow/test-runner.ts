@@ -23,7 +23,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { UsageError } from '../common/errors';
 import { importRootFiles, importRoots } from '../repository/import-roots';
-import { makeScratch, onInterrupt, removeScratch } from '../common/leftovers';
+import { killProcessGroup, makeScratch, onInterrupt, removeScratch } from '../common/leftovers';
 
 export type TestOutcome = 'passed' | 'failed' | 'error' | 'skipped';
 
@@ -241,15 +241,7 @@ export interface WatchOptions {
 export function runWatched(file: string, args: readonly string[], options: WatchOptions): Promise<WatchedRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(file, args, { cwd: options.cwd, env: options.env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-    const stop =
-      options.stop ??
-      (() => {
-        try {
-          process.kill(-child.pid!, 'SIGKILL');
-        } catch {
-          // already gone
-        }
-      });
+    const stop = options.stop ?? (() => killProcessGroup(child.pid));
     const release = onInterrupt(stop);
     let output = '';
     let firstError: string | undefined;
