@@ -130,3 +130,37 @@ test('build --gate: a differing test that the rerun does not report (its id sele
   assert.deepEqual(printed.gate.remaining, ['tests/test_panel.py::test_framed']);
   assert.equal(gated.status, 1);
 });
+
+test("build --gate: a module's name a test reads at run time (`__module__`) is given back when the test needs it; the package's own name never is", async () => {
+  const repo = repository();
+  fs.writeFileSync(
+    path.join(repo, 'tests', 'test_module_name.py'),
+    'from shapes.panel import Panel\n\n\ndef test_module_name():\n    assert Panel.__module__.split(".")[1] == "pa" + "nel"\n',
+  );
+  const testsSee = pythonWith(gizmoSite(true));
+  const command = `${testsSee} -m pytest -q -p no:cacheprovider tests`;
+  const out = path.join(tempDir('gate-out'), 'bundle.json');
+  const gated = await runProgram(['build', repo, '--seed', '9', '--python', testsSee, '--gate', command, '--out', out]);
+  assert.equal(gated.status, 0, gated.stderr);
+  const printed = JSON.parse(gated.stdout) as { gate: { status: string; givenBack: Record<string, string> } };
+  assert.equal(printed.gate.status, 'repaired', gated.stderr);
+  assert.deepEqual(printed.gate.givenBack, { panel: 'tests/test_module_name.py::test_module_name' });
+  const bundle = JSON.parse(fs.readFileSync(out, 'utf8')) as Bundle;
+  assert.equal(bundle.names!.paths['panel.py'], undefined, 'the module keeps its file name');
+  const view = path.join(tempDir('gate-view'), 'view');
+  await materialize(readRepository(repo), bundle, view);
+  assert.equal(viewOutcome(view, testsSee), 'passed');
+
+  // A test that reads the package's own name cannot be repaired: that name stays disguised.
+  fs.writeFileSync(
+    path.join(repo, 'tests', 'test_module_name.py'),
+    'from shapes.panel import Panel\n\n\ndef test_package_name():\n    assert Panel.__module__.split(".")[0] == "sha" + "pes"\n',
+  );
+  const own = await runProgram(['build', repo, '--seed', '9', '--python', testsSee, '--gate', command, '--out', out, '--force']);
+  const failed = JSON.parse(own.stdout) as { gate: { status: string; givenBack: Record<string, string>; remaining: string[] } };
+  assert.equal(failed.gate.status, 'failed', own.stderr);
+  assert.deepEqual(failed.gate.remaining, ['tests/test_module_name.py::test_package_name']);
+  assert.equal(own.status, 1);
+  const unrepaired = JSON.parse(fs.readFileSync(out, 'utf8')) as Bundle;
+  assert.equal(unrepaired.names!.keptEverywhere.shapes, undefined);
+});

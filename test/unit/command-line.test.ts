@@ -55,9 +55,10 @@ test("a traceback's frames name the view's functions and show the view's line of
 });
 
 test("a traceback's carets under a binary operation stay under its operands and operator when names change length", async () => {
+  // Tokens longer than any replacement word (9 letters at most): their names change length.
   const files = {
     'shop/__init__.py': '',
-    'shop/basket.py': 'class Basket:\n    def __init__(self, unit_prices):\n        self.unit_prices = unit_prices\n\n    def merged(self, other_basket):\n        return self.unit_prices[:-1] + other_basket.unit_prices\n',
+    'shop/basket.py': 'class Basket:\n    def __init__(self, accumulations):\n        self.accumulations = accumulations\n\n    def merged(self, reconciliations):\n        return self.accumulations[:-1] + reconciliations.accumulations\n',
   };
   const d = await disguise(files, 3);
   const carets = (line: string) => {

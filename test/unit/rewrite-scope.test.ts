@@ -128,10 +128,10 @@ test('dir, vars with an argument and a method named eval read no namespace: the 
     return names, fields
 `;
   assert.equal(await renamedEverywhere(source), `def f(obj, model):
-    calumny = dir(obj)
-    comedian = vars(obj)
+    avail = dir(obj)
+    bother = vars(obj)
     model.eval()
-    return calumny, comedian
+    return avail, bother
 `);
 });
 

@@ -14,6 +14,8 @@ import { analyzeRepository } from '../names/collect';
 import { FactsCache } from '../names/facts-cache';
 import { buildNames, type Granularity, type NamesStatistics } from '../names/build';
 import type { NamesTables } from '../names/rules';
+import { NamesTranslator } from '../names/translator';
+import { DataWordLedger } from '../names/data-words';
 import type { OrderRecord } from '../order/reorder';
 import { readRepository, type ModuleLayout, type Repository } from '../repository/repository';
 import { pathDigests } from '../repository/repository-identity';
@@ -140,6 +142,9 @@ export async function buildBundle(root: string, options: BuildOptions): Promise<
   return { bundle, repository };
 }
 
+/** Rounds of the data's one-spelling check (data-words.ts) a build makes at most. */
+const MAX_DATA_ROUNDS = 4;
+
 export async function buildBundleFor(repository: Repository, options: BuildOptions): Promise<Bundle> {
   const levels = [...(options.levels ?? DEFAULT_LEVELS)];
   const external = loadExternalNames();
@@ -155,12 +160,25 @@ export async function buildBundleFor(repository: Repository, options: BuildOptio
     if (learned.record.missing.length > 0) {
       options.onWarning?.(`${learned.record.python.executable || python} cannot import ${learned.record.missing.join(', ')}: their APIs are unknown to the disguise (give the interpreter the tests run with: --python; the Level 2 gate gives back what the tests show)`);
     }
-    const { tables, statistics, excluded } = buildNames(analysis.input, { seed: options.seed, granularity: options.granularity, environment: learned.record, givenBack: options.givenBack }, external.withLayers(learned.layers), lexicon);
-    names = {
-      section: { granularity: options.granularity, ...tables, excluded, keptSegments: analysis.keptSegments(tables), layout: repository.layout },
-      statistics,
-      pythonFiles: analysis.pythonFiles,
+    const universe = external.withLayers(learned.layers);
+    const sectionOf = (mixedData: Readonly<Record<string, string>>) => {
+      const { tables, statistics, excluded } = buildNames(analysis.input, { seed: options.seed, granularity: options.granularity, environment: learned.record, givenBack: options.givenBack, mixedData }, universe, lexicon);
+      return { section: { granularity: options.granularity, ...tables, excluded, keptSegments: analysis.keptSegments(tables), layout: repository.layout }, statistics };
     };
+    // A word the data spells both ways in the view keeps its spelling everywhere (data-words.ts); keeping
+    // words can change how other strings read, so until no new one appears.
+    let mixedData: Record<string, string> = {};
+    let built = sectionOf(mixedData);
+    for (let round = 0; round < MAX_DATA_ROUNDS; round++) {
+      const translator = new NamesTranslator(built.section, external);
+      const ledger = new DataWordLedger(translator.rules);
+      for (const file of repository.files) if (file.text !== undefined) translator.noteDataWords(file.path, file.text, ledger);
+      const mixed = ledger.mixed();
+      if (Object.keys(mixed).length === 0) break;
+      mixedData = { ...mixedData, ...mixed };
+      built = sectionOf(mixedData);
+    }
+    names = { ...built, pythonFiles: analysis.pythonFiles };
   }
   const state = await buildStateSections(repository, options.seed, levels.filter(isStateLevel), names ? undefined : options.onProgress);
   const textFiles = repository.files.filter((f) => f.text !== undefined).length;

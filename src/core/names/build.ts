@@ -66,7 +66,7 @@ export interface NamesStatistics {
 
 export function buildNames(
   input: NamesInput,
-  options: { seed: number; granularity: Granularity; environment?: EnvironmentRecord; givenBack?: Readonly<Record<string, string>> },
+  options: { seed: number; granularity: Granularity; environment?: EnvironmentRecord; givenBack?: Readonly<Record<string, string>>; mixedData?: Readonly<Record<string, string>> },
   external: ExternalNames,
   lexicon: Lexicon,
 ): { tables: NamesTables; statistics: NamesStatistics; excluded: Record<string, string> } {
@@ -144,13 +144,16 @@ export function buildNames(
   const random = seedrandom(`schrodinger-views:${options.seed}`);
   const used = new Set<string>();
   const tokens: Record<string, string> = {};
+  const taken = (w: string) => forbidden.has(w) || used.has(w) || isFixedToken(w);
   for (const token of [...tokensToMap].sort()) {
-    const word = lexicon.pick(token, random, (w) => forbidden.has(w) || used.has(w) || isFixedToken(w));
+    const word = lexicon.pick(token, random, taken);
     if (word === undefined) throw new Error(`the lexicon has no free replacement word left for "${token}"`);
     used.add(word);
     tokens[token] = word;
   }
-  keepNameOrder([...testMethodGroups(input.facts), ...folderGroups(input.modules)], tokens);
+  const ordered = [...testMethodGroups(input.facts), ...folderGroups(input.modules)];
+  orderWords(orderedTokens(ordered, tokens), tokens, lexicon, random, (w) => forbidden.has(w) || isFixedToken(w));
+  keepNameOrder(ordered, tokens);
 
   const nameCarriers = nameArguments(input.facts);
   const tables: NamesTables = {
@@ -186,6 +189,7 @@ export function buildNames(
   }
   for (const word of input.undecodedWords) keptEverywhere[word] ??= 'undecodable-file';
   for (const word of namePieceNames(input.facts, definitions)) keptEverywhere[word] ??= 'name-piece-test';
+  for (const word of Object.keys(options.mixedData ?? {})) keptEverywhere[word] ??= 'mixed-data';
   for (const word of Object.keys(options.givenBack ?? {})) keptEverywhere[word] = 'gate';
   // A `*items` parameter's name is seen only by code that reads signatures (`getfullargspec(f).varargs`).
   if (input.facts.some((f) => f.inspectsSignatures)) for (const file of input.facts) for (const name of file.variadicParams) keptEverywhere[name] ??= 'inspected-parameter';
@@ -241,10 +245,14 @@ export function buildNames(
       if (!isTestModule(input.factModules[i])) libraryCallables.add(name);
     }
   });
-  tables.callables = [...allCallables].filter((name) => name in identifiers || name in locals).sort();
-  tables.quotableNames = [...libraryCallables].filter((name) => name in identifiers || name in locals).sort();
+  // A name given back (by the gate, or for the data's one spelling) is still what it is: a
+  // callable, a field. Giving it back changes its own spelling, never how other words read.
+  const givenBack = new Set([...Object.keys(options.givenBack ?? {}), ...Object.keys(options.mixedData ?? {})]);
+  const renamed = (name: string) => name in identifiers || name in locals || givenBack.has(name);
+  tables.callables = [...allCallables].filter(renamed).sort();
+  tables.quotableNames = [...libraryCallables].filter(renamed).sort();
   tables.dataKeywords = dataKeywords(input.facts);
-  tables.dataNames = declarativeFields(input.facts).filter((name) => name in identifiers).sort();
+  tables.dataNames = declarativeFields(input.facts).filter((name) => name in identifiers || givenBack.has(name)).sort();
   // Only the words the view would otherwise rename somewhere: names, locals, modules' names.
   const moduleParts = new Set(input.modules.flatMap((m) => m.split('.')));
   // A class's name handed on as a string names the class (a forward reference, a message quoting
@@ -752,9 +760,82 @@ function folderGroups(modules: readonly string[]): string[][] {
 }
 
 /**
- * Names whose order a program observes keep it in the view: where two names of a group sort
- * differently in the view, the replacement words of the tokens they first differ by trade
- * places; each trade undoes an inversion of the word order, so this ends.
+ * The tokens by which adjacent names of a group first differ (same casing, neither a prefix of
+ * the other), as pairs [smaller, larger]: their words must sort as they do.
+ */
+function orderPairs(groups: readonly string[][], tokens: Record<string, string>): Array<[string, string]> {
+  const pairs: Array<[string, string]> = [];
+  for (const group of groups) {
+    const names = [...group].sort(compareCodePoints);
+    for (let i = 0; i + 1 < names.length; i++) {
+      const pair = orderedTokenPair(names[i], names[i + 1], tokens);
+      if (pair) pairs.push(pair);
+    }
+  }
+  return pairs;
+}
+
+/**
+ * The renamed tokens two names (`a` before `b`) first differ by, when their words decide the
+ * names' order: same casing, neither token a prefix of the other, `a`'s the smaller.
+ */
+function orderedTokenPair(a: string, b: string, tokens: Record<string, string>): [string, string] | undefined {
+  const partsA = splitWord(a);
+  const partsB = splitWord(b);
+  let k = 0;
+  while (k < partsA.length && k < partsB.length && partsA[k].text === partsB[k].text) k++;
+  const x = partsA[k]?.key;
+  const y = partsB[k]?.key;
+  if (!x || !y || partsA[k].casing !== partsB[k].casing || x.startsWith(y) || y.startsWith(x)) return undefined;
+  if (tokens[x] === undefined || tokens[y] === undefined || x > y) return undefined;
+  return [x, y];
+}
+
+/** The tokens whose words must keep an order (see `orderPairs`), sorted. */
+function orderedTokens(groups: readonly string[][], tokens: Record<string, string>): string[] {
+  return [...new Set(orderPairs(groups, tokens).flat())].sort(compareCodePoints);
+}
+
+/**
+ * Words in the order of their tokens, by construction: every pair of `orderPairs` goes from a
+ * smaller token to a larger one, so words that rise with the tokens' own order keep every pair.
+ * The i-th of m tokens takes a random free word of its length (a layout's widths) between the
+ * word of the token before it and the (i+1)-th m-quantile of the lexicon's words, or a few
+ * quantiles on; where none is free, of any length below the (i+1)-th, else it keeps its word and
+ * the trades of `keepNameOrder` see to it.
+ */
+/** How many quantiles past its own a token's word may lie to keep its token's length. */
+const ORDER_REACH = 4;
+
+function orderWords(ordered: readonly string[], tokens: Record<string, string>, lexicon: Lexicon, random: () => number, forbidden: (word: string) => boolean): void {
+  if (ordered.length === 0) return;
+  const own = new Set(ordered.map((t) => tokens[t]));
+  const used = new Set(Object.values(tokens).filter((w) => !own.has(w)));
+  const all = lexicon.sortedWords();
+  let lower = '';
+  const bound = (k: number) => (k < ordered.length ? all[Math.floor((k * all.length) / ordered.length)] : undefined);
+  ordered.forEach((token, i) => {
+    const within = (words: readonly string[], upper: string | undefined) => {
+      const candidates = words.filter((w) => !forbidden(w) && !used.has(w) && w > lower && (upper === undefined || w < upper));
+      return candidates.length === 0 ? undefined : candidates[Math.floor(random() * candidates.length)];
+    };
+    const sameLength = lexicon.sortedWords(token.length);
+    // A word of the token's length a few quantiles on, rather than a word of another length.
+    let word: string | undefined;
+    for (let k = i + 1; word === undefined && k <= i + 1 + ORDER_REACH; k++) word = within(sameLength, bound(k));
+    word ??= within(all, bound(i + 1));
+    if (word === undefined) return;
+    used.add(word);
+    tokens[token] = word;
+    lower = word;
+  });
+}
+
+/**
+ * Names whose order a program observes keep it in the view: where two names of a group still
+ * sort differently in the view (`orderWords` found no word), the replacement words of the
+ * tokens they first differ by trade places; each trade undoes an inversion of the word order,
+ * so this ends.
  */
 function keepNameOrder(groups: readonly string[][], tokens: Record<string, string>): void {
   const sorted = groups.map((names) => [...names].sort(compareCodePoints));
@@ -764,14 +845,10 @@ function keepNameOrder(groups: readonly string[][], tokens: Record<string, strin
     for (const names of sorted) {
       for (let i = 0; i + 1 < names.length; i++) {
         if (compareCodePoints(naming.viewName(names[i]), naming.viewName(names[i + 1])) < 0) continue;
-        const a = splitWord(names[i]);
-        const b = splitWord(names[i + 1]);
-        let k = 0;
-        while (k < a.length && k < b.length && a[k].text === b[k].text) k++;
-        const x = a[k]?.key;
-        const y = b[k]?.key;
-        if (!x || !y || a[k].casing !== b[k].casing || x.startsWith(y) || y.startsWith(x)) continue;
-        if (tokens[x] === undefined || tokens[y] === undefined || x > y || tokens[x] < tokens[y]) continue;
+        const pair = orderedTokenPair(names[i], names[i + 1], tokens);
+        if (!pair) continue;
+        const [x, y] = pair;
+        if (tokens[x] < tokens[y]) continue;
         [tokens[x], tokens[y]] = [tokens[y], tokens[x]];
         traded = true;
       }

@@ -9,8 +9,9 @@ import { applyEdits, isNameShaped, type ProseTranslator } from './prose';
 import { outermostFunction, Site, type NameSite, type PyScan, scanPython, type StringSite } from '../python/binder';
 import { FileResolver, type ModuleContext, type NameClass } from './resolve';
 import type { NameRules } from './rules';
-import { stringRole, withNameFlow } from './string-roles';
+import { stringRole, withNameFlow, type StringRole } from './string-roles';
 import { forEachWord } from './words';
+import type { DataWordLedger } from './data-words';
 import { IDENTIFIER_SOURCE, isIdentifier } from '../python/identifiers';
 const REGEX_GROUP_NAME = new RegExp(`\\(\\?P(?:<|=)(${IDENTIFIER_SOURCE})`, 'gu');
 const DOTTED_NAME = new RegExp(`${IDENTIFIER_SOURCE}(?:\\.${IDENTIFIER_SOURCE})*`, 'gu');
@@ -31,6 +32,25 @@ export class CodeTranslator {
     const edits: Edit[] = [];
     this.collect(text, context, edits, scanPython(text));
     return applyEdits(text, edits);
+  }
+
+  /**
+   * Notes in `ledger` which renamed words the file's string values (not its docstrings) keep and
+   * which they change (data-words.ts).
+   */
+  noteDataWords(text: string, context: ModuleContext, ledger: DataWordLedger, where: string): void {
+    const scan = scanPython(text);
+    const { resolver } = withNameFlow(new FileResolver(scan, context));
+    for (const site of scan.strings) {
+      if (site.docstring) continue;
+      const edits: Edit[] = [];
+      const role = this.stringEdits(text, site, resolver, edits);
+      // Names (`getattr(obj, "name")`, `__all__`, a test's parameters, pieces of names) follow the code; data is the rest.
+      if (role !== 'prose' && role !== 'keep' && role !== 'pattern') continue;
+      const token = site.token;
+      const ranges = token.parts ? token.parts.filter((p) => p.kind === 'literal') : [{ start: token.contentStart, end: token.contentEnd }];
+      for (const range of ranges) ledger.note(text, range.start, range.end, edits, where);
+    }
   }
 
   /** Edits for a whole file (or a doctest's virtual source). */
@@ -61,8 +81,10 @@ export class CodeTranslator {
       case Site.Def:
       case Site.Class:
       case Site.Param:
-      case Site.Declaration:
-        return classView(rules, resolver.classify(index), text);
+      case Site.Declaration: {
+        const cls = resolver.classify(index);
+        return classView(rules, cls === 'local' && resolver.context.unread ? 'member' : cls, text);
+      }
       case Site.Attribute: {
         const chain = site.chain;
         if (resolver.isExternalChain(chain)) return text;
@@ -96,12 +118,19 @@ export class CodeTranslator {
     }
   }
 
-  private stringEdits(text: string, site: StringSite, resolver: FileResolver, edits: Edit[]): void {
+  private stringEdits(text: string, site: StringSite, resolver: FileResolver, edits: Edit[]): StringRole | undefined {
     const token = site.token;
     const content = text.slice(token.contentStart, token.contentEnd);
-    if (content.length === 0) return;
+    if (content.length === 0) return undefined;
     const role = stringRole(site, resolver, content);
-    if (role === 'keep') return;
+    if (role === 'keep') {
+      // A class's or a field's name handed on names it, whoever takes it (build.ts: never an external value).
+      if (!token.parts && isIdentifier(content) && (this.rules.isDataName(content) || (/^\p{Lu}/u.test(content) && this.rules.isCallableName(content)))) {
+        const view = this.rules.knownView(content);
+        if (view !== content) edits.push([token.contentStart, token.contentEnd, view]);
+      }
+      return role;
+    }
     if (role === 'pattern') {
       // A group's name is read back as a string (`m.group("x")`, `m.groupdict()["x"]`): the same word there.
       for (const m of content.matchAll(REGEX_GROUP_NAME)) {
@@ -109,17 +138,22 @@ export class CodeTranslator {
         const view = this.dataWord(m[1]);
         if (view !== m[1]) edits.push([start, start + m[1].length, view]);
       }
-      return;
+      return role;
     }
     if (role === 'binding') {
       const found = resolver.lookup(content, site.scope);
       const view = found ? classView(this.rules, resolver.bindingClass(found.scope, content, found.binding), content) : content;
       if (view !== content) edits.push([token.contentStart, token.contentEnd, view]);
-      return;
+      return role;
     }
     if (role === 'docstring') {
       this.docText(text, token.contentStart, token.contentEnd, resolver, edits);
-      return;
+      return role;
+    }
+    if (role === 'code') {
+      const view = this.translate(content, { ...snippetContext(resolver), unread: true });
+      if (view !== content) edits.push([token.contentStart, token.contentEnd, view]);
+      return role;
     }
     const ranges = token.parts ? token.parts.filter((p) => p.kind === 'literal') : [{ start: token.contentStart, end: token.contentEnd }];
     for (const range of ranges) {
@@ -156,6 +190,7 @@ export class CodeTranslator {
         if (view !== piece) edits.push([range.start, range.end, view]);
       }
     }
+    return role;
   }
 
   /**
@@ -267,7 +302,7 @@ export class CodeTranslator {
       return;
     }
     const context: ModuleContext = resolver
-      ? { ...resolver.context, outer: (name) => resolver.moduleNameClass(name), doctest: true }
+      ? { ...snippetContext(resolver), doctest: true }
       : { module: undefined, isPackage: false, isInternal: (d) => this.rules.isInternalTop(d.split('.')[0]), builtins: this.rules.external.builtins, isModule: (d) => this.rules.isModule(d), externalGlobal: (m, n) => this.rules.isExternalGlobal(m, n), doctest: true };
     const codeEdits: Edit[] = [];
     const scan = scanPython(examples.virtual);
@@ -309,6 +344,11 @@ export class CodeTranslator {
       });
     }
   }
+}
+
+/** The context of code run in the namespace of `resolver`'s module (a doctest example, source given to `exec`). */
+function snippetContext(resolver: FileResolver): ModuleContext {
+  return { ...resolver.context, outer: (name) => resolver.moduleNameClass(name), outerModule: (name) => resolver.moduleOfName(name) };
 }
 
 /** The whole positional argument of a repository callable whose parameter carries the caller's text. */

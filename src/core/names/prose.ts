@@ -103,13 +103,18 @@ export class ProseTranslator {
   constructor(private readonly rules: NameRules) {}
 
   translate(text: string, options: ProseOptions = {}): string {
-    if (text.length === 0) return text;
+    return applyEdits(text, this.edits(text, options));
+  }
+
+  /** The replacements `translate` makes in `text`, in its offsets. */
+  edits(text: string, options: ProseOptions = {}): Array<[number, number, string]> {
     const edits: Array<[number, number, string]> = [];
+    if (text.length === 0) return edits;
     const taken = new Uint8Array(text.length);
     const mark = (start: number, end: number) => taken.fill(1, start, end);
     if (options.code) {
       this.codeWords(text, 0, text.length, edits);
-      return applyEdits(text, edits);
+      return edits;
     }
     if (!options.config) this.tracebackFrames(text, edits, mark);
     for (const m of text.matchAll(CODE_SPAN)) {
@@ -161,7 +166,7 @@ export class ProseTranslator {
       const view = options.config ? this.rules.ownPackageView(word) : this.plainWord(word, text, start, end, options);
       if (view !== word) edits.push([start, end, view]);
     });
-    return applyEdits(text, edits);
+    return edits;
   }
 
   /**
@@ -325,6 +330,9 @@ export class ProseTranslator {
     if (!rules.isKnownName(word)) return word;
     const view = rules.knownView(word);
     if (view === word) return word;
+    // `Point(x=1)`: a field, or (where the program reads signatures) a parameter, shown by a repr
+    // the program builds from its names.
+    if (text[end] === '=' && text[end + 1] !== '=' && (rules.isDataName(word) || rules.readsNames) && rules.memberView(word) !== word) return rules.memberView(word);
     // A template's field (`"{task}"`) is the keyword `format` is given: translated as that keyword is.
     if (text[start - 1] === '{' && /^[}.![:]/.test(text[end] ?? '')) return this.translate(word, { standalone: true });
     // A word with digits standing alone (`"node1"`) is as often data as a name.

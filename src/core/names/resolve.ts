@@ -44,6 +44,13 @@ export interface ModuleContext {
    * consulted for a free name before builtins.
    */
   outer?: (name: string) => NameClass | undefined;
+  /**
+   * The code is source the program runs (`exec`), which the analysis did not read: its own
+   * variables are decided as members (one decision per name), not as locals.
+   */
+  unread?: boolean;
+  /** The repository's module a name bound outside the snippet denotes (`pkg.sub` for `import pkg.sub as s`'s `s`). */
+  outerModule?: (name: string) => string | undefined;
 }
 
 /**
@@ -209,13 +216,21 @@ export class FileResolver {
     if (!chain || chain.root === -1 || chain.steps.some((s) => s === '()' || s === '[]')) return undefined;
     const site = this.scan.sites[chain.root];
     const found = this.lookup(site.text, site.scope);
-    if (!found) return undefined;
-    const binding = found.binding;
+    const base = found ? this.importedModule(found.binding) : this.context.outerModule?.(site.text);
+    return base === undefined ? undefined : [base, ...chain.steps].join('.');
+  }
+
+  /** The module of the repository a module-level name of this file denotes, when an import binds it. */
+  moduleOfName(name: string): string | undefined {
+    const binding = this.scan.scopes[0].bindings.get(name);
+    return binding ? this.importedModule(binding) : this.context.outerModule?.(name);
+  }
+
+  private importedModule(binding: Binding): string | undefined {
     if (!(binding.kinds & (Bind.ImportModule | Bind.ImportName))) return undefined;
     if (!this.isInternalModule(binding.module ?? '', binding.level ?? 0)) return undefined;
     const module = this.absoluteModule(binding.module ?? '', binding.level ?? 0);
-    const base = binding.imported === undefined ? module : module ? `${module}.${binding.imported}` : binding.imported;
-    return [base, ...chain.steps].join('.');
+    return binding.imported === undefined ? module : module ? `${module}.${binding.imported}` : binding.imported;
   }
 
   /** The dotted name of an external thing a chain denotes (`unittest.TestCase`, `builtins.dict`). */

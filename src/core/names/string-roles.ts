@@ -18,6 +18,8 @@
  *   the program reads back as strings (`m.group("x")`, `m.groupdict()["x"]`);
  * - `keep`: a value handed to code outside the repository (`errors="ignore"`, `float("-Inf")`,
  *   a warnings action): never changes;
+ * - `code`: source the program runs (`exec("...")`, `eval`, `compile`): translated as the
+ *   module's own code is;
  * - `prose`: any other string: only name-shaped spans change (see prose.ts).
  */
 import { Site, type Chain, type StringSite } from '../python/binder';
@@ -25,7 +27,7 @@ import { isIdentifier } from '../python/identifiers';
 import { FileResolver } from './resolve';
 import { appendTo } from '../common/multimap';
 
-export type StringRole = 'docstring' | 'names' | 'definition-names' | 'binding' | 'flow' | 'fragments' | 'pattern' | 'keep' | 'prose';
+export type StringRole = 'docstring' | 'names' | 'definition-names' | 'binding' | 'flow' | 'fragments' | 'pattern' | 'code' | 'keep' | 'prose';
 
 /** Callees whose argument at the given index is a name (`getattr(obj, "name")`). */
 const NAME_ARGUMENTS: Record<string, number[]> = {
@@ -71,11 +73,12 @@ const SINGLE_VALUE = /^[\p{L}\p{N}_.+\-]*$/u;
 
 export function stringRole(site: StringSite, resolver: FileResolver, content: string): StringRole {
   if (site.docstring) return 'docstring';
+  if (isSourceArgument(site, resolver)) return 'code';
   if (isPatternArgument(site, resolver)) return 'pattern';
   if (namesItsBinding(site, content, resolver)) return 'binding';
   const name = nameRole(site, resolver);
   if (name) return name;
-  if (flowsIntoName(site, resolver)) return 'flow';
+  if (canBeName(site, resolver) && flowsIntoName(site, resolver)) return 'flow';
   return isExternalValue(site, resolver, content) ? 'keep' : 'prose';
 }
 
@@ -104,6 +107,14 @@ const TYPING_MODULES = new Set(['typing', 'typing_extensions']);
 /** A word the repository hands to code outside it as a value (see `isExternalValue`): its role is `keep` for that reason. */
 export function externalValueWord(site: StringSite, resolver: FileResolver, content: string, role: StringRole): boolean {
   return role === 'keep' && !site.token.parts && isIdentifier(content) && isExternalValue(site, resolver, content);
+}
+
+/** The builtins that run (or compile) Python source given as their first argument. */
+const SOURCE_RUNNERS = ['exec', 'eval', 'compile'];
+
+/** `exec("class A: ...", namespace)`: the whole first argument of a builtin that runs source. */
+function isSourceArgument(site: StringSite, resolver: FileResolver): boolean {
+  return site.call !== undefined && site.whole && !site.token.parts && site.argIndex === 0 && site.keyword === undefined && SOURCE_RUNNERS.some((name) => resolver.isBuiltinCall(site.call!.callee, name));
 }
 
 /** The functions of `re` (and `regex`) and the index of their pattern arguments (`sub`'s replacement too). */
@@ -190,6 +201,16 @@ function namesItsBinding(site: StringSite, content: string, resolver: FileResolv
     site.assignedTo?.length === 1 &&
     site.assignedTo[0] === content
   );
+}
+
+/**
+ * Whether the string can hold names: a name, or names separated by spaces, commas or dots (an
+ * f-string's literal parts too); `f"color({n})"` or `"a + b"` cannot be one.
+ */
+function canBeName(site: StringSite, resolver: FileResolver): boolean {
+  const text = resolver.scan.text;
+  const ranges = site.token.parts ? site.token.parts.filter((p) => p.kind === 'literal') : [{ start: site.token.contentStart, end: site.token.contentEnd }];
+  return ranges.every((r) => /^[\p{L}\p{N}_.,\s]*$/u.test(text.slice(r.start, r.end)));
 }
 
 function flowsIntoName(site: StringSite, resolver: FileResolver): boolean {

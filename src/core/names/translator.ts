@@ -11,6 +11,7 @@ import { applyEdits, fileExtensionAt, ProseTranslator, type ProseOptions } from 
 import type { ModuleContext } from './resolve';
 import { NameRules, type NamesTables } from './rules';
 import { forEachWord } from './words';
+import type { DataWordLedger } from './data-words';
 
 export interface NamesTranslatorInput extends NamesTables {
   keptSegments: string[];
@@ -47,6 +48,15 @@ export class NamesTranslator {
     if (config) return translateConfig(config, text, this.prose, this.rules);
     if (/\.(rst|md|txt|markdown)$/i.test(path)) return this.docToView(text, /\.(md|markdown)$/i.test(path));
     return this.prose.translate(text);
+  }
+
+  /**
+   * Notes in `ledger` which renamed words the data of one repository file keeps and which it
+   * changes: a Python file's string values, a file beside the tests whole (data-words.ts).
+   */
+  noteDataWords(path: string, text: string, ledger: DataWordLedger): void {
+    if (/\.pyi?$/.test(path)) this.code.noteDataWords(text, this.moduleContext(path), ledger, path);
+    else if (isTestData(path) && !/^\s*>>> /m.test(text)) ledger.note(text, 0, text.length, this.prose.edits(text, { stringValue: true }), path);
   }
 
   /**

@@ -5,7 +5,7 @@
  * backslash the first character is an escape).
  */
 import { isNameChar } from '../python/identifiers';
-import { escapeLength } from './words';
+import { controlSequenceLength, escapeLength } from './words';
 
 const WORD_CHAR = new Uint8Array(128);
 for (let c = 0; c < 128; c++) {
@@ -42,6 +42,7 @@ export class WordRewriter {
       }
       let start = i;
       if (start > 0 && text.charCodeAt(start - 1) === BACKSLASH) start += escapeLength(text, start);
+      else start += controlSequenceLength(text, start);
       let h = FNV_OFFSET;
       i = start;
       while (i < n && isWordChar(text, i, (c = text.charCodeAt(i)))) {

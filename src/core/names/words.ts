@@ -113,6 +113,13 @@ export function forEachWord(text: string, visit: (start: number, end: number) =>
     } else if (start > 0 && text.charCodeAt(start - 1) === 92 && end - start === 1) {
       i = end;
       continue;
+    } else {
+      const control = controlSequenceLength(text, start);
+      if (control >= end - start) {
+        i = end;
+        continue;
+      }
+      start += control;
     }
     visit(start, end);
     i = end;
@@ -130,6 +137,24 @@ export function escapeLength(text: string, start: number): number {
   if (digits === undefined || start + digits + 1 >= text.length || !isNameChar(text, start + digits + 1)) return 1;
   for (let i = start + 1; i <= start + digits; i++) if (!/[0-9A-Fa-f]/.test(text[i])) return 1;
   return digits + 1;
+}
+
+/** The ways source and data spell the escape character that starts a terminal's control sequence. */
+const ESCAPE_SPELLINGS = ['\\x1b', '\\x1B', '\\033', '\\u001b', '\\u001B', '\\U0000001b', '\\U0000001B', '\\e', '\x1b'];
+
+/**
+ * How many characters at `start` belong to a terminal control sequence rather than to a word:
+ * after `ESC[` and its parameters (`\x1b[1mBold`, `\033[38;5;2mGreen`), the parameters' digits
+ * and the final letter; 0 elsewhere. The rule reads only what precedes the word and the
+ * sequence itself, so both translation directions see the same words.
+ */
+export function controlSequenceLength(text: string, start: number): number {
+  let j = start - 1;
+  while (j >= 0 && ((text.charCodeAt(j) >= 48 && text.charCodeAt(j) <= 57) || text[j] === ';')) j--;
+  if (j < 1 || text[j] !== '[' || !ESCAPE_SPELLINGS.some((escape) => text.startsWith(escape, j - escape.length))) return 0;
+  let k = start;
+  while (k < text.length && text.charCodeAt(k) >= 48 && text.charCodeAt(k) <= 57) k++;
+  return k < text.length && /[A-Za-z]/.test(text[k]) ? k + 1 - start : k - start;
 }
 
 export function isDunder(word: string): boolean {

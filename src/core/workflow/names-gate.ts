@@ -11,7 +11,7 @@
  * three pools (each name recorded with the first test that differed), each tried whole first and, when giving it back makes the outcomes agree, halved
  * down to the names that are needed: the renamed names the differing tests' output mentions
  * (translated back), then the names renamed in the files on their tracebacks, then every renamed
- * name. Each check rebuilds the bundle, materializes the view and runs the differing tests on it.
+ * name (modules' too), but never the repository's own packages. Each check rebuilds the bundle, materializes the view and runs the differing tests on it.
  * Runs and wall time are bounded (`maxRuns`, `maxMs`); what the bound cut short is reported.
  * When the names given back are more than 2% of the renamed names, the result is a failure of the
  * analysis (`analysis-failed`), not a success, though the view it gives runs like the original. Same inputs and outcomes: the same names given back, the same bytes.
@@ -156,7 +156,9 @@ export async function runNamesGate(options: NamesGateOptions): Promise<NamesGate
     if (differing.length === 0) return result('passed', first, { givenBack: {}, differing: initial, remaining: [], flaky }, 'only flaky tests differed');
 
     const expected = new Map(differing.map((id) => [id, sides.original.get(id)]));
-    const renamedNames = new Set([...Object.keys(first.names.identifiers), ...Object.keys(first.names.locals)]);
+    // The repository's own packages are never given back: without their names there is no disguise.
+    const own = new Set(first.names.ownPackages);
+    const renamedNames = new Set([...Object.keys(first.names.identifiers), ...Object.keys(first.names.locals)].filter((name) => !own.has(name)));
     const agrees = async (givenBack: readonly string[]): Promise<boolean> => {
       if (runs >= maxRuns) bound ??= 'runs';
       else if (Date.now() - started >= maxMs) bound ??= 'time';

@@ -1,0 +1,217 @@
+/**
+ * Level 2 and the program's data (issue 17): strings and the files beside the tests hold one
+ * spelling per word, the program's own layouts keep their widths, and source the program runs
+ * is code. Each a small repository written here, whose materialized view must run its suite
+ * like the original, for two seeds.
+ */
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { loadLexicon, pseudoWords } from '../../src/core/names/lexicon';
+import { disguise, viewRunsLikeOriginal as runsLikeOriginal } from '../names-helper';
+
+const viewRunsLikeOriginal = (repo: Record<string, string>) => runsLikeOriginal(repo, [1, 2]);
+
+test('a word the data spells both ways (handed to a function as data, a name in the text a test expects) keeps its spelling everywhere', async () => {
+  const d = await viewRunsLikeOriginal({
+    'greet/__init__.py': 'def echo(text):\n    return text\n',
+    'tests/test_greet.py': [
+      'from greet import echo',
+      '',
+      '',
+      'class Hello:',
+      '    pass',
+      '',
+      '',
+      'def test_echo():',
+      '    assert echo("Hello") + " there" == "Hello there"',
+      '    assert Hello() is not None',
+      '',
+    ].join('\n'),
+  });
+  assert.equal(d.bundle.names!.keptEverywhere.Hello, 'mixed-data');
+});
+
+test('a renamed field the data spells in another casing (a camelCase key made from it) keeps its spelling', async () => {
+  const d = await viewRunsLikeOriginal({
+    'shapes/__init__.py': [
+      'from dataclasses import dataclass, fields',
+      '',
+      '',
+      '@dataclass',
+      'class Parcel:',
+      '    gross_weight_grams: int',
+      '    label: str',
+      '',
+      '',
+      'def camel(name):',
+      '    head, *rest = name.split("_")',
+      '    return head + "".join(part.title() for part in rest)',
+      '',
+      '',
+      'def to_wire(obj):',
+      '    return {camel(f.name): getattr(obj, f.name) for f in fields(obj)}',
+      '',
+    ].join('\n'),
+    'tests/test_shapes.py': [
+      'from shapes import Parcel, to_wire',
+      '',
+      '',
+      'def test_wire():',
+      '    assert to_wire(Parcel(3, "x")) == {"grossWeightGrams": 3, "label": "x"}',
+      '',
+    ].join('\n'),
+  });
+  assert.equal(d.bundle.names!.keptEverywhere.gross_weight_grams, 'mixed-data');
+  assert.notEqual(d.name('Parcel'), 'Parcel');
+});
+
+test("a word after a terminal's control sequence (`\\x1b[1m`) is a word of the text, read alike in every string", async () => {
+  const d = await viewRunsLikeOriginal({
+    'term/__init__.py': [
+      'class Banner:',
+      '    pass',
+      '',
+      '',
+      'def bold(text):',
+      '    return "\\x1b[1m" + text + "\\x1b[0m"',
+      '',
+    ].join('\n'),
+    'tests/test_term.py': [
+      'from term import bold',
+      '',
+      '',
+      'def test_bold():',
+      '    assert bold("Banner shown") == "\\x1b[1mBanner shown\\x1b[0m"',
+      '    assert bold("x") == "\\033[1mx\\033[0m"',
+      '',
+    ].join('\n'),
+  });
+  assert.match(d.view('tests/test_term.py'), new RegExp(`"\\\\x1b\\[1m${d.name('Banner')} shown\\\\x1b\\[0m"`));
+});
+
+test("a program's layout built from its names keeps its widths: replacement words have their tokens' lengths", async () => {
+  const d = await viewRunsLikeOriginal({
+    'boxes/__init__.py': [
+      'class Widget:',
+      '    pass',
+      '',
+      '',
+      'class Gadget:',
+      '    pass',
+      '',
+      '',
+      'def boxed(obj):',
+      '    title = type(obj).__name__',
+      '    return "+" + "-" * (len(title) + 2) + "+"',
+      '',
+    ].join('\n'),
+    'tests/test_boxes.py': [
+      'from boxes import Gadget, Widget, boxed',
+      '',
+      '',
+      'def test_boxed():',
+      '    assert boxed(Widget()) == "+--------+"',
+      '    assert boxed(Gadget()) == "+--------+"',
+      '',
+    ].join('\n'),
+  });
+  assert.equal(d.name('Widget').length, 'Widget'.length);
+});
+
+test('replacement words: of the token length first (made-up ones for short tokens whose lexicon words are all taken)', () => {
+  const lexicon = loadLexicon();
+  let state = 1;
+  const random = () => ((state = (state * 48271) % 2147483647) / 2147483647);
+  for (const token of ['query', 'set', 'widget', 'configure', 'inspect']) assert.equal(lexicon.pick(token, random, () => false)?.length, token.length, token);
+  const lexiconWords = new Set(lexicon.sortedWords(3));
+  const short = lexicon.pick('abc', random, (w) => lexiconWords.has(w) && !pseudoWords(3).includes(w));
+  assert.equal(short?.length, 3);
+  assert.ok(pseudoWords(3).includes(short!));
+  // A token longer than any word still gets one.
+  assert.ok(lexicon.pick('configuration', random, () => false));
+});
+
+test('the modules of a package keep their order in the view and, where words are free, their names their lengths', async () => {
+  const files: Record<string, string> = {};
+  const names = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel'];
+  for (const name of names) files[`suite/${name}.py`] = `VALUE = "${name}"\n`;
+  files['suite/__init__.py'] = '';
+  files['tests/test_order.py'] = [
+    'import os',
+    '',
+    '',
+    'def test_order():',
+    '    here = os.path.join(os.path.dirname(__file__), "..", "suite")',
+    '    found = sorted(f[:-3] for f in os.listdir(here) if f.endswith(".py") and f != "__init__.py")',
+    '    assert len(found) == 8',
+    '    assert found == sorted(found)',
+    '',
+  ].join('\n');
+  for (const seed of [1, 2, 3]) {
+    const d = await disguise(files, seed);
+    const views = names.map((name) => d.bundle.names!.paths[`${name}.py`].slice(0, -3));
+    assert.deepEqual([...views].sort(), views, `seed ${seed}: ${views.join(' ')}`);
+    for (const [i, name] of names.entries()) assert.equal(views[i].length, name.length, `seed ${seed}: ${name} -> ${views[i]}`);
+  }
+});
+
+test('source the program runs with exec is code: its module paths and its names follow the module', async () => {
+  await viewRunsLikeOriginal({
+    'maker/__init__.py': '',
+    'maker/parts.py': [
+      'def stamp(cls):',
+      '    cls.stamped = True',
+      '    return cls',
+      '',
+      '',
+      'class Holder:',
+      '    def __init__(self, size):',
+      '        self.size = size',
+      '',
+    ].join('\n'),
+    'tests/test_maker.py': [
+      'import maker.parts',
+      '',
+      '',
+      'def test_exec():',
+      '    namespace = {}',
+      '    exec(',
+      '        """\\',
+      '@maker.parts.stamp',
+      'class Made:',
+      '    def __init__(self, size, /):',
+      '        self.size = size',
+      '""",',
+      '        globals(),',
+      '        namespace,',
+      '    )',
+      '    made = namespace["Made"](3)',
+      '    assert made.size == 3 and made.stamped',
+      '    assert maker.parts.Holder(2).size == 2',
+      '',
+    ].join('\n'),
+  });
+});
+
+test("a field shown by a repr the program builds from its names (`Item(price=0.5)`) is written as the field in the test's text", async () => {
+  await viewRunsLikeOriginal({
+    'shop/__init__.py': [
+      'from dataclasses import dataclass',
+      '',
+      '',
+      '@dataclass',
+      'class Item:',
+      '    price: float',
+      '    shelf: str',
+      '',
+    ].join('\n'),
+    'tests/test_shop.py': [
+      'from shop import Item',
+      '',
+      '',
+      'def test_repr():',
+      '    assert repr(Item(0.5, "top")) == "Item(price=0.5, shelf=\'top\')"',
+      '',
+    ].join('\n'),
+  });
+});
