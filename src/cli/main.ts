@@ -37,6 +37,7 @@ import { registerLevel1 } from './commands/level1';
 import { registerLevel4 } from './commands/level4';
 import { registerPatch } from './commands/patch';
 import { registerServe } from './commands/serve';
+import { registerTask } from './commands/task';
 import { registerReviewReport } from './commands/review-report';
 import { printJson, processIo, warn, type CliIo, type CliState } from './commands/io';
 import { registerSample } from './commands/sample';
@@ -283,6 +284,7 @@ export function createProgram(io: CliIo = processIo, state: CliState = { exitCod
   registerCheckout(program, io, state);
   registerPatch(program, io, state);
   registerServe(program, io, state);
+  registerTask(program, io, state);
   registerLevel1(program, io, state);
   registerLevel4(program, io, state);
   registerSample(program, io, state);

@@ -7,7 +7,10 @@ import { checkModelName, readPredictions, writePrediction } from '../../core/wor
 import { readRepository, type Repository } from '../../core/repository/repository';
 import { requireBundleOf } from '../../core/repository/repository-identity';
 import { warn, type CliIo, type CliState } from './io';
-import { findCheckout } from '../../core/workflow/checkout-store';
+import { findCheckout, type FoundCheckout } from '../../core/workflow/checkout-store';
+import { checkoutNamesBundle } from '../../core/workflow/checkout-names';
+import { cacheOptions } from '../cache';
+import type { Translator } from '../../core/disguise/translator';
 import { checkoutStore, STORE_HELP } from '../store';
 
 interface PatchCommandOptions {
@@ -16,6 +19,7 @@ interface PatchCommandOptions {
   edited: string;
   bundle?: string;
   exclude?: string[];
+  only?: string[];
   renames?: boolean;
   instance?: string;
   preds?: string;
@@ -32,6 +36,7 @@ export function registerPatch(program: Command, io: CliIo, _state: CliState): vo
     .option('--store <dir>', STORE_HELP)
     .option('--bundle <file>', 'the bundle of the view: the edited folder is reverse-translated first')
     .option('--exclude <glob...>', 'leave out scratch files (a glob without "/" matches a name at any depth; real or view names)')
+    .option('--only <path...>', 'the only files the patch may hold (real or view paths): those an agent\'s own diff names, say')
     .option('--renames', 'pair deleted and added files as renames (default: deletion + addition)')
     .option('--instance <id>', 'with --preds and --model: the instance the prediction is for')
     .option('--preds <file>', 'predictions file (JSON object keyed by instance id) to merge the prediction into')
@@ -54,7 +59,8 @@ export function registerPatch(program: Command, io: CliIo, _state: CliState): vo
       if (original === undefined) throw new UsageError('give --original DIR (the folder the work started from)');
       if (bundle) checkBundleMatches(original, bundle, opts.bundle!, io);
 
-      const report = await buildPatchReport({ original, edited: opts.edited, translator, state: bundle, checkout, exclude: opts.exclude ?? [], renames: opts.renames ?? false });
+      const only = opts.only === undefined ? undefined : await realPaths(opts.only, translator, checkout, opts.edited);
+      const report = await buildPatchReport({ original, edited: opts.edited, translator, state: bundle, checkout, exclude: opts.exclude ?? [], only, renames: opts.renames ?? false });
       let written: number | undefined;
       if (given === 3) {
         written = writePrediction(opts.preds!, { instance_id: opts.instance!.trim(), model_name_or_path: opts.model!, model_patch: report.patch });
@@ -67,6 +73,18 @@ export function registerPatch(program: Command, io: CliIo, _state: CliState): vo
         io.stderr(`prediction for ${opts.instance!.trim()} written to ${opts.preds} (${written} ${written === 1 ? 'entry' : 'entries'})\n`);
       }
     });
+}
+
+/**
+ * `--only` paths in real coordinates: given in view names or real ones (a real path is its own
+ * real path: replacement words never occur in the repository). A working copy of a disguised
+ * checkout holds real names; its view is drawn as its gate judged it.
+ */
+async function realPaths(given: readonly string[], translator: Translator | undefined, checkout: FoundCheckout | undefined, edited: string): Promise<string[]> {
+  const paths = given.map((p) => p.trim().replace(/^\.\//, '')).filter((p) => p !== '');
+  if (paths.some((p) => p.startsWith('/') || p.split('/').includes('..'))) throw new UsageError('--only takes paths relative to the folder (no "..", not absolute)');
+  const toReal = translator ?? (checkout?.record.levels.includes(2) ? translatorFor(await checkoutNamesBundle(edited, checkout.record, cacheOptions())) : undefined);
+  return paths.map((p) => (toReal ? toReal.pathToReal(p) : p));
 }
 
 function summary(statuses: ChangeStatus[]): string {

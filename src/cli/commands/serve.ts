@@ -1,9 +1,9 @@
 import * as http from 'node:http';
 import type { Command } from 'commander';
-import { buildBundleFor } from '../../core/disguise/bundle';
+import { bundleDigest } from '../../core/disguise/bundle';
+import { checkoutNamesBundle } from '../../core/workflow/checkout-names';
 import { translatorFor } from '../../core/disguise/translator';
 import { UsageError } from '../../core/common/errors';
-import { readRepository } from '../../core/repository/repository';
 import { findCheckout } from '../../core/workflow/checkout-store';
 import { DisguisedFileSystem } from '../../core/view/view-fs';
 import { DisguisedRuntime, RuntimeOperationError } from '../../core/view/disguised-runtime';
@@ -48,11 +48,15 @@ export function registerServe(program: Command, io: CliIo, _state: CliState): vo
       if (!checkout) throw new UsageError(`${opts.checkout} is not the working copy of a disguised checkout (make one with \`schrodinger checkout --levels\`)`);
       const { record } = checkout;
       if (!record.levels.includes(2)) throw new UsageError(`the checkout ${opts.checkout} has no Level 2 (levels ${record.levels.join(',')}): nothing to translate`);
-      const repository = readRepository(opts.checkout);
       // Level 2 as the gate judged it: its interpreter, the names it gave back.
-      const bundle = await buildBundleFor(repository, { seed: record.seed, levels: [2], granularity: record.names?.granularity ?? 'full', python: record.names?.python, givenBack: record.names?.givenBack, ...cacheOptions() });
+      const bundle = await checkoutNamesBundle(opts.checkout, record, cacheOptions());
       const translator = translatorFor(bundle);
-      const runtime = new DisguisedRuntime({ view: new DisguisedFileSystem({ root: opts.checkout, translator }), translator, rootName: opts.rootName });
+      const runtime = new DisguisedRuntime({
+        view: new DisguisedFileSystem({ root: opts.checkout, translator }),
+        translator,
+        rootName: opts.rootName,
+        disguise: { seed: record.seed, levels: record.levels, bundleDigest: bundleDigest(bundle) },
+      });
       const server = http.createServer((request, response) => void answer(runtime, token, request, response));
       await new Promise<void>((resolve, reject) => {
         server.once('error', (error: NodeJS.ErrnoException) => reject(new UsageError(`cannot listen on ${opts.host}:${port}: ${error.code ?? error.message}`)));
@@ -76,6 +80,8 @@ type Handler = (runtime: DisguisedRuntime, body: Record<string, unknown>) => Pro
 const ROUTES: Record<string, Handler> = {
   'GET /is_alive': async () => ({ is_alive: true, message: '' }),
   'GET /': async () => ({ message: 'hello world' }),
+  // Not SWE-ReX's: what the harness records of the disguise (seed, levels, the bundle's digest, counts of translated actions).
+  'GET /disguise': async (runtime) => runtime.disguise(),
   'POST /create_session': (runtime, body) => runtime.createSession(body as never),
   'POST /run_in_session': (runtime, body) => runtime.runInSession(body as never),
   'POST /close_session': (runtime, body) => runtime.closeSession(body as never),

@@ -3,6 +3,7 @@
  * back, as one versioned JSON document with a section per level (`names`: Level 2; `order`:
  * Level 3, see state-levels.ts).
  */
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { BUNDLE_SCHEMA } from './bundle-document';
 import { validateBundle } from './bundle-schema';
@@ -165,18 +166,25 @@ export async function buildBundleFor(repository: Repository, options: BuildOptio
       const { tables, statistics, excluded } = buildNames(analysis.input, { seed: options.seed, granularity: options.granularity, environment: learned.record, givenBack: options.givenBack, mixedData }, universe, lexicon);
       return { section: { granularity: options.granularity, ...tables, excluded, keptSegments: analysis.keptSegments(tables), layout: repository.layout }, statistics };
     };
-    // A word the data spells both ways in the view keeps its spelling everywhere (data-words.ts); keeping
-    // words can change how other strings read, so until no new one appears.
+    // A word the data spells both ways in the view keeps its spelling everywhere (data-words.ts).
+    // Keeping words changes how the strings holding them read, so again, over those files only,
+    // until no new word appears.
     let mixedData: Record<string, string> = {};
     let built = sectionOf(mixedData);
-    for (let round = 0; round < MAX_DATA_ROUNDS; round++) {
+    let files = repository.files.filter((file) => file.text !== undefined);
+    const ledger = new DataWordLedger();
+    for (let round = 0; round < MAX_DATA_ROUNDS && files.length > 0; round++) {
       const translator = new NamesTranslator(built.section, external);
-      const ledger = new DataWordLedger(translator.rules);
-      for (const file of repository.files) if (file.text !== undefined) translator.noteDataWords(file.path, file.text, ledger);
-      const mixed = ledger.mixed();
+      for (const file of files) {
+        ledger.forget(file.path);
+        translator.noteDataWords(file.path, file.text!, ledger);
+      }
+      const mixed = Object.fromEntries(Object.entries(ledger.mixed()).filter(([word]) => !(word in mixedData)));
       if (Object.keys(mixed).length === 0) break;
       mixedData = { ...mixedData, ...mixed };
       built = sectionOf(mixedData);
+      const words = Object.keys(mixed);
+      files = files.filter((file) => words.some((word) => file.text!.includes(word)));
     }
     names = { ...built, pythonFiles: analysis.pythonFiles };
   }
@@ -213,6 +221,11 @@ export async function buildBundleFor(repository: Repository, options: BuildOptio
 
 export function serializeBundle(bundle: Bundle): string {
   return `${JSON.stringify(bundle, null, 1)}\n`;
+}
+
+/** The sha256 of a bundle's bytes (`sha256:HEX`): same inputs and seed, same digest. */
+export function bundleDigest(bundle: Bundle): string {
+  return `sha256:${createHash('sha256').update(serializeBundle(bundle)).digest('hex')}`;
 }
 
 export function parseBundle(text: string, source: string): Bundle {

@@ -45,11 +45,13 @@ export class CodeTranslator {
       if (site.docstring) continue;
       const edits: Edit[] = [];
       const role = this.stringEdits(text, site, resolver, edits);
-      // Names (`getattr(obj, "name")`, `__all__`, a test's parameters, pieces of names) follow the code; data is the rest.
-      if (role !== 'prose' && role !== 'keep' && role !== 'pattern') continue;
+      // Names (`getattr(obj, "name")`, `__all__`, a test's parameters, pieces of names) follow the
+      // code; data is the rest, and a keyword's string taken for a name by the keyword's spelling
+      // alone (`name="root"`, where some `name` reaches `getattr`): a guess the data checks.
+      if (role !== 'prose' && role !== 'keep' && role !== 'pattern' && !(role === 'flow' && site.keyword !== undefined)) continue;
       const token = site.token;
       const ranges = token.parts ? token.parts.filter((p) => p.kind === 'literal') : [{ start: token.contentStart, end: token.contentEnd }];
-      for (const range of ranges) ledger.note(text, range.start, range.end, edits, where);
+      for (const range of ranges) ledger.note(this.rules, text, range.start, range.end, edits, where);
     }
   }
 

@@ -13,6 +13,7 @@
 import type { NameRules } from './rules';
 import { applyEdits } from './prose';
 import { forEachWord, tokenKeys } from './words';
+import { appendTo } from '../common/multimap';
 
 type Edit = readonly [start: number, end: number, text: string];
 
@@ -26,63 +27,83 @@ function isJoined(text: string, start: number, end: number): boolean {
   return (joiner(text[start - 1]) && wordChar(text[start - 2])) || (joiner(text[end]) && wordChar(text[end + 1]));
 }
 
-export class DataWordLedger {
-  /** Word -> the first file where the view changed it / kept it. */
-  private readonly changed = new Map<string, string>();
-  private readonly kept = new Map<string, string>();
-  /** Renamed name -> where the data spells it in another casing. */
-  private readonly variants = new Map<string, string>();
-  /** The renamed member names of several tokens, by their tokens (`a snake case inner`). */
-  private namesByTokens: Map<string, string[]> | undefined;
+/** What one file's data shows: the renamed words it changes and keeps, the casings it spells names in. */
+interface FileWords {
+  changed: Set<string>;
+  kept: Set<string>;
+  /** Renamed name -> the word that spells it in another casing. */
+  variants: Map<string, string>;
+}
 
-  constructor(private readonly rules: NameRules) {}
+export class DataWordLedger {
+  /** By file: a file noted again replaces what it showed before (`forget`). */
+  private readonly files = new Map<string, FileWords>();
+  /** Per rules: the renamed member names of several tokens, by their tokens (`a snake case inner`). */
+  private readonly namesByTokens = new WeakMap<NameRules, Map<string, string[]>>();
+
+  /** Drops what a file showed (before it is noted again with other rules). */
+  forget(where: string): void {
+    this.files.delete(where);
+  }
 
   /**
    * The renamed words of `text[from, to)`: changed where `edits` (in `text`'s offsets) give them
    * another spelling, else kept. Edits replace words by words, so the words of the range and of
    * its view pair up in order.
    */
-  note(text: string, from: number, to: number, edits: readonly Edit[], where: string): void {
+  note(rules: NameRules, text: string, from: number, to: number, edits: readonly Edit[], where: string): void {
     const inside = edits.filter(([start, end]) => start >= from && end <= to).map(([start, end, view]): [number, number, string] => [start - from, end - from, view]);
     const piece = text.slice(from, to);
     const view = applyEdits(piece, inside);
     const words = wordsOf(piece);
     const viewWords = wordsOf(view);
     if (words.length !== viewWords.length) return;
-    words.forEach(([start, end], i) => {
+    let file = this.files.get(where);
+    if (!file) this.files.set(where, (file = { changed: new Set(), kept: new Set(), variants: new Map() }));
+    for (const [i, [start, end]] of words.entries()) {
       const word = piece.slice(start, end);
-      if (isJoined(piece, start, end)) return;
+      if (isJoined(piece, start, end)) continue;
       const kept = view.slice(viewWords[i][0], viewWords[i][1]) === word;
-      if (kept) this.noteVariant(word, where);
-      if (this.rules.localView(word) === word) return;
-      const seen = kept ? this.kept : this.changed;
-      if (!seen.has(word)) seen.set(word, where);
-    });
+      if (kept) this.noteVariant(rules, word, file);
+      if (rules.localView(word) !== word) (kept ? file.kept : file.changed).add(word);
+    }
   }
 
-  private noteVariant(word: string, where: string): void {
+  private noteVariant(rules: NameRules, word: string, file: FileWords): void {
     const keys = tokenKeys(word);
     if (keys.length < 2) return;
-    if (!this.namesByTokens) {
-      this.namesByTokens = new Map();
-      for (const name of Object.keys(this.rules.tables.identifiers)) {
+    let byTokens = this.namesByTokens.get(rules);
+    if (!byTokens) {
+      byTokens = new Map();
+      for (const name of Object.keys(rules.tables.identifiers)) {
         const nameKeys = tokenKeys(name);
-        if (nameKeys.length < 2) continue;
-        const key = nameKeys.join(' ');
-        this.namesByTokens.set(key, [...(this.namesByTokens.get(key) ?? []), name]);
+        if (nameKeys.length >= 2) appendTo(byTokens, nameKeys.join(' '), name);
       }
+      this.namesByTokens.set(rules, byTokens);
     }
-    for (const name of this.namesByTokens.get(keys.join(' ')) ?? []) if (name !== word && !this.variants.has(name)) this.variants.set(name, `spelled ${word} in ${where}`);
+    for (const name of byTokens.get(keys.join(' ')) ?? []) if (name !== word && !file.variants.has(name)) file.variants.set(name, word);
   }
 
-  /** The words seen both changed and kept -> where (`kept in A, renamed in B`), sorted. */
+  /**
+   * The words seen both changed and kept, and the names spelled in another casing -> where
+   * (`kept in A, renamed in B`; `spelled X in A`, the first files in path order), sorted.
+   */
   mixed(): Record<string, string> {
-    const out: Record<string, string> = {};
-    for (const word of [...this.changed.keys()].sort()) {
-      const kept = this.kept.get(word);
-      if (kept !== undefined) out[word] = `kept in ${kept}, renamed in ${this.changed.get(word)}`;
+    const changed = new Map<string, string>();
+    const kept = new Map<string, string>();
+    const variants = new Map<string, string>();
+    for (const where of [...this.files.keys()].sort()) {
+      const file = this.files.get(where)!;
+      for (const word of file.changed) if (!changed.has(word)) changed.set(word, where);
+      for (const word of file.kept) if (!kept.has(word)) kept.set(word, where);
+      for (const [name, spelled] of file.variants) if (!variants.has(name)) variants.set(name, `spelled ${spelled} in ${where}`);
     }
-    for (const [name, note] of [...this.variants].sort((a, b) => (a[0] < b[0] ? -1 : 1))) out[name] ??= note;
+    const out: Record<string, string> = {};
+    for (const word of [...changed.keys()].sort()) {
+      const keptIn = kept.get(word);
+      if (keptIn !== undefined) out[word] = `kept in ${keptIn}, renamed in ${changed.get(word)}`;
+    }
+    for (const name of [...variants.keys()].sort()) out[name] ??= variants.get(name)!;
     return out;
   }
 }

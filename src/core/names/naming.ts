@@ -2,7 +2,7 @@
  * The token map and what it does to one word, both ways.
  *
  * Forward, `viewName(W)`: every token of W that has a replacement becomes the replacement, with
- * the token's casing (`QuerySet` -> `LedgerSuite`, `QUERY_SET` -> `LEDGER_SUITE`); underscores,
+ * the token's casing (`QuerySet` -> `RadarKit`, `QUERY_SET` -> `RADAR_KIT`); underscores,
  * digits and tokens without a replacement stay. A few names have an explicit view name instead
  * (members of name families built at run time, see the analysis).
  *

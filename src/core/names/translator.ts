@@ -56,7 +56,7 @@ export class NamesTranslator {
    */
   noteDataWords(path: string, text: string, ledger: DataWordLedger): void {
     if (/\.pyi?$/.test(path)) this.code.noteDataWords(text, this.moduleContext(path), ledger, path);
-    else if (isTestData(path) && !/^\s*>>> /m.test(text)) ledger.note(text, 0, text.length, this.prose.edits(text, { stringValue: true }), path);
+    else if (isTestData(path) && !/^\s*>>> /m.test(text)) ledger.note(this.rules, text, 0, text.length, this.prose.edits(text, { stringValue: true }), path);
   }
 
   /**

@@ -35,6 +35,20 @@ export interface DisguisedRuntimeOptions {
   /** The working copy's name in the view: it shows as `/<rootName>`. */
   rootName: string;
   env?: NodeJS.ProcessEnv;
+  /** What a harness may record of the disguise (never a name of the original). */
+  disguise?: { seed: number; levels: readonly number[]; bundleDigest: string };
+}
+
+/** How many operations the runtime ran, and how many of them the disguise changed. */
+export interface RuntimeCounts {
+  /** Commands run (in sessions and one-off). */
+  commands: number;
+  /** Commands whose line the translation changed (a path, a name, a test id in view names). */
+  translatedCommands: number;
+  /** Outputs (commands' and files read) that the translation changed. */
+  translatedOutputs: number;
+  filesRead: number;
+  filesWritten: number;
 }
 
 export interface BashActionRequest {
@@ -130,6 +144,7 @@ export class DisguisedRuntime {
   private readonly sessions = new Map<string, BashSession>();
   private readonly lines: WorkingCopyLines;
   private readonly viewRoot: string;
+  private readonly counts: RuntimeCounts = { commands: 0, translatedCommands: 0, translatedOutputs: 0, filesRead: 0, filesWritten: 0 };
 
   constructor(private readonly options: DisguisedRuntimeOptions) {
     this.lines = new WorkingCopyLines(options.view);
@@ -145,10 +160,17 @@ export class DisguisedRuntime {
     return { ...process.env, ...this.options.env, ...extra, PYTHONDONTWRITEBYTECODE: '1', TERM: 'dumb', PAGER: 'cat', GIT_PAGER: 'cat' };
   }
 
+  /** The disguise as a harness records it, and what the runtime did so far. */
+  disguise(): { root: string; seed?: number; levels?: readonly number[]; bundleDigest?: string; counts: RuntimeCounts } {
+    return { root: this.viewRoot, ...this.options.disguise, counts: { ...this.counts } };
+  }
+
   /** A command line in view names, as it runs: translated, the view's root at the working copy. */
   private toReal(line: string): string {
-    const real = commandLineToReal(line, this.options.translator);
-    return real.replace(new RegExp(`(^|[\\s'"=:(])${escapeRegExp(this.viewRoot)}(?=$|[/\\s'"):;])`, 'g'), (_, lead: string) => `${lead}${this.options.view.root}`);
+    this.counts.commands++;
+    const translated = commandLineToReal(line, this.options.translator);
+    if (translated !== line) this.counts.translatedCommands++;
+    return translated.replace(new RegExp(`(^|[\\s'"=:(])${escapeRegExp(this.viewRoot)}(?=$|[/\\s'"):;])`, 'g'), (_, lead: string) => `${lead}${this.options.view.root}`);
   }
 
   /**
@@ -157,7 +179,9 @@ export class DisguisedRuntime {
    */
   private toView(text: string): string {
     const out = new OutputTranslator(this.options.translator, { roots: [this.options.view.root] }, { lines: this.lines, root: this.options.view.root });
-    return (out.push(text) + out.flush()).split(this.options.view.root).join(this.viewRoot);
+    const view = (out.push(text) + out.flush()).split(this.options.view.root).join(this.viewRoot);
+    if (view !== text) this.counts.translatedOutputs++;
+    return view;
   }
 
   /** A view path (absolute under `/<rootName>`, or relative to it) as the view's own path. */
@@ -247,7 +271,9 @@ export class DisguisedRuntime {
 
   async readFile(request: { path: string }): Promise<{ content: string }> {
     try {
-      return { content: Buffer.from(this.options.view.readFile(this.viewPath(request.path))).toString('utf8') };
+      const content = Buffer.from(this.options.view.readFile(this.viewPath(request.path))).toString('utf8');
+      this.counts.filesRead++;
+      return { content };
     } catch (error) {
       throw fileError(error, request.path);
     }
@@ -259,6 +285,7 @@ export class DisguisedRuntime {
       const parent = path.posix.dirname(target);
       if (parent !== '.' && parent !== '') this.createFolders(parent);
       this.options.view.writeFile(target, Buffer.from(request.content, 'utf8'), { create: true, overwrite: true });
+      this.counts.filesWritten++;
       return {};
     } catch (error) {
       throw fileError(error, request.path);

@@ -64,6 +64,8 @@ export interface PatchOptions {
   renames?: boolean;
   /** Real paths left out of the patch (the files a person unticked in the export review). */
   excludePaths?: readonly string[];
+  /** When given, the only real paths the patch may hold (the files an agent's own diff names). */
+  only?: readonly string[];
   /**
    * The state levels' records of the edited folder (a view's bundle): its files are read back
    * through their inverse.
@@ -155,6 +157,10 @@ async function compareStates(options: PatchOptions): Promise<States> {
     label: 'edited',
   });
   if (translator) requireViewOfBundle(before, after, translator);
+  if (options.only) {
+    const only = new Set(options.only);
+    for (const side of [before, after]) for (const real of [...side.keys()]) if (!only.has(real)) side.delete(real);
+  }
 
   const renamedFrom = toOriginalState ? renamedRecordedFiles(before, after, toOriginalState.recorded) : new Map<string, string>();
   const readEdited = async (entry: Entry): Promise<Buffer> => {
