@@ -73,7 +73,7 @@ after(() => {
 test("sessions, commands and files through SWE-ReX's client, in view names; the tests run in the disguise", () => {
   const stats = translator.pathToView('calcpkg/stats.py');
   const tests = translator.pathToView('tests/test_stats.py');
-  const [alive, pwd, listing, grep, cd, run, read, written, execute] = client(`
+  const [alive, pwd, listing, grep, cd, run, read, written, execute, printed] = client(`
 out((await rt.is_alive()).is_alive)
 await rt.create_session(CreateBashSessionRequest(session="main"))
 async def run(cmd):
@@ -89,6 +89,8 @@ await rt.write_file(WriteFileRequest(path="/repo/notes/${median}.txt", content="
 out((await rt.read_file(ReadFileRequest(path="notes/${median}.txt"))).content)
 r = await rt.execute(Command(command="ls ${path.posix.dirname(stats)}", shell=True, cwd="/repo"))
 out([r.exit_code, r.stdout])
+r = await rt.execute(Command(command="sed -n '1,$p' ${stats}", shell=True, cwd="/repo"))
+out(r.stdout)
 `);
   assert.equal(alive, true);
   assert.equal(pwd, '/repo');
@@ -103,6 +105,8 @@ out([r.exit_code, r.stdout])
   assert.equal(fs.readFileSync(path.join(work, 'notes', 'median.txt'), 'utf8'), 'see median in calcpkg/stats.py\n');
   assert.equal(written, `see ${median} in ${stats}\n`);
   assert.deepEqual(execute, [0, `${fs.readdirSync(path.join(work, 'calcpkg')).map((f) => translator.pathToView(`calcpkg/${f}`).split('/').pop()).sort().join('\n')}\n`]);
+  // Every line a command prints whole is the view's line (the index of the working copy's lines is built from the start).
+  assert.equal(printed, read);
   // Nothing it answered names the original package, module or function, or the real folder.
   const answers = JSON.stringify([pwd, listing, grep, cd, run, read, written, execute]);
   for (const original of ['calcpkg', 'stats.py', 'def median', work]) assert.ok(!answers.includes(original), `${original} in ${answers.slice(0, 2000)}`);

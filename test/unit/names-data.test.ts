@@ -215,3 +215,22 @@ test("a field shown by a repr the program builds from its names (`Item(price=0.5
     ].join('\n'),
   });
 });
+
+test("a function's docstring names its own parameters, though a library outside has a parameter of that spelling (re's endpos)", async () => {
+  const d = await viewRunsLikeOriginal({
+    'finder/__init__.py': [
+      'import re',
+      '',
+      '',
+      'def scan(pattern, text, pos=0, endpos=None):',
+      '    """Find pattern in text, from pos up to endpos (see text[pos:endpos])."""',
+      '    return re.compile(pattern).search(text, pos, len(text) if endpos is None else endpos)',
+      '',
+    ].join('\n'),
+    'tests/test_finder.py': 'from finder import scan\n\n\ndef test_scan():\n    assert scan("b", "abc", endpos=3).start() == 1\n',
+  });
+  const view = d.view('finder/__init__.py');
+  const endpos = d.name('endpos');
+  // `pos` is a word of English too: in prose it stays.
+  assert.ok(view.includes(`from pos up to ${endpos} (see text[pos:${endpos}])`), view);
+});

@@ -13,6 +13,7 @@ import { stringRole, withNameFlow, type StringRole } from './string-roles';
 import { forEachWord } from './words';
 import type { DataWordLedger } from './data-words';
 import { IDENTIFIER_SOURCE, isIdentifier } from '../python/identifiers';
+import { isEnglishWord } from './english';
 const REGEX_GROUP_NAME = new RegExp(`\\(\\?P(?:<|=)(${IDENTIFIER_SOURCE})`, 'gu');
 const DOTTED_NAME = new RegExp(`${IDENTIFIER_SOURCE}(?:\\.${IDENTIFIER_SOURCE})*`, 'gu');
 
@@ -149,7 +150,7 @@ export class CodeTranslator {
       return role;
     }
     if (role === 'docstring') {
-      this.docText(text, token.contentStart, token.contentEnd, resolver, edits);
+      this.docText(text, token.contentStart, token.contentEnd, resolver, edits, this.parameterViews(resolver, site.scope));
       return role;
     }
     if (role === 'code') {
@@ -295,11 +296,27 @@ export class CodeTranslator {
    * Prose with doctest examples: the examples' source lines are code, run in the namespace of
    * `resolver`'s module (when given); everything else is prose.
    */
-  docText(text: string, start: number, end: number, resolver: FileResolver | undefined, edits: Edit[]): void {
+  /**
+   * The renamed parameters of the function whose scope this is, that are no English word (an
+   * English one in its docstring is as often the English), with their views in code.
+   */
+  private parameterViews(resolver: FileResolver, scope: number): ReadonlyMap<string, string> | undefined {
+    const fn = resolver.scan.scopes[scope];
+    if (fn?.kind !== 'function') return undefined;
+    const views = new Map<string, string>();
+    for (const { name } of fn.params) {
+      if (isEnglishWord(name)) continue;
+      const view = classView(this.rules, resolver.paramClass(scope, name), name);
+      if (view !== name) views.set(name, view);
+    }
+    return views.size > 0 ? views : undefined;
+  }
+
+  docText(text: string, start: number, end: number, resolver: FileResolver | undefined, edits: Edit[], names?: ReadonlyMap<string, string>): void {
     const examples = doctestSource(text, start, end);
     if (!examples) {
       const piece = text.slice(start, end);
-      const view = this.prose.translate(piece);
+      const view = this.prose.translate(piece, names ? { names } : undefined);
       if (view !== piece) edits.push([start, end, view]);
       return;
     }
@@ -316,7 +333,7 @@ export class CodeTranslator {
     for (const [from, to] of examples.prose) {
       if (to <= from) continue;
       const piece = text.slice(from, to);
-      const view = this.prose.translate(piece);
+      const view = this.prose.translate(piece, names ? { names } : undefined);
       if (view !== piece) edits.push([from, to, view]);
     }
     for (const [from, to] of examples.output) this.echo(text, from, to, edits, carried);

@@ -28,6 +28,11 @@ export interface ProseOptions {
    * its modules, and paths of its files change.
    */
   config?: boolean;
+  /**
+   * Words that are names where the text stands, with their views: a function's docstring names its
+   * own parameters (`to a maximum index of endpos`), whatever else shares their spelling.
+   */
+  names?: ReadonlyMap<string, string>;
   /** Names that a single-quoted word stands for (`'compute'` in a message): where the caller knows them. */
   quotedName?: (word: string) => boolean;
   /**
@@ -324,6 +329,8 @@ export class ProseTranslator {
   private plainWord(word: string, text: string, start: number, end: number, options: ProseOptions): string {
     const rules = this.rules;
     if (rules.isOwnPackageWord(word)) return rules.ownPackageView(word);
+    const named = options.names?.get(word);
+    if (named !== undefined && !inHyphenatedWord(text, start, end)) return named;
     // In a string, a value the repository hands to code outside it keeps its spelling (`NamesTables.externalValues`).
     if ((options.stringValue || options.standalone || options.key || options.value) && rules.isExternalValue(word)) return word;
     // Only the repository's own names: an undefined word of the same shape is data.

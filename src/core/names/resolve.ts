@@ -169,7 +169,7 @@ export class FileResolver {
    * finds local (`*args`, `**kw`, positional-only, a lambda's). pytest's own fixtures and the
    * arguments of `pytest_*` hooks are pytest's objects.
    */
-  private paramClass(scopeIndex: number, name: string): NameClass {
+  paramClass(scopeIndex: number, name: string): NameClass {
     const fn = this.scan.scopes[scopeIndex];
     if (PYTEST_FIXTURES.has(name) || fn.name.startsWith('pytest_')) return 'external';
     if (functionLocal(this.scan, scopeIndex, name)) return 'local';

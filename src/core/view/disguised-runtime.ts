@@ -149,6 +149,9 @@ export class DisguisedRuntime {
   constructor(private readonly options: DisguisedRuntimeOptions) {
     this.lines = new WorkingCopyLines(options.view);
     this.viewRoot = `/${options.rootName}`;
+    // The working copy's lines, indexed in the background from the start: a line a command prints
+    // alone (`cat`, `sed -n`) is shown as the view's file has it once the index is complete.
+    void this.lines.warm();
   }
 
   /** The working directory an agent is told of. */
@@ -211,6 +214,7 @@ export class DisguisedRuntime {
     if (action.is_interactive_command || action.is_interactive_quit) throw new RuntimeOperationError('builtins.NotImplementedError', 'interactive commands are not supported in the disguise');
     const timeout = action.timeout === undefined || action.timeout === null ? undefined : Math.max(1, action.timeout * 1000);
     let result: { output: string; exitCode: number };
+    await this.lines.warm();
     try {
       result = await session.run(this.toReal(action.command), timeout);
     } catch (error) {
@@ -238,6 +242,7 @@ export class DisguisedRuntime {
   /** A command on its own (not in a session), in view names. */
   async execute(command: CommandRequest): Promise<{ stdout: string; stderr: string; exit_code: number | null }> {
     const line = Array.isArray(command.command) ? command.command.map(shellQuote).join(' ') : command.command;
+    await this.lines.warm();
     const cwd = path.join(this.options.view.root, this.options.view.realRelative(this.viewPath(command.cwd ?? this.viewRoot)));
     const timeout = command.timeout === undefined || command.timeout === null ? undefined : command.timeout * 1000;
     const result = await new Promise<{ stdout: string; stderr: string; code: number | null; timedOut: boolean }>((resolve) => {
