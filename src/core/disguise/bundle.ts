@@ -16,7 +16,7 @@ import { FactsCache } from '../names/facts-cache';
 import { buildNames, type Granularity, type NamesStatistics } from '../names/build';
 import type { NamesTables } from '../names/rules';
 import { NamesTranslator } from '../names/translator';
-import { DataWordLedger } from '../names/data-words';
+import { withOneSpelling } from '../names/data-words';
 import type { OrderRecord } from '../order/reorder';
 import { readRepository, type ModuleLayout, type Repository } from '../repository/repository';
 import { pathDigests } from '../repository/repository-identity';
@@ -143,9 +143,6 @@ export async function buildBundle(root: string, options: BuildOptions): Promise<
   return { bundle, repository };
 }
 
-/** Rounds of the data's one-spelling check (data-words.ts) a build makes at most. */
-const MAX_DATA_ROUNDS = 4;
-
 export async function buildBundleFor(repository: Repository, options: BuildOptions): Promise<Bundle> {
   const levels = [...(options.levels ?? DEFAULT_LEVELS)];
   const external = loadExternalNames();
@@ -166,26 +163,7 @@ export async function buildBundleFor(repository: Repository, options: BuildOptio
       const { tables, statistics, excluded } = buildNames(analysis.input, { seed: options.seed, granularity: options.granularity, environment: learned.record, givenBack: options.givenBack, mixedData }, universe, lexicon);
       return { section: { granularity: options.granularity, ...tables, excluded, keptSegments: analysis.keptSegments(tables), layout: repository.layout }, statistics };
     };
-    // A word the data spells both ways in the view keeps its spelling everywhere (data-words.ts).
-    // Keeping words changes how the strings holding them read, so again, over those files only,
-    // until no new word appears.
-    let mixedData: Record<string, string> = {};
-    let built = sectionOf(mixedData);
-    let files = repository.files.filter((file) => file.text !== undefined);
-    const ledger = new DataWordLedger();
-    for (let round = 0; round < MAX_DATA_ROUNDS && files.length > 0; round++) {
-      const translator = new NamesTranslator(built.section, external);
-      for (const file of files) {
-        ledger.forget(file.path);
-        translator.noteDataWords(file.path, file.text!, ledger);
-      }
-      const mixed = Object.fromEntries(Object.entries(ledger.mixed()).filter(([word]) => !(word in mixedData)));
-      if (Object.keys(mixed).length === 0) break;
-      mixedData = { ...mixedData, ...mixed };
-      built = sectionOf(mixedData);
-      const words = Object.keys(mixed);
-      files = files.filter((file) => words.some((word) => file.text!.includes(word)));
-    }
+    const built = withOneSpelling(repository.files, sectionOf, (made) => new NamesTranslator(made.section, external));
     names = { ...built, pythonFiles: analysis.pythonFiles };
   }
   const state = await buildStateSections(repository, options.seed, levels.filter(isStateLevel), names ? undefined : options.onProgress);

@@ -293,10 +293,6 @@ export class CodeTranslator {
   }
 
   /**
-   * Prose with doctest examples: the examples' source lines are code, run in the namespace of
-   * `resolver`'s module (when given); everything else is prose.
-   */
-  /**
    * The renamed parameters of the function whose scope this is, that are no English word (an
    * English one in its docstring is as often the English), with their views in code.
    */
@@ -312,6 +308,11 @@ export class CodeTranslator {
     return views.size > 0 ? views : undefined;
   }
 
+  /**
+   * Prose with doctest examples: the examples' source lines are code, run in the namespace of
+   * `resolver`'s module (when given); everything else is prose (with `names`, the words that are
+   * names there: a function's docstring and its parameters).
+   */
   docText(text: string, start: number, end: number, resolver: FileResolver | undefined, edits: Edit[], names?: ReadonlyMap<string, string>): void {
     const examples = doctestSource(text, start, end);
     if (!examples) {

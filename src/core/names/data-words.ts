@@ -11,6 +11,7 @@
  * the word can follow.
  */
 import type { NameRules } from './rules';
+import type { NamesTranslator } from './translator';
 import { applyEdits } from './prose';
 import { forEachWord, tokenKeys } from './words';
 import { appendTo } from '../common/multimap';
@@ -106,6 +107,36 @@ export class DataWordLedger {
     for (const name of [...variants.keys()].sort()) out[name] ??= variants.get(name)!;
     return out;
   }
+}
+
+/** Rounds of the check a build makes at most. */
+const MAX_ROUNDS = 4;
+
+/**
+ * Level 2 with one spelling per word in the data: `build(mixed)` makes the names with the words
+ * given kept everywhere, `translatorOf` its translation; a first build's data is noted file by
+ * file, the words seen both ways kept, and, as keeping words changes how the strings holding them
+ * read, the files holding those words noted again, until no new word appears.
+ */
+export function withOneSpelling<T>(files: ReadonlyArray<{ path: string; text?: string }>, build: (mixed: Readonly<Record<string, string>>) => T, translatorOf: (built: T) => NamesTranslator): T {
+  let mixedData: Record<string, string> = {};
+  let built = build(mixedData);
+  let pending = files.filter((file) => file.text !== undefined);
+  const ledger = new DataWordLedger();
+  for (let round = 0; round < MAX_ROUNDS && pending.length > 0; round++) {
+    const translator = translatorOf(built);
+    for (const file of pending) {
+      ledger.forget(file.path);
+      translator.noteDataWords(file.path, file.text!, ledger);
+    }
+    const mixed = Object.fromEntries(Object.entries(ledger.mixed()).filter(([word]) => !(word in mixedData)));
+    if (Object.keys(mixed).length === 0) break;
+    mixedData = { ...mixedData, ...mixed };
+    built = build(mixedData);
+    const words = Object.keys(mixed);
+    pending = pending.filter((file) => words.some((word) => file.text!.includes(word)));
+  }
+  return built;
 }
 
 function wordsOf(text: string): Array<[number, number]> {
