@@ -1,8 +1,10 @@
 // The facts cache: what a second build reads instead of analysing again, never stale, never trusted when damaged.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
+import { buildBundle, serializeBundle } from '../../src/core/disguise/bundle';
 import { analyzeRepository } from '../../src/core/names/collect';
 import { FactsCache } from '../../src/core/names/facts-cache';
 import { readRepository } from '../../src/core/repository/repository';
@@ -51,4 +53,27 @@ test('a changed text is analysed again, and damaged cache files are not trusted'
   assert.ok(changed.vocabulary.includes('omega'));
   for (const file of cacheFiles(dir)) fs.writeFileSync(file, '{"vocabulary": 3}');
   assert.deepEqual(await wordsOf(root, new FactsCache(dir)), await wordsOf(root));
+});
+
+test("a second seed reads the data's words from the cache (data-words.ts) and gives the bytes a build without the cache gives; a damaged record is read again", async () => {
+  const root = repository({
+    'greet/__init__.py': 'def echo(text):\n    return text\n',
+    'tests/test_greet.py': 'from greet import echo\n\n\nclass Hello:\n    pass\n\n\ndef test_echo():\n    assert echo("Hello") + " there" == "Hello there"\n',
+  });
+  const dir = tempDir('facts-cache');
+  const bytes = async (seed: number, factsCache?: string) => serializeBundle((await buildBundle(root, { seed, granularity: 'full', factsCache })).bundle);
+  await bytes(3, dir);
+  const records = () => cacheFiles(dir).filter((file) => JSON.stringify(fs.readFileSync(file, 'utf8')).includes('changed'));
+  const written = records();
+  assert.ok(written.length >= 2, `a record of each file's data words: ${written.length}`);
+  const second = await bytes(4, dir);
+  assert.deepEqual(records().sort(), written.sort(), 'the second seed read them, writing none');
+  assert.equal(second, await bytes(4));
+  assert.match(second, /"Hello": "mixed-data"/);
+  // Read, not only written: records that say nothing (well formed) make the build see no word both ways.
+  const empty = JSON.stringify({ changed: [], kept: [], variants: [] });
+  for (const file of written) fs.writeFileSync(file, `${createHash('sha256').update(empty).digest('hex')}\n${empty}`);
+  assert.doesNotMatch(await bytes(4, dir), /"Hello": "mixed-data"/);
+  for (const file of written) fs.writeFileSync(file, '{"changed": 3}');
+  assert.equal(await bytes(4, dir), second);
 });

@@ -149,7 +149,8 @@ export async function buildBundleFor(repository: Repository, options: BuildOptio
   const lexicon = loadLexicon();
   let names: { section: NamesSection; statistics: NamesStatistics; pythonFiles: number } | undefined;
   if (levels.includes(2)) {
-    const analysis = await analyzeRepository(repository, options.onProgress, options.texts, options.factsCache ? new FactsCache(options.factsCache) : undefined);
+    const factsCache = options.factsCache ? new FactsCache(options.factsCache) : undefined;
+    const analysis = await analyzeRepository(repository, options.onProgress, options.texts, factsCache);
     const tops = thirdPartyTops(analysis.input, external);
     const chosen = options.python === undefined && tops.length > 0 ? await choosePython(tops) : undefined;
     const python = options.python ?? (tops.length > 0 ? chosen?.python : DEFAULT_PYTHONS[0]);
@@ -163,7 +164,7 @@ export async function buildBundleFor(repository: Repository, options: BuildOptio
       const { tables, statistics, excluded } = buildNames(analysis.input, { seed: options.seed, granularity: options.granularity, environment: learned.record, givenBack: options.givenBack, mixedData }, universe, lexicon);
       return { section: { granularity: options.granularity, ...tables, excluded, keptSegments: analysis.keptSegments(tables), layout: repository.layout }, statistics };
     };
-    const built = withOneSpelling(repository.files, sectionOf, (made) => new NamesTranslator(made.section, external));
+    const built = withOneSpelling(repository.files, sectionOf, (made) => new NamesTranslator(made.section, external), factsCache);
     names = { ...built, pythonFiles: analysis.pythonFiles };
   }
   const state = await buildStateSections(repository, options.seed, levels.filter(isStateLevel), names ? undefined : options.onProgress);

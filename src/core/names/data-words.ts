@@ -10,8 +10,9 @@
  * program may derive one from the other (`to_camel_case(field.name)`), which no translation of
  * the word can follow.
  */
-import type { NameRules } from './rules';
-import type { NamesTranslator } from './translator';
+import { createHash } from 'node:crypto';
+import type { NameRules, NamesTables } from './rules';
+import { holdsData, type NamesTranslator } from './translator';
 import { applyEdits } from './prose';
 import { forEachWord, tokenKeys } from './words';
 import { appendTo } from '../common/multimap';
@@ -26,6 +27,20 @@ function isJoined(text: string, start: number, end: number): boolean {
   const joiner = (c: string | undefined) => c === '.' || c === '/' || c === '-' || c === ':';
   const wordChar = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}_]/u.test(c);
   return (joiner(text[start - 1]) && wordChar(text[start - 2])) || (joiner(text[end]) && wordChar(text[end + 1]));
+}
+
+/** A file's words as kept on disk. */
+export interface FileWordsRecord {
+  changed: string[];
+  kept: string[];
+  variants: Array<[string, string]>;
+}
+
+/** Where the words of files read before are kept: by the file's text and path and the decisions it was read with. */
+export interface DataWordsCache {
+  key(text: string, context: string): string;
+  getDataWords(key: string): FileWordsRecord | undefined;
+  setDataWords(key: string, record: FileWordsRecord): void;
 }
 
 /** What one file's data shows: the renamed words it changes and keeps, the casings it spells names in. */
@@ -45,6 +60,17 @@ export class DataWordLedger {
   /** Drops what a file showed (before it is noted again with other rules). */
   forget(where: string): void {
     this.files.delete(where);
+  }
+
+  /** What a file showed, in a form kept on disk (the facts cache). */
+  recordOf(where: string): FileWordsRecord {
+    const file = this.files.get(where);
+    return { changed: [...(file?.changed ?? [])].sort(), kept: [...(file?.kept ?? [])].sort(), variants: [...(file?.variants ?? [])].sort((a, b) => (a[0] < b[0] ? -1 : 1)) };
+  }
+
+  /** What a file showed, from its record (the same rules read the same text the same way). */
+  restore(where: string, record: FileWordsRecord): void {
+    this.files.set(where, { changed: new Set(record.changed), kept: new Set(record.kept), variants: new Map(record.variants) });
   }
 
   /**
@@ -118,16 +144,29 @@ const MAX_ROUNDS = 4;
  * file, the words seen both ways kept, and, as keeping words changes how the strings holding them
  * read, the files holding those words noted again, until no new word appears.
  */
-export function withOneSpelling<T>(files: ReadonlyArray<{ path: string; text?: string }>, build: (mixed: Readonly<Record<string, string>>) => T, translatorOf: (built: T) => NamesTranslator): T {
+export function withOneSpelling<T>(
+  files: ReadonlyArray<{ path: string; text?: string }>,
+  build: (mixed: Readonly<Record<string, string>>) => T,
+  translatorOf: (built: T) => NamesTranslator,
+  cache?: DataWordsCache,
+): T {
   let mixedData: Record<string, string> = {};
   let built = build(mixedData);
-  let pending = files.filter((file) => file.text !== undefined);
+  let pending = files.filter((file) => file.text !== undefined && holdsData(file.path, file.text));
   const ledger = new DataWordLedger();
   for (let round = 0; round < MAX_ROUNDS && pending.length > 0; round++) {
     const translator = translatorOf(built);
+    const decisions = cache ? decisionsDigest(translator.rules.tables) : '';
     for (const file of pending) {
+      const key = cache?.key(file.text!, `data-words\0${decisions}\0${file.path}`);
+      const known = key === undefined ? undefined : cache!.getDataWords(key);
+      if (known) {
+        ledger.restore(file.path, known);
+        continue;
+      }
       ledger.forget(file.path);
       translator.noteDataWords(file.path, file.text!, ledger);
+      if (key !== undefined) cache!.setDataWords(key, ledger.recordOf(file.path));
     }
     const mixed = Object.fromEntries(Object.entries(ledger.mixed()).filter(([word]) => !(word in mixedData)));
     if (Object.keys(mixed).length === 0) break;
@@ -137,6 +176,19 @@ export function withOneSpelling<T>(files: ReadonlyArray<{ path: string; text?: s
     pending = pending.filter((file) => words.some((word) => file.text!.includes(word)));
   }
   return built;
+}
+
+/**
+ * A digest of what decides which words a text's translation changes: every table of the names
+ * but the replacement words the seed drew (a word changes or not whatever its replacement), so
+ * that a second seed reads the words of the files it read before from the cache.
+ */
+function decisionsDigest(tables: NamesTables): string {
+  const { tokens, identifiers, locals, paths, overrides, ...rest } = tables as NamesTables & Record<string, unknown>;
+  const keys = (record: Record<string, string>) => Object.keys(record).sort();
+  return createHash('sha256')
+    .update(JSON.stringify({ tokens: keys(tokens), identifiers: keys(identifiers), locals: keys(locals), paths: keys(paths), overrides: keys(overrides), rest }))
+    .digest('hex');
 }
 
 function wordsOf(text: string): Array<[number, number]> {

@@ -8,6 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../common/atomic';
 import type { FileFacts } from './analyze';
+import type { FileWordsRecord } from './data-words';
 
 let codeVersion: string | undefined;
 
@@ -62,6 +63,16 @@ export class FactsCache {
 
   setWords(key: string, words: RepositoryWords): void {
     this.write(key, words);
+  }
+
+  /** The words of a file's data the view changes and keeps (data-words.ts), kept like a file's facts. */
+  getDataWords(key: string): FileWordsRecord | undefined {
+    const value = this.read(key) as FileWordsRecord | undefined;
+    return value && Array.isArray(value.changed) && Array.isArray(value.kept) && Array.isArray(value.variants) ? value : undefined;
+  }
+
+  setDataWords(key: string, record: FileWordsRecord): void {
+    this.write(key, record);
   }
 
   /** A value written by `write`, or undefined when missing or damaged (its digest does not match). */

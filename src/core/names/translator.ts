@@ -44,7 +44,7 @@ export class NamesTranslator {
     // A file beside the tests (an input, an expected output, in any format) is data the tests
     // compare with the strings of the code: the same rules as a string value, unless it holds
     // doctest examples.
-    if (isTestData(path) && !/^\s*>>> /m.test(text)) return this.prose.translate(text, { stringValue: true });
+    if (holdsData(path, text)) return this.prose.translate(text, { stringValue: true });
     if (config) return translateConfig(config, text, this.prose, this.rules);
     if (/\.(rst|md|txt|markdown)$/i.test(path)) return this.docToView(text, /\.(md|markdown)$/i.test(path));
     return this.prose.translate(text);
@@ -56,7 +56,7 @@ export class NamesTranslator {
    */
   noteDataWords(path: string, text: string, ledger: DataWordLedger): void {
     if (/\.pyi?$/.test(path)) this.code.noteDataWords(text, this.moduleContext(path), ledger, path);
-    else if (isTestData(path) && !/^\s*>>> /m.test(text)) ledger.note(this.rules, text, 0, text.length, this.prose.edits(text, { stringValue: true }), path);
+    else if (holdsData(path, text)) ledger.note(this.rules, text, 0, text.length, this.prose.edits(text, { stringValue: true }), path);
   }
 
   /**
@@ -209,6 +209,14 @@ export class NamesTranslator {
 }
 
 /** A file in a folder of tests (`tests/fixtures/x.md`, `test/data/expected.json`). */
+/**
+ * Whether a file holds the program's data, which its strings are compared with: a Python file
+ * (its string values), or a file beside the tests that holds no doctest examples.
+ */
+export function holdsData(path: string, text: string): boolean {
+  return /\.pyi?$/.test(path) || (isTestData(path) && !/^\s*>>> /m.test(text));
+}
+
 function isTestData(path: string): boolean {
   const folders = path.split('/').slice(0, -1);
   return folders.some((f) => f.startsWith('test') || f === 'fixtures');
