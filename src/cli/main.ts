@@ -38,6 +38,7 @@ import { registerLevel4 } from './commands/level4';
 import { registerPatch } from './commands/patch';
 import { registerServe } from './commands/serve';
 import { registerTask } from './commands/task';
+import { registerTrajectories } from './commands/trajectories';
 import { registerReviewReport } from './commands/review-report';
 import { printJson, processIo, warn, type CliIo, type CliState } from './commands/io';
 import { registerSample } from './commands/sample';
@@ -285,6 +286,7 @@ export function createProgram(io: CliIo = processIo, state: CliState = { exitCod
   registerPatch(program, io, state);
   registerServe(program, io, state);
   registerTask(program, io, state);
+  registerTrajectories(program, io, state);
   registerLevel1(program, io, state);
   registerLevel4(program, io, state);
   registerSample(program, io, state);

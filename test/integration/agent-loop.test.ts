@@ -17,6 +17,7 @@ import { after, test } from 'node:test';
 import { findCheckout } from '../../src/core/workflow/checkout-store';
 import { checkoutNamesBundle } from '../../src/core/workflow/checkout-names';
 import { OriginalNames } from '../../src/core/disguise/original-scan';
+import { serializeBundle } from '../../src/core/disguise/bundle';
 import { PYTHON, requireShared, ROOT, runPytest, tempDir } from '../helpers';
 
 const SHARED = path.resolve(ROOT, '..', 'shared');
@@ -163,7 +164,8 @@ test("the real mini-swe-agent loop solves a real instance in a disguise of Level
   const url = await serve(work, store);
   const model = await scriptedModel();
 
-  const trajectory = path.join(dir, 'run.traj.json');
+  const trajectory = path.join(dir, 'disguised', INSTANCE, `${INSTANCE}.traj.json`);
+  fs.mkdirSync(path.dirname(trajectory), { recursive: true });
   const driver = path.join(dir, 'drive.py');
   fs.writeFileSync(
     driver,
@@ -173,14 +175,18 @@ import yaml
 from pathlib import Path
 from minisweagent.agents.default import DefaultAgent
 from minisweagent.models.openrouter_model import OpenRouterModel
+from minisweagent.environments.local import LocalEnvironment
 from schrodinger_harness import DisguisedEnvironment
 
 config = yaml.safe_load(open(sys.argv[1]))
 model = OpenRouterModel(**dict(config["model"], model_name="scripted", cost_tracking="ignore_errors"))
 model._api_url = sys.argv[2]
 env_vars = {k: v for k, v in config["environment"]["env"].items() if k != "BASH_ENV"}
-env = DisguisedEnvironment(url=sys.argv[3], auth_token=sys.argv[4], cwd=config["environment"]["cwd"], timeout=120, env=env_vars,
-                           checkout=sys.argv[5], store=sys.argv[6], schrodinger=sys.argv[7])
+if sys.argv[3] == "local":  # the original instance, as mini-swe-agent runs it on a machine
+    env = LocalEnvironment(cwd=sys.argv[5], timeout=120, env=env_vars)
+else:
+    env = DisguisedEnvironment(url=sys.argv[3], auth_token=sys.argv[4], cwd=config["environment"]["cwd"], timeout=120, env=env_vars,
+                               checkout=sys.argv[5], store=sys.argv[6], schrodinger=sys.argv[7])
 agent = DefaultAgent(model, env, **dict(config["agent"], output_path=Path(sys.argv[8])))
 result = agent.run(open(sys.argv[9]).read())
 print("@@" + json.dumps(result))
@@ -240,6 +246,33 @@ print("@@" + json.dumps(result))
   assert.equal(disguise.counts.commands, 7);
   assert.ok(disguise.counts.translatedCommands >= 3 && disguise.counts.translatedOutputs >= 3, JSON.stringify(disguise.counts));
   assert.ok(!JSON.stringify(saved).includes(store) && !JSON.stringify(saved).includes(work), 'the trajectory names a place of the host');
+
+  // The same loop on the original instance (mini-swe-agent's own LocalEnvironment in a plain checkout), then the two runs compared.
+  const plain = path.join(dir, 'plain');
+  for (const args of [['clone', '-q', path.join(dir, 'parse.git'), plain], ['-C', plain, 'checkout', '-q', row.base_commit]]) assert.equal(spawnSync('git', args, { encoding: 'utf8' }).status, 0);
+  const originalTrajectory = path.join(dir, 'original', INSTANCE, `${INSTANCE}.traj.json`);
+  fs.mkdirSync(path.dirname(originalTrajectory), { recursive: true });
+  const statementFile = path.join(dir, 'statement.txt');
+  fs.writeFileSync(statementFile, row.problem_statement);
+  const plainRun = await runAsync(
+    PYTHON,
+    [driver, path.join(mini, 'src', 'minisweagent', 'config', 'benchmarks', 'swebench.yaml'), model.url, 'local', '', plain, '', '', originalTrajectory, statementFile],
+    { ...process.env, PYTHONPATH: [path.join(mini, 'src'), path.join(ROOT, 'harness'), AGENTS].join(':'), MSWEA_GLOBAL_CONFIG_DIR: path.join(dir, 'mswea'), MSWEA_SILENT_STARTUP: '1', MSWEA_COST_TRACKING: 'ignore_errors', TERM: 'dumb' },
+  );
+  assert.equal(plainRun.status, 0, `${plainRun.stdout}\n${plainRun.stderr}`);
+  const bundles = path.join(dir, 'bundles');
+  fs.mkdirSync(bundles);
+  fs.writeFileSync(path.join(bundles, `${INSTANCE}.json`), serializeBundle(bundle));
+  const plot = path.join(dir, 'runs.svg');
+  const compared = cli(['trajectories', '--original', path.join(dir, 'original'), '--disguised', path.join(dir, 'disguised'), '--bundles', bundles, '--plot', plot]);
+  assert.equal(compared.status, 0, compared.stderr);
+  // Both loops took the same seven steps: the same classes on both sides.
+  assert.match(compared.stdout, /^\| actions \| 7\.00 \| 7\.00 \| \+0\.0% \|$/m);
+  assert.match(compared.stdout, /^\| search actions \| 1\.00 \| 1\.00 \| \+0\.0% \|$/m);
+  assert.match(compared.stdout, /^\| edit actions \| 2\.00 \| 2\.00 \| \+0\.0% \|$/m);
+  assert.match(compared.stdout, /Leak scan of every observation of the disguised run: 0 original names/);
+  assert.match(fs.readFileSync(plot, 'utf8'), /^<svg /);
+  console.log(compared.stdout);
 });
 
 test("the harness package's own tests", () => {

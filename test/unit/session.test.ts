@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { UsageError } from '../../src/core/common/errors';
 import { ACTION_CLASSES, classifyAction, formatSummary, type ActionClass, type ActionKind } from '../../src/core/workflow/session/actions';
-import { classifyCommand } from '../../src/core/workflow/session/commands';
+import { classifyCommand, type ActionClassOfCommand } from '../../src/core/workflow/session/commands';
 import { SessionLog, type SessionMeta } from '../../src/core/workflow/session/log';
 import { buildTrajectory, serializeTrajectory, writeTrajectory } from '../../src/core/workflow/session/trajectory';
 import { PRODUCT_VERSION } from '../../src/core/common/version';
@@ -55,8 +55,8 @@ test('classification of every kind', () => {
   }
 });
 
-test('terminal commands: test runners vs probes vs file viewing', () => {
-  const table: [string, 'test' | 'probe' | 'read'][] = [
+test('terminal commands: test runs, edits, probes, searches, file viewing and navigation', () => {
+  const table: [string, ActionClassOfCommand][] = [
     ['pytest', 'test'],
     ['pytest -x tests/test_core.py::test_glow', 'test'],
     ['py.test -q', 'test'],
@@ -87,9 +87,23 @@ test('terminal commands: test runners vs probes vs file viewing', () => {
     ['python reproduce.py', 'probe'],
     ['python test_bug.py', 'probe'],
     ['./reproduce.sh', 'probe'],
-    ['grep -rn "def glow" lantern', 'probe'],
-    ['ls -la', 'probe'],
-    ['cd lantern', 'probe'],
+    ['grep -rn "def glow" lantern', 'search'],
+    ['grep -rn "def glow" . | head -5', 'search'],
+    ['git grep -n glow', 'search'],
+    ['find . -name "*.py" | xargs grep -l glow', 'search'],
+    ['find . -name "*.py"', 'search'],
+    ['find lantern -type f', 'navigate'],
+    ['ls -la', 'navigate'],
+    ['cd lantern', 'navigate'],
+    ['cd lantern && ls', 'navigate'],
+    ['find . -name "*.pyc" -delete', 'edit'],
+    ['echo "x = 1" > notes.py', 'edit'],
+    ['cat <<EOF >> lantern/core.py', 'edit'],
+    ['git diff -- lantern/core.py > patch.txt', 'edit'],
+    ['git checkout -- lantern/core.py', 'edit'],
+    ['cp a.py b.py', 'edit'],
+    ['python reproduce.py > /dev/null 2>&1', 'probe'],
+    ["perl -pi -e 's/a/b/' lantern/core.py", 'edit'],
     ['git diff', 'probe'],
     ['echo pytest', 'probe'],
     ['test -f setup.py && echo yes', 'probe'],
@@ -103,8 +117,9 @@ test('terminal commands: test runners vs probes vs file viewing', () => {
     ["sed -n '10,40p' lantern/core.py", 'read'],
     ['cat -n lantern/core.py | head -50', 'read'],
     ['cd lantern && cat core.py', 'read'],
-    ['cat lantern/core.py | grep glow', 'probe'],
-    ["sed -i 's/a/b/' lantern/core.py", 'probe'],
+    ['cat lantern/core.py | grep glow', 'search'],
+    ["sed -i 's/a/b/' lantern/core.py", 'edit'],
+    ["sed -i.bak -e 's/a/b/' lantern/core.py", 'edit'],
     ['cat', 'probe'],
   ];
   for (const [command, expected] of table) {

@@ -57,7 +57,8 @@ export interface SessionSummary {
  * - `search` (Find in View) -> search;
  * - `problem-statement` -> read;
  * - `edit`, `save` -> edit;
- * - `terminal` -> `classifyCommand(detail.command)`: test / read / probe. In a disguised view a
+ * - `terminal` -> `classifyCommand(detail.command)`: test, edit, probe, search, read or navigate
+ *   (commands.ts; an agent's every action is such a command). In a disguised view a
  *   test runner script can carry a disguised name (Django's `tests/runtests.py`, sympy's
  *   `bin/test`), so a recorder that knows better — it classified the translated command line —
  *   may set `detail.runsTests` (boolean), which then decides between test and the rest;

@@ -2,34 +2,86 @@ import * as path from 'node:path';
 import { isAssignment, simpleCommands } from '../../common/shell-words';
 
 /**
- * The class of a terminal command line. The line is split into simple commands at unquoted
- * `&&`, `||`, `;`, `|`, `&`, parentheses and newlines; leading `VAR=value` words and wrappers
- * (`env`, `time`, `timeout 60`, `nice`, `nohup`, `sudo`, `xvfb-run`, `coverage run`,
- * `uv run`/`poetry run`/`pipenv run`) are looked through.
- * - test: any simple command runs a test runner — `pytest`/`py.test`, `python -m pytest`,
- *   `python -m unittest`, `python -m nose`, `nosetests`, `nose2`, `tox`, a `runtests.py`
- *   (`./runtests.py`, `python tests/runtests.py`), `manage.py test` / `django-admin test` /
- *   `python -m django test`, sympy's `bin/test`, `make test|tests|check`. Running a file
- *   directly (`python test_bug.py`) is a probe even when it is named like a test: that is how
- *   reproduction scripts are run; `pytest test_bug.py` is a test run.
- * - read (decision): every simple command is a file viewer — `cat`, `less`, `more`, `head`,
- *   `tail`, `bat`, `nl`, `sed -n` without `-i` — or a `cd`, and at least one names a file. It
- *   shows code without running anything, like an agent's `cat`/`sed -n` (so human and agent
- *   trajectories classify alike). `cat f | grep x` is not only viewing: probe.
- * - probe: everything else (`python -c`, scripts, `grep`, `find`, `ls`, `git diff`, pip...).
+ * The class of a terminal command line (a person's in the disguised terminal, an agent's every
+ * action). The line is split into simple commands at unquoted `&&`, `||`, `;`, `|`, `&`,
+ * parentheses and newlines; leading `VAR=value` words and wrappers (`env`, `time`, `timeout 60`,
+ * `nice`, `nohup`, `sudo`, `xvfb-run`, `coverage run`, `uv run`/`poetry run`/`pipenv run`) are
+ * looked through. Each simple command has a class, and the line takes the first of test, edit,
+ * probe, search, read, navigate that one of them has:
+ * - test: a test runner — `pytest`/`py.test`, `python -m pytest`, `python -m unittest`,
+ *   `python -m nose`, `nosetests`, `nose2`, `tox`, a `runtests.py` (`./runtests.py`, `python
+ *   tests/runtests.py`), `manage.py test` / `django-admin test` / `python -m django test`,
+ *   sympy's `bin/test`, `make test|tests|check`. Running a file directly (`python test_bug.py`)
+ *   is a probe even when it is named like a test: that is how reproduction scripts are run;
+ *   `pytest test_bug.py` is a test run.
+ * - edit: it changes files — `sed -i`, `perl -i`, `tee FILE`, `patch`, `git apply`, `git
+ *   checkout`/`restore`/`stash`, `cp`, `mv`, `rm`, `touch`, `mkdir`, or output redirected into a
+ *   file (`> f`, `>> f`, `cat <<EOF > f`; not `/dev/...`).
+ * - search: `grep` (and `egrep`, `rg`, `ag`, `ack`, `git grep`), or `find` with a name or content
+ *   test (`-name`, `-iname`, `-path`, `-regex`, `-newer`).
+ * - read: a file viewer — `cat`, `less`, `more`, `head`, `tail`, `bat`, `nl`, `sed -n` without `-i`
+ *   — naming a file: it shows code without running anything (so human and agent trajectories
+ *   classify alike).
+ * - navigate: `ls`, `tree`, `pwd`, `cd`, `pushd`, `popd`, `find` listing a tree.
+ * - filters that read their input (`head`, `tail`, `wc`, `sort`, `uniq`, `cut`, `tr`, `xargs` of
+ *   one of the above, `awk`/`sed` without `-i` and without a file) take no class of their own.
+ * - probe: everything else (`python -c`, scripts, `git diff`, `git log`, `echo`, pip...).
  */
-export function classifyCommand(command: string): 'test' | 'read' | 'probe' {
+export function classifyCommand(command: string): ActionClassOfCommand {
   const segments = simpleCommands(command).map(unwrap).filter((words) => words.length > 0);
   if (segments.length === 0) return 'probe';
-  if (segments.some(runsTests)) return 'test';
-  let viewsAFile = false;
-  for (const words of segments) {
-    if (words[0] === 'cd' || words[0] === 'pushd' || words[0] === 'popd') continue;
-    const viewed = viewerFiles(words);
-    if (viewed === undefined) return 'probe';
-    if (viewed > 0) viewsAFile = true;
+  const classes = new Set(segments.map(segmentClass));
+  for (const cls of COMMAND_PRECEDENCE) if (classes.has(cls)) return cls;
+  return 'probe';
+}
+
+export type ActionClassOfCommand = 'test' | 'edit' | 'probe' | 'search' | 'read' | 'navigate';
+const COMMAND_PRECEDENCE: readonly ActionClassOfCommand[] = ['test', 'edit', 'probe', 'search', 'read', 'navigate'];
+const SEARCHERS = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag', 'ack']);
+const NAVIGATORS = new Set(['ls', 'tree', 'pwd', 'cd', 'pushd', 'popd', 'dir']);
+const FILTERS = new Set(['wc', 'sort', 'uniq', 'cut', 'tr', 'column', 'fold', 'fmt', 'true', ':']);
+const EDITORS = new Set(['patch', 'cp', 'mv', 'rm', 'touch', 'mkdir', 'rmdir', 'ln', 'truncate', 'chmod']);
+const FIND_TESTS = new Set(['-name', '-iname', '-path', '-ipath', '-regex', '-iregex', '-newer', '-wholename']);
+
+/** The class of one simple command (undefined: a filter of the others' output). */
+function segmentClass(words: string[]): ActionClassOfCommand | undefined {
+  const base = path.posix.basename(words[0]);
+  if (runsTests(words)) return 'test';
+  if (redirectsIntoFile(words) || editsFiles(base, words)) return 'edit';
+  if (SEARCHERS.has(base) || (base === 'git' && words[1] === 'grep')) return 'search';
+  if (base === 'xargs') {
+    const inner = words.slice(1).filter((w, i, all) => !w.startsWith('-') || i > all.findIndex((x) => !x.startsWith('-')));
+    return inner.length > 0 ? segmentClass(inner) : undefined;
   }
-  return viewsAFile ? 'read' : 'probe';
+  if (base === 'find') {
+    if (words.some((w) => w === '-exec' || w === '-execdir' || w === '-delete' || w === '-ok')) return words.some((w) => w === '-delete') ? 'edit' : 'probe';
+    return words.some((w) => FIND_TESTS.has(w)) ? 'search' : 'navigate';
+  }
+  if (NAVIGATORS.has(base)) return 'navigate';
+  const viewed = viewerFiles(words);
+  if (viewed !== undefined) return viewed > 0 ? 'read' : undefined;
+  if (FILTERS.has(base) || ((base === 'awk' || base === 'gawk') && words.length <= 2)) return undefined;
+  return 'probe';
+}
+
+/** `sed -i`, `perl -pi`, `tee FILE`, `git apply|checkout|restore|stash|reset`, `cp`, `mv`, `rm`... */
+function editsFiles(base: string, words: string[]): boolean {
+  if (EDITORS.has(base)) return true;
+  if (base === 'sed') return words.some((w) => w === '-i' || (w.startsWith('-i') && !w.startsWith('-in')) || w.startsWith('--in-place') || /^-[a-hj-z]*i/.test(w));
+  if (base === 'perl') return words.some((w) => /^-[a-z]*i/.test(w));
+  if (base === 'tee') return words.slice(1).some((w) => !w.startsWith('-') && !w.startsWith('/dev/'));
+  if (base === 'git') return ['apply', 'checkout', 'restore', 'stash', 'reset', 'am', 'mv', 'rm'].includes(words[1] ?? '');
+  return false;
+}
+
+/** Output sent into a file (`> f`, `>>f`, `1> f`), not into `/dev/...` nor another stream (`2>&1`). */
+function redirectsIntoFile(words: string[]): boolean {
+  return words.some((w, i) => {
+    const m = /^(1?>>?)(.*)$/.exec(w);
+    if (!m) return false;
+    const target = m[2] !== '' ? m[2] : words[i + 1];
+    return target !== undefined && target !== '' && !target.startsWith('&') && !target.startsWith('/dev/');
+  });
 }
 
 /** Drops `VAR=value` prefixes and wrapper programs, leaving the command that actually runs. */
