@@ -339,3 +339,20 @@ test('the validation gate: a draw that breaks a PASS_TO_PASS test is drawn again
   assert.deepEqual(Object.keys(readLevelsRecord(backRecord.record).order!.files), ['stepspkg/text.py']);
   assert.deepEqual([...new Set(runPytest(work, ['tests']).values())], ['passed']);
 });
+
+test("--python names the interpreter the gates' tests run with: the test command's python3 is it, whatever python3 comes first on PATH", async () => {
+  const c = await calc();
+  const fake = tempDir('other-python');
+  fs.writeFileSync(path.join(fake, 'python3'), '#!/bin/sh\necho "not the interpreter the tests run with" >&2\nexit 3\n', { mode: 0o755 });
+  const saved = process.env.PATH;
+  process.env.PATH = `${fake}${path.delimiter}${saved}`;
+  try {
+    const without = await checkout(c, path.join(c.dir, 'work-path'), '2');
+    assert.notEqual(without.status, 0, 'the python3 on PATH cannot run the tests');
+    const given = await checkout(c, path.join(c.dir, 'work-given'), '2', c.seed, ['--python', PYTHON, '--store', path.join(c.dir, 'store-given')]);
+    assert.equal(given.status, 0, given.stderr);
+    assert.match(given.stderr, /level 2 gate: passed/);
+  } finally {
+    process.env.PATH = saved;
+  }
+});

@@ -7,7 +7,7 @@ import { UsageError } from '../../core/common/errors';
 import { findInstance, loadDataset } from '../../core/workflow/instances';
 import { readAcceptedRewrite } from '../../core/workflow/level4-rows';
 import { DEFAULT_TEST_CMD, DEFAULT_TIMEOUT_S } from '../../core/workflow/test-runner';
-import { instanceTestRunner, SRC_LAYOUT_TEST_CMD, TEST_COMMAND_SOURCES } from '../../core/workflow/test-command';
+import { instanceTestRunner, interpreterFirst, SRC_LAYOUT_TEST_CMD, TEST_COMMAND_SOURCES } from '../../core/workflow/test-command';
 import { printJson, warn, type CliIo, type CliState } from './io';
 import { cacheOptions } from '../cache';
 import { addRunnerOptions, containerOf } from '../runner';
@@ -41,7 +41,7 @@ export function registerCheckout(program: Command, io: CliIo, _state: CliState):
     .addOption(new Option('--levels <list>', 'the levels of the disguise, comma-separated: 2 (names, drawn by the view), 3 (definition order), 4 (the rewrite of the functions near the bug, from --level4), e.g. 2,3,4'))
     .option('--level4 <file>', 'with level 4: the rows of `schrodinger level4`; the instance\'s accepted rewrite is applied')
     .option('--seed <n>', 'with --levels: the seed of the disguise')
-    .option('--python <path>', "with level 2: the interpreter the tests run with, which the view's third-party modules are learned from (default: of python3, /usr/bin/python3 and python, the one that imports the most of them)")
+    .option('--python <path>', "with level 2: the interpreter the tests run with (the test command's python3 and python are it), which the view's third-party modules are learned from (default: of python3, /usr/bin/python3 and python, the one that imports the most of them)")
     .option('--test-cmd <template>', `with --levels: the command that runs the tests of the validation gates, {tests} standing for the ids (default: the dataset's test_cmd, else "${DEFAULT_TEST_CMD}", or "${SRC_LAYOUT_TEST_CMD}" when the repository's package is under src/)`)
     .option('--timeout <seconds>', 'with --levels: the time one test run may take', String(DEFAULT_TIMEOUT_S))
     .option('--store <dir>', `with --levels: ${STORE_HELP}`);
@@ -69,6 +69,8 @@ export function registerCheckout(program: Command, io: CliIo, _state: CliState):
       }
       const container = containerOf(opts, instance.instance_id);
       const rewrite = opts.level4 === undefined ? undefined : readAcceptedRewrite(opts.level4, instance.instance_id);
+      // The interpreter named with --python runs the tests too: the command's `python3` is it.
+      const interpreter = opts.python !== undefined && !container ? interpreterFirst(opts.python) : undefined;
       const result = await checkoutDisguised({
         repo: opts.repo,
         instance,
@@ -80,12 +82,12 @@ export function registerCheckout(program: Command, io: CliIo, _state: CliState):
         python: opts.python,
         ...cacheOptions(),
         makeRunner: async (base) => {
-          const { runner, command } = instanceTestRunner(base, { given: opts.testCmd, dataset: instance.test_cmd, timeoutMs: timeout * 1000, container });
+          const { runner, command } = instanceTestRunner(base, { given: opts.testCmd, dataset: instance.test_cmd, timeoutMs: timeout * 1000, container, env: interpreter?.env });
           io.stderr(`tests: ${runner.description} (${TEST_COMMAND_SOURCES[command.source]})\n`);
           return runner;
         },
         onProgress: (line) => io.stderr(`${line}\n`),
-      });
+      }).finally(() => interpreter?.release());
       const { record } = result;
       printJson(io, {
         instance: instance.instance_id,

@@ -6,6 +6,9 @@
  * the repository's layout taken into account: a package under `src/` is put on `PYTHONPATH`,
  * since nothing is installed in a checkout.
  */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { makeScratch, removeScratch } from '../common/leftovers';
 import { importRootFiles, importRoots } from '../repository/import-roots';
 import { dockerTestRunner, type ContainerSpec } from './docker-runner';
 import { commandTestRunner, DEFAULT_TEST_CMD, type TestRunner } from './test-runner';
@@ -55,6 +58,17 @@ export interface InstanceRunnerOptions extends Omit<TestCommandChoices, 'files'>
   env?: NodeJS.ProcessEnv;
   /** Run the tests in containers of this image (docker-runner.ts) rather than on this machine. */
   container?: ContainerSpec;
+}
+
+/**
+ * An environment in which the test command's `python3` and `python` are `interpreter` (the one
+ * a person named with `--python`: a wrapper script runs as given), through a scratch folder of
+ * links first on PATH; `release` removes the folder.
+ */
+export function interpreterFirst(interpreter: string, base: NodeJS.ProcessEnv = process.env): { env: NodeJS.ProcessEnv; release: () => void } {
+  const folder = makeScratch('python');
+  for (const name of ['python3', 'python']) fs.symlinkSync(path.resolve(interpreter), path.join(folder, name));
+  return { env: { ...base, PATH: [folder, base.PATH].filter(Boolean).join(path.delimiter) }, release: () => removeScratch(folder) };
 }
 
 /**
