@@ -7,7 +7,10 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import type { Bundle } from '../../src/core/disguise/bundle';
+import { buildBundle, type Bundle } from '../../src/core/disguise/bundle';
+import { runNamesGate } from '../../src/core/workflow/names-gate';
+import { commandTestRunner, DEFAULT_TEST_CMD } from '../../src/core/workflow/test-runner';
+import { commandLineToView } from '../../src/core/view/command-line';
 import { readRepository } from '../../src/core/repository/repository';
 import { materialize } from '../../src/core/disguise/materialize';
 import { PYTHON, runPytest, tempDir } from '../helpers';
@@ -163,4 +166,35 @@ test("build --gate: a module's name a test reads at run time (`__module__`) is g
   assert.equal(own.status, 1);
   const unrepaired = JSON.parse(fs.readFileSync(out, 'utf8')) as Bundle;
   assert.equal(unrepaired.names!.keptEverywhere.shapes, undefined);
+});
+
+test("the Level 2 gate with an instance's ids: a test whose id holds a name the view renames (pytest's id from a parameter's name, `[table0]`) is selected by its function, and its outcome comes back by the way back", async () => {
+  const repo = tempDir('gate-ids');
+  const files: Record<string, string> = {
+    'tables/__init__.py': 'def count_rows(table):\n    return table["rows"]\n',
+    'tests/test_tables.py': [
+      'import pytest',
+      'from tables import count_rows',
+      '',
+      '',
+      '@pytest.mark.parametrize("table", [{"rows": 2}, {"rows": 2}])',
+      'def test_rows(table):',
+      '    assert count_rows(table) == 2',
+      '',
+    ].join('\n'),
+  };
+  for (const [file, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
+    fs.writeFileSync(path.join(repo, file), text);
+  }
+  const runner = commandTestRunner({ template: DEFAULT_TEST_CMD, timeoutMs: 120_000 });
+  const result = await runNamesGate({
+    root: repo,
+    build: async (givenBack) => (await buildBundle(repo, { seed: 5, granularity: 'full', givenBack })).bundle,
+    runnerFor: (folder, view) => (view ? runner.forView!(folder, (line) => commandLineToView(line, view)) : runner),
+    ids: ['tests/test_tables.py::test_rows[table0]', 'tests/test_tables.py::test_rows[table1]'],
+  });
+  assert.ok(result.bundle.names!.identifiers.table, 'the parameter is renamed');
+  assert.equal(result.status, 'passed', result.reason);
+  assert.deepEqual(result.givenBack, {});
 });
