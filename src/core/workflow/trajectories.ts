@@ -52,6 +52,20 @@ export interface TrajectoriesComparison {
 
 const EXPLORATION: readonly ActionClass[] = ['navigate', 'search', 'read'];
 
+/** The files under `folder` whose names end with `suffix`, at any depth, in path order. */
+function filesUnder(folder: string, suffix: string): string[] {
+  const files: string[] = [];
+  const visit = (dir: string) => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) visit(full);
+      else if (entry.isFile() && entry.name.endsWith(suffix)) files.push(full);
+    }
+  };
+  visit(folder);
+  return files;
+}
+
 /** Every `*.traj.json` under a folder (mini-swe-agent's `<id>/<id>.traj.json`), by instance id. */
 export function readTrajectories(folder: string): Map<string, RunMeasure> {
   let stat: fs.Stats;
@@ -62,18 +76,11 @@ export function readTrajectories(folder: string): Map<string, RunMeasure> {
   }
   if (!stat.isDirectory()) throw new UsageError(`${folder} is not a folder of trajectories`);
   const runs = new Map<string, RunMeasure>();
-  const visit = (dir: string) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) visit(full);
-      else if (entry.isFile() && entry.name.endsWith('.traj.json')) {
-        const instance = entry.name.slice(0, -'.traj.json'.length);
-        if (runs.has(instance)) throw new UsageError(`two trajectories of ${instance} under ${folder}`);
-        runs.set(instance, measureTrajectory(full, instance));
-      }
-    }
-  };
-  visit(folder);
+  for (const file of filesUnder(folder, '.traj.json')) {
+    const instance = path.basename(file).slice(0, -'.traj.json'.length);
+    if (runs.has(instance)) throw new UsageError(`two trajectories of ${instance} under ${folder}`);
+    runs.set(instance, measureTrajectory(file, instance));
+  }
   if (runs.size === 0) throw new UsageError(`no *.traj.json under ${folder}`);
   return runs;
 }
@@ -131,26 +138,16 @@ export function measureTrajectory(file: string, instance: string): RunMeasure {
  * a folder of them.
  */
 export function readResolved(source: string): { resolved: Set<string>; judged: Set<string> } {
-  const files: string[] = [];
   let stat: fs.Stats;
   try {
     stat = fs.statSync(source);
   } catch {
     throw new UsageError(`no such report: ${source}`);
   }
-  if (stat.isDirectory()) {
-    const visit = (dir: string) => {
-      for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-        const full = path.join(dir, entry.name);
-        if (entry.isDirectory()) visit(full);
-        else if (entry.name.endsWith('.json')) files.push(full);
-      }
-    };
-    visit(source);
-  } else files.push(source);
+  const files = stat.isDirectory() ? filesUnder(source, '.json') : [source];
   const resolved = new Set<string>();
   const judged = new Set<string>();
-  for (const file of files.sort()) {
+  for (const file of files) {
     let value: unknown;
     try {
       value = JSON.parse(fs.readFileSync(file, 'utf8'));
