@@ -796,6 +796,9 @@ function orderedTokens(groups: readonly string[][], tokens: Record<string, strin
   return [...new Set(orderPairs(groups, tokens).flat())].sort(compareCodePoints);
 }
 
+/** How many quantiles past its own a token's word may lie to keep its token's length. */
+const ORDER_REACH = 4;
+
 /**
  * Words in the order of their tokens, by construction: every pair of `orderPairs` goes from a
  * smaller token to a larger one, so words that rise with the tokens' own order keep every pair.
@@ -804,9 +807,6 @@ function orderedTokens(groups: readonly string[][], tokens: Record<string, strin
  * quantiles on; where none is free, of any length below the (i+1)-th, else it keeps its word and
  * the trades of `keepNameOrder` see to it.
  */
-/** How many quantiles past its own a token's word may lie to keep its token's length. */
-const ORDER_REACH = 4;
-
 function orderWords(ordered: readonly string[], tokens: Record<string, string>, lexicon: Lexicon, random: () => number, forbidden: (word: string) => boolean): void {
   if (ordered.length === 0) return;
   const own = new Set(ordered.map((t) => tokens[t]));

@@ -208,7 +208,6 @@ export class NamesTranslator {
   }
 }
 
-/** A file in a folder of tests (`tests/fixtures/x.md`, `test/data/expected.json`). */
 /**
  * Whether a file holds the program's data, which its strings are compared with: a Python file
  * (its string values), or a file beside the tests that holds no doctest examples.
@@ -217,6 +216,7 @@ export function holdsData(path: string, text: string): boolean {
   return /\.pyi?$/.test(path) || (isTestData(path) && !/^\s*>>> /m.test(text));
 }
 
+/** A file in a folder of tests (`tests/fixtures/x.md`, `test/data/expected.json`). */
 function isTestData(path: string): boolean {
   const folders = path.split('/').slice(0, -1);
   return folders.some((f) => f.startsWith('test') || f === 'fixtures');

@@ -45,7 +45,7 @@ export interface RuntimeCounts {
   commands: number;
   /** Commands whose line the translation changed (a path, a name, a test id in view names). */
   translatedCommands: number;
-  /** Outputs (commands' and files read) that the translation changed. */
+  /** Command outputs that the translation changed (files read are the view's own). */
   translatedOutputs: number;
   filesRead: number;
   filesWritten: number;

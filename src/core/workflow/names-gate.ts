@@ -239,9 +239,9 @@ async function halve(pool: readonly string[], agrees: (names: readonly string[])
 class BoundReached extends Error {}
 
 /**
- * The view's test ids that select `ids`: each without its parameters (`test_x[user_schema]` ->
+ * The view's test ids that select `ids`: each without its parameters (`test_x[value0]` ->
  * `test_x`), translated. A parameter can be a name the view renames where no translation of the
- * id can tell (a fixture's name handed to `getfixturevalue`); the function runs with all its
+ * id can tell (pytest makes `value0` from a parameter's name); the function runs with all its
  * parameters, and its outcomes come back by the exact way back (`toReal`).
  */
 function viewSelection(ids: readonly string[], translator: Translator): string[] {

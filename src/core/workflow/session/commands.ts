@@ -67,7 +67,7 @@ function segmentClass(words: string[]): ActionClassOfCommand | undefined {
 /** `sed -i`, `perl -pi`, `tee FILE`, `git apply|checkout|restore|stash|reset`, `cp`, `mv`, `rm`... */
 function editsFiles(base: string, words: string[]): boolean {
   if (EDITORS.has(base)) return true;
-  if (base === 'sed') return words.some((w) => w === '-i' || (w.startsWith('-i') && !w.startsWith('-in')) || w.startsWith('--in-place') || /^-[a-hj-z]*i/.test(w));
+  if (base === 'sed') return words.some((w) => w.startsWith('--in-place') || /^-[a-hj-z]*i/.test(w));
   if (base === 'perl') return words.some((w) => /^-[a-z]*i/.test(w));
   if (base === 'tee') return words.slice(1).some((w) => !w.startsWith('-') && !w.startsWith('/dev/'));
   if (base === 'git') return ['apply', 'checkout', 'restore', 'stash', 'reset', 'am', 'mv', 'rm'].includes(words[1] ?? '');
