@@ -24,6 +24,20 @@ import type { Node } from 'web-tree-sitter';
  */
 export const MIN_DIFFERENCE = 0.1;
 
+/**
+ * Each function of the gold patch must change at least this much on its own, however far its
+ * region grows: growing never stands in for disguising the code at the fix. A region (the
+ * functions of a file rewritten together) must reach MIN_DIFFERENCE as a whole.
+ */
+export const GOLD_FLOOR = 0.05;
+
+/** Why a file's rewritten functions (each difference over its token length) fall short of MIN_DIFFERENCE together; undefined when they reach it. */
+export function regionShortfall(functions: ReadonlyArray<{ difference: number; tokens: number }>): string | undefined {
+  const tokens = functions.reduce((sum, f) => sum + f.tokens, 0);
+  const ratio = tokens === 0 ? 0 : functions.reduce((sum, f) => sum + f.difference * f.tokens, 0) / tokens;
+  return ratio >= MIN_DIFFERENCE ? undefined : `the rewritten functions together are too close to the original (token difference ${ratio.toFixed(3)}; at least ${MIN_DIFFERENCE.toFixed(2)} is needed)`;
+}
+
 /** The code tokens of a subtree, in order. */
 export function codeTokens(node: Node): string[] {
   const tokens: string[] = [];

@@ -21,7 +21,7 @@ import seedrandom from 'seedrandom';
 import { UsageError } from '../common/errors';
 import type { StateLevel, Transformed } from '../disguise/state-levels';
 import { loadPythonParser } from '../python/parser';
-import { MIN_DIFFERENCE } from './difference';
+import { GOLD_FLOOR, MIN_DIFFERENCE, regionShortfall } from './difference';
 import { dottedName, regionFunction, type Region } from './regions';
 import { contextOf, rewriteFunctions, type AppliedTransformation, type FunctionRewrite, type RewriteWhere } from './rewriter';
 import type { ModuleSource } from './classes';
@@ -75,12 +75,6 @@ export function ratioOf(weight: Weight): number {
   return weight.tokens === 0 ? 0 : weight.distance / weight.tokens;
 }
 
-/**
- * Each function of the gold patch must change at least this much on its own (difference.ts),
- * however far its region grows: growing never stands in for disguising the code at the fix.
- */
-export const GOLD_FLOOR = 0.05;
-
 export type RewriteLevel = Omit<StateLevel<RewriteRecord, RewriteStats>, 'section'> & { readonly section: 'rewrite' };
 
 /** The random stream that rewrites one function. */
@@ -127,10 +121,14 @@ export async function checkAcceptedRewrite(rewrite: Readonly<Record<string, Rewr
   for (const [path, record] of Object.entries(rewrite)) {
     const text = baseText(path);
     if (text === undefined) continue;
+    const weights: Array<{ difference: number; tokens: number }> = [];
     for (const f of record.functions) {
       const checked = await checkRewrittenFunction(text, f, f.rewritten, "the row's rewrite");
       if (typeof checked === 'string') throw new UsageError(`the accepted Level 4 rewrite of ${path} is refused: ${f.name}: ${checked}`);
+      weights.push(checked);
     }
+    const short = regionShortfall(weights);
+    if (short !== undefined) throw new UsageError(`the accepted Level 4 rewrite of ${path} is refused: ${short}`);
   }
   return rewrite as CheckedRewrite;
 }

@@ -8,7 +8,7 @@
  * at least MIN_DIFFERENCE from the original. A failure is one line saying which check.
  */
 import { loadPythonParser } from '../python/parser';
-import { codeTokens, MIN_DIFFERENCE, tokenDifference } from './difference';
+import { codeTokens, GOLD_FLOOR, tokenDifference } from './difference';
 import type { RewrittenFunction } from './level';
 import { checkFunction } from './llm-rewriter';
 import { dottedName } from './regions';
@@ -18,7 +18,7 @@ import { descendants, indentAt, lineBreakOf } from './syntax';
 export type FunctionPlace = Pick<RewrittenFunction, 'name' | 'original' | 'originalOffset'>;
 
 /** `text` checked in place of the original `f` in `file` (see the module comment): the function as it goes in the file and its difference, or why not. */
-export async function checkRewrittenFunction(file: string, f: FunctionPlace, text: string, what = 'the rewrite'): Promise<{ rewritten: string; difference: number } | string> {
+export async function checkRewrittenFunction(file: string, f: FunctionPlace, text: string, what = 'the rewrite'): Promise<{ rewritten: string; difference: number; tokens: number } | string> {
   const breakText = lineBreakOf(file);
   const raw = text.replace(/\r\n/g, '\n').replace(/^\s*\n/, '').replace(/\s+$/, '').split('\n').join(breakText);
   if (!/^(async[ \t]+)?def\b/.test(raw)) return `${what} must start with the def line (decorators are not part of it)`;
@@ -40,9 +40,11 @@ export async function checkRewrittenFunction(file: string, f: FunctionPlace, tex
     try {
       const edited = descendants(placed.rootNode, 'function_definition').find((n) => n.startIndex === fn.startIndex);
       if (placed.rootNode.hasError || !edited || dottedName(edited) !== f.name || edited.text !== raw) return `put in place of the original, ${what} is no longer \`${f.name}\` of the file (check its indentation)`;
-      const difference = tokenDifference(codeTokens(fn), codeTokens(edited));
-      if (difference < MIN_DIFFERENCE) return `${what} is too close to the original (token difference ${difference.toFixed(3)}; at least ${MIN_DIFFERENCE.toFixed(2)} is needed)`;
-      return { rewritten: raw, difference };
+      const before = codeTokens(fn);
+      const after = codeTokens(edited);
+      const difference = tokenDifference(before, after);
+      if (difference < GOLD_FLOOR) return `${what} is too close to the original (token difference ${difference.toFixed(3)}; at least ${GOLD_FLOOR.toFixed(2)} is needed)`;
+      return { rewritten: raw, difference, tokens: Math.max(before.length, after.length) };
     } finally {
       placed.delete();
     }

@@ -39,6 +39,7 @@ import type { TestRunner } from './test-runner';
 import { PRODUCT_VERSION } from '../common/version';
 import { makeScratch, removeScratch } from '../common/leftovers';
 import { requireOutsideFolder } from '../common/user-paths';
+import { patchPaths } from '../common/git-diff';
 
 export interface DisguisedCheckoutOptions {
   /** A local clone of the instance's repository, bare or not. */
@@ -146,8 +147,11 @@ export async function checkoutDisguised(options: DisguisedCheckoutOptions): Prom
       gate = { sections: {}, texts: new Map(), draw: { attempt: 0, seed: options.seed }, fallback: [], summary: { status: 'skipped', reason: 'no state level', runs: 0 } };
     }
     if (gateNames) {
-      // Level 2 is drawn over the working copy's state: the gate judges the view of that state.
-      for (const [file, bytes] of replace) fs.writeFileSync(path.join(base, file), bytes);
+      // Level 2 is drawn over the working copy's state: the gate judges the view of that state as
+      // the evaluation runs it, the files the test_patch touches in their original state with it
+      // applied (as the state gate judges them).
+      const testFiles = new Set(patchPaths(instance.test_patch, "the instance's test_patch"));
+      for (const [file, bytes] of replace) if (!testFiles.has(file)) fs.writeFileSync(path.join(base, file), bytes);
       names = await gateLevel2(options, base, runner!, say);
     }
   } finally {

@@ -12,6 +12,7 @@
  * gate run.
  */
 import { placeFunctions, type RewriteRecord, type RewrittenFunction } from '../rewrite/level';
+import { regionShortfall } from '../rewrite/difference';
 import { checkRewrittenFunction } from '../rewrite/validate';
 import type { Instance } from './instances';
 import { openBaseCheckout, rewriteGate } from './level4';
@@ -77,21 +78,24 @@ export async function regateEdit(options: RegateOptions): Promise<RegateResult> 
       const original = checkout.files.get(file)?.text;
       if (original === undefined) return refused(`${file} is not a text file of the base commit`);
       const functions: RewrittenFunction[] = [];
+      const weights: Array<{ difference: number; tokens: number }> = [];
       for (const f of record.functions) {
         if (original.slice(f.originalOffset, f.originalOffset + f.original.length) !== f.original) return refused(`${file}: ${f.name} is not where the row says in the base commit`);
         const edit = options.edits.find((e) => e.path === file && e.name === f.name);
         // The row's own functions are checked as an edit is: a row file is input like any other.
         const checked = await checkRewrittenFunction(original, f, edit?.text ?? f.rewritten, edit ? 'the edit' : "the row's rewrite");
+        if (typeof checked === 'string') return refused(`${file}: ${f.name}: ${checked}`);
+        weights.push(checked);
         if (!edit) {
-          if (typeof checked === 'string') return refused(`${file}: ${f.name}: ${checked}`);
           functions.push({ ...f });
           continue;
         }
-        if (typeof checked === 'string') return refused(`${file}: ${f.name}: ${checked}`);
         if (checked.rewritten !== f.rewritten) changed++;
         differences.push({ path: file, name: f.name, difference: checked.difference });
         functions.push({ ...f, rewritten: checked.rewritten, difference: checked.difference });
       }
+      const short = regionShortfall(weights);
+      if (short !== undefined) return refused(`${file}: ${short}`);
       texts.set(file, placeFunctions(original, functions));
       rewrite[file] = { ...record, functions };
     }
