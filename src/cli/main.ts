@@ -36,6 +36,7 @@ import { registerCheckout } from './commands/checkout';
 import { registerLevel1 } from './commands/level1';
 import { registerLevel4 } from './commands/level4';
 import { registerPatch } from './commands/patch';
+import { registerPrepare } from './commands/prepare';
 import { registerServe } from './commands/serve';
 import { registerTask } from './commands/task';
 import { registerTrajectories } from './commands/trajectories';
@@ -289,6 +290,7 @@ export function createProgram(io: CliIo = processIo, state: CliState = { exitCod
   registerTrajectories(program, io, state);
   registerLevel1(program, io, state);
   registerLevel4(program, io, state);
+  registerPrepare(program, io, state);
   registerSample(program, io, state);
   registerReviewReport(program, io, state);
   return program;

@@ -3,13 +3,13 @@ import { UsageError } from '../../core/common/errors';
 import { requireOutputFile, requireOutsideFolder } from '../../core/common/user-paths';
 import { parseSeed, parseWhole } from '../../core/common/user-values';
 import { resolveCommit, sourceGitDir } from '../../core/workflow/checkout';
-import { findInstance, loadDataset, type Instance } from '../../core/workflow/instances';
+import { loadDataset, selectInstances } from '../../core/workflow/instances';
 import { DEFAULT_LEVEL4_ATTEMPTS, LEVEL4_LLM_DEFAULTS, runLevel4, type Level4LlmEndpoint } from '../../core/workflow/level4';
 import { LEVEL4_REWRITERS, type Level4Rewriter } from '../../core/workflow/level4-types';
 import { DEFAULT_TEST_CMD, DEFAULT_TIMEOUT_S } from '../../core/workflow/test-runner';
 import { instanceTestRunner, SRC_LAYOUT_TEST_CMD, TEST_COMMAND_SOURCES } from '../../core/workflow/test-command';
 import { printJson, warn, type CliIo, type CliState } from './io';
-import { API_KEY_VARIABLES } from './level1';
+import { endpointOf } from './endpoint';
 import { addRunnerOptions, containerOf } from '../runner';
 
 interface Level4CommandOptions {
@@ -31,24 +31,7 @@ interface Level4CommandOptions {
 
 /** The LLM rewriter's endpoint from the options and the environment (the key from API_KEY_VARIABLES; never printed). */
 function llmEndpoint(opts: Level4CommandOptions, env: NodeJS.ProcessEnv): Level4LlmEndpoint {
-  if (opts.baseUrl === undefined || opts.model === undefined) throw new UsageError('--rewriter llm needs --base-url and --model');
-  try {
-    new URL(opts.baseUrl);
-  } catch {
-    throw new UsageError('bad --base-url: not a URL');
-  }
-  if (opts.model.trim() === '') throw new UsageError('empty --model');
-  const apiKey = API_KEY_VARIABLES.map((name) => env[name]).find((v) => v !== undefined && v !== '');
-  if (apiKey === undefined) throw new UsageError(`no API key: set ${API_KEY_VARIABLES.join(' or ')}`);
-  return { ...LEVEL4_LLM_DEFAULTS, baseURL: opts.baseUrl, model: opts.model, apiKey };
-}
-
-/** The instances named in `list` (comma-separated), in its order, once each; every instance without it. */
-function selectInstances(all: readonly Instance[], list: string | undefined, dataset: string): Instance[] {
-  if (list === undefined) return [...all];
-  const wanted = [...new Set(list.split(',').map((s) => s.trim()).filter((s) => s !== ''))];
-  if (wanted.length === 0) throw new UsageError('--instances: no instance id given');
-  return wanted.map((id) => findInstance({ file: dataset, instances: [...all], warnings: [] }, id));
+  return { ...LEVEL4_LLM_DEFAULTS, ...endpointOf(opts.baseUrl, opts.model, env, '--rewriter llm needs --base-url and --model') };
 }
 
 /** `schrodinger level4`: the functions near each instance's bug rewritten (offline or LLM rewriter) and validated with the instance's tests; one JSON line per instance. */
@@ -83,7 +66,7 @@ export function registerLevel4(program: Command, io: CliIo, state: CliState, env
       const dataset = loadDataset(opts.dataset);
       // Level 4 reads every line: a damaged one would silently drop its instance from the run.
       if (dataset.warnings.length > 0) throw new UsageError(`damaged dataset: ${dataset.warnings[0].replace('JSON line skipped (', 'JSON line (').replace(': line skipped: ', ': ')}${dataset.warnings.length > 1 ? ` (and ${dataset.warnings.length - 1} more)` : ''}`);
-      const instances = selectInstances(dataset.instances, opts.instances, opts.dataset);
+      const instances = selectInstances(dataset, opts.instances);
       const gitDir = sourceGitDir(opts.repo);
       requireOutsideFolder(opts.out, opts.repo, '--out', 'the clone');
       for (const instance of instances) {

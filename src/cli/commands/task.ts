@@ -1,8 +1,7 @@
 import type { Command } from 'commander';
-import { translatorFor } from '../../core/disguise/translator';
 import { UsageError } from '../../core/common/errors';
 import { findCheckout } from '../../core/workflow/checkout-store';
-import { checkoutNamesBundle } from '../../core/workflow/checkout-names';
+import { level1Statement, textsInView } from '../../core/workflow/disguised-task';
 import { findInstance, loadDataset } from '../../core/workflow/instances';
 import { readLevel1Output } from '../../core/statement/level1';
 import { cacheOptions } from '../cache';
@@ -40,13 +39,12 @@ export function registerTask(program: Command, io: CliIo, _state: CliState): voi
       if (opts.level1 !== undefined) {
         const read = readLevel1Output(opts.level1);
         for (const line of read.warnings) warn(io, line);
-        const rows = read.rows.filter((row) => row.instance_id === record.instance && row.status !== 'failed' && typeof row.final === 'string' && row.final.trim() !== '');
-        if (rows.length === 0) warn(io, `${opts.level1} has no Level 1 rewrite of this checkout's instance: the problem statement is the task`);
-        else statement = rows[rows.length - 1].final!;
+        const rewrite = level1Statement(read.rows, record.instance, ['verified', 'unverified']);
+        if (rewrite === undefined) warn(io, `${opts.level1} has no Level 1 rewrite of this checkout's instance: the problem statement is the task`);
+        else statement = rewrite;
       }
-      if (!record.levels.includes(2)) return io.stdout(ensureNewline(statement));
-      const translator = translatorFor(await checkoutNamesBundle(opts.checkout, record, cacheOptions()));
-      io.stdout(ensureNewline(translator.textToView(statement)));
+      const [task] = await textsInView(opts.checkout, record, [statement], cacheOptions());
+      io.stdout(ensureNewline(task));
     });
 }
 

@@ -311,6 +311,14 @@ export function findInstance(dataset: Dataset | readonly Instance[], id: string)
   throw new UsageError(`no instance "${wanted}" in ${source}${hint}`);
 }
 
+/** The instances named in `list` (comma-separated), in its order, once each; every instance without it. */
+export function selectInstances(dataset: Dataset, list: string | undefined): Instance[] {
+  if (list === undefined) return [...dataset.instances];
+  const wanted = [...new Set(list.split(',').map((s) => s.trim()).filter((s) => s !== ''))];
+  if (wanted.length === 0) throw new UsageError('--instances: no instance id given');
+  return wanted.map((id) => findInstance(dataset, id));
+}
+
 /** Ids that contain the wanted id (or are contained in it), then the nearest by edit distance. */
 export function closeIds(ids: readonly string[], wanted: string, limit: number): string[] {
   const lower = wanted.toLowerCase();
