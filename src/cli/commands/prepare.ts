@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { GRANULARITIES, parseGranularity } from '../../core/disguise/bundle';
 import { UsageError } from '../../core/common/errors';
 import { requireOutsideFolder } from '../../core/common/user-paths';
@@ -43,6 +43,7 @@ interface PrepareCommandOptions {
   attempts: string;
   runner: string;
   image?: string;
+  gateWith: string;
 }
 
 /** `--levels 1,2,3,4`: each of 1-4 at most once, ascending. */
@@ -99,7 +100,8 @@ export function registerPrepare(program: Command, io: CliIo, state: CliState, en
     .option('--level1-seed <n>', 'Level 1: the request seed', String(LEVEL1_DEFAULTS.seed))
     .option('--level1-temperature <t>', "Level 1: the generator's temperature", String(LEVEL1_DEFAULTS.temperature))
     .option('--rewriter <name>', `with Level 4: ${LEVEL4_REWRITERS.join(' or ')}`, 'offline')
-    .option('--attempts <n>', 'with Level 4: rewrites drawn per instance and seed at most', String(DEFAULT_LEVEL4_ATTEMPTS));
+    .option('--attempts <n>', 'with Level 4: rewrites drawn per instance and seed at most', String(DEFAULT_LEVEL4_ATTEMPTS))
+    .addOption(new Option('--gate-with <judge>', "what judges the states of Levels 3 and 4: tests (the runner's) or harness (the SWE-bench harness: each candidate written as a prediction, RUN/harness/run-pending.sh judges them, the next run reads its reports); Level 2's gate always runs on the runner").choices(['tests', 'harness']).default('tests'));
   addRunnerOptions(command, true).action(async (opts: PrepareCommandOptions) => {
     const levels = parsePrepareLevels(opts.levels);
     const seeds = parseSeeds(opts.seeds);
@@ -151,6 +153,7 @@ export function registerPrepare(program: Command, io: CliIo, state: CliState, en
       ...(opts.python !== undefined ? { python: path.resolve(opts.python) } : {}),
       ...(levels.includes(1) ? { level1: opts.level1 !== undefined ? { rows: path.resolve(opts.level1) } : { model: opts.model!, ...level1Config } } : {}),
       ...(levels.includes(4) ? { level4: { rewriter, attempts, ...(rewriter === 'llm' ? { model: opts.model! } : {}) } } : {}),
+      ...(opts.gateWith === 'harness' ? { gateWith: 'harness' as const } : {}),
     };
     const level1: Level1Source | undefined = !levels.includes(1)
       ? undefined
@@ -175,6 +178,7 @@ export function registerPrepare(program: Command, io: CliIo, state: CliState, en
       onProgress: (line) => io.stderr(`${line}\n`),
     }).finally(() => interpreter?.release());
     io.stderr(summary.markdown);
+    if (summary.pending > 0) warn(io, `${summary.pending} pairs wait for the SWE-bench harness: DATASET=${opts.dataset} sh ${summary.harnessScript}, then run the same prepare again`);
     const { markdown: _markdown, ...printed } = summary;
     printJson(io, printed);
     if (summary.errors > 0) state.exitCode = 1;

@@ -6,7 +6,8 @@ import { OriginalNames } from '../../core/disguise/original-scan';
 import { writeFileAtomic } from '../../core/common/atomic';
 import { requireOutputFile } from '../../core/common/user-paths';
 import { UsageError } from '../../core/common/errors';
-import { comparisonPlot, comparisonTable, compareTrajectories, readResolved, readTrajectories } from '../../core/workflow/trajectories';
+import { comparisonPlot, comparisonTable, compareTrajectories, readTrajectories } from '../../core/workflow/trajectories';
+import { readResolved } from '../../core/workflow/harness-reports';
 import type { CliIo, CliState } from './io';
 
 interface TrajectoriesOptions {

@@ -58,6 +58,12 @@ export interface DisguisedCheckoutOptions {
    * collects the instance's test files there.
    */
   makeRunner?: (base: string) => Promise<TestRunner>;
+  /**
+   * The runner of the Level 2 gate, when it is not the state gate's: a judge of states that
+   * cannot run a view (the SWE-bench harness, harness-judge.ts) leaves it to this one, which runs
+   * both sides the gate compares.
+   */
+  makeNamesRunner?: (base: string) => Promise<TestRunner>;
   maxDraws?: number;
   /** Level 4: the instance's accepted rewrite (level4-rows.ts); required when the levels include 4. */
   rewrite?: AcceptedRewrite;
@@ -152,7 +158,7 @@ export async function checkoutDisguised(options: DisguisedCheckoutOptions): Prom
       // applied (as the state gate judges them).
       const testFiles = new Set(patchPaths(instance.test_patch, "the instance's test_patch"));
       for (const [file, bytes] of replace) if (!testFiles.has(file)) fs.writeFileSync(path.join(base, file), bytes);
-      names = await gateLevel2(options, base, runner!, say);
+      names = await gateLevel2(options, base, options.makeNamesRunner ? await options.makeNamesRunner(base) : runner!, say);
     }
   } finally {
     removeScratch(scratch);

@@ -15,7 +15,10 @@
  *   dataset/seed-N/test.jsonl  the disguised dataset of seed N (mini-swe-agent: --subset DIR --split test)
  *   summary.json, summary.md the table of the last run
  *
- * Resumable: a pair with a `prepared` row is skipped; a pair with an `error` row, or none, is done
+ * With `settings.gateWith` `harness`, the states of Levels 3 and 4 are judged by the SWE-bench
+ * harness (harness-judge.ts): a pair whose gate waits for it is `pending` until a later run.
+ *
+ * Resumable: a pair with a `prepared` row is skipped; a pair with an `error` or `pending` row, or none, is done
  * again (a working copy it left is removed first, with its records). A level that cannot be had
  * falls back without failing the pair: an instance without a verified Level 1 rewrite keeps its
  * statement, one whose Level 4 row was not accepted is prepared without Level 4; the summary
@@ -35,6 +38,7 @@ import { checkoutIdOf, recordsFolder } from './checkout-store';
 import { checkoutDisguised } from './disguised-checkout';
 import { level1Statement, textsInView } from './disguised-task';
 import { harnessImageName } from './docker-runner';
+import { HarnessPending, harnessJudge, PENDING_SCRIPT } from './harness-judge';
 import type { Instance } from './instances';
 import { runLevel4, type Level4LlmEndpoint } from './level4';
 import { latestFinalRows, readAcceptedRewrite, type AcceptedRewrite } from './level4-rows';
@@ -47,6 +51,7 @@ export const PREPARED_ROW_SCHEMA = 'schrodinger-views/prepared';
 const SETTINGS_FILE = 'prepare.json';
 const ROWS_FILE = 'prepared.jsonl';
 const LEVEL1_FILE = 'level1.jsonl';
+const HARNESS_FOLDER = 'harness';
 
 /** What a rerun into the same folder must keep: another value makes other views. */
 export interface PrepareSettings {
@@ -58,6 +63,8 @@ export interface PrepareSettings {
   python?: string;
   level1?: { rows: string } | { model: string; seed: number; temperature: number; maxRounds: number };
   level4?: { rewriter: Level4Rewriter; attempts: number; model?: string };
+  /** `harness`: the state gates (Levels 3 and 4) judged by the SWE-bench harness (harness-judge.ts), the Level 2 gate by the runner. */
+  gateWith?: 'harness';
 }
 
 export type Level1Source = { rows: string } | { endpoint: Partial<Level1Config> & { apiKey: string } };
@@ -89,7 +96,8 @@ export interface PreparedRow {
   schema: typeof PREPARED_ROW_SCHEMA;
   instance_id: string;
   seed: number;
-  status: 'prepared' | 'error';
+  /** `pending`: a gate waits for the SWE-bench harness's judgement of a candidate (`--gate-with harness`). */
+  status: 'prepared' | 'error' | 'pending';
   error?: string;
   /** The levels asked for, and those the working copy and its task have. */
   requested: number[];
@@ -110,6 +118,9 @@ export interface PrepareSummary {
   pairs: number;
   prepared: number;
   errors: number;
+  /** Pairs waiting for the SWE-bench harness, and the script that judges what they wait for. */
+  pending: number;
+  harnessScript?: string;
   skipped: number;
   wallSeconds: number;
   markdown: string;
@@ -171,7 +182,8 @@ export async function prepare(options: PrepareOptions): Promise<PrepareSummary> 
     appendJsonLine(path.join(out, ROWS_FILE), row);
     finished++;
     if (row.status === 'error') errors++;
-    say(`prepare: ${finished}/${todo.length} done${errors > 0 ? ` (${errors} failed)` : ''}: ${label} ${row.status === 'error' ? `failed: ${row.error}` : `levels ${row.levels.join(',') || 'none'} in ${duration(row.seconds.total)}`}${eta()}`);
+    const what = row.status === 'error' ? `failed: ${row.error}` : row.status === 'pending' ? 'waits for the SWE-bench harness' : `levels ${row.levels.join(',') || 'none'} in ${duration(row.seconds.total)}`;
+    say(`prepare: ${finished}/${todo.length} done${errors > 0 ? ` (${errors} failed)` : ''}: ${label} ${what}${eta()}`);
   };
   let next = 0;
   const worker = async () => {
@@ -185,11 +197,15 @@ export async function prepare(options: PrepareOptions): Promise<PrepareSummary> 
   const datasets = writeDatasets(out, options.seeds, options.instances, rows);
   const table = summaryTable(levels, wanted, level1Seconds);
   const wallSeconds = round((now() - started) / 1000);
-  const markdown = summaryMarkdown(table, { pairs: pairs.length, prepared: wanted.filter((r) => r.status === 'prepared').length, errors: wanted.filter((r) => r.status === 'error').length, wallSeconds, concurrency: options.concurrency });
+  const count = (status: PreparedRow['status']) => wanted.filter((r) => r.status === status).length;
+  const harnessScript = count('pending') > 0 ? path.join(out, HARNESS_FOLDER, PENDING_SCRIPT) : undefined;
+  const markdown = summaryMarkdown(table, { pairs: pairs.length, prepared: count('prepared'), errors: count('error'), pending: count('pending'), harnessScript, wallSeconds, concurrency: options.concurrency });
   const summary: PrepareSummary = {
     pairs: pairs.length,
-    prepared: wanted.filter((r) => r.status === 'prepared').length,
-    errors: wanted.filter((r) => r.status === 'error').length,
+    prepared: count('prepared'),
+    errors: count('error'),
+    pending: count('pending'),
+    ...(harnessScript ? { harnessScript } : {}),
     skipped: pairs.length - todo.length,
     wallSeconds,
     markdown,
@@ -332,7 +348,8 @@ async function preparePair(context: PairContext, instance: Instance, seed: numbe
       python: context.settings.python,
       factsCache: context.factsCache,
       environmentCache: context.environmentCache,
-      makeRunner: async (base) => context.runnerFor(instance, base),
+      makeRunner: async (base) => stateRunner(context, instance, base, `levels-${checkoutLevels.filter((l) => l !== 2).join('-') || 'none'}/seed-${seed}`),
+      ...(context.settings.gateWith === 'harness' ? { makeNamesRunner: async (base: string) => context.runnerFor(instance, base) } : {}),
       onProgress: say,
     });
     seconds.checkout = round((now() - t) / 1000);
@@ -349,8 +366,8 @@ async function preparePair(context: PairContext, instance: Instance, seed: numbe
     row.task = await disguisedRow(instance, record, result.work, context, statement?.text);
     seconds.task = round((now() - t2) / 1000);
   } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    row.status = 'error';
+    if (!(error instanceof UsageError) && !(error instanceof HarnessPending)) throw error;
+    row.status = error instanceof HarnessPending ? 'pending' : 'error';
     row.error = error.message;
     row.levels = [];
     removeLeftCheckout(work, context.store);
@@ -359,6 +376,12 @@ async function preparePair(context: PairContext, instance: Instance, seed: numbe
   }
   seconds.total = round((now() - started) / 1000);
   return row;
+}
+
+/** The runner of a state gate: the SWE-bench harness with `--gate-with harness`, else the pair's runner. */
+function stateRunner(context: PairContext, instance: Instance, base: string, stage: string): TestRunner {
+  if (context.settings.gateWith !== 'harness') return context.runnerFor(instance, base);
+  return harnessJudge({ instance, base, folder: path.join(context.out, HARNESS_FOLDER), stage });
 }
 
 /** A working copy an interrupted or failed run left, and its records in the store. */
@@ -386,7 +409,7 @@ async function level4Row(context: PairContext, instance: Instance, seed: number,
     attempts: level4.attempts,
     out: file,
     concurrency: 1,
-    runnerFor: (item, base) => context.runnerFor(item, base),
+    runnerFor: (item, base) => stateRunner(context, item, base, `level-4/seed-${seed}`),
     onProgress: say,
   });
   const final = latestFinalRows(readJsonLines(file).lines).get(instance.instance_id);
@@ -512,9 +535,10 @@ function formatCounts(counts: ReadonlyMap<string, number>): string {
   return [...counts].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([key, n]) => `${n} ${key}`).join(', ') || 'none';
 }
 
-function summaryMarkdown(table: SummaryTable, run: { pairs: number; prepared: number; errors: number; wallSeconds: number; concurrency: number }): string {
+function summaryMarkdown(table: SummaryTable, run: { pairs: number; prepared: number; errors: number; pending: number; harnessScript?: string; wallSeconds: number; concurrency: number }): string {
   const lines = [
     `Prepared ${run.prepared} of ${run.pairs} pairs (instance × seed)${run.errors > 0 ? `, ${run.errors} failed (see prepared.jsonl)` : ''}; wall time ${duration(run.wallSeconds)} at concurrency ${run.concurrency}.`,
+    ...(run.pending > 0 ? ['', `${run.pending} pairs wait for the SWE-bench harness: DATASET=<the dataset> sh ${run.harnessScript}, then run the same prepare again.`] : []),
     '',
     '| level | pairs | applied | gate passed | fallbacks | detail |',
     '|---|---|---|---|---|---|',

@@ -10,6 +10,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { UsageError } from '../common/errors';
+import { filesUnder } from '../common/files-under';
 import { classifyCommand } from './session/commands';
 import { ACTION_CLASSES, type ActionClass } from './session/actions';
 
@@ -51,20 +52,6 @@ export interface TrajectoriesComparison {
 }
 
 const EXPLORATION: readonly ActionClass[] = ['navigate', 'search', 'read'];
-
-/** The files under `folder` whose names end with `suffix`, at any depth, in path order. */
-function filesUnder(folder: string, suffix: string): string[] {
-  const files: string[] = [];
-  const visit = (dir: string) => {
-    for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      const full = path.join(dir, entry.name);
-      if (entry.isDirectory()) visit(full);
-      else if (entry.isFile() && entry.name.endsWith(suffix)) files.push(full);
-    }
-  };
-  visit(folder);
-  return files;
-}
 
 /** Every `*.traj.json` under a folder (mini-swe-agent's `<id>/<id>.traj.json`), by instance id. */
 export function readTrajectories(folder: string): Map<string, RunMeasure> {
@@ -130,48 +117,6 @@ export function measureTrajectory(file: string, instance: string): RunMeasure {
     outputTokens = number('output_tokens') || number('completion_tokens');
   }
   return { instance, actions, byClass, inputTokens, outputTokens, exitStatus: typeof data.info?.exit_status === 'string' ? data.info.exit_status : '', observations };
-}
-
-/**
- * The resolved instances of a SWE-bench harness report: the run's summary (`resolved_ids`) or an
- * instance report (`{"<id>": {"resolved": true, ...}}`, the harness's `report.json`), one file or
- * a folder of them.
- */
-export function readResolved(source: string): { resolved: Set<string>; judged: Set<string> } {
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(source);
-  } catch {
-    throw new UsageError(`no such report: ${source}`);
-  }
-  const files = stat.isDirectory() ? filesUnder(source, '.json') : [source];
-  const resolved = new Set<string>();
-  const judged = new Set<string>();
-  for (const file of files) {
-    let value: unknown;
-    try {
-      value = JSON.parse(fs.readFileSync(file, 'utf8'));
-    } catch {
-      throw new UsageError(`${file}: not a JSON report`);
-    }
-    if (!value || typeof value !== 'object' || Array.isArray(value)) throw new UsageError(`${file}: not a SWE-bench harness report`);
-    const record = value as Record<string, unknown>;
-    if (Array.isArray(record.resolved_ids)) {
-      for (const id of record.resolved_ids) if (typeof id === 'string') resolved.add(id);
-      for (const key of ['completed_ids', 'submitted_ids']) if (Array.isArray(record[key])) for (const id of record[key] as unknown[]) if (typeof id === 'string') judged.add(id);
-      for (const id of resolved) judged.add(id);
-      continue;
-    }
-    let found = false;
-    for (const [id, entry] of Object.entries(record)) {
-      if (!entry || typeof entry !== 'object' || typeof (entry as { resolved?: unknown }).resolved !== 'boolean') continue;
-      found = true;
-      judged.add(id);
-      if ((entry as { resolved: boolean }).resolved) resolved.add(id);
-    }
-    if (!found) throw new UsageError(`${file}: neither resolved_ids nor per-instance "resolved" entries: not a SWE-bench harness report`);
-  }
-  return { resolved, judged };
 }
 
 function summary(runs: readonly RunMeasure[], report?: { resolved: Set<string>; judged: Set<string> }): SideSummary {
