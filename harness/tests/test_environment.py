@@ -74,3 +74,12 @@ def test_a_runtime_that_does_not_answer_ends_the_run_rather_than_answering_the_a
     env = DisguisedEnvironment(url="http://127.0.0.1:9", auth_token="t", timeout=2)
     with pytest.raises(OSError):
         env.execute({"command": "ls"})
+
+
+def test_a_row_that_is_not_of_a_prepared_dataset_is_refused():
+    from schrodinger_harness import prepared_checkout
+
+    for row in ({}, {"schrodinger": {"checkout": "/w"}}, {"schrodinger": "x"}, []):
+        with pytest.raises(ValueError, match="not a row of a `schrodinger prepare` dataset"):
+            prepared_checkout(row)
+    assert prepared_checkout({"schrodinger": {"checkout": "/w", "store": "/s"}}) == ("/w", "/s")

@@ -3,14 +3,14 @@
 // instance and seed the Level 4 row, the gated checkout of Levels 2, 3 and 4 and a disguised
 // dataset row; Level 1 once per instance; resumable; the same inputs make the same dataset.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { registerPrepare } from '../../src/cli/commands/prepare';
 import { registerTask } from '../../src/cli/commands/task';
 import type { PreparedRow } from '../../src/core/workflow/prepare';
-import { tempDir } from '../helpers';
+import { PYTHON, ROOT, tempDir } from '../helpers';
 import { ScriptedOpenAI, markerOf } from '../openai-server';
 import { bareRepository, sharedInstance, type SharedInstance, useDebianPython } from '../shared-instances';
 import { runCommand } from '../unit/command-harness';
@@ -136,6 +136,30 @@ test('two instances x two seeds, Levels 1-4: every pair gated and written, Level
       assert.equal(task.stdout.trimEnd(), String(row.problem_statement).trimEnd());
     }
   }
+
+  // The agent runtime takes a row as it is: the harness package serves its working copy (a real `schrodinger serve`).
+  const row = datasetRows(out, 5)[0];
+  const driver = path.join(dir, 'serve-row.py');
+  fs.writeFileSync(
+    driver,
+    `import json, sys
+from schrodinger_harness import serve_prepared
+row = json.loads(sys.argv[1])
+with serve_prepared(row, schrodinger=sys.argv[2]) as env:
+    listed = env.execute({"command": "pwd && ls && git status --short | wc -l"})
+    shown = repr(env.get_template_vars()) + repr(env.config.model_dump())
+print("@@" + json.dumps({"listed": listed, "shown": shown}))
+`,
+  );
+  const served = spawnSync(PYTHON, [driver, JSON.stringify(row), `${process.execPath} ${path.join(ROOT, 'bin', 'schrodinger.js')}`], { encoding: 'utf8', env: { ...process.env, PYTHONPATH: path.join(ROOT, 'harness') } });
+  assert.equal(served.status, 0, served.stderr);
+  const answer = JSON.parse(served.stdout.split('\n').find((l) => l.startsWith('@@'))!.slice(2)) as { listed: { output: string; returncode: number }; shown: string };
+  assert.equal(answer.listed.returncode, 0, answer.listed.output);
+  assert.match(answer.listed.output, /^\/testbed\n/);
+  assert.match(answer.listed.output, /^src$/m);
+  assert.match(answer.listed.output, /^0$/m);
+  assert.doesNotMatch(answer.listed.output, /cachetools/);
+  assert.ok(!answer.shown.includes(dir), answer.shown);
 
   // A rerun: every pair skipped, no new Level 1 request, the dataset byte for byte the same.
   const before5 = fs.readFileSync(path.join(out, 'dataset', 'seed-5', 'test.jsonl'));
