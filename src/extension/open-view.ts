@@ -7,6 +7,7 @@ import { translatorFor } from '../core/disguise/translator';
 import { loadOrBuildBundle } from '../core/disguise/bundle-cache';
 import { UsageError } from '../core/common/errors';
 import { checkRepositoryFolder, readRepository } from '../core/repository/repository';
+import { gatedNames } from '../core/workflow/checkout-names';
 import { findCheckout } from '../core/workflow/checkout-store';
 import { checkoutStores } from './checkout-stores';
 import type { ExtensionHost } from './host';
@@ -74,7 +75,8 @@ export async function openDisguisedView(
         const repo = readRepository(repository, { hidden: config.get<string[]>('hidden', []) });
         let last = 0;
         // A disguised checkout's Level 2 gate: the view draws Level 2 as the gate judged it (the names it gave back, its interpreter).
-        const gated = findCheckout(repo.root, checkoutStores(context))?.record.names;
+        const found = findCheckout(repo.root, checkoutStores(context));
+        const gated = found ? gatedNames(found.record) : undefined;
         const python = args.python || gated?.python || config.get<string>('python', '') || undefined;
         const givenBack = gated?.givenBack;
         const { bundle, file, cached } = await loadOrBuildBundle(path.join(context.globalStorageUri.fsPath, 'bundles'), repo, {

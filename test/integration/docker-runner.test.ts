@@ -10,6 +10,9 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { registerCheckout } from '../../src/cli/commands/checkout';
 import { registerLevel4 } from '../../src/cli/commands/level4';
+import { registerTask } from '../../src/cli/commands/task';
+import { checkoutNamesBundle } from '../../src/core/workflow/checkout-names';
+import { findCheckout } from '../../src/core/workflow/checkout-store';
 import { checkoutInstance } from '../../src/core/workflow/checkout';
 import { dockerTestRunner } from '../../src/core/workflow/docker-runner';
 import { commandTestRunner } from '../../src/core/workflow/test-runner';
@@ -62,6 +65,28 @@ test('checkout --levels 2,3 --runner docker gates both levels in containers and 
   assert.equal(printed.level2.status, 'passed', done.stderr);
   assert.deepEqual(containersOf(process.pid), []);
   assert.deepEqual(fs.readdirSync(os.tmpdir()).filter((name) => name.includes(`-p${process.pid}-`)), []);
+});
+
+test("a checkout gated in containers is read in view names again: its Level 2 learned from the image's interpreter, which `task` and the view run again (marshmallow-2246's tests import pytest)", async () => {
+  useDebianPython();
+  const image = requireTestImage();
+  const item = sharedInstance('marshmallow-code__marshmallow-2246');
+  const dir = tempDir('docker-read');
+  const out = path.join(dir, 'out');
+  const store = path.join(dir, 'store');
+  const dataset = path.join(INSTANCES_DIR, 'instances.jsonl');
+  const done = await runCommand([registerCheckout], ['checkout', '--dataset', dataset, '--instance', item.instance_id, '--repo', bareRepository(item), '--out', out, '--levels', '2', '--seed', '4417', '--runner', 'docker', '--image', image, '--store', store]);
+  assert.equal(done.status, 0, done.stderr);
+  const record = findCheckout(out, [store])!.record;
+  assert.match(record.names!.python, /^docker image schrodinger-test:bookworm \([0-9a-f]{12}\):\/usr\/bin\/python3$/);
+  const task = await runCommand([registerTask], ['task', '--checkout', out, '--dataset', dataset, '--store', store]);
+  assert.equal(task.status, 0, task.stderr);
+  assert.doesNotMatch(task.stdout, /\bmarshmallow\b/);
+  // The reader's view is the gate's: the same bundle as one built with the image's interpreter directly.
+  const view = await checkoutNamesBundle(out, record);
+  assert.equal(view.names!.environment.python.executable, record.names!.python);
+  assert.ok(view.names!.environment.distributions.some((d) => d.name === 'pytest'), JSON.stringify(view.names!.environment.distributions));
+  assert.deepEqual(containersOf(process.pid), []);
 });
 
 test('level4 --runner docker gates each rewrite in containers (cachetools-387, offline rewriter)', async () => {

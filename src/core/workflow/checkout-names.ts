@@ -5,15 +5,17 @@
  */
 import { buildBundleFor, type Bundle } from '../disguise/bundle';
 import { readRepository } from '../repository/repository';
+import { recordedImagePython } from './docker-runner';
 import type { LevelsRecord } from './levels-record';
 
 export async function checkoutNamesBundle(workingCopy: string, record: LevelsRecord, caches: { factsCache?: string; environmentCache?: string } = {}): Promise<Bundle> {
-  return buildBundleFor(readRepository(workingCopy), {
-    seed: record.seed,
-    levels: [2],
-    granularity: record.names?.granularity ?? 'full',
-    python: record.names?.python,
-    givenBack: record.names?.givenBack,
-    ...caches,
-  });
+  return buildBundleFor(readRepository(workingCopy), { seed: record.seed, levels: [2], granularity: record.names?.granularity ?? 'full', ...gatedNames(record), ...caches });
+}
+
+/** What a view of the checkout draws Level 2 with: the gate's interpreter and the names it gave back. */
+export function gatedNames(record: LevelsRecord): { python?: string; givenBack?: Readonly<Record<string, string>> } {
+  const names = record.names;
+  if (!names) return {};
+  // A checkout gated in containers learned from the image's interpreter: read from it again.
+  return { python: names.python === '' ? undefined : (recordedImagePython(names.python) ?? names.python), givenBack: names.givenBack };
 }

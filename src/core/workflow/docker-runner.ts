@@ -147,6 +147,18 @@ export function imagePython(spec: ContainerSpec, imageId: string): string {
   return file;
 }
 
+const IMAGE_PYTHON = /^docker image (.+) \(([0-9a-f]{12})\):/;
+
+/**
+ * The interpreter an environment record names when imagePython's script ran it (`docker image
+ * NAME (ID):/usr/bin/python3`, what the reader reports as its executable): that script again, for
+ * a reader of a checkout gated in containers; undefined for any other interpreter.
+ */
+export function recordedImagePython(recorded: string, docker?: string): string | undefined {
+  const match = IMAGE_PYTHON.exec(recorded);
+  return match ? imagePython({ image: match[1], docker }, match[2]) : undefined;
+}
+
 export interface DockerRunnerOptions extends Omit<CommandRunnerOptions, 'env'> {
   container: ContainerSpec;
 }
