@@ -37,6 +37,7 @@ import { registerLevel1 } from './commands/level1';
 import { registerLevel4 } from './commands/level4';
 import { registerPatch } from './commands/patch';
 import { registerPrepare } from './commands/prepare';
+import { registerProbe } from './commands/probe';
 import { registerServe } from './commands/serve';
 import { registerTask } from './commands/task';
 import { registerTrajectories } from './commands/trajectories';
@@ -291,6 +292,7 @@ export function createProgram(io: CliIo = processIo, state: CliState = { exitCod
   registerLevel1(program, io, state);
   registerLevel4(program, io, state);
   registerPrepare(program, io, state);
+  registerProbe(program, io, state);
   registerSample(program, io, state);
   registerReviewReport(program, io, state);
   return program;

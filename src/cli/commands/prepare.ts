@@ -6,7 +6,6 @@ import { UsageError } from '../../core/common/errors';
 import { requireOutsideFolder } from '../../core/common/user-paths';
 import { parseDecimal, parseSeed, parseWhole } from '../../core/common/user-values';
 import { LEVEL1_DEFAULTS } from '../../core/statement/level1';
-import { resolveCommit, sourceGitDir } from '../../core/workflow/checkout';
 import { loadDataset, selectInstances } from '../../core/workflow/instances';
 import { DEFAULT_LEVEL4_ATTEMPTS, LEVEL4_LLM_DEFAULTS } from '../../core/workflow/level4';
 import { LEVEL4_REWRITERS, type Level4Rewriter } from '../../core/workflow/level4-types';
@@ -14,6 +13,7 @@ import { prepare, type Level1Source, type PrepareSettings } from '../../core/wor
 import { DEFAULT_TIMEOUT_S } from '../../core/workflow/test-runner';
 import { instanceTestRunner, interpreterFirst } from '../../core/workflow/test-command';
 import { cacheOptions } from '../cache';
+import { instanceClones } from '../clones';
 import { addRunnerOptions, containerOf } from '../runner';
 import { printJson, warn, type CliIo, type CliState } from './io';
 import { endpointOf } from './endpoint';
@@ -63,17 +63,6 @@ function parseSeeds(text: string): number[] {
   return seeds;
 }
 
-/** The clone of an instance's repository in `--repos DIR`: NAME.git, NAME, OWNER__NAME.git or OWNER__NAME. */
-export function cloneIn(folder: string, repo: string): string | undefined {
-  const [owner, name] = repo.split('/');
-  if (!owner || !name || repo.split('/').length !== 2) return undefined;
-  for (const candidate of [`${name}.git`, name, `${owner}__${name}.git`, `${owner}__${name}`]) {
-    const full = path.join(folder, candidate);
-    if (fs.existsSync(full) && fs.statSync(full).isDirectory()) return full;
-  }
-  return undefined;
-}
-
 /** `schrodinger prepare`: a whole benchmark, every instance and seed, disguised, gated and written as a dataset agents take. */
 export function registerPrepare(program: Command, io: CliIo, state: CliState, env: NodeJS.ProcessEnv = process.env): void {
   const command = program
@@ -109,7 +98,7 @@ export function registerPrepare(program: Command, io: CliIo, state: CliState, en
     const timeout = parseWhole('--timeout', opts.timeout, 1, 999999);
     const attempts = parseWhole('--attempts', opts.attempts, 1, 100);
     const granularity = parseGranularity(opts.granularity);
-    if ((opts.repos === undefined) === (opts.repo === undefined)) throw new UsageError('give --repos DIR (a clone per repository) or --repo PATH (one clone for every instance)');
+    if ((opts.repos === undefined) === (opts.repo === undefined)) instanceClones([], opts);
     if (opts.testCmd !== undefined && opts.testCmd.trim() === '') throw new UsageError('empty --test-cmd');
     if (!(LEVEL4_REWRITERS as readonly string[]).includes(opts.rewriter)) throw new UsageError(`unknown --rewriter "${opts.rewriter}": expected ${LEVEL4_REWRITERS.join(' or ')}`);
     const rewriter = opts.rewriter as Level4Rewriter;
@@ -130,14 +119,8 @@ export function registerPrepare(program: Command, io: CliIo, state: CliState, en
     if (dataset.warnings.length > 0) throw new UsageError(`damaged dataset: ${dataset.warnings[0]}${dataset.warnings.length > 1 ? ` (and ${dataset.warnings.length - 1} more)` : ''}`);
     const instances = selectInstances(dataset, opts.instances);
     // Every instance's clone, commit and runner checked before any work.
-    const clones = new Map<string, string>();
-    for (const instance of instances) {
-      const clone = opts.repo ?? cloneIn(opts.repos!, instance.repo);
-      if (clone === undefined) throw new UsageError(`no clone of ${instance.repo} in ${opts.repos} (looked for ${instance.repo.split('/')[1]}.git, ${instance.repo.split('/')[1]}, ${instance.repo.replace('/', '__')}.git and ${instance.repo.replace('/', '__')})`);
-      resolveCommit(sourceGitDir(clone), instance.base_commit, clone);
-      containerOf(opts, instance.instance_id);
-      clones.set(instance.instance_id, clone);
-    }
+    const clones = instanceClones(instances, opts);
+    for (const instance of instances) containerOf(opts, instance.instance_id);
     for (const clone of new Set(clones.values())) {
       requireOutsideFolder(opts.out, clone, '--out', 'a clone');
       if (opts.views) requireOutsideFolder(opts.views, clone, '--views', 'a clone');
