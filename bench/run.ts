@@ -8,6 +8,7 @@ import { translatorFor } from '../src/core/disguise/translator';
 import { scanPython } from '../src/core/python/binder';
 import { DisguisedFileSystem } from '../src/core/view/view-fs';
 import { benchFindInView } from './find-in-view';
+import { benchGoToFile } from './go-to-file';
 import { benchNavigation } from './navigation';
 import { median, row, timeIt, timeProcess } from './measure';
 import { readRepository } from '../src/core/repository/repository';
@@ -79,6 +80,7 @@ async function benchView(bundle: Bundle): Promise<string[]> {
   const translator = translatorFor(bundle);
   const view = new DisguisedFileSystem({ root: DJANGO, translator });
   rows.push(...(await benchFindInView(view, DJANGO, ROUNDS)), `(view checksum ${sink % 997})`);
+  rows.push(...benchGoToFile(view, ROUNDS));
   // Navigation after the background warm-up: the view translated, then every Python file parsed.
   await view.warm();
   rows.push(...(await benchNavigation(view, ROUNDS)));

@@ -1,6 +1,7 @@
 /** Go to File and Find in View: VS Code's own Quick Open and search do not see custom schemes. */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { matchFiles } from '../core/view/file-matcher';
 import { resultLabel, searchView, type SearchMatch, type SearchQuery } from '../core/view/view-search';
 import type { ExtensionHost } from './host';
 import type { Log } from './log';
@@ -67,16 +68,38 @@ async function placeBuiltInSearch(context: vscode.ExtensionContext, viewOpen: bo
   }
 }
 
+/**
+ * Go to File in View: the view's files matched as Quick Open matches (core/view/file-matcher.ts)
+ * on every keystroke; the items are given in the matcher's order and shown whatever VS Code's own
+ * label filter makes of the query (`alwaysShow`), so a fragment such as `pkg/init` finds
+ * `src/pkg/__init__.py`.
+ */
 export async function goToFile(views: ViewRegistry): Promise<vscode.Uri | undefined> {
-  const open = views.inWorkspace();
-  const items: Array<vscode.QuickPickItem & { uri: vscode.Uri }> = [];
-  for (const view of open) {
+  type FileItem = vscode.QuickPickItem & { uri: vscode.Uri };
+  const byPath = new Map<string, FileItem>();
+  for (const view of views.inWorkspace()) {
     for (const viewPath of view.fs.listFiles()) {
       const dir = path.posix.dirname(viewPath);
-      items.push({ label: path.posix.basename(viewPath), description: dir === '.' ? view.record.rootName : `${view.record.rootName}/${dir}`, uri: views.uriOf(view, viewPath) });
+      const shown = `${view.record.rootName}/${viewPath}`;
+      byPath.set(shown, { label: path.posix.basename(viewPath), description: dir === '.' ? view.record.rootName : `${view.record.rootName}/${dir}`, uri: views.uriOf(view, viewPath), alwaysShow: true });
     }
   }
-  const picked = await vscode.window.showQuickPick(items, { title: 'Go to File in View', placeHolder: 'Type a file name of the view', matchOnDescription: true });
+  const paths = [...byPath.keys()];
+  const pick = vscode.window.createQuickPick<FileItem>();
+  pick.title = 'Go to File in View';
+  pick.placeholder = 'Type a file name or a part of its path (e.g. pkg/init)';
+  pick.matchOnDescription = true;
+  const show = (query: string) => {
+    pick.items = matchFiles(paths, query).map((m) => byPath.get(m.path)!);
+  };
+  show('');
+  pick.onDidChangeValue(show);
+  const picked = await new Promise<FileItem | undefined>((resolve) => {
+    pick.onDidAccept(() => resolve(pick.selectedItems[0] ?? pick.activeItems[0]));
+    pick.onDidHide(() => resolve(undefined));
+    pick.show();
+  });
+  pick.dispose();
   if (picked) await vscode.window.showTextDocument(picked.uri, { preview: true });
   return picked?.uri;
 }

@@ -297,3 +297,26 @@ test('back in solver mode, the diff, the mapping table and the Mapping view are 
   await bench.screenshot('solver-mode-again');
   assert.doesNotMatch(await page.locator('.part.editor').innerText(), /ShoppingCart/);
 });
+
+test('Go to File matches path fragments as Quick Open does: a whole path, a folder and a name part', async () => {
+  const { page } = bench;
+  const models = translator.pathToView('shopcart/models');
+  const rows = page.locator('.quick-input-widget .quick-input-list .monaco-list-row');
+  const box = page.locator('.quick-input-widget .quick-input-box input');
+  const expected = translator.fileToView('shopcart/models/__init__.py', fs.readFileSync(path.join(FIXTURE, 'shopcart', 'models', '__init__.py'), 'utf8')).split('\n').find((l) => l.trim() !== '')!;
+  for (const typed of [`${models}/__init__`, `${models.split('/').pop()}/init`]) {
+    await pressKeys(page, 'Control+P');
+    await page.waitForSelector('.quick-input-widget .quick-input-box input', { state: 'visible' });
+    await box.fill(typed);
+    // The package's __init__.py is offered among the first rows (before any deeper __init__.py).
+    const listed = await waitFor(async () => {
+      const texts = (await rows.allInnerTexts()).slice(0, 3);
+      return texts.some((t) => t.includes('__init__.py') && t.includes(models)) ? texts : undefined;
+    }, 10_000, `${models}/__init__.py offered for "${typed}"`);
+    await bench.screenshot(`go-to-file-fragment-${typed.includes('/init') ? 'partial' : 'whole'}`);
+    const row = listed.findIndex((t) => t.includes('__init__.py') && t.includes(models));
+    for (let k = 0; k < row; k++) await pressKeys(page, 'ArrowDown');
+    await pressKeys(page, 'Enter');
+    await waitFor(async () => (await editorText(page)).includes(expected), 20_000, `the editor to show "${expected}"`);
+  }
+});
