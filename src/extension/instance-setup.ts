@@ -5,6 +5,7 @@
  */
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { openDialog } from './prompts';
 import { importRootFiles } from '../core/repository/import-roots';
 import { harnessImageName, type ContainerSpec } from '../core/workflow/docker-runner';
 import type { Instance } from '../core/workflow/instances';
@@ -16,19 +17,14 @@ import { DEFAULT_TIMEOUT_S, type TestRunner } from '../core/workflow/test-runner
  * The local clone of a dataset's repository (owner/name): the one `schrodinger.repositories`
  * names, else asked for (the dialog does not name the repository) and kept there.
  */
-export async function cloneOf(repo: string): Promise<string | undefined> {
+export async function cloneOf(repo: string, context: vscode.ExtensionContext, near?: string): Promise<string | undefined> {
   const config = vscode.workspace.getConfiguration('schrodinger');
   const clones = config.get<Record<string, string>>('repositories', {});
   if (clones[repo]) return clones[repo];
-  const folder = await vscode.window.showOpenDialog({
-    title: 'Schrödinger: the local clone of this instance\'s repository',
-    canSelectFiles: false,
-    canSelectFolders: true,
-    openLabel: 'Use this clone',
-  });
-  if (!folder?.[0]) return undefined;
-  await config.update('repositories', { ...clones, [repo]: folder[0].fsPath }, vscode.ConfigurationTarget.Global);
-  return folder[0].fsPath;
+  const folder = await openDialog(context, { title: "Schrödinger: the local clone of this instance's repository", canSelectFiles: false, canSelectFolders: true, openLabel: 'Use this clone' }, near);
+  if (!folder) return undefined;
+  await config.update('repositories', { ...clones, [repo]: folder.fsPath }, vscode.ConfigurationTarget.Global);
+  return folder.fsPath;
 }
 
 /** The test commands remembered per repository (owner/name), for rows without a test_cmd. */

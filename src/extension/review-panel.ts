@@ -179,7 +179,7 @@ async function attach(context: vscode.ExtensionContext, panel: vscode.WebviewPan
     try {
       if (bench.level !== 4) throw new UsageError(`only a Level 4 rewrite can be edited in the review`);
       const { row, instance } = bench.level4Source(message.index);
-      const clone = await cloneOf(instance.repo);
+      const clone = await cloneOf(instance.repo, context);
       if (!clone) return tell({ type: 'regate', ...at, status: 'refused', message: 'the edit was not gated: no clone of the repository was given' });
       tell({ type: 'regate', ...at, status: 'running', message: `running the instance's ${instance.FAIL_TO_PASS.length + instance.PASS_TO_PASS.length} tests on the edit…` });
       const shims = makeScratch('gate-python');
@@ -404,7 +404,7 @@ export async function drawReviewSample(context: vscode.ExtensionContext, log: Lo
     vscode.window.showInputBox({ title, value, validateInput: (v) => (/^\d+$/.test(v) && Number(v) >= min ? undefined : `a whole number >= ${min}`) });
   const n = await number('How many items to review', '100', 1);
   if (n === undefined) return;
-  const seed = await askSeed('Seed of the draw');
+  const seed = await askSeed('Seed of the draw', 'The seed draws the sample: the same seed gives the same sample.');
   if (seed === undefined) return;
   const overlap = await number('Items a second reviewer judges too', '20', 0);
   if (overlap === undefined) return;

@@ -29,7 +29,7 @@ import { WrongCopyError } from '../core/workflow/test-runner';
 import { askTestCommand, CancelledError, cloneOf, gateRunner, instanceInterpreter, rememberedTestCommand } from './instance-setup';
 import type { Log } from './log';
 import { openDisguisedView } from './open-view';
-import { askSeed } from './prompts';
+import { askSeed, openDialog } from './prompts';
 import type { ViewRegistry } from './views';
 import { extensionCheckoutStore, extensionWorkingCopies } from './checkout-stores';
 
@@ -51,9 +51,9 @@ const REWRITE_CHOICES: Array<vscode.QuickPickItem & { from: 'file' | 'offline' }
  * the offline rewriter and its gate (the row kept in the extension's storage); undefined when
  * they cancel or there is none (said without naming the instance or its code: solver mode).
  */
-async function acceptedRewriteFor(context: vscode.ExtensionContext, instance: Instance, clone: string, log: Log): Promise<AcceptedRewrite | undefined> {
+async function acceptedRewriteFor(context: vscode.ExtensionContext, instance: Instance, clone: string, log: Log, near: string): Promise<AcceptedRewrite | undefined> {
   const from = (await vscode.window.showQuickPick(REWRITE_CHOICES, { title: 'Schrödinger: Solve Instance (the Level 4 rewrite)', placeHolder: 'Where the restated code near the bug comes from' }))?.from;
-  if (from === 'file') return pickAcceptedRewrite(instance.instance_id, log);
+  if (from === 'file') return pickAcceptedRewrite(context, instance.instance_id, log, near);
   if (from === 'offline') return rewriteNow(context, instance, clone, log);
   return undefined;
 }
@@ -98,17 +98,11 @@ async function rewriteNow(context: vscode.ExtensionContext, instance: Instance, 
  * The instance's accepted Level 4 rewrite from a level4 file the person picks; undefined when
  * they cancel or the file has none (said without naming the instance: solver mode).
  */
-async function pickAcceptedRewrite(instanceId: string, log: Log): Promise<AcceptedRewrite | undefined> {
-  const file = await vscode.window.showOpenDialog({
-    title: 'Schrödinger: Solve Instance (the Level 4 rewrites: a level4 output)',
-    canSelectFiles: true,
-    canSelectFolders: false,
-    canSelectMany: false,
-    openLabel: 'Use these rewrites',
-  });
-  if (!file?.[0]) return undefined;
+async function pickAcceptedRewrite(context: vscode.ExtensionContext, instanceId: string, log: Log, near: string): Promise<AcceptedRewrite | undefined> {
+  const file = await openDialog(context, { title: 'Schrödinger: Solve Instance (the Level 4 rewrites: a level4 output)', canSelectFiles: true, canSelectFolders: false, openLabel: 'Use these rewrites' }, near);
+  if (!file) return undefined;
   try {
-    return readAcceptedRewrite(file[0].fsPath, instanceId);
+    return readAcceptedRewrite(file.fsPath, instanceId);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     const message = 'that file holds no accepted Level 4 rewrite of this instance (make one with `schrodinger level4`)';
@@ -125,17 +119,14 @@ function instanceRootName(instanceId: string): string {
 
 export async function solveInstance(context: vscode.ExtensionContext, views: ViewRegistry, log: Log): Promise<void> {
   const config = vscode.workspace.getConfiguration('schrodinger');
-  const datasetPick = await vscode.window.showOpenDialog({
-    title: 'Schrödinger: Solve Instance (dataset)',
-    canSelectMany: false,
-    filters: { 'SWE-bench dataset': ['json', 'jsonl'] },
-    openLabel: 'Use this dataset',
-  });
-  if (!datasetPick?.[0]) return;
+  const datasetPick = await openDialog(context, { title: 'Schrödinger: Solve Instance (dataset)', filters: { 'SWE-bench dataset': ['json', 'jsonl'] }, openLabel: 'Use this dataset' });
+  if (!datasetPick) return;
+  // The instance's other files (its clone, its Level 4 rows) are looked for beside the dataset.
+  const near = path.dirname(datasetPick.fsPath);
   let prepared: { work: string; records: string } | undefined;
   let attempt: { clone: string; instance: Instance; seed: number } | undefined;
   try {
-    const dataset = loadDataset(datasetPick[0].fsPath);
+    const dataset = loadDataset(datasetPick.fsPath);
     if (dataset.warnings.length > 0) void vscode.window.showWarningMessage(`Schrödinger: ${dataset.warnings.length} malformed entries skipped: ${dataset.warnings[0]}`);
     // Instance ids name the repository: the picker shows neutral codes only.
     const picked = await vscode.window.showQuickPick(
@@ -144,12 +135,12 @@ export async function solveInstance(context: vscode.ExtensionContext, views: Vie
     );
     if (!picked) return;
     const instance = findInstance(dataset, picked.id);
-    const clone = await cloneOf(instance.repo);
+    const clone = await cloneOf(instance.repo, context, near);
     if (!clone) return;
     // What the levels need comes before the seed: a Level 4 rewrite that cannot be had ends here, with nothing else asked.
     const levels = (await vscode.window.showQuickPick(LEVEL_CHOICES, { title: 'Schrödinger: Solve Instance (levels)', placeHolder: 'The levels of the disguise' }))?.levels;
     if (!levels) return;
-    const rewrite = levels.includes(4) ? await acceptedRewriteFor(context, instance, clone, log) : undefined;
+    const rewrite = levels.includes(4) ? await acceptedRewriteFor(context, instance, clone, log, near) : undefined;
     if (levels.includes(4) && !rewrite) return;
     const seed = await askSeed('Schrödinger: Solve Instance (seed)');
     if (seed === undefined) return;

@@ -10,7 +10,7 @@ import { instanceCode } from '../../src/core/workflow/instances';
 import type { Level4Row } from '../../src/core/workflow/level4-types';
 import { buildCalcRepo, CALC_DATASET, CALC_INSTANCE_ID, type CalcRepository } from '../fixtures/instances/build-repo';
 import { tempDir } from '../helpers';
-import { answerFileDialog, answerQuickInput, openWorkspace, packageExtension, quickInputTitle, runCommand, startCodeServer, waitFor, type CodeServer, type Workbench } from './harness';
+import { answerFileDialog, answerQuickInput, openWorkspace, packageExtension, pressKeys, quickInputTitle, runCommand, sleep, startCodeServer, waitFor, type CodeServer, type Workbench } from './harness';
 
 let server: CodeServer;
 let bench: Workbench;
@@ -37,6 +37,29 @@ after(async () => {
   await server?.stop();
 });
 
+test("the Level 4 file dialog opens beside the dataset; cancelled, nothing is asked after it", async () => {
+  const { page } = bench;
+  await runCommand(page, 'Schrödinger: Solve Instance...');
+  await answerFileDialog(page, CALC_DATASET, async () => /\(instance\)/.test(await quickInputTitle(page)), 'the instance pick after the dataset dialog');
+  const code = `instance ${instanceCode(CALC_INSTANCE_ID)}`;
+  await answerQuickInput(page, code, code);
+  await waitFor(async () => /\(levels\)/.test(await quickInputTitle(page)), 10_000, 'the levels prompt');
+  await answerQuickInput(page, 'Levels 2 and 4', 'Levels 2 and 4');
+  await waitFor(async () => /\(the Level 4 rewrite\)/.test(await quickInputTitle(page)), 10_000, 'where the rewrite comes from');
+  await answerQuickInput(page, 'Use a level4 file', 'Use a level4 file');
+  const box = page.locator('.quick-input-widget .quick-input-box input');
+  // The simple file dialog shows the folder it opens in: the dataset's.
+  const shown = await waitFor(async () => {
+    const value = (await box.inputValue().catch(() => '')).replace(/\/$/, '');
+    return value.startsWith('/') ? value : undefined;
+  }, 10_000, 'the Level 4 file dialog');
+  await bench.screenshot('solve-level4-file-dialog');
+  assert.equal(shown, path.dirname(CALC_DATASET));
+  await pressKeys(page, 'Escape');
+  await sleep(1000);
+  assert.ok(!/\(seed\)/.test(await quickInputTitle(page)), 'no seed is asked once the rewrite is cancelled');
+});
+
 test('Levels 2 and 4 without a level4 file: the offline rewriter runs before the seed is asked; the working copy holds the accepted rewrite', async () => {
   const { page } = bench;
   await runCommand(page, 'Schrödinger: Solve Instance...');
@@ -54,6 +77,8 @@ test('Levels 2 and 4 without a level4 file: the offline rewriter runs before the
   await page.keyboard.press('Enter');
   await waitFor(async () => /\(seed\)/.test(await quickInputTitle(page)), 120_000, 'the seed prompt after the rewrite');
   await bench.screenshot('solve-level4-seed');
+  // The seed prompt says in one line what the seed does.
+  assert.match(await page.locator('.quick-input-widget .quick-input-message').innerText(), /The seed draws the disguise: the same seed gives the same disguise/);
   await box.fill('11');
   await page.keyboard.press('Enter');
   await waitFor(async () => (await page.locator('.part.sidebar').innerText().catch(() => '')).includes('Run tests'), 180_000, 'the Solve side bar');
