@@ -42,7 +42,9 @@ interface PanelState {
 /** Reviewing transformations: the review panel (restored after a reload), the sample draw, the report. */
 export function registerReview(host: ExtensionHost): vscode.Disposable {
   const { context, log } = host;
+  updateVerdictsContext(context);
   return vscode.Disposable.from(
+    vscode.workspace.onDidChangeWorkspaceFolders(() => updateVerdictsContext(context)),
     reopenReview(context, log),
     vscode.commands.registerCommand('schrodinger.openReviewPanel', () => openReviewPanel(context, log)),
     vscode.commands.registerCommand('schrodinger.openReviewPanelLevel3', () => openLevel3Review(context, log)),
@@ -200,6 +202,7 @@ async function attach(context: vscode.ExtensionContext, panel: vscode.WebviewPan
       bench.decide(message.index, { verdict: 'accept', rubric: message.rubric, note: message.note, correctedRewrite, startedAt: message.startedAt, timeSpentMs: message.timeSpentMs });
       index = message.index;
       send();
+      updateVerdictsContext(context);
     } catch (error) {
       tell({ type: 'regate', ...at, status: 'refused', message: (error as Error).message });
     }
@@ -226,6 +229,7 @@ async function attach(context: vscode.ExtensionContext, panel: vscode.WebviewPan
         index = next > message.index || bench.decided() < bench.size ? next : Math.min(bench.size - 1, message.index + 1);
       }
       send();
+      updateVerdictsContext(context);
     } catch (error) {
       void panel.webview.postMessage({ type: 'error', message: (error as Error).message });
     }
@@ -270,6 +274,11 @@ const REVIEW_BODY = `<header><span id="progress">…</span><span id="decided"></
 </footer>`;
 
 /** Every verdict file of the workspace's `.schrodinger` folder (a second reviewer's file included). */
+/** `schrodinger.hasVerdicts`: the review report is offered once there are verdicts to report on. */
+function updateVerdictsContext(context: vscode.ExtensionContext): void {
+  void vscode.commands.executeCommand('setContext', 'schrodinger.hasVerdicts', verdictFiles(context).length > 0);
+}
+
 function verdictFiles(context: vscode.ExtensionContext): string[] {
   const own = defaultVerdictsFile(context);
   const folder = path.dirname(own);

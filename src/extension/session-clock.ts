@@ -24,7 +24,10 @@ export class SessionClock extends Disposable {
 
   update(): void {
     const session = this.session();
+    // The session commands are offered only where they work (package.json's when clauses).
+    void vscode.commands.executeCommand('setContext', 'schrodinger.sessionPaused', session?.paused === true);
     if (!session) {
+      void vscode.commands.executeCommand('setContext', 'schrodinger.sessionEnded', false);
       this.item.hide();
       return;
     }

@@ -806,3 +806,20 @@ export function extensionLogText(server: CodeServer, channelName: string): strin
   matches.sort((a, b) => own(b) - own(a) || fs.statSync(b).mtimeMs - fs.statSync(a).mtimeMs);
   return matches.length > 0 ? fs.readFileSync(matches[0], 'utf8') : '';
 }
+
+/** The command palette's rows for `text` (typed after `>`), read once it settles; the palette is closed again. */
+export async function paletteCommands(page: Page, text: string): Promise<string[]> {
+  await page.keyboard.press('F1');
+  const box = page.locator(QUICK_INPUT_BOX);
+  await box.waitFor({ state: 'visible', timeout: 15_000 });
+  await box.fill(`>${text}`);
+  await sleep(1500);
+  const state = await quickInputState(page);
+  await page.keyboard.press('Escape');
+  return state?.picks ?? [];
+}
+
+/** Whether the palette offers the command titled `title` (its row holds the title). */
+export async function paletteOffers(page: Page, title: string): Promise<boolean> {
+  return (await paletteCommands(page, title)).some((row) => row.includes(title));
+}

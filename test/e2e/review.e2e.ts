@@ -8,7 +8,7 @@ import type { Frame } from 'playwright-core';
 import { appendVerdict, readVerdicts } from '../../src/core/review/verdicts';
 import { REVIEW_IDS, writeLevel1Rows } from '../fixtures/review/level1-rows';
 import { tempDir } from '../helpers';
-import { answerFileDialog, extensionLogText, openWorkspace, quickInputTitle, packageExtension, runCommand, sleep, startCodeServer, waitFor, type CodeServer, type Workbench } from './harness';
+import { answerFileDialog, extensionLogText, openWorkspace, paletteOffers, quickInputTitle, packageExtension, runCommand, sleep, startCodeServer, waitFor, type CodeServer, type Workbench } from './harness';
 
 let server: CodeServer;
 let bench: Workbench;
@@ -60,6 +60,10 @@ test('opens the review panel on the Level 1 output', async () => {
   await bench.screenshot('review-first-item');
 });
 
+test('the review report is offered once there is a verdict to report on', async () => {
+  assert.equal(await paletteOffers(bench.page, 'Schrödinger: Export Review Report'), false);
+});
+
 test('reviews three items with the keyboard', async () => {
   const { page } = bench;
   const frame = (await panelFrame())!;
@@ -79,6 +83,10 @@ test('reviews three items with the keyboard', async () => {
   assert.deepEqual(entries.map((e) => (e.kind === 'verdict' ? `${e.item}:${e.verdict}` : e.kind)), [`${REVIEW_IDS[0]}:accept`, `${REVIEW_IDS[1]}:accept`, `${REVIEW_IDS[2]}:reject`]);
   const second = entries[1];
   assert.ok(second.kind === 'verdict' && second.rubric.informationPreserved === 1 && second.timeSpentMs > 0);
+});
+
+test('with verdicts, the review report is offered', async () => {
+  await waitFor(async () => await paletteOffers(bench.page, 'Schrödinger: Export Review Report'), 10_000, 'Export Review Report in the palette');
 });
 
 test('after a window reload the panel comes back at the fourth item', async () => {

@@ -24,7 +24,7 @@ import {
   openWorkspace,
   packageExtension,
   pressKeys,
-  quickInputState,
+  paletteOffers,
   quickInputTitle,
   runCommand,
   sleep,
@@ -131,23 +131,23 @@ test('the problem statement opens translated', async () => {
   assert.doesNotMatch(text, NAMES_MEDIAN_OR_PACKAGE);
 });
 
-test('in solver mode the command palette offers none of the reviewer tools', async () => {
+test('the command palette offers what works in each state: no reviewer tool in solver mode; Pause while the clock runs, Resume while it is paused', async () => {
   const { page } = bench;
-  const picks = async (text: string): Promise<string[]> => {
-    await page.keyboard.press('F1');
-    const box = page.locator('.quick-input-widget .quick-input-box input');
-    await box.waitFor({ state: 'visible', timeout: 15_000 });
-    await box.fill(`>${text}`);
-    await sleep(1500);
-    const state = await quickInputState(page);
-    await page.keyboard.press('Escape');
-    return state?.picks ?? [];
-  };
+  const offers = (title: string) => paletteOffers(page, `Schrödinger: ${title}`);
   // The palette works here (a solver command is listed), and no review command is.
-  assert.ok((await picks('Schrödinger: Show Problem Statement')).some((p) => p.includes('Show Problem Statement')));
-  for (const tool of ['Open Review Panel', 'Draw Review Sample', 'Export Review Report', 'Rewrite Problem Statements']) {
-    assert.deepEqual((await picks(`Schrödinger: ${tool}`)).filter((p) => p.includes(tool)), [], tool);
+  assert.ok(await offers('Show Problem Statement'));
+  for (const tool of ['Open Review Panel', 'Draw Review Sample', 'Export Review Report', 'Rewrite Problem Statements', 'Show Mapping Table', 'Filter Mapping', 'Switch to Solver Mode']) {
+    assert.equal(await offers(tool), false, tool);
   }
+  assert.equal(await offers('Pause Session'), true);
+  assert.equal(await offers('Resume Session'), false, 'the clock runs: nothing to resume');
+  await runCommand(page, 'Schrödinger: Pause Session');
+  await waitFor(async () => !(await offers('Pause Session')), 10_000, 'Pause gone once paused');
+  assert.equal(await offers('Resume Session'), true);
+  await bench.screenshot('palette-paused');
+  await runCommand(page, 'Schrödinger: Resume Session');
+  await waitFor(async () => await offers('Pause Session'), 10_000, 'Pause back once resumed');
+  assert.equal(await offers('Resume Session'), false);
 });
 
 test('fix the bug in the view, check it in the disguised terminal, submit', async () => {
@@ -201,6 +201,12 @@ test('fix the bug in the view, check it in the disguised terminal, submit', asyn
   const summary = await page.locator('.monaco-dialog-box').innerText();
   assert.match(summary, /actions \(.*edit \d+/);
   await page.locator('.monaco-dialog-box .monaco-button').first().click();
+  // After submission the session's commands are gone from the palette; reading stays.
+  for (const title of ['Pause Session', 'Resume Session', 'Run Tests', 'Export Patch', 'Submit']) {
+    assert.equal(await paletteOffers(page, `Schrödinger: ${title}`), false, title);
+  }
+  assert.equal(await paletteOffers(page, 'Schrödinger: Show Problem Statement'), true);
+  await bench.screenshot('palette-after-submit');
 });
 
 test('the prediction is in original coordinates and fixes the bug on a pristine checkout; the trajectory is written', async () => {
