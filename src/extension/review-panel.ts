@@ -25,7 +25,8 @@ import { cloneOf, gateRunner } from './instance-setup';
 import type { ExtensionHost } from './host';
 import type { Log } from './log';
 import { askSeed } from './prompts';
-import { escapeHtml, webviewHtml } from './webview-html';
+import { webviewHtml } from './webview-html';
+import { reportBody, REPORT_STYLE } from '../core/review/report-html';
 import { makeScratch, removeScratch } from '../core/common/leftovers';
 import { appendTo } from '../core/common/multimap';
 
@@ -354,44 +355,9 @@ export async function exportReviewReport(context: vscode.ExtensionContext, log: 
   return out;
 }
 
-const percent = (value: number | null | undefined) => (value === null || value === undefined ? '—' : `${(value * 100).toFixed(1)}%`);
-const fixed = (value: number | null | undefined) => (value === null || value === undefined ? '—' : value.toFixed(3));
-
-/** One level's section of the report page; ids of the first section are plain (`acceptance`), of later ones suffixed (`acceptance-4`). */
-function reportSection(report: ReviewReport, suffix: string): string {
-  const a = report.acceptance;
-  const level = report.level ?? 1;
-  const kappa = report.agreement.cohensKappa.map((k) => `<li>Cohen's kappa (${escapeHtml(k.reviewers.join(' vs '))}, ${k.n} items): <b id="kappa${suffix}">${fixed(k.kappa)}</b></li>`).join('');
-  const fields = rubricFor(level);
-  const distribution = (name: string, record: Record<string, number>) => `<tr><td>${escapeHtml(name)}</td>${Object.entries(record).map(([k, v]) => `<td>${escapeHtml(k)}: ${v}</td>`).join('')}</tr>`;
-  const alphas = Object.entries(report.agreement.krippendorffAlpha)
-    .filter(([key]) => key !== 'verdict')
-    .map(([key, alpha]) => `${escapeHtml(fields.find((f) => f.key === key)?.label ?? key)}: ${fixed(alpha.alpha)}`)
-    .join('; ');
-  const disagreements = report.disagreements
-    .map((d) => `<li class="disagreement"><b>${escapeHtml(d.item)}</b> — ${escapeHtml(d.reason)}: ${d.verdicts.map((v) => `${escapeHtml(v.reviewer)} ${escapeHtml(v.verdict)}${v.note ? ` (“${escapeHtml(v.note)}”)` : ''}`).join('; ')}
-      <button data-item="${escapeHtml(d.item)}" data-level="${level}" data-verdict="accept">Adjudicate: accept</button> <button data-item="${escapeHtml(d.item)}" data-level="${level}" data-verdict="reject">Adjudicate: reject</button></li>`)
-    .join('');
-  const gold = report.gold ? `<p>Recall on gold items: ${report.gold.recall.successes}/${report.gold.recall.n} (${percent(report.gold.recall.rate)})</p>` : '<p>No gold items in this sample.</p>';
-  return `<h2>Review report — Level ${report.level ?? '—'}</h2>
-<p>Acceptance: <b id="acceptance${suffix}">${a.successes}/${a.n}</b> = ${percent(a.rate)} (Wilson 95%: ${a.wilson95 ? `${percent(a.wilson95.low)}–${percent(a.wilson95.high)}` : '—'})</p>
-<p>${report.entries.verdicts} verdicts, ${report.entries.adjudications} adjudications; items: ${report.items.judged} judged, ${report.items.accepted} accepted, ${report.items.rejected} rejected, ${report.items.undecided} undecided.</p>
-<h3>Rubric</h3><table>${fields.map((f) => distribution(f.label, report.rubric[f.key] as Record<string, number>)).join('')}</table>
-<h3>Agreement on the overlap (${report.agreement.overlapItems} items)</h3>
-<ul>${kappa || '<li>No item judged by two reviewers yet.</li>'}<li>Krippendorff's alpha, ordinal: ${alphas || '—'}</li></ul>
-<h3>Gold items</h3>${gold}
-<h3>Disagreements to adjudicate (<span id="disagreement-count${suffix}">${report.disagreements.length}</span>)</h3><ul>${disagreements || '<li>None.</li>'}</ul>`;
-}
-
 function reportHtml(webview: vscode.Webview, reports: readonly ReviewReport[]): string {
-  return webviewHtml(webview, {
-    style: REPORT_STYLE,
-    body: reports.map((r, i) => reportSection(r, i === 0 ? '' : `-${r.level}`)).join('\n<hr>\n'),
-    inlineScript: REPORT_SCRIPT,
-  });
+  return webviewHtml(webview, { style: REPORT_STYLE, body: reportBody(reports, true), inlineScript: REPORT_SCRIPT });
 }
-
-const REPORT_STYLE = 'body{font-family:var(--vscode-font-family);color:var(--vscode-foreground);padding:0 16px}td{padding:2px 10px}button{color:var(--vscode-button-foreground);background:var(--vscode-button-background);border:none;padding:2px 8px;cursor:pointer}';
 
 const REPORT_SCRIPT = `const vscode = acquireVsCodeApi();
 for (const button of document.querySelectorAll('button[data-item]')) {

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type * as vscode from 'vscode';
+import { escapeHtml } from '../core/common/html';
 
 export interface WebviewPage {
   /** CSS of the page (trusted: written here, not from data). */
@@ -22,9 +23,7 @@ export interface WebviewPage {
   images?: boolean;
 }
 
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
+export { escapeHtml };
 
 /** The page's HTML with a fresh nonce. */
 export function webviewHtml(webview: Pick<vscode.Webview, 'cspSource'>, page: WebviewPage): string {

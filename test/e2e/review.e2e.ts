@@ -7,6 +7,7 @@ import { after, afterEach, before, test } from 'node:test';
 import type { Frame } from 'playwright-core';
 import { appendVerdict, readVerdicts } from '../../src/core/review/verdicts';
 import { REVIEW_IDS, writeLevel1Rows } from '../fixtures/review/level1-rows';
+import { rubricFor } from '../../src/core/review/rubrics';
 import { tempDir } from '../helpers';
 import { answerFileDialog, extensionLogText, openWorkspace, paletteOffers, quickInputTitle, packageExtension, runCommand, sleep, startCodeServer, waitFor, type CodeServer, type Workbench } from './harness';
 
@@ -112,6 +113,11 @@ test('exports the report', async () => {
   assert.equal(report.acceptance.successes, 2);
   assert.equal(report.acceptance.n, 3);
   assert.ok(report.acceptance.wilson95.low > 0 && report.acceptance.wilson95.high <= 1);
+  // The panel draws a chart of the acceptance and of each rubric field, each share with its Wilson interval.
+  const frame = await waitFor(async () => reportFrame(), 20_000, 'the report panel');
+  await waitFor(async () => (await frame.locator('svg.share-chart').count()) >= 1 + rubricFor(1).filter((f) => f.kind !== 'text').length, 20_000, 'the charts');
+  assert.match(await frame.locator('#chart-acceptance title').first().textContent() ?? '', /^accepted: 2 of 3 \(66\.7%; Wilson 95%: \d+\.\d%–\d+\.\d%\)$/);
+  assert.ok((await frame.locator('#chart-acceptance line').count()) >= 3, 'an error bar on each share');
   await bench.screenshot('review-report');
 });
 

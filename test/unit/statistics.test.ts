@@ -6,6 +6,7 @@ import { Command } from 'commander';
 import type { CliIo } from '../../src/cli/commands/io';
 import { registerReviewReport } from '../../src/cli/commands/review-report';
 import { UsageError } from '../../src/core/common/errors';
+import { rubricFor } from '../../src/core/review/rubrics';
 import { drawSample, serializeSample } from '../../src/core/review/sampling';
 import { buildReviewReport, cohensKappa, krippendorffAlpha, wilsonInterval } from '../../src/core/review/statistics';
 import { appendAdjudication, appendVerdict, readVerdicts, type Verdict } from '../../src/core/review/verdicts';
@@ -332,6 +333,22 @@ test('schrodinger review-report: several verdict files, gold and coverage from t
   const plain = JSON.parse((await reviewReport(['--verdicts', alice, bob, '--gold', goldList])).out);
   assert.equal(plain.gold.recall.rate, 0.5);
   assert.equal(plain.coverage, null);
+
+  // --html: the same report as a page: a chart per rubric field with Wilson error bars, agreement beside, disagreements listed; no script, no remote resource.
+  const html = path.join(dir, 'report.html');
+  await reviewReport(['--verdicts', alice, bob, '--gold', sampleFile, '--html', html]);
+  const page = fs.readFileSync(html, 'utf8');
+  assert.match(page, /<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'sha256-[A-Za-z0-9+/=]+';">/);
+  assert.doesNotMatch(page, /<script|https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
+  assert.ok(page.includes('id="chart-acceptance"'));
+  // Acceptance 3 of 5 (0.6): the bar is 60% of the scale and the Wilson interval is drawn around it.
+  const interval = wilsonInterval(3, 5)!;
+  assert.match(page, /<title>accepted: 3 of 5 \(60\.0%; Wilson 95%: /);
+  assert.ok(page.includes(`${(interval.low * 100).toFixed(1)}%–${(interval.high * 100).toFixed(1)}%`));
+  for (const field of rubricFor(1).filter((f) => f.kind !== 'text')) assert.ok(page.includes(`id="chart-${field.key}"`), field.key);
+  assert.match(page, /Cohen's kappa \(alice vs bob, \d+ items\): <b id="kappa">0\.500<\/b>/);
+  assert.match(page, /<li class="disagreement">/);
+  assert.doesNotMatch(page, /<button/, 'a page of its own adjudicates nothing');
 
   await assert.rejects(reviewReport(['--verdicts', path.join(dir, 'missing.jsonl')]), /no such file: .*missing\.jsonl/);
   await assert.rejects(reviewReport(['--verdicts', alice, '--level', 'one']), /bad --level "one"/);

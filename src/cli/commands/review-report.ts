@@ -7,6 +7,7 @@ import { parseWhole } from '../../core/common/user-values';
 import { readSample, SAMPLE_SCHEMA } from '../../core/review/sampling';
 import { buildReviewReport, REPORTS_SCHEMA, type ReportOptions } from '../../core/review/statistics';
 import { readVerdicts, type ReviewEntry } from '../../core/review/verdicts';
+import { standaloneReportHtml } from '../../core/review/report-html';
 import { warn, type CliIo } from './io';
 
 interface ReviewReportCliOptions {
@@ -14,6 +15,7 @@ interface ReviewReportCliOptions {
   gold?: string;
   level?: string;
   out?: string;
+  html?: string;
 }
 
 /** Gold ids (and the sample's items, for coverage) from a sample file (of its level) or a plain list of ids (of every level). */
@@ -35,6 +37,7 @@ export function registerReviewReport(program: Command, io: CliIo, _state: { exit
     .option('--gold <file>', 'the sample file (its gold items; its items for coverage) or a list of gold ids')
     .option('--level <n>', 'only this level (default: one report per level the verdicts cover)')
     .option('--out <file>', 'also write the report to this file')
+    .option('--html <file>', 'also write the report as a page with a chart per rubric field and level (SVG, Wilson 95% error bars), the agreement figures and the disagreements')
     .action((opts: ReviewReportCliOptions) => {
       const level = opts.level === undefined ? undefined : parseWhole('--level', opts.level, 1, 1000);
       const entries: ReviewEntry[] = [];
@@ -49,13 +52,12 @@ export function registerReviewReport(program: Command, io: CliIo, _state: { exit
       const levels = level !== undefined ? [level] : [...new Set(entries.map((e) => e.level))].sort((a, b) => a - b);
       const goldOf = (l: number) => (goldLevel === undefined || goldLevel === l ? gold : {});
       // One level: its report (as it always was); several: one report per level, each with the rubric of its level.
-      const report =
-        levels.length <= 1
-          ? { ...buildReviewReport(entries, { level: levels[0], ...goldOf(levels[0] ?? 1) }), files: opts.verdicts, warnings }
-          : { schema: REPORTS_SCHEMA, reports: levels.map((l) => buildReviewReport(entries, { level: l, ...goldOf(l) })), files: opts.verdicts, warnings };
+      const reports = levels.length <= 1 ? [buildReviewReport(entries, { level: levels[0], ...goldOf(levels[0] ?? 1) })] : levels.map((l) => buildReviewReport(entries, { level: l, ...goldOf(l) }));
+      const report = levels.length <= 1 ? { ...reports[0], files: opts.verdicts, warnings } : { schema: REPORTS_SCHEMA, reports, files: opts.verdicts, warnings };
       for (const warning of warnings) warn(io, warning);
       const text = `${JSON.stringify(report, null, 2)}\n`;
       if (opts.out !== undefined) writeFileAtomic(opts.out, text);
+      if (opts.html !== undefined) writeFileAtomic(opts.html, standaloneReportHtml(reports));
       io.stdout(text);
     });
 }
