@@ -3,6 +3,7 @@ import { CHECKOUT_LEVELS, parseLevels } from '../../core/disguise/bundle';
 import { parseSeed } from '../../core/common/user-values';
 import { checkoutInstance } from '../../core/workflow/checkout';
 import { checkoutDisguised } from '../../core/workflow/disguised-checkout';
+import { checkoutMaterialized } from '../../core/workflow/materialized-checkout';
 import { UsageError } from '../../core/common/errors';
 import { findInstance, loadDataset } from '../../core/workflow/instances';
 import { readAcceptedRewrite } from '../../core/workflow/level4-rows';
@@ -27,6 +28,7 @@ interface CheckoutCommandOptions {
   runner: string;
   image?: string;
   store?: string;
+  materialized?: boolean;
 }
 
 /** `schrodinger checkout`: a history-free working copy of a dataset instance at its base commit; with --levels, in its disguised state, its records in the store. */
@@ -44,7 +46,8 @@ export function registerCheckout(program: Command, io: CliIo, _state: CliState):
     .option('--python <path>', "with level 2: the interpreter the tests run with (the test command's python3 and python are it), which the view's third-party modules are learned from (default: of python3, /usr/bin/python3 and python, the one that imports the most of them)")
     .option('--test-cmd <template>', `with --levels: the command that runs the tests of the validation gates, {tests} standing for the ids (default: the dataset's test_cmd, else "${DEFAULT_TEST_CMD}", or "${SRC_LAYOUT_TEST_CMD}" when the repository's package is under src/)`)
     .option('--timeout <seconds>', 'with --levels: the time one test run may take', String(DEFAULT_TIMEOUT_S))
-    .option('--store <dir>', `with --levels: ${STORE_HELP}`);
+    .option('--store <dir>', `with --levels: ${STORE_HELP}`)
+    .option('--materialized', "with --levels with 2: write the working copy's files in the view's names (an agent works there natively, no translation); `patch --edited` reads them back");
   addRunnerOptions(command, true).action(async (opts: CheckoutCommandOptions) => {
       const levels = opts.levels === undefined ? undefined : parseLevels(opts.levels, CHECKOUT_LEVELS);
       if (levels?.includes(4) && opts.level4 === undefined) throw new UsageError('--levels with 4 needs --level4 FILE (the rows of `schrodinger level4` holding the instance\'s accepted rewrite)');
@@ -58,6 +61,7 @@ export function registerCheckout(program: Command, io: CliIo, _state: CliState):
       if (!levels && (opts.runner !== 'local' || opts.image !== undefined)) throw new UsageError('--runner and --image are for the validation gates of --levels');
       if (opts.testCmd !== undefined && opts.testCmd.trim() === '') throw new UsageError('empty --test-cmd');
       if (!levels && opts.store !== undefined) throw new UsageError('--store is for --levels (a plain checkout keeps no records)');
+      if (opts.materialized && !levels?.includes(2)) throw new UsageError('--materialized writes the view of Level 2: give --levels with 2');
 
       const dataset = loadDataset(opts.dataset);
       for (const warning of dataset.warnings) warn(io, warning);
@@ -71,7 +75,7 @@ export function registerCheckout(program: Command, io: CliIo, _state: CliState):
       const rewrite = opts.level4 === undefined ? undefined : readAcceptedRewrite(opts.level4, instance.instance_id);
       // The interpreter named with --python runs the tests too: the command's `python3` is it.
       const interpreter = opts.python !== undefined && !container ? interpreterFirst(opts.python) : undefined;
-      const result = await checkoutDisguised({
+      const result = await (opts.materialized ? checkoutMaterialized : checkoutDisguised)({
         repo: opts.repo,
         instance,
         out: opts.out,
@@ -102,6 +106,7 @@ export function registerCheckout(program: Command, io: CliIo, _state: CliState):
         files: result.files,
         seed: record.seed,
         levels: record.levels,
+        ...(opts.materialized ? { materialized: true } : {}),
         changedFiles: Object.keys(record.digests).length,
         draw: record.draw,
         fallback: record.fallback,

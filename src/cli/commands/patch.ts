@@ -8,7 +8,7 @@ import { readRepository, type Repository } from '../../core/repository/repositor
 import { requireBundleOf } from '../../core/repository/repository-identity';
 import { warn, type CliIo, type CliState } from './io';
 import { findCheckout, type FoundCheckout } from '../../core/workflow/checkout-store';
-import { checkoutNamesBundle } from '../../core/workflow/checkout-names';
+import { checkoutNamesBundle, materializedBundle } from '../../core/workflow/checkout-names';
 import { cacheOptions } from '../cache';
 import type { Translator } from '../../core/disguise/translator';
 import { checkoutStore, STORE_HELP } from '../store';
@@ -51,9 +51,12 @@ export function registerPatch(program: Command, io: CliIo, _state: CliState): vo
       if (given === 3) readPredictions(opts.preds!); // refuse a damaged predictions file before any work
 
       const bundle = opts.bundle !== undefined ? readBundleFile(opts.bundle) : undefined;
-      const translator = bundle ? translatorFor(bundle) : undefined;
       // A view of state levels is read back through their records: the bundle's, or a disguised checkout's level record in the store.
       const checkout = findCheckout(opts.edited, [checkoutStore(opts.store)]);
+      // A materialized checkout: its files are in view names, read back through the bundle its records keep.
+      const materialized = checkout ? materializedBundle(checkout.folder) : undefined;
+      if (materialized && bundle) throw new UsageError(`${opts.edited} is a materialized checkout: its bundle is in its records; leave --bundle out`);
+      const translator = bundle ? translatorFor(bundle) : materialized ? translatorFor(materialized) : undefined;
       if (opts.store !== undefined && !checkout) throw new UsageError(`${opts.edited} is not the working copy of a disguised checkout: --store is for those`);
       const original = opts.original ?? (bundle ? undefined : checkout?.base);
       if (original === undefined) throw new UsageError('give --original DIR (the folder the work started from)');
@@ -83,7 +86,7 @@ export function registerPatch(program: Command, io: CliIo, _state: CliState): vo
 async function realPaths(given: readonly string[], translator: Translator | undefined, checkout: FoundCheckout | undefined, edited: string): Promise<string[]> {
   const paths = given.map((p) => p.trim().replace(/^\.\//, '')).filter((p) => p !== '');
   if (paths.some((p) => p.startsWith('/') || p.split('/').includes('..'))) throw new UsageError('--only takes paths relative to the folder (no "..", not absolute)');
-  const toReal = translator ?? (checkout?.record.levels.includes(2) ? translatorFor(await checkoutNamesBundle(edited, checkout.record, cacheOptions())) : undefined);
+  const toReal = translator ?? (checkout?.record.levels.includes(2) ? translatorFor(await checkoutNamesBundle(edited, checkout.record, cacheOptions(), checkout.folder)) : undefined);
   return paths.map((p) => (toReal ? toReal.pathToReal(p) : p));
 }
 

@@ -1,7 +1,7 @@
 import * as http from 'node:http';
 import type { Command } from 'commander';
 import { bundleDigest } from '../../core/disguise/bundle';
-import { checkoutNamesBundle } from '../../core/workflow/checkout-names';
+import { checkoutNamesBundle, materializedBundle } from '../../core/workflow/checkout-names';
 import { translatorFor } from '../../core/disguise/translator';
 import { UsageError } from '../../core/common/errors';
 import { findCheckout } from '../../core/workflow/checkout-store';
@@ -48,6 +48,7 @@ export function registerServe(program: Command, io: CliIo, _state: CliState): vo
       if (!checkout) throw new UsageError(`${opts.checkout} is not the working copy of a disguised checkout (make one with \`schrodinger checkout --levels\`)`);
       const { record } = checkout;
       if (!record.levels.includes(2)) throw new UsageError(`the checkout ${opts.checkout} has no Level 2 (levels ${record.levels.join(',')}): nothing to translate`);
+      if (materializedBundle(checkout.folder)) throw new UsageError(`the checkout ${opts.checkout} is materialized: its files are already in view names, and an agent works in it directly (serve translates a working copy in real names)`);
       // Level 2 as the gate judged it: its interpreter, the names it gave back.
       const bundle = await checkoutNamesBundle(opts.checkout, record, cacheOptions());
       const translator = translatorFor(bundle);

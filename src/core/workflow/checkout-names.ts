@@ -3,13 +3,27 @@
  * and interpreter of its level record and the names the gate gave back. Every reader of a working
  * copy in view names (`serve`, `patch --only` in view names, `task`) draws the view from this.
  */
-import { buildBundleFor, type Bundle } from '../disguise/bundle';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { buildBundleFor, readBundleFile, type Bundle } from '../disguise/bundle';
 import { readRepository } from '../repository/repository';
 import { recordedImagePython } from './docker-runner';
 import type { LevelsRecord } from './levels-record';
 
-export async function checkoutNamesBundle(workingCopy: string, record: LevelsRecord, caches: { factsCache?: string; environmentCache?: string } = {}): Promise<Bundle> {
+export async function checkoutNamesBundle(workingCopy: string, record: LevelsRecord, caches: { factsCache?: string; environmentCache?: string } = {}, records?: string): Promise<Bundle> {
+  // A materialized checkout keeps its view's bundle in its records: its files are already in view names.
+  const materialized = records === undefined ? undefined : materializedBundle(records);
+  if (materialized) return materialized;
   return buildBundleFor(readRepository(workingCopy), { seed: record.seed, levels: [2], granularity: record.names?.granularity ?? 'full', ...gatedNames(record), ...caches });
+}
+
+/** Where a materialized checkout's records keep the bundle its files were written with. */
+export const MATERIALIZED_BUNDLE = 'view.json';
+
+/** The bundle a materialized checkout's files were written with, from its records folder; undefined for a working copy in real names. */
+export function materializedBundle(records: string): Bundle | undefined {
+  const file = path.join(records, MATERIALIZED_BUNDLE);
+  return fs.existsSync(file) ? readBundleFile(file) : undefined;
 }
 
 /** What a view of the checkout draws Level 2 with: the gate's interpreter and the names it gave back. */

@@ -169,6 +169,21 @@ export function fillCheckout(dir: string, source: CheckoutSource, replace: Reado
   return { tree, head, files };
 }
 
+/** Makes the files of `dir` a history-free repository: one commit of them all, as a checkout's (its identity and message). */
+export function commitFolder(dir: string): FilledCheckout {
+  const inDir = (args: string[], extra: { input?: Buffer | string; env?: Record<string, string> } = {}) =>
+    gitOk(['-c', 'core.logAllRefUpdates=false', '-c', 'gc.auto=0', ...args], { cwd: dir, isolated: true, ...extra });
+  gitOk(['init', '-q', '--template=', `--initial-branch=${CHECKOUT_BRANCH}`, dir], { isolated: true });
+  // Every file the folder holds, a .gitignore's patterns aside: they are the repository's files.
+  inDir(['add', '-A', '-f']);
+  const tree = inDir(['write-tree']).toString('utf8').trim();
+  const head = inDir(['commit-tree', '--no-gpg-sign', '-m', CHECKOUT_MESSAGE.trimEnd(), tree], { env: CHECKOUT_IDENTITY }).toString('utf8').trim();
+  inDir(['update-ref', `refs/heads/${CHECKOUT_BRANCH}`, head]);
+  inDir(['update-index', '-q', '--refresh']);
+  const files = inDir(['ls-files', '-z']).toString('utf8').split('\0').filter(Boolean).length;
+  return { tree, head, files };
+}
+
 /** Creates a history-free working copy of `repo` at `commit` in `out` (see the module comment). */
 export function checkoutInstance(options: CheckoutOptions): CheckoutResult {
   requireEmptyOutput(options.out);
