@@ -16,6 +16,7 @@ import { drawSample, readSample, serializeSample } from '../core/review/sampling
 import { readLevel1Output, rewriteStatus } from '../core/statement/level1';
 import { openWorkbench, type Workbench, type WorkbenchSources } from '../core/review/workbench';
 import { rubricFor } from '../core/review/rubrics';
+import { PROBE_REVIEW } from '../core/review/probe-items';
 import { codeLevelPopulation } from '../core/review/population';
 import { writeFileAtomic } from '../core/common/atomic';
 import { isFromWebview, type FromWebview, type ItemMessage, type RegateMessage } from '../webview/review/protocol';
@@ -50,6 +51,7 @@ export function registerReview(host: ExtensionHost): vscode.Disposable {
     vscode.commands.registerCommand('schrodinger.openReviewPanel', () => openReviewPanel(context, log)),
     vscode.commands.registerCommand('schrodinger.openReviewPanelLevel3', () => openLevel3Review(context, log)),
     vscode.commands.registerCommand('schrodinger.openReviewPanelLevel4', () => openLevel4Review(context, log)),
+    vscode.commands.registerCommand('schrodinger.openReviewPanelProbes', () => openProbeReview(context, log)),
     vscode.commands.registerCommand('schrodinger.drawReviewSample', () => drawReviewSample(context, log)),
     vscode.commands.registerCommand('schrodinger.reviewReport', () => exportReviewReport(context, log)),
     vscode.window.registerWebviewPanelSerializer(REVIEW_VIEW_TYPE, reviewPanelSerializer(context, log)),
@@ -93,6 +95,12 @@ export async function openLevel4Review(context: vscode.ExtensionContext, log: Lo
   if (!level4File) return;
   const datasetFile = await pickFile('Schrödinger: Review (dataset of the Level 4 output)', { Dataset: ['jsonl', 'json'] });
   if (datasetFile) await startReview(context, log, { level: 4, level4File, datasetFile });
+}
+
+/** The reveal probe's judgements: a `probe --probe reveal` output. */
+export async function openProbeReview(context: vscode.ExtensionContext, log: Log): Promise<void> {
+  const probeFile = await pickFile("Schrödinger: Review (the reveal probe's output)", { 'Probe output': ['jsonl'] }, 'Review these judgements');
+  if (probeFile) await startReview(context, log, { level: PROBE_REVIEW, probeFile });
 }
 
 /** Level 3: the files a bundle's order section reordered, in the repository folder it was built for. */
@@ -160,7 +168,7 @@ async function attach(context: vscode.ExtensionContext, panel: vscode.WebviewPan
   });
   let index = bench.resumeIndex();
   const rubricFields = rubricFor(bench.level).map((f) => ({ key: f.key, label: f.label, kind: f.kind, min: f.min, max: f.max, initial: f.initial, shortcut: f.shortcut }));
-  const titlePrefix = bench.level === 1 ? 'Review' : `Review L${bench.level}`;
+  const titlePrefix = bench.level === 1 ? 'Review' : bench.level === PROBE_REVIEW ? 'Review probes' : `Review L${bench.level}`;
   const send = () => {
     const item = bench.item(index);
     const message: ItemMessage = {

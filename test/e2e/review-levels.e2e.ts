@@ -159,6 +159,41 @@ test('opens the review panel on a Level 3 bundle and reviews a reordered file wi
   await bench.screenshot('review-level3-next');
 });
 
+test("opens the review panel on the reveal probe's judgements: each round's answer with the judge's category; the verdict lands under their own key", async () => {
+  const { page } = bench;
+  const probeFile = path.join(workspace, 'reveal.jsonl');
+  const judged = (category: string, evidence: string) => JSON.stringify({ category, evidence });
+  const row = {
+    schema: 'schrodinger-views/probe', probe: 'reveal', instance_id: 'demo__demo-1', variant: 'L2/s7', levels: [2], seed: 7, model: 'scripted', promptVersion: 'probe-p1',
+    prompts: ['a', 'b', 'c', 'd'].map((c) => c.repeat(64)),
+    replies: ['I do not recall this one.', judged('none', ''), 'Yes: the fix makes findall pass case_sensitive on.', judged('repair_logic', 'pass case_sensitive on')],
+    score: { units: ['A flag is ignored.'], rounds: [{ round: 0, category: 'none', evidence: '' }, { round: 1, category: 'repair_logic', evidence: 'pass case_sensitive on' }], category: 'repair_logic', round: 1 },
+    deDisguised: ['findall'], usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 },
+  };
+  fs.writeFileSync(probeFile, `${JSON.stringify(row)}\n`);
+  await runCommand(page, 'View: Close All Editors');
+  await runCommand(page, 'Schrödinger: Open Review Panel (Probe Judgements)...');
+  await answerFileDialog(page, probeFile, async () => /\(items\)/.test(await quickInputTitle(page)), 'the items pick');
+  await page.keyboard.press('Enter');
+  const frame = await waitFor(() => panelFrame(/Probe judgements: demo__demo-1@L2\/s7@scripted/), 30_000, 'the probe item');
+  const shown = await text(frame, '#code-item');
+  assert.match(shown, /Round 0 \(0 units shown\) — judged: none[\s\S]*I do not recall this one\./);
+  assert.match(shown, /Round 1 \(1 unit shown\) — judged: repair logic[\s\S]*pass case_sensitive on/);
+  assert.match(await text(frame, '#rubric'), /Recall you see/);
+  await bench.screenshot('review-probe-item');
+  await frame.locator('header').click();
+  await page.keyboard.press('c');
+  await page.keyboard.press('c');
+  await page.keyboard.press('a');
+  await waitFor(async () => {
+    const entry = readVerdicts(verdictsFile()).entries.at(-1);
+    return entry?.kind === 'verdict' && entry.item === 'demo__demo-1@L2/s7@scripted';
+  }, 10_000, 'the verdict');
+  const entry = readVerdicts(verdictsFile()).entries.at(-1)!;
+  assert.ok(entry.kind === 'verdict');
+  assert.deepEqual([entry.level, entry.verdict, entry.rubric], [100, 'accept', { recall: 2, otherProblem: '' }]);
+});
+
 test('exports the review report: one report per level, each with its own rubric', async () => {
   const { page } = bench;
   await runCommand(page, 'Schrödinger: Export Review Report');
@@ -166,7 +201,7 @@ test('exports the review report: one report per level, each with its own rubric'
   await waitFor(() => fs.existsSync(out), 20_000, 'the report file');
   const document = JSON.parse(fs.readFileSync(out, 'utf8'));
   assert.equal(document.schema, 'schrodinger.review-reports/1');
-  assert.deepEqual(document.reports.map((r: { level: number }) => r.level), [3, 4]);
+  assert.deepEqual(document.reports.map((r: { level: number }) => r.level), [3, 4, 100]);
   const [three, four] = document.reports;
   assert.deepEqual(three.rubric.readable, { '0': 1, '1': 0, '2': 0, '3': 0 });
   assert.deepEqual(four.rubric.different, { '0': 0, '1': 0, '2': 1, '3': 0 });
@@ -180,5 +215,6 @@ test('exports the review report: one report per level, each with its own rubric'
   assert.equal(await frame!.locator('#acceptance').innerText(), '1/1');
   assert.equal(await frame!.locator('#acceptance-4').innerText(), '1/1');
   assert.match(await frame!.locator('body').innerText(), /Substantially different, 0–3/);
+  assert.match(await frame!.locator('body').innerText(), /Review report — Probe judgements/);
   await bench.screenshot('review-levels-report');
 });

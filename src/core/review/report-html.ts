@@ -8,6 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { escapeHtml } from '../common/html';
+import { reviewName } from './probe-items';
 import { rubricFor, type RubricField } from './rubrics';
 import { wilsonInterval, type ReviewReport } from './statistics';
 
@@ -90,7 +91,7 @@ export function reportSection(report: ReviewReport, options: ReportSectionOption
     })
     .join('');
   const gold = report.gold ? `<p>Recall on gold items: ${report.gold.recall.successes}/${report.gold.recall.n} (${percent(report.gold.recall.rate)})</p>` : '<p>No gold items in this sample.</p>';
-  return `<h2>Review report — Level ${report.level ?? '—'}</h2>
+  return `<h2>Review report — ${reviewName(report.level)}</h2>
 <p>Acceptance: <b id="acceptance${suffix}">${a.successes}/${a.n}</b> = ${percent(a.rate)} (Wilson 95%: ${a.wilson95 ? `${percent(a.wilson95.low)}–${percent(a.wilson95.high)}` : '—'})</p>
 <p>${report.entries.verdicts} verdicts, ${report.entries.adjudications} adjudications; items: ${report.items.judged} judged, ${report.items.accepted} accepted, ${report.items.rejected} rejected, ${report.items.undecided} undecided.</p>
 <div class="chart">${acceptance}<div class="figures"><ul>${kappa || '<li>No item judged by two reviewers yet.</li>'}${verdictAlpha ? `<li>Krippendorff's alpha, verdict: ${fixed(verdictAlpha.alpha)}</li>` : ''}</ul></div></div>

@@ -44,6 +44,8 @@ export const RUBRICS: Readonly<Record<number, readonly RubricField[]>> = {
     { key: 'otherProblem', label: 'Other problem', kind: 'boolean', initial: false, shortcut: 'o' },
   ],
   3: [scale('behaviourPreserved', 'Behaviour preserved, 0–3', 3, 'b'), scale('readable', 'Readable, 0–3', 3, 'i'), otherText],
+  // The reveal probe's judgements (probe-items.ts, PROBE_REVIEW): the recall the person sees, 0 none .. 3 patch or test.
+  100: [scale('recall', 'Recall you see: 0 none, 1 file/symbol, 2 repair logic, 3 patch/test', 0, 'c', true), otherText],
   4: [
     scale('behaviourPreserved', 'Behaviour preserved, 0–3', 3, 'b'),
     { key: 'bugPresent', label: 'Bug still present, same task', kind: 'boolean', initial: true, shortcut: 't' },

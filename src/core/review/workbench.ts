@@ -17,6 +17,7 @@ import { level4Functions, readLevel4Items, readLevel4Output, type Level4Item } f
 import { findInstance, loadDataset, type Instance } from '../workflow/instances';
 import type { Level4Row } from '../workflow/level4-types';
 import type { RubricValues } from './rubrics';
+import { PROBE_REVIEW, readProbeJudgementItems, reviewName, type ProbeJudgementItem } from './probe-items';
 
 export interface DiffSegment {
   kind: 'same' | 'added' | 'removed';
@@ -42,13 +43,13 @@ export interface Level1Item {
   rounds: number;
 }
 
-export type LevelItem = Level1Item | Level3Item | Level4Item;
+export type LevelItem = Level1Item | Level3Item | Level4Item | ProbeJudgementItem;
 
 /** An item with this reviewer's current verdict, if any. */
 export type ReviewItem = LevelItem & { verdict?: VerdictEntry };
 
-/** The levels the workbench reviews. */
-export const REVIEW_LEVELS = [1, 3, 4] as const;
+/** The levels the workbench reviews, and the probes' judgements (PROBE_REVIEW). */
+export const REVIEW_LEVELS = [1, 3, 4, PROBE_REVIEW] as const;
 
 export interface WorkbenchSources {
   /** 1 when absent. */
@@ -58,6 +59,8 @@ export interface WorkbenchSources {
   /** Level 4: the level4 output and the dataset (problem statements). */
   level4File?: string;
   datasetFile?: string;
+  /** Probe judgements: the output of `probe --probe reveal`. */
+  probeFile?: string;
   /** Level 3: the bundle (its order section) and the repository folder it was built for. */
   bundleFile?: string;
   repoFolder?: string;
@@ -106,6 +109,10 @@ function syncSource(sources: WorkbenchSources): ItemSource {
     const file = required(sources.level4File, 'a level4 output');
     return { items: readLevel4Items(file, required(sources.datasetFile, 'the dataset of the level4 output')), origin: file };
   }
+  if (level === PROBE_REVIEW) {
+    const file = required(sources.probeFile, 'a reveal probe output');
+    return { items: readProbeJudgementItems(file), origin: file };
+  }
   if (level === 3) throw new UsageError('a Level 3 review reads its items asynchronously: use openWorkbench');
   throw new UsageError(`level ${level} has no review workbench (levels ${REVIEW_LEVELS.join(', ')})`);
 }
@@ -144,7 +151,7 @@ export class Workbench {
     } else {
       this.order = [...this.items.keys()].sort();
     }
-    if (this.order.length === 0) throw new UsageError(`no Level ${this.level} items in ${origin}`);
+    if (this.order.length === 0) throw new UsageError(`no ${reviewName(this.level)} items in ${origin}`);
   }
 
   /** Sampled items without a Level 1 row (left out). */

@@ -1,7 +1,7 @@
 // The review panel's front-end, for every reviewed level. Every text goes in through textContent
 // (statements and code are untrusted), the keyboard drives everything, the rubric is drawn from
 // the fields each item message carries, and the extension validates every message.
-import type { FromWebview, ItemMessage, Level1Payload, Level3Payload, Level4Payload, RubricFieldMessage, RubricMessage, Segment, ToWebview } from './protocol';
+import type { FromWebview, ItemMessage, Level1Payload, Level3Payload, Level4Payload, ProbeJudgementPayload, RubricFieldMessage, RubricMessage, Segment, ToWebview } from './protocol';
 
 interface PanelState {
   sources?: unknown;
@@ -175,6 +175,18 @@ function renderReorder(box: HTMLElement, item: Level3Payload): void {
   box.append(el('h3', 'Text'), columns('Original', 'Reordered', item.diff));
 }
 
+function renderJudgements(box: HTMLElement, item: ProbeJudgementPayload): void {
+  box.append(el('h3', `Reveal probe: ${item.variant}, model ${item.model}`), el('p', `The judge's result: ${item.category.replace(/_/g, ' ')}, first at round ${item.round}. Check each round's category against the answer.`));
+  const units = el('ol');
+  for (const unit of item.units) units.append(el('li', unit));
+  box.append(el('h4', 'Units revealed, in order'), units);
+  for (const r of item.rounds) {
+    const section = el('section', undefined, 'round');
+    section.append(el('h4', `Round ${r.round} (${r.round} unit${r.round === 1 ? '' : 's'} shown) — judged: ${r.category.replace(/_/g, ' ')}`), el('pre', r.answer), el('p', r.evidence ? `Evidence: ${r.evidence}` : 'No evidence quoted.', 'muted'));
+    box.append(section);
+  }
+}
+
 function render(message: ItemMessage): void {
   current = message;
   vscode.setState({ sources: initial.sources, index: message.index });
@@ -186,7 +198,7 @@ function render(message: ItemMessage): void {
   rubric = item.verdict?.rubric ?? Object.fromEntries(fields.map((f) => [f.key, f.initial]));
   $('progress').textContent = `${message.index + 1}/${message.total}`;
   $('decided').textContent = `${message.decided} decided`;
-  $('item-id').textContent = item.level === 1 ? item.id : `Level ${item.level}: ${item.id}`;
+  $('item-id').textContent = item.level === 1 ? item.id : item.level === 100 ? `Probe judgements: ${item.id}` : `Level ${item.level}: ${item.id}`;
   $('status').textContent = item.verdict ? `your verdict: ${item.verdict.verdict}` : 'no verdict yet';
   $('statement-item').hidden = item.level !== 1;
   $('code-item').hidden = item.level === 1;
@@ -194,6 +206,7 @@ function render(message: ItemMessage): void {
   box.replaceChildren();
   if (item.level === 1) renderStatement(item);
   else if (item.level === 4) renderRewrite(box, item);
+  else if (item.level === 100) renderJudgements(box, item);
   else renderReorder(box, item);
   const text = fields.find((f) => f.kind === 'text');
   $('other-text').hidden = !text;

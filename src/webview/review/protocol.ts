@@ -1,6 +1,6 @@
 /**
  * Messages between the review panel (webview) and the extension. Both sides validate them. The
- * panel serves Levels 1, 3 and 4; each item message carries its level's rubric fields (the
+ * panel serves Levels 1, 3 and 4 and the reveal probe's judgements; each item message carries its level's rubric fields (the
  * extension's rubrics.ts is the one definition), and a decision's rubric is checked against them.
  */
 
@@ -76,6 +76,19 @@ export interface Level4Payload {
   attempts: number;
 }
 
+/** The reveal probe's judgements of one instance, variant and model (core/review/probe-items.ts; its review key is 100). */
+export interface ProbeJudgementPayload {
+  level: 100;
+  id: string;
+  instance: string;
+  variant: string;
+  model: string;
+  units: string[];
+  rounds: Array<{ round: number; answer: string; category: string; evidence: string }>;
+  category: string;
+  round: number;
+}
+
 export interface ItemMessage {
   type: 'item';
   index: number;
@@ -83,7 +96,7 @@ export interface ItemMessage {
   decided: number;
   reviewer: string;
   rubricFields: RubricFieldMessage[];
-  item: (Level1Payload | Level3Payload | Level4Payload) & { verdict?: { verdict: string; note: string; rubric: RubricMessage } };
+  item: (Level1Payload | Level3Payload | Level4Payload | ProbeJudgementPayload) & { verdict?: { verdict: string; note: string; rubric: RubricMessage } };
 }
 
 export type ToWebview = ItemMessage | RegateMessage | { type: 'error'; message: string };
