@@ -196,6 +196,9 @@ test('funcrepro and prefix: the real fixed code scores 1 on the original, less u
     assert.ok(original.buggyOverlap < 1);
     const disguised = row(all, id, 'L2/s7');
     assert.ok((disguised.score as { overlap: number }).overlap < 1, JSON.stringify(disguised.score));
+    // Read back in real names, the remembered code is the real fix again.
+    assert.ok((disguised.score as { overlapReal: number }).overlapReal >= 0.9, JSON.stringify(disguised.score));
+    assert.equal((row(all, id, 'original').score as { overlapReal: number }).overlapReal, 1);
     assert.ok(disguised.deDisguised!.length > 0);
   }
   // The prompt shows the file with the function taken out, in view names under Level 2.

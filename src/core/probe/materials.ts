@@ -60,10 +60,13 @@ export interface Materials {
   realGoldPaths: string[];
   toRealPath: (viewPath: string) => string;
   functions: ProbeFunction[];
+  /** The same functions in real names, and text written in the variant's names read back in real ones (identity without Level 2). */
+  realFunctions: ProbeFunction[];
+  toReal: (text: string) => string;
   /** The file of the first changed function (state levels applied), those functions taken out, each leaving a comment line. */
   context?: { path: string; text: string };
-  /** The file up to the first changed line of the first changed function, and what follows it in the fixed and the buggy function. */
-  prefix?: { path: string; text: string; fixed: string; buggy: string };
+  /** The file up to the first changed line of the first changed function, and what follows it in the fixed and the buggy function (also in real names). */
+  prefix?: { path: string; text: string; fixed: string; buggy: string; realFixed: string; realBuggy: string };
   /** The repository's Python files and dotted modules, in the variant's names: an issue that names none of them "names no path". */
   modules: string[];
   /** Free text in the variant's names (the reveal probe's units given for the original). */
@@ -173,6 +176,7 @@ async function variantMaterials(options: MaterialsOptions, variant: Variant, sha
   const [, name] = instance.repo.split('/');
   const disguisedName = translator ? translator.segmentToView(name) : undefined;
   const functions: ProbeFunction[] = [];
+  const realFunctions: ProbeFunction[] = [];
   const parser = await loadPythonParser();
   const cut = (file: string, text: string, region: Region) => {
     const tree = parser.parse(text);
@@ -191,6 +195,7 @@ async function variantMaterials(options: MaterialsOptions, variant: Variant, sha
     if (!fixedRange) continue;
     const buggyRange = { start: region.startLine - 1, end: region.endLine - 1 };
     functions.push({ path: view.path(region.path), name: view.name(region.name), fixed: lines(view.file(region.path, fixed), fixedRange), buggy: lines(view.file(region.path, buggyText), buggyRange) });
+    realFunctions.push({ path: region.path, name: region.name, fixed: lines(fixed, fixedRange), buggy: lines(buggyText, buggyRange) });
   }
   let context: Materials['context'];
   let prefix: Materials['prefix'];
@@ -211,18 +216,23 @@ async function variantMaterials(options: MaterialsOptions, variant: Variant, sha
     context = { path: view.path(first.path), text: kept.join('\n') };
     // The prefix: the file up to the first line where the fixed function departs from the buggy one.
     const firstRange = ranges.find((r) => r.region === first)?.range;
-    const fn = functions.find((f) => f.path === view.path(first.path));
-    if (firstRange && fn) {
+    const at = functions.findIndex((f) => f.path === view.path(first.path));
+    if (firstRange && at !== -1) {
+      const fn = functions[at];
+      const real = realFunctions[at];
       const buggyLines = fn.buggy.split('\n');
       const fixedLines = fn.fixed.split('\n');
       let same = 0;
       while (same < buggyLines.length && same < fixedLines.length && buggyLines[same] === fixedLines[same]) same++;
       if (same < Math.max(buggyLines.length, fixedLines.length)) {
+        // Level 2 keeps lines where they are: the real functions' lines after the same point.
         prefix = {
           path: view.path(first.path),
           text: [...shown.slice(0, firstRange.start), ...buggyLines.slice(0, same)].join('\n'),
           fixed: fixedLines.slice(same).join('\n'),
           buggy: buggyLines.slice(same).join('\n'),
+          realFixed: real.fixed.split('\n').slice(same).join('\n'),
+          realBuggy: real.buggy.split('\n').slice(same).join('\n'),
         };
       }
     }
@@ -244,6 +254,8 @@ async function variantMaterials(options: MaterialsOptions, variant: Variant, sha
     realGoldPaths: shared.goldPaths,
     toRealPath: (p) => (translator ? translator.pathToReal(p) : p),
     functions,
+    realFunctions,
+    toReal: (t) => (translator ? translator.toReal(t) : t),
     modules,
     textToView: view.text,
     ...(context ? { context } : {}),

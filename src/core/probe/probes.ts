@@ -7,7 +7,7 @@
  *   reply's path translated back, in real ones (`correctReal`).
  * - `funcrepro` (ibid., function reproduction): the statement and the file with the patched
  *   functions taken out, their names and path; the reply's code scored by the 5-gram overlap with
- *   the fixed functions, and Δ5 (ngrams.ts).
+ *   the fixed functions, and Δ5 (ngrams.ts), in the variant's names and, read back, in real ones.
  * - `prefix` (ibid., prefix completion): the file up to the first line the fix changes; the
  *   continuation scored by its 5-gram overlap with what follows in the fixed function, Δ5, and
  *   whether its first line is the fix's.
@@ -136,15 +136,20 @@ export function scoreFilepath(m: Materials, reply: string): FilepathScore {
   };
 }
 
-export function scoreFuncrepro(m: Materials, reply: string): { overlap: number; buggyOverlap: number; delta5: number } {
-  const mine = m.functions.filter((f) => f.path === m.context?.path);
-  return round(fiveGramScores(replyCode(reply), mine.map((f) => f.fixed).join('\n\n'), mine.map((f) => f.buggy).join('\n\n')));
+/** The scores in the variant's names and, the reply read back in real names, against the real functions (`Real`). */
+export function scoreFuncrepro(m: Materials, reply: string): Record<string, number> {
+  const code = replyCode(reply);
+  const at = m.functions.map((f, k) => (f.path === m.context?.path ? k : -1)).filter((k) => k !== -1);
+  const join = (list: typeof m.functions, key: 'fixed' | 'buggy') => at.map((k) => list[k][key]).join('\n\n');
+  const real = fiveGramScores(m.toReal(code), join(m.realFunctions, 'fixed'), join(m.realFunctions, 'buggy'));
+  return round({ ...fiveGramScores(code, join(m.functions, 'fixed'), join(m.functions, 'buggy')), overlapReal: real.overlap, delta5Real: real.delta5 });
 }
 
-export function scorePrefix(m: Materials, reply: string): { overlap: number; buggyOverlap: number; delta5: number; firstLine: boolean } {
+export function scorePrefix(m: Materials, reply: string): Record<string, number | boolean> {
   const code = replyCode(reply);
   const firstOf = (text: string) => text.split('\n').map((l) => l.trim()).find((l) => l !== '') ?? '';
-  return { ...round(fiveGramScores(code, m.prefix!.fixed, m.prefix!.buggy)), firstLine: firstOf(code) !== '' && firstOf(code) === firstOf(m.prefix!.fixed) };
+  const real = fiveGramScores(m.toReal(code), m.prefix!.realFixed, m.prefix!.realBuggy);
+  return { ...round({ ...fiveGramScores(code, m.prefix!.fixed, m.prefix!.buggy), overlapReal: real.overlap, delta5Real: real.delta5 }), firstLine: firstOf(code) !== '' && firstOf(code) === firstOf(m.prefix!.fixed) };
 }
 
 function round<T extends Record<string, number>>(scores: T): T {

@@ -42,10 +42,13 @@ const METRICS: Record<ProbeName, Array<[string, (row: ProbeRow) => number | unde
   funcrepro: [
     ['5-gram overlap', (r) => num(r.score?.overlap)],
     ['Δ5', (r) => num(r.score?.delta5)],
+    ['5-gram overlap (read back in real names)', (r) => num(r.score?.overlapReal)],
+    ['Δ5 (read back in real names)', (r) => num(r.score?.delta5Real)],
   ],
   prefix: [
     ['5-gram overlap', (r) => num(r.score?.overlap)],
     ['Δ5', (r) => num(r.score?.delta5)],
+    ['5-gram overlap (read back in real names)', (r) => num(r.score?.overlapReal)],
     ['first line exact', (r) => flag(r.score?.firstLine)],
   ],
   reveal: [
@@ -151,7 +154,7 @@ export function reportPlot(lines: readonly ReportLine[]): string {
   const parts = [`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="11">`, `<rect width="100%" height="100%" fill="white"/>`];
   groups.forEach((group, g) => {
     const y0 = 20 + g * groupH;
-    const signed = group.endsWith('Δ5');
+    const signed = group.includes('Δ5');
     const x = (v: number) => left + (signed ? ((v + 1) / 2) * scaleW : v * scaleW);
     parts.push(`<text x="${left - 8}" y="${y0 + groupH / 2}" text-anchor="end">${escapeXml(group)}</text>`);
     parts.push(`<line x1="${x(0)}" y1="${y0}" x2="${x(0)}" y2="${y0 + groupH - 14}" stroke="#999"/>`);
