@@ -7,7 +7,7 @@ import type { Instance } from '../core/workflow/instances';
 /** The clone of an instance's repository in `--repos DIR`: NAME.git, NAME, OWNER__NAME.git or OWNER__NAME. */
 export function cloneIn(folder: string, repo: string): string | undefined {
   const [owner, name] = repo.split('/');
-  if (!owner || !name || repo.split('/').length !== 2) return undefined;
+  if (!owner || !name || repo.split('/').length !== 2 || [owner, name].some((part) => part === '.' || part === '..')) return undefined;
   for (const candidate of [`${name}.git`, name, `${owner}__${name}.git`, `${owner}__${name}`]) {
     const full = path.join(folder, candidate);
     if (fs.existsSync(full) && fs.statSync(full).isDirectory()) return full;

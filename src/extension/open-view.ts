@@ -7,7 +7,7 @@ import { translatorFor } from '../core/disguise/translator';
 import { loadOrBuildBundle } from '../core/disguise/bundle-cache';
 import { UsageError } from '../core/common/errors';
 import { checkRepositoryFolder, readRepository } from '../core/repository/repository';
-import { gatedNames } from '../core/workflow/checkout-names';
+import { gatedNames, materializedBundle } from '../core/workflow/checkout-names';
 import { findCheckout } from '../core/workflow/checkout-store';
 import { checkoutStores } from './checkout-stores';
 import type { ExtensionHost } from './host';
@@ -76,6 +76,8 @@ export async function openDisguisedView(
         let last = 0;
         // A disguised checkout's Level 2 gate: the view draws Level 2 as the gate judged it (the names it gave back, its interpreter).
         const found = findCheckout(repo.root, checkoutStores(context));
+        // A materialized checkout's files are the view already: disguising them again would be wrong.
+        if (found && materializedBundle(found.folder)) throw new UsageError('this folder is a materialized checkout: its files are already in view names; open it as a plain folder');
         const gated = found ? gatedNames(found.record) : undefined;
         const python = args.python || gated?.python || config.get<string>('python', '') || undefined;
         const givenBack = gated?.givenBack;

@@ -282,12 +282,12 @@ const REVIEW_BODY = `<header><span id="progress">…</span><span id="decided"></
 <p class="keys" id="keys"></p>
 </footer>`;
 
-/** Every verdict file of the workspace's `.schrodinger` folder (a second reviewer's file included). */
 /** `schrodinger.hasVerdicts`: the review report is offered once there are verdicts to report on. */
 function updateVerdictsContext(context: vscode.ExtensionContext): void {
   void vscode.commands.executeCommand('setContext', 'schrodinger.hasVerdicts', verdictFiles(context).length > 0);
 }
 
+/** Every verdict file of the workspace's `.schrodinger` folder (a second reviewer's file included). */
 function verdictFiles(context: vscode.ExtensionContext): string[] {
   const own = defaultVerdictsFile(context);
   const folder = path.dirname(own);

@@ -72,25 +72,30 @@ async function placeBuiltInSearch(context: vscode.ExtensionContext, viewOpen: bo
  * Go to File in View: the view's files matched as Quick Open matches (core/view/file-matcher.ts)
  * on every keystroke; the items are given in the matcher's order and shown whatever VS Code's own
  * label filter makes of the query (`alwaysShow`), so a fragment such as `pkg/init` finds
- * `src/pkg/__init__.py`.
+ * `src/pkg/__init__.py`. VS Code still moves the items its own filter matches on the label (the
+ * file's name) before the others, in its order (the stable API cannot turn that off): a query that
+ * is part of a file name lists those files first.
  */
 export async function goToFile(views: ViewRegistry): Promise<vscode.Uri | undefined> {
   type FileItem = vscode.QuickPickItem & { uri: vscode.Uri };
-  const byPath = new Map<string, FileItem>();
+  // Two open views may share a root name: each path is matched, and kept, once per view.
+  const items: FileItem[] = [];
+  const paths: string[] = [];
   for (const view of views.inWorkspace()) {
     for (const viewPath of view.fs.listFiles()) {
       const dir = path.posix.dirname(viewPath);
-      const shown = `${view.record.rootName}/${viewPath}`;
-      byPath.set(shown, { label: path.posix.basename(viewPath), description: dir === '.' ? view.record.rootName : `${view.record.rootName}/${dir}`, uri: views.uriOf(view, viewPath), alwaysShow: true });
+      paths.push(`${view.record.rootName}/${viewPath}`);
+      items.push({ label: path.posix.basename(viewPath), description: dir === '.' ? view.record.rootName : `${view.record.rootName}/${dir}`, uri: views.uriOf(view, viewPath), alwaysShow: true });
     }
   }
-  const paths = [...byPath.keys()];
+  const index = new Map<string, number[]>();
+  paths.forEach((p, k) => index.set(p, [...(index.get(p) ?? []), k]));
   const pick = vscode.window.createQuickPick<FileItem>();
   pick.title = 'Go to File in View';
   pick.placeholder = 'Type a file name or a part of its path (e.g. pkg/init)';
   pick.matchOnDescription = true;
   const show = (query: string) => {
-    pick.items = matchFiles(paths, query).map((m) => byPath.get(m.path)!);
+    pick.items = [...new Set(matchFiles(paths, query).map((m) => m.path))].flatMap((p) => index.get(p)!.map((k) => items[k]));
   };
   show('');
   pick.onDidChangeValue(show);

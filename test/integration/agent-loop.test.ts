@@ -226,7 +226,7 @@ print("@@" + json.dumps(result))
   // The view the agent was shown: the checkout's Level 2 as its gate judged it.
   const checkout = findCheckout(work, [store]);
   assert.ok(checkout);
-  const bundle = await checkoutNamesBundle(work, checkout.record);
+  const bundle = await checkoutNamesBundle(work, checkout);
   const originals = new OriginalNames(bundle, { repo: row.repo, instanceId: INSTANCE, commit: row.base_commit });
   const shown = saved.messages.filter((m) => m.role !== 'exit').map((m, i) => ({ where: `message ${i} (${m.role})`, text: typeof m.content === 'string' ? m.content : JSON.stringify(m.content) }));
   assert.ok(shown.some((m) => /def \w+\(format/.test(m.text)), 'the agent read the function');

@@ -83,7 +83,7 @@ test("a checkout gated in containers is read in view names again: its Level 2 le
   assert.equal(task.status, 0, task.stderr);
   assert.doesNotMatch(task.stdout, /\bmarshmallow\b/);
   // The reader's view is the gate's: the same bundle as one built with the image's interpreter directly.
-  const view = await checkoutNamesBundle(out, record);
+  const view = await checkoutNamesBundle(out, findCheckout(out, [store])!);
   assert.equal(view.names!.environment.python.executable, record.names!.python);
   assert.ok(view.names!.environment.distributions.some((d) => d.name === 'pytest'), JSON.stringify(view.names!.environment.distributions));
   assert.deepEqual(containersOf(process.pid), []);

@@ -171,17 +171,17 @@ test('filepath: the model that remembers is right on the original and de-disguis
   assert.equal(requests.length, before);
   assert.equal(JSON.parse(again.stdout).cached, 8);
 
-  // The report: the remembering model only (one model a report), worked out above.
-  const mine = path.join(dir, 'remember.jsonl');
-  fs.writeFileSync(mine, remember.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  // The report: each model on its own (the file holds three), worked out above for the remembering one.
   const plot = path.join(dir, 'plot.svg');
-  const report = await runCommand([(p, io, s) => registerProbe(p, io, s, process.env)], ['probe-report', '--results', mine, '--plot', plot, '--json', path.join(dir, 'report.json')]);
+  const report = await runCommand([(p, io, s) => registerProbe(p, io, s, process.env)], ['probe-report', '--results', out, '--plot', plot, '--json', path.join(dir, 'report.json')]);
   assert.equal(report.status, 0, report.stderr);
-  assert.match(report.stdout, /^\| filepath \| accuracy \| original \| 2 \| 1\.000 \[1\.000, 1\.000\] \|  \|  \|  \|$/m);
-  assert.match(report.stdout, /^\| filepath \| accuracy \| L2\/s7 \| 2 \| 0\.000 \[0\.000, 0\.000\] \| 1\.000 \[1\.000, 1\.000\] \| -1\.000 \[-1\.000, -1\.000\] \|  \|$/m);
-  assert.match(report.stdout, /^\| filepath \| de-disguise rate \| L2\/s7 \| 2 \| 1\.000 \[1\.000, 1\.000\] \|/m);
-  assert.match(report.stdout, /^\| filepath \| de-disguise rate \| L1 \| 2 \| 0\.500 \[0\.000, 1\.000\] \|/m);
-  assert.match(fs.readFileSync(plot, 'utf8'), /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"[\s\S]*filepath: accuracy[\s\S]*<\/svg>\n$/);
+  assert.match(report.stdout, /^\| filepath \| remember \| accuracy \| original \| 2 \| 1\.000 \[1\.000, 1\.000\] \|  \|  \|  \|$/m);
+  assert.match(report.stdout, /^\| filepath \| remember \| accuracy \| L2\/s7 \| 2 \| 0\.000 \[0\.000, 0\.000\] \| 1\.000 \[1\.000, 1\.000\] \| -1\.000 \[-1\.000, -1\.000\] \|  \|$/m);
+  assert.match(report.stdout, /^\| filepath \| remember \| de-disguise rate \| L2\/s7 \| 2 \| 1\.000 \[1\.000, 1\.000\] \|/m);
+  assert.match(report.stdout, /^\| filepath \| remember \| de-disguise rate \| L1 \| 2 \| 0\.500 \[0\.000, 1\.000\] \|/m);
+  // The guesser is never right, on the original or disguised: its own lines, not pooled with the others.
+  assert.match(report.stdout, /^\| filepath \| guess \| accuracy \| original \| 2 \| 0\.000 \[0\.000, 0\.000\] \|/m);
+  assert.match(fs.readFileSync(plot, 'utf8'), /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"[\s\S]*filepath \(remember\): accuracy[\s\S]*<\/svg>\n$/);
 });
 
 test('funcrepro and prefix: the real fixed code scores 1 on the original, less under Level 2 (its names are the originals); the file is shown with the functions taken out, in view names', async () => {

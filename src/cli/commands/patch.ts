@@ -86,7 +86,7 @@ export function registerPatch(program: Command, io: CliIo, _state: CliState): vo
 async function realPaths(given: readonly string[], translator: Translator | undefined, checkout: FoundCheckout | undefined, edited: string): Promise<string[]> {
   const paths = given.map((p) => p.trim().replace(/^\.\//, '')).filter((p) => p !== '');
   if (paths.some((p) => p.startsWith('/') || p.split('/').includes('..'))) throw new UsageError('--only takes paths relative to the folder (no "..", not absolute)');
-  const toReal = translator ?? (checkout?.record.levels.includes(2) ? translatorFor(await checkoutNamesBundle(edited, checkout.record, cacheOptions(), checkout.folder)) : undefined);
+  const toReal = translator ?? (checkout?.record.levels.includes(2) ? translatorFor(await checkoutNamesBundle(edited, checkout, cacheOptions())) : undefined);
   return paths.map((p) => (toReal ? toReal.pathToReal(p) : p));
 }
 

@@ -102,6 +102,8 @@ export function registerPrepare(program: Command, io: CliIo, state: CliState, en
     if (opts.testCmd !== undefined && opts.testCmd.trim() === '') throw new UsageError('empty --test-cmd');
     if (!(LEVEL4_REWRITERS as readonly string[]).includes(opts.rewriter)) throw new UsageError(`unknown --rewriter "${opts.rewriter}": expected ${LEVEL4_REWRITERS.join(' or ')}`);
     const rewriter = opts.rewriter as Level4Rewriter;
+    // The harness judges a candidate on a later run, which must ask the same: the LLM rewriter would draw another each time.
+    if (opts.gateWith === 'harness' && levels.includes(4) && rewriter === 'llm') throw new UsageError('--gate-with harness judges candidates on a later run, which the LLM rewriter cannot draw again: use --rewriter offline, or the runner (--gate-with tests)');
     const needsEndpoint = (levels.includes(1) && opts.level1 === undefined) || (levels.includes(4) && rewriter === 'llm');
     if (!levels.includes(1) && opts.level1 !== undefined) throw new UsageError('--level1 is for --levels with 1');
     if (levels.includes(1) && opts.level1 !== undefined && !fs.existsSync(opts.level1)) throw new UsageError(`no such Level 1 file: ${opts.level1}`);

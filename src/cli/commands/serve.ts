@@ -50,7 +50,7 @@ export function registerServe(program: Command, io: CliIo, _state: CliState): vo
       if (!record.levels.includes(2)) throw new UsageError(`the checkout ${opts.checkout} has no Level 2 (levels ${record.levels.join(',')}): nothing to translate`);
       if (materializedBundle(checkout.folder)) throw new UsageError(`the checkout ${opts.checkout} is materialized: its files are already in view names, and an agent works in it directly (serve translates a working copy in real names)`);
       // Level 2 as the gate judged it: its interpreter, the names it gave back.
-      const bundle = await checkoutNamesBundle(opts.checkout, record, cacheOptions());
+      const bundle = await checkoutNamesBundle(opts.checkout, checkout, cacheOptions());
       const translator = translatorFor(bundle);
       const runtime = new DisguisedRuntime({
         view: new DisguisedFileSystem({ root: opts.checkout, translator }),

@@ -43,7 +43,7 @@ export function registerTask(program: Command, io: CliIo, _state: CliState): voi
         if (rewrite === undefined) warn(io, `${opts.level1} has no Level 1 rewrite of this checkout's instance: the problem statement is the task`);
         else statement = rewrite;
       }
-      const [task] = await textsInView(opts.checkout, record, [statement], cacheOptions(), checkout.folder);
+      const [task] = await textsInView(opts.checkout, checkout, [statement], cacheOptions());
       io.stdout(ensureNewline(task));
     });
 }

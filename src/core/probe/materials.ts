@@ -177,6 +177,8 @@ async function variantMaterials(options: MaterialsOptions, variant: Variant, sha
   const disguisedName = translator ? translator.segmentToView(name) : undefined;
   const functions: ProbeFunction[] = [];
   const realFunctions: ProbeFunction[] = [];
+  /** The region of each function kept (a function the fix deletes has none in the fixed file). */
+  const regionsKept: Region[] = [];
   const parser = await loadPythonParser();
   const cut = (file: string, text: string, region: Region) => {
     const tree = parser.parse(text);
@@ -196,10 +198,11 @@ async function variantMaterials(options: MaterialsOptions, variant: Variant, sha
     const buggyRange = { start: region.startLine - 1, end: region.endLine - 1 };
     functions.push({ path: view.path(region.path), name: view.name(region.name), fixed: lines(view.file(region.path, fixed), fixedRange), buggy: lines(view.file(region.path, buggyText), buggyRange) });
     realFunctions.push({ path: region.path, name: region.name, fixed: lines(fixed, fixedRange), buggy: lines(buggyText, buggyRange) });
+    regionsKept.push(region);
   }
   let context: Materials['context'];
   let prefix: Materials['prefix'];
-  const first = shared.regions.find((r) => functions.some((f) => f.path === view.path(r.path)));
+  const first = regionsKept[0];
   if (first) {
     const real = stateText(first.path);
     const shown = view.file(first.path, real).split('\n');
@@ -216,10 +219,10 @@ async function variantMaterials(options: MaterialsOptions, variant: Variant, sha
     context = { path: view.path(first.path), text: kept.join('\n') };
     // The prefix: the file up to the first line where the fixed function departs from the buggy one.
     const firstRange = ranges.find((r) => r.region === first)?.range;
-    const at = functions.findIndex((f) => f.path === view.path(first.path));
-    if (firstRange && at !== -1) {
-      const fn = functions[at];
-      const real = realFunctions[at];
+    // The first function's buggy and fixed lines: under Level 4 the prefix's function lines are the original's (the rewrite has no line of the fix to stop at).
+    if (firstRange) {
+      const fn = functions[0];
+      const real = realFunctions[0];
       const buggyLines = fn.buggy.split('\n');
       const fixedLines = fn.fixed.split('\n');
       let same = 0;

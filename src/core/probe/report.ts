@@ -1,5 +1,5 @@
 /**
- * `probe-report`: the probes' rows summed up per probe, metric and variant (levels and seed):
+ * `probe-report`: the probes' rows summed up per probe, model, metric and variant (levels and seed):
  * the mean over the instances with a 95% bootstrap interval (2,000 resamples of the instances,
  * seeded: the same rows give the same table), the original's mean over the same instances and the
  * paired difference (variant − original, per instance, with its own interval), and a control
@@ -8,6 +8,7 @@
  */
 import seedrandom from 'seedrandom';
 import { UsageError } from '../common/errors';
+import { escapeHtml } from '../common/html';
 import { readJsonLines } from '../common/jsonl';
 import { isProbeRow, type ProbeRow } from './run';
 import { RECALL_CATEGORIES, type ProbeName } from './probes';
@@ -23,6 +24,8 @@ export interface Interval {
 
 export interface ReportLine {
   probe: ProbeName;
+  /** The model probed: a file may hold several, each reported on its own. */
+  model: string;
   metric: string;
   variant: string;
   value: Interval;
@@ -102,19 +105,19 @@ function round(value: number): number {
 /** The report's lines (see the module comment). */
 export function probeReport(rows: readonly ProbeRow[], control: readonly ProbeRow[] = []): ReportLine[] {
   const lines: ReportLine[] = [];
-  const probes = [...new Set(rows.map((r) => r.probe))].sort();
-  for (const probe of probes) {
-    const mine = rows.filter((r) => r.probe === probe);
+  const groups = [...new Set(rows.map((r) => JSON.stringify([r.probe, r.model])))].sort().map((g) => JSON.parse(g) as [ProbeName, string]);
+  for (const [probe, model] of groups) {
+    const mine = rows.filter((r) => r.probe === probe && r.model === model);
     // The original first, then the variants in the order the run asked them.
     const variants = [...new Set(mine.map((r) => r.variant))].sort((a, b) => (a === 'original' ? -1 : b === 'original' ? 1 : 0));
     const original = new Map(mine.filter((r) => r.variant === 'original').map((r) => [r.instance_id, r]));
     for (const [metric, value] of [...METRICS[probe], DE_DISGUISE]) {
-      const controlValues = control.filter((r) => r.probe === probe && r.variant === 'original').map(value).filter((v): v is number => v !== undefined);
+      const controlValues = control.filter((r) => r.probe === probe && r.model === model && r.variant === 'original').map(value).filter((v): v is number => v !== undefined);
       for (const variant of variants) {
         const pairs = mine.filter((r) => r.variant === variant).map((r) => ({ r, v: value(r) })).filter((p): p is { r: ProbeRow; v: number } => p.v !== undefined);
         if (pairs.length === 0) continue;
-        const label = `${probe}|${metric}|${variant}`;
-        const line: ReportLine = { probe, metric, variant, value: bootstrap(pairs.map((p) => p.v), label) };
+        const label = `${probe}|${model}|${metric}|${variant}`;
+        const line: ReportLine = { probe, model, metric, variant, value: bootstrap(pairs.map((p) => p.v), label) };
         if (variant !== 'original') {
           const paired = pairs.map((p) => ({ v: p.v, o: original.get(p.r.instance_id) })).map((p) => ({ v: p.v, o: p.o ? value(p.o) : undefined })).filter((p): p is { v: number; o: number } => p.o !== undefined);
           if (paired.length > 0) {
@@ -133,16 +136,14 @@ export function probeReport(rows: readonly ProbeRow[], control: readonly ProbeRo
 const cell = (i: Interval | undefined) => (i === undefined ? '' : `${i.mean.toFixed(3)} [${i.low.toFixed(3)}, ${i.high.toFixed(3)}]`);
 
 export function reportMarkdown(lines: readonly ReportLine[]): string {
-  const out = ['| probe | metric | variant | n | value [95% CI] | original (same instances) | variant − original [95% CI] | control |', '|---|---|---|---|---|---|---|---|'];
-  for (const l of lines) out.push(`| ${l.probe} | ${l.metric} | ${l.variant} | ${l.value.n} | ${cell(l.value)} | ${cell(l.original)} | ${cell(l.difference)} | ${cell(l.control)} |`);
+  const out = ['| probe | model | metric | variant | n | value [95% CI] | original (same instances) | variant − original [95% CI] | control |', '|---|---|---|---|---|---|---|---|---|'];
+  for (const l of lines) out.push(`| ${l.probe} | ${l.model} | ${l.metric} | ${l.variant} | ${l.value.n} | ${cell(l.value)} | ${cell(l.original)} | ${cell(l.difference)} | ${cell(l.control)} |`);
   return `${out.join('\n')}\n`;
 }
 
-const escapeXml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
 /** One row of bars per probe and metric: each variant's mean with its interval, on a 0-1 scale (Δ5 on -1..1). */
 export function reportPlot(lines: readonly ReportLine[]): string {
-  const groups = [...new Set(lines.map((l) => `${l.probe}: ${l.metric}`))];
+  const groups = [...new Set(lines.map((l) => `${l.probe} (${l.model}): ${l.metric}`))];
   const variants = [...new Set(lines.map((l) => l.variant))];
   const palette = ['#4c72b0', '#dd8452', '#55a868', '#c44e52', '#8172b3', '#937860', '#da8bc3', '#8c8c8c'];
   const barH = 12;
@@ -156,20 +157,20 @@ export function reportPlot(lines: readonly ReportLine[]): string {
     const y0 = 20 + g * groupH;
     const signed = group.includes('Δ5');
     const x = (v: number) => left + (signed ? ((v + 1) / 2) * scaleW : v * scaleW);
-    parts.push(`<text x="${left - 8}" y="${y0 + groupH / 2}" text-anchor="end">${escapeXml(group)}</text>`);
+    parts.push(`<text x="${left - 8}" y="${y0 + groupH / 2}" text-anchor="end">${escapeHtml(group)}</text>`);
     parts.push(`<line x1="${x(0)}" y1="${y0}" x2="${x(0)}" y2="${y0 + groupH - 14}" stroke="#999"/>`);
     variants.forEach((variant, k) => {
-      const line = lines.find((l) => `${l.probe}: ${l.metric}` === group && l.variant === variant);
+      const line = lines.find((l) => `${l.probe} (${l.model}): ${l.metric}` === group && l.variant === variant);
       if (!line) return;
       const y = y0 + k * barH;
       const from = Math.min(x(0), x(line.value.mean));
-      parts.push(`<rect x="${from}" y="${y}" width="${Math.abs(x(line.value.mean) - x(0))}" height="${barH - 3}" fill="${palette[k % palette.length]}"><title>${escapeXml(`${variant}: ${cell(line.value)} (n=${line.value.n})`)}</title></rect>`);
+      parts.push(`<rect x="${from}" y="${y}" width="${Math.abs(x(line.value.mean) - x(0))}" height="${barH - 3}" fill="${palette[k % palette.length]}"><title>${escapeHtml(`${variant}: ${cell(line.value)} (n=${line.value.n})`)}</title></rect>`);
       parts.push(`<line x1="${x(line.value.low)}" y1="${y + (barH - 3) / 2}" x2="${x(line.value.high)}" y2="${y + (barH - 3) / 2}" stroke="black"/>`);
     });
   });
   variants.forEach((variant, k) => {
     const y = 20 + groups.length * groupH + k * 16;
-    parts.push(`<rect x="${left}" y="${y}" width="10" height="10" fill="${palette[k % palette.length]}"/><text x="${left + 16}" y="${y + 9}">${escapeXml(variant)}</text>`);
+    parts.push(`<rect x="${left}" y="${y}" width="10" height="10" fill="${palette[k % palette.length]}"/><text x="${left + 16}" y="${y + 9}">${escapeHtml(variant)}</text>`);
   });
   parts.push('</svg>');
   return `${parts.join('\n')}\n`;

@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import seedrandom from 'seedrandom';
 import { UsageError } from '../common/errors';
 import { appendJsonLine, readJsonLines } from '../common/jsonl';
+import { runPool } from '../common/pool';
 import { isObject } from '../common/schema';
 import { addUsage, CallError, chat, openEndpoint, StopRun, ZERO_USAGE, type CallContext, type EndpointConfig, type TokenUsage } from '../llm/client';
 import type { Level1Row } from '../statement/level1';
@@ -106,45 +107,52 @@ export async function runProbe(options: ProbeRunOptions): Promise<ProbeRunSummar
     summary.cached += options.variants.length - left.length;
     return left.length > 0;
   });
-  let next = 0;
   let finished = 0;
-  let stopped: Error | undefined;
-  const worker = async () => {
-    while (next < todo.length && !stopped) {
-      const instance = todo[next++];
-      const variants = options.variants.filter((v) => !done.has(key(instance.instance_id, variantKey(v))));
-      const all = await probeMaterials({ repo: options.repoFor(instance), instance, variants, level1Rows: options.level1Rows, level4File: options.level4File, python: options.python, factsCache: options.factsCache, environmentCache: options.environmentCache });
-      for (const made of all) {
-        if (stopped) break;
-        const base = { schema: PROBE_ROW_SCHEMA, probe: options.probe, instance_id: instance.instance_id, variant: variantKey(made.variant), levels: made.variant.levels, seed: made.variant.seed, model: options.endpoint.model, promptVersion: PROBE_PROMPT_VERSION } as const;
-        let row: ProbeRow;
-        if ('missing' in made) {
-          row = { ...base, prompts: [], replies: [], skipped: made.missing, usage: ZERO_USAGE };
-        } else {
-          try {
-            row = { ...base, ...(await probeOne(ctx, options, instance, made)) };
-          } catch (error) {
-            if (error instanceof StopRun) {
-              stopped = new UsageError(scrub(error.message));
-              break;
-            }
-            if (!(error instanceof CallError)) throw error;
-            row = { ...base, prompts: [], replies: [], error: scrub(error.message), usage: ZERO_USAGE };
-          }
-        }
-        appendJsonLine(options.out, row);
-        summary.rows++;
-        if (row.skipped) summary.skipped++;
-        if (row.error) summary.errors++;
-        summary.usage = addUsage(summary.usage, row.usage);
-      }
-      if (stopped) break;
-      finished++;
-      say(`probe ${options.probe}: ${finished}/${todo.length} ${instance.instance_id}`);
-    }
+  let stopped = false;
+  const write = (row: ProbeRow) => {
+    appendJsonLine(options.out, row);
+    summary.rows++;
+    if (row.skipped) summary.skipped++;
+    if (row.error) summary.errors++;
+    summary.usage = addUsage(summary.usage, row.usage);
   };
-  await Promise.all(Array.from({ length: Math.min(options.concurrency, Math.max(1, todo.length)) }, worker));
-  if (stopped) throw stopped;
+  await runPool(todo, options.concurrency, async (instance) => {
+    if (stopped) return;
+    const variants = options.variants.filter((v) => !done.has(key(instance.instance_id, variantKey(v))));
+    const rowBase = (variant: Variant) => ({ schema: PROBE_ROW_SCHEMA, probe: options.probe, instance_id: instance.instance_id, variant: variantKey(variant), levels: variant.levels, seed: variant.seed, model: options.endpoint.model, promptVersion: PROBE_PROMPT_VERSION }) as const;
+    let all;
+    try {
+      all = await probeMaterials({ repo: options.repoFor(instance), instance, variants, level1Rows: options.level1Rows, level4File: options.level4File, python: options.python, factsCache: options.factsCache, environmentCache: options.environmentCache });
+    } catch (error) {
+      // An instance whose materials cannot be made (its gold patch does not apply, say): an error row per variant, the others go on.
+      if (!(error instanceof UsageError)) throw error;
+      for (const variant of variants) write({ ...rowBase(variant), prompts: [], replies: [], error: error.message, usage: ZERO_USAGE });
+      return;
+    }
+    for (const made of all) {
+      if (stopped) return;
+      const base = rowBase(made.variant);
+      let row: ProbeRow;
+      if ('missing' in made) {
+        row = { ...base, prompts: [], replies: [], skipped: made.missing, usage: ZERO_USAGE };
+      } else {
+        try {
+          row = { ...base, ...(await probeOne(ctx, options, instance, made)) };
+        } catch (error) {
+          // A rejected key: every call would fail alike; nothing more is asked.
+          if (error instanceof StopRun) {
+            stopped = true;
+            throw new UsageError(scrub(error.message));
+          }
+          if (!(error instanceof CallError)) throw error;
+          row = { ...base, prompts: [], replies: [], error: scrub(error.message), usage: ZERO_USAGE };
+        }
+      }
+      write(row);
+    }
+    finished++;
+    say(`probe ${options.probe}: ${finished}/${todo.length} ${instance.instance_id}`);
+  });
   return summary;
 }
 

@@ -8,9 +8,9 @@
 import { UsageError } from '../common/errors';
 import { readJsonLines } from '../common/jsonl';
 import { isProbeRow, type ProbeRow } from '../probe/run';
+import { PROBE_REVIEW } from './rubrics';
 
-/** The review store's key of the probes' judgements (disguise levels are 1-4). */
-export const PROBE_REVIEW = 100;
+export { PROBE_REVIEW };
 
 /** How a review is named in titles and reports: `Level 3`, or `Probe judgements`. */
 export function reviewName(level: number | null): string {

@@ -50,7 +50,7 @@ export function shareChart(id: string, title: string, counts: ReadonlyArray<read
   return `<svg class="share-chart" id="${escapeHtml(id)}" xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" font-size="11" role="img" aria-label="${escapeHtml(title)}"><text x="0" y="11" fill="currentColor" font-weight="bold">${escapeHtml(title)}</text><line x1="${LABEL}" y1="16" x2="${LABEL}" y2="${height - 4}" stroke="currentColor" stroke-opacity="0.4"/>${rows.join('')}</svg>`;
 }
 
-/** The categories of a rubric field, in the rubric's order where it has one. */
+/** The categories of a rubric field as the report counted them (a yes/no field's named after it). */
 function fieldCounts(field: RubricField, counts: Readonly<Record<string, number>>): Array<[string, number]> {
   return Object.entries(counts).map(([category, count]) => [field.kind === 'boolean' ? `${field.label}: ${category}` : category, count]);
 }

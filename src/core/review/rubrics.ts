@@ -9,6 +9,8 @@
  *   all .. 3 = fully (`behaviourPreserved`, `readable`, `different`, `idiomatic`); Level 4's
  *   `bugPresent`: the bug is still there and it is the same task (yes/no); `otherProblem` is free
  *   text ('' = none).
+ * - The reveal probe's judgements (probe-items.ts, key 100, not a disguise level): `recall`, the
+ *   recall the person sees (0 none .. 3 patch or test); `otherProblem` free text.
  * Levels without a rubric of their own (e.g. 2) use Level 1's.
  */
 
@@ -32,6 +34,9 @@ export type RubricValues = Record<string, number | boolean | string>;
 /** The longest free-text rubric answer. */
 export const RUBRIC_TEXT_MAX = 5000;
 
+/** The review store's key of the reveal probe's judgements (probe-items.ts): disguise levels are 1-4. */
+export const PROBE_REVIEW = 100;
+
 const scale = (key: string, label: string, initial: number, shortcut: string, agreement = true, min = 0, max = 3): RubricField => ({ key, label, kind: 'scale', min, max, initial, shortcut, agreement });
 const otherText: RubricField = { key: 'otherProblem', label: 'Other problem', kind: 'text', initial: '', shortcut: 'o' };
 
@@ -45,7 +50,7 @@ export const RUBRICS: Readonly<Record<number, readonly RubricField[]>> = {
   ],
   3: [scale('behaviourPreserved', 'Behaviour preserved, 0–3', 3, 'b'), scale('readable', 'Readable, 0–3', 3, 'i'), otherText],
   // The reveal probe's judgements (probe-items.ts, PROBE_REVIEW): the recall the person sees, 0 none .. 3 patch or test.
-  100: [scale('recall', 'Recall you see: 0 none, 1 file/symbol, 2 repair logic, 3 patch/test', 0, 'c', true), otherText],
+  [PROBE_REVIEW]: [scale('recall', 'Recall you see: 0 none, 1 file/symbol, 2 repair logic, 3 patch/test', 0, 'c', true), otherText],
   4: [
     scale('behaviourPreserved', 'Behaviour preserved, 0–3', 3, 'b'),
     { key: 'bugPresent', label: 'Bug still present, same task', kind: 'boolean', initial: true, shortcut: 't' },

@@ -5,7 +5,9 @@
  * with their indentation in the file) and must pass llm-rewriter.ts `checkFunction`: exactly one
  * function with the same name and `def` line, no new import, nothing outside it, every name on
  * the allowlist (allowed-names.ts), the rest of the file byte for byte the same; and it must stay
- * at least MIN_DIFFERENCE from the original. A failure is one line saying which check.
+ * at least GOLD_FLOOR from the original, as Level 4 keeps a function (a file's functions together
+ * must reach MIN_DIFFERENCE: difference.ts `regionShortfall`, which the callers apply). A failure
+ * is one line saying which check.
  */
 import { loadPythonParser } from '../python/parser';
 import { codeTokens, GOLD_FLOOR, tokenDifference } from './difference';

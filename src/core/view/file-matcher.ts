@@ -60,7 +60,7 @@ function scoreFragment(path: string, lower: string, nameStart: number, fragment:
     if (lower[i] === fragment[k]) k++;
   }
   const NONE = -Infinity;
-  // best[i]: the best score of fragment[0..k] with its character k at path position i; `ending`: of k-1 at any position < i.
+  // current[i]: the best score of fragment[0..k] with its character k at path position i (previous: of k - 1); bestBefore: previous's best at any position < i.
   let previous = new Float64Array(n).fill(NONE);
   for (let k = 0; k < m; k++) {
     const current = new Float64Array(n).fill(NONE);

@@ -10,10 +10,11 @@ import { readRepository } from '../repository/repository';
 import { recordedImagePython } from './docker-runner';
 import type { LevelsRecord } from './levels-record';
 
-export async function checkoutNamesBundle(workingCopy: string, record: LevelsRecord, caches: { factsCache?: string; environmentCache?: string } = {}, records?: string): Promise<Bundle> {
+export async function checkoutNamesBundle(workingCopy: string, checkout: { record: LevelsRecord; folder: string }, caches: { factsCache?: string; environmentCache?: string } = {}): Promise<Bundle> {
   // A materialized checkout keeps its view's bundle in its records: its files are already in view names.
-  const materialized = records === undefined ? undefined : materializedBundle(records);
+  const materialized = materializedBundle(checkout.folder);
   if (materialized) return materialized;
+  const { record } = checkout;
   return buildBundleFor(readRepository(workingCopy), { seed: record.seed, levels: [2], granularity: record.names?.granularity ?? 'full', ...gatedNames(record), ...caches });
 }
 

@@ -16,8 +16,8 @@ export function level1Statement(rows: readonly Level1Row[], instanceId: string, 
 }
 
 /** `texts` as the checkout's view shows them (unchanged without Level 2). */
-export async function textsInView(workingCopy: string, record: LevelsRecord, texts: readonly string[], caches: { factsCache?: string; environmentCache?: string } = {}, records?: string): Promise<string[]> {
-  if (!record.levels.includes(2)) return [...texts];
-  const translator = translatorFor(await checkoutNamesBundle(workingCopy, record, caches, records));
+export async function textsInView(workingCopy: string, checkout: { record: LevelsRecord; folder: string }, texts: readonly string[], caches: { factsCache?: string; environmentCache?: string } = {}): Promise<string[]> {
+  if (!checkout.record.levels.includes(2)) return [...texts];
+  const translator = translatorFor(await checkoutNamesBundle(workingCopy, checkout, caches));
   return texts.map((text) => translator.textToView(text));
 }

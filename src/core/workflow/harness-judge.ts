@@ -11,14 +11,16 @@
  *
  * A candidate the harness has not judged yet is written to `predictions/<run_id>.json` and listed
  * in `run-pending.sh`, and the run stops with `HarnessPending`: the gate goes on where it stopped
- * when it is run again after the harness (every gate here is deterministic: the same checks come
- * in the same order, the ones judged answered from their reports). The untransformed state (an
+ * when it is run again after the harness (the gates and the offline rewriter are deterministic:
+ * the same checks come in the same order, the ones judged answered from their reports; `prepare`
+ * refuses the LLM rewriter in this mode, which would draw other candidates). The untransformed state (an
  * empty diff) is not sent: the dataset's own lists are the harness's judgement of it.
  */
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { writeFileAtomic } from '../common/atomic';
+import { UsageError } from '../common/errors';
 import { diffFiles, patchPaths } from '../common/git-diff';
 import { findInstanceReport, readInstanceJudgement } from './harness-reports';
 import type { Instance } from './instances';
@@ -105,10 +107,7 @@ function writePending(folder: string, runId: string, prediction: { instance_id: 
     .readdirSync(predictions)
     .filter((name) => /^sv-[0-9a-f]{16}\.json$/.test(name))
     .map((name) => name.slice(0, -'.json'.length))
-    .filter((id) => {
-      const entry = JSON.parse(fs.readFileSync(path.join(predictions, `${id}.json`), 'utf8')) as Array<{ instance_id: string }>;
-      return findInstanceReport(path.join(folder, LOGS), id, entry[0].instance_id) === undefined;
-    })
+    .filter((id) => findInstanceReport(path.join(folder, LOGS), id, predictionInstance(path.join(predictions, `${id}.json`))) === undefined)
     .sort();
   const lines = [
     '#!/bin/sh',
@@ -122,4 +121,17 @@ function writePending(folder: string, runId: string, prediction: { instance_id: 
     '',
   ];
   writeFileAtomic(path.join(folder, PENDING_SCRIPT), lines.join('\n'), 0o755);
+}
+
+/** The instance of a prediction file this judge wrote; a damaged one is a one-line UsageError. */
+function predictionInstance(file: string): string {
+  let entries: unknown;
+  try {
+    entries = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    throw new UsageError(`damaged prediction ${file}: not JSON (remove it; the next run writes it again)`);
+  }
+  const id = Array.isArray(entries) ? (entries[0] as { instance_id?: unknown } | undefined)?.instance_id : undefined;
+  if (typeof id !== 'string') throw new UsageError(`damaged prediction ${file}: no instance_id (remove it; the next run writes it again)`);
+  return id;
 }

@@ -39,6 +39,7 @@ import { diffFiles, patchPaths } from '../common/git-diff';
 import { checkState, drawSeed, type Check, type CheckOptions } from './state-gate';
 import type { TestRunner } from './test-runner';
 import { makeScratch, removeScratch } from '../common/leftovers';
+import { runPool } from '../common/pool';
 
 export const DEFAULT_LEVEL4_ATTEMPTS = 3;
 
@@ -434,7 +435,6 @@ export async function runLevel4(options: Level4RunOptions): Promise<Level4Summar
     return false;
   });
   const rows: Array<Level4Row | Level4ErrorRow> = [];
-  let next = 0;
   const work = async (instance: Instance): Promise<Level4Row | Level4ErrorRow> => {
     try {
       return await level4Instance({ ...options, instance, makeRunner: (base) => options.runnerFor(instance, base) });
@@ -454,14 +454,10 @@ export async function runLevel4(options: Level4RunOptions): Promise<Level4Summar
       written++;
     }
   };
-  const worker = async () => {
-    while (next < todo.length) {
-      const index = next++;
-      settled[index] = await work(todo[index]);
-      flush();
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(options.concurrency, Math.max(1, todo.length)) }, worker));
+  await runPool(todo, options.concurrency, async (instance, index) => {
+    settled[index] = await work(instance);
+    flush();
+  });
   const finals = rows.filter((r): r is Level4Row => 'accepted' in r);
   const accepted = finals.filter((r) => r.accepted);
   const differences = accepted.flatMap((r) => r.attempts[r.acceptedAttempt! - 1].functions.filter((f) => f.kept).map((f) => f.difference));

@@ -11,6 +11,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { requireEmptyOutput, writeFileAtomic } from '../common/atomic';
 import { UsageError } from '../common/errors';
+import { requireOutsideFolder } from '../common/user-paths';
 import { makeScratch, removeScratch } from '../common/leftovers';
 import { serializeBundle } from '../disguise/bundle';
 import { materialize } from '../disguise/materialize';
@@ -26,13 +27,14 @@ export async function checkoutMaterialized(options: DisguisedCheckoutOptions): P
   requireEmptyOutput(options.out);
   if (!fs.existsSync(path.dirname(path.resolve(options.out)))) throw new UsageError(`no such folder: ${path.dirname(path.resolve(options.out))}`);
   requireApart(options.out, options.store);
+  if (fs.existsSync(options.repo)) requireOutsideFolder(options.out, options.repo, 'the working copy', 'the clone');
   if (!options.levels.includes(2)) throw new UsageError('a materialized checkout writes the view of Level 2: give --levels with 2');
   const scratch = makeScratch('materialized');
   try {
     const real = await checkoutDisguised({ ...options, out: path.join(scratch, path.basename(path.resolve(options.out))) });
     let written = false;
     try {
-      const bundle = await checkoutNamesBundle(real.work, real.record, { factsCache: options.factsCache, environmentCache: options.environmentCache });
+      const bundle = await checkoutNamesBundle(real.work, { record: real.record, folder: real.records }, { factsCache: options.factsCache, environmentCache: options.environmentCache });
       options.onProgress?.('writing the view of the working copy');
       await materialize(readRepository(real.work), bundle, options.out);
       written = true;

@@ -31,6 +31,7 @@ import * as path from 'node:path';
 import { writeFileAtomic } from '../common/atomic';
 import { UsageError } from '../common/errors';
 import { appendJsonLine, readJsonLines } from '../common/jsonl';
+import { runPool } from '../common/pool';
 import { isObject } from '../common/schema';
 import type { Granularity } from '../disguise/bundle';
 import { latestRows, level1CacheKey, LEVEL1_PROMPT_VERSION, readLevel1Output, runLevel1, type Level1Config, type Level1Row, type Level1Status } from '../statement/level1';
@@ -185,11 +186,7 @@ export async function prepare(options: PrepareOptions): Promise<PrepareSummary> 
     const what = row.status === 'error' ? `failed: ${row.error}` : row.status === 'pending' ? 'waits for the SWE-bench harness' : `levels ${row.levels.join(',') || 'none'} in ${duration(row.seconds.total)}`;
     say(`prepare: ${finished}/${todo.length} done${errors > 0 ? ` (${errors} failed)` : ''}: ${label} ${what}${eta()}`);
   };
-  let next = 0;
-  const worker = async () => {
-    while (next < todo.length) await work(todo[next++]);
-  };
-  await Promise.all(Array.from({ length: Math.min(options.concurrency, Math.max(1, todo.length)) }, worker));
+  await runPool(todo, options.concurrency, work);
 
   // The account of every pair asked for, this run's and earlier runs'.
   const rows = finishedPairs(path.join(out, ROWS_FILE), () => undefined);
@@ -363,7 +360,7 @@ async function preparePair(context: PairContext, instance: Instance, seed: numbe
       row.level1 = { status: statement?.status ?? 'none', used: statement?.text !== undefined };
       if (!row.level1.used) row.levels = row.levels.filter((level) => level !== 1);
     }
-    row.task = await disguisedRow(instance, record, result.work, context, statement?.text);
+    row.task = await disguisedRow(instance, { record, folder: result.records }, result.work, context, statement?.text);
     seconds.task = round((now() - t2) / 1000);
   } catch (error) {
     if (!(error instanceof UsageError) && !(error instanceof HarnessPending)) throw error;
@@ -414,7 +411,10 @@ async function level4Row(context: PairContext, instance: Instance, seed: number,
   });
   const final = latestFinalRows(readJsonLines(file).lines).get(instance.instance_id);
   // No final row: the attempt stopped with an error, which fails the pair (it is tried again on a rerun).
-  if (!final) return { rewrite: readAcceptedRewrite(file, instance.instance_id), record: { accepted: false } };
+  if (!final) {
+    const errors = readJsonLines(file).lines.map((l) => l.value).filter((v): v is { instance_id: string; error: string } => isObject(v) && v.instance_id === instance.instance_id && typeof v.error === 'string');
+    throw new UsageError(`Level 4 stopped with an error: ${errors.pop()?.error ?? 'no row was written'}`);
+  }
   if (!final.row.accepted) return { record: { accepted: false, reason: final.row.reason ?? 'not accepted' } };
   const rewrite = readAcceptedRewrite(file, instance.instance_id);
   return { rewrite, record: { accepted: true, attempt: rewrite.attempt } };
@@ -438,9 +438,10 @@ function describeLevels(row: PreparedRow, record: LevelsRecord): void {
 const WITHHELD_FIELDS = new Set(['patch', 'test_patch', 'FAIL_TO_PASS', 'PASS_TO_PASS']);
 
 /** The pair's row of the disguised dataset: ids and image name kept, the statement in view names, the working copy named. */
-async function disguisedRow(instance: Instance, record: LevelsRecord, work: string, context: PairContext, level1: string | undefined): Promise<Record<string, unknown>> {
+async function disguisedRow(instance: Instance, checkout: { record: LevelsRecord; folder: string }, work: string, context: PairContext, level1: string | undefined): Promise<Record<string, unknown>> {
+  const { record } = checkout;
   const statement = level1 ?? instance.problem_statement;
-  const [problem, hints] = await textsInView(work, record, [statement, instance.hints_text], { factsCache: context.factsCache, environmentCache: context.environmentCache });
+  const [problem, hints] = await textsInView(work, checkout, [statement, instance.hints_text], { factsCache: context.factsCache, environmentCache: context.environmentCache });
   const row: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(instance)) if (!WITHHELD_FIELDS.has(key)) row[key] = value;
   row.problem_statement = problem;

@@ -1,7 +1,7 @@
 // The review panel's front-end, for every reviewed level. Every text goes in through textContent
 // (statements and code are untrusted), the keyboard drives everything, the rubric is drawn from
 // the fields each item message carries, and the extension validates every message.
-import type { FromWebview, ItemMessage, Level1Payload, Level3Payload, Level4Payload, ProbeJudgementPayload, RubricFieldMessage, RubricMessage, Segment, ToWebview } from './protocol';
+import { PROBE_JUDGEMENTS, type FromWebview, type ItemMessage, type Level1Payload, type Level3Payload, type Level4Payload, type ProbeJudgementPayload, type RubricFieldMessage, type RubricMessage, type Segment, type ToWebview } from './protocol';
 
 interface PanelState {
   sources?: unknown;
@@ -198,7 +198,7 @@ function render(message: ItemMessage): void {
   rubric = item.verdict?.rubric ?? Object.fromEntries(fields.map((f) => [f.key, f.initial]));
   $('progress').textContent = `${message.index + 1}/${message.total}`;
   $('decided').textContent = `${message.decided} decided`;
-  $('item-id').textContent = item.level === 1 ? item.id : item.level === 100 ? `Probe judgements: ${item.id}` : `Level ${item.level}: ${item.id}`;
+  $('item-id').textContent = item.level === 1 ? item.id : item.level === PROBE_JUDGEMENTS ? `Probe judgements: ${item.id}` : `Level ${item.level}: ${item.id}`;
   $('status').textContent = item.verdict ? `your verdict: ${item.verdict.verdict}` : 'no verdict yet';
   $('statement-item').hidden = item.level !== 1;
   $('code-item').hidden = item.level === 1;
@@ -206,7 +206,7 @@ function render(message: ItemMessage): void {
   box.replaceChildren();
   if (item.level === 1) renderStatement(item);
   else if (item.level === 4) renderRewrite(box, item);
-  else if (item.level === 100) renderJudgements(box, item);
+  else if (item.level === PROBE_JUDGEMENTS) renderJudgements(box, item);
   else renderReorder(box, item);
   const text = fields.find((f) => f.kind === 'text');
   $('other-text').hidden = !text;

@@ -76,9 +76,12 @@ export interface Level4Payload {
   attempts: number;
 }
 
-/** The reveal probe's judgements of one instance, variant and model (core/review/probe-items.ts; its review key is 100). */
+/** The review key of the reveal probe's judgements (core/review/rubrics.ts PROBE_REVIEW: the webview imports nothing of the core). */
+export const PROBE_JUDGEMENTS = 100;
+
+/** The reveal probe's judgements of one instance, variant and model (core/review/probe-items.ts). */
 export interface ProbeJudgementPayload {
-  level: 100;
+  level: typeof PROBE_JUDGEMENTS;
   id: string;
   instance: string;
   variant: string;
