@@ -113,6 +113,36 @@ out(r.stdout)
   fs.rmSync(path.join(work, 'notes'), { recursive: true });
 });
 
+test("uploads through SWE-ReX's client: a file and a folder (zipped by the client) land in the view, in real names on disk; outside the view is refused", () => {
+  const stats = translator.pathToView('calcpkg/stats.py');
+  const source = tempDir('serve-upload');
+  fs.writeFileSync(path.join(source, 'note.txt'), `uses ${median} of ${stats}\n`);
+  fs.mkdirSync(path.join(source, 'tools', 'bin'), { recursive: true });
+  fs.writeFileSync(path.join(source, 'tools', 'bin', 'run.sh'), `echo ${median}\n`);
+  fs.writeFileSync(path.join(source, 'tools', 'README'), 'a tool\n');
+  const [file, folder, shown, outside] = client(`
+async def error_of(coro):
+    try:
+        await coro
+        return "no error"
+    except Exception as e:
+        return type(e).__name__
+out(await error_of(rt.upload(UploadRequest(source_path=${JSON.stringify(path.join(source, 'note.txt'))}, target_path="/repo/uploaded/note.txt"))))
+out(await error_of(rt.upload(UploadRequest(source_path=${JSON.stringify(path.join(source, 'tools'))}, target_path="/repo/uploaded/tools"))))
+out((await rt.read_file(ReadFileRequest(path="/repo/uploaded/tools/bin/run.sh"))).content)
+out(await error_of(rt.upload(UploadRequest(source_path=${JSON.stringify(path.join(source, 'note.txt'))}, target_path="/tmp/elsewhere.txt"))))
+`);
+  assert.deepEqual([file, folder], ['no error', 'no error']);
+  // Written through the view: the content the agent sent in view names is in real names on disk.
+  assert.equal(fs.readFileSync(path.join(work, 'uploaded', 'note.txt'), 'utf8'), 'uses median of calcpkg/stats.py\n');
+  assert.equal(fs.readFileSync(path.join(work, 'uploaded', 'tools', 'bin', 'run.sh'), 'utf8'), 'echo median\n');
+  assert.equal(fs.readFileSync(path.join(work, 'uploaded', 'tools', 'README'), 'utf8'), 'a tool\n');
+  assert.equal(shown, `echo ${median}\n`);
+  assert.equal(outside, 'FileNotFoundError');
+  assert.ok(!fs.existsSync('/tmp/elsewhere.txt'));
+  fs.rmSync(path.join(work, 'uploaded'), { recursive: true });
+});
+
 test('errors as SWE-ReX raises them: a bad token, an unknown session, a failing checked command, a timeout, a path outside the view', () => {
   const [unauthorized, noSession, failed, timedOut, outside] = client(`
 bad = RemoteRuntime(host="http://127.0.0.1", port=${port}, auth_token="wrong")

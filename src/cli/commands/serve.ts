@@ -11,6 +11,7 @@ import { cacheOptions } from '../cache';
 import { onInterrupt } from '../../core/common/leftovers';
 import { checkoutStore, STORE_HELP } from '../store';
 import type { CliIo, CliState } from './io';
+import { parseMultipart } from '../../core/common/multipart';
 
 interface ServeOptions {
   checkout: string;
@@ -102,8 +103,9 @@ async function answer(runtime: DisguisedRuntime, token: string, request: http.In
     response.end(JSON.stringify(value));
   };
   if (request.headers['x-api-key'] !== token) return send(401, { detail: 'Invalid API Key' });
-  const route = ROUTES[`${request.method} ${new URL(request.url ?? '/', 'http://localhost').pathname}`];
-  if (!route) return send(404, { detail: 'Not Found' });
+  const key = `${request.method} ${new URL(request.url ?? '/', 'http://localhost').pathname}`;
+  const route = ROUTES[key];
+  if (!route && key !== 'POST /upload') return send(404, { detail: 'Not Found' });
   let body: Record<string, unknown> = {};
   try {
     const chunks: Buffer[] = [];
@@ -113,16 +115,32 @@ async function answer(runtime: DisguisedRuntime, token: string, request: http.In
       if (size > MAX_BODY) return send(413, { detail: 'Request body too large' });
       chunks.push(chunk as Buffer);
     }
+    if (key === 'POST /upload') return await upload(runtime, Buffer.concat(chunks), request.headers['content-type'], send);
     const text = Buffer.concat(chunks).toString('utf8');
     if (text.trim() !== '' && text.trim() !== 'null') body = JSON.parse(text) as Record<string, unknown>;
     if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new Error('expected a JSON object');
   } catch (error) {
     return send(422, { detail: `bad request body: ${(error as Error).message}` });
   }
+  await run(() => route!(runtime, body), send);
+}
+
+/** A route's answer: its value, or SWE-ReX's exception transfer (511). */
+async function run(route: () => Promise<unknown>, send: (status: number, value: unknown) => void): Promise<void> {
   try {
-    send(200, await route(runtime, body));
+    send(200, await route());
   } catch (error) {
     const classPath = error instanceof RuntimeOperationError ? error.classPath : 'builtins.RuntimeError';
     send(511, { swerexception: { message: (error as Error).message, class_path: classPath, traceback: '', extra_info: {} } });
   }
+}
+
+/** SWE-ReX's `/upload`: a multipart form with `file`, `target_path` and `unzip`. */
+async function upload(runtime: DisguisedRuntime, body: Buffer, contentType: string | undefined, send: (status: number, value: unknown) => void): Promise<void> {
+  const form = parseMultipart(body, contentType);
+  const file = form?.get('file');
+  const target = form?.get('target_path')?.data.toString('utf8');
+  if (!form || !file || target === undefined) return send(422, { detail: 'bad upload: a multipart form with file and target_path is expected' });
+  const unzip = /^(true|1|yes|on)$/i.test(form.get('unzip')?.data.toString('utf8') ?? 'false');
+  await run(() => runtime.upload({ target_path: target, data: file.data, unzip }), send);
 }

@@ -18,6 +18,7 @@ import type { Translator } from '../disguise/translator';
 import { ViewFsError, type DisguisedFileSystem } from './view-fs';
 import { WorkingCopyLines } from './working-copy-lines';
 import { killProcessGroup, onInterrupt } from '../common/leftovers';
+import { readZip, ZipError, type ZipEntry } from '../common/zip';
 
 /** An error of a runtime operation, as SWE-ReX names it. */
 export class RuntimeOperationError extends Error {
@@ -294,6 +295,47 @@ export class DisguisedRuntime {
       return {};
     } catch (error) {
       throw fileError(error, request.path);
+    }
+  }
+
+  /**
+   * SWE-ReX's `/upload`: a file written at the view path `target_path`, or, with `unzip`, a zip
+   * archive extracted into the view folder `target_path` (what its client sends for a folder);
+   * every file goes through the view as `write_file`'s content does.
+   */
+  async upload(request: { target_path: string; data: Buffer; unzip: boolean }): Promise<Record<string, never>> {
+    const target = this.viewPath(request.target_path);
+    try {
+      if (!request.unzip) {
+        const parent = path.posix.dirname(target);
+        if (parent !== '.' && parent !== '') this.createFolders(parent);
+        this.options.view.writeFile(target, request.data, { create: true, overwrite: true });
+        this.counts.filesWritten++;
+        return {};
+      }
+      let entries: ZipEntry[];
+      try {
+        entries = readZip(request.data);
+      } catch (error) {
+        if (error instanceof ZipError) throw new RuntimeOperationError('zipfile.BadZipFile', error.message);
+        throw error;
+      }
+      if (target !== '') this.createFolders(target);
+      for (const entry of entries) {
+        const file = path.posix.join(target, entry.name);
+        if (entry.folder) {
+          this.createFolders(file.replace(/\/$/, ''));
+          continue;
+        }
+        const parent = path.posix.dirname(file);
+        if (parent !== '.' && parent !== '') this.createFolders(parent);
+        this.options.view.writeFile(file, entry.data, { create: true, overwrite: true });
+        this.counts.filesWritten++;
+      }
+      return {};
+    } catch (error) {
+      if (error instanceof RuntimeOperationError) throw error;
+      throw fileError(error, request.target_path);
     }
   }
 
