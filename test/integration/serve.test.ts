@@ -32,7 +32,7 @@ function cli(args: string[]): { status: number | null; stdout: string; stderr: s
 /** Runs a Python script with SWE-ReX's client importable; its stdout, one JSON value a line. */
 function client(script: string): unknown[] {
   const file = path.join(dir, `client-${Math.random().toString(36).slice(2)}.py`);
-  fs.writeFileSync(file, `import asyncio, json, pydantic_v1_compat\nfrom swerex.runtime.remote import RemoteRuntime\nfrom swerex.runtime.abstract import *\nfrom swerex.exceptions import *\nrt = RemoteRuntime(host="http://127.0.0.1", port=${port}, auth_token=${JSON.stringify(TOKEN)})\ndef out(v): print("@@" + json.dumps(v), flush=True)\nasync def main():\n${script.replace(/^/gm, '    ')}\nasyncio.run(main())\n`);
+  fs.writeFileSync(file, `import asyncio, json, pydantic_v1_compat\nfrom swerex.runtime.remote import RemoteRuntime\nfrom swerex.runtime.abstract import *\nfrom swerex.exceptions import *\nrt = RemoteRuntime(host="http://127.0.0.1", port=${port}, auth_token=${JSON.stringify(TOKEN)})\ndef out(v): print("@@" + json.dumps(v), flush=True)\nasync def error_of(coro):\n    try:\n        await coro\n        return "no error"\n    except Exception as e:\n        return type(e).__name__\nasync def main():\n${script.replace(/^/gm, '    ')}\nasyncio.run(main())\n`);
   const done = spawnSync(PYTHON, [file], { encoding: 'utf8', env: { ...process.env, PYTHONPATH: pythonPath }, timeout: 120_000 });
   assert.equal(done.status, 0, `${done.stdout}\n${done.stderr}`);
   // (The client also prints and logs what it re-raises: only the lines `out` marks are answers.)
@@ -121,12 +121,6 @@ test("uploads through SWE-ReX's client: a file and a folder (zipped by the clien
   fs.writeFileSync(path.join(source, 'tools', 'bin', 'run.sh'), `echo ${median}\n`);
   fs.writeFileSync(path.join(source, 'tools', 'README'), 'a tool\n');
   const [file, folder, shown, outside] = client(`
-async def error_of(coro):
-    try:
-        await coro
-        return "no error"
-    except Exception as e:
-        return type(e).__name__
 out(await error_of(rt.upload(UploadRequest(source_path=${JSON.stringify(path.join(source, 'note.txt'))}, target_path="/repo/uploaded/note.txt"))))
 out(await error_of(rt.upload(UploadRequest(source_path=${JSON.stringify(path.join(source, 'tools'))}, target_path="/repo/uploaded/tools"))))
 out((await rt.read_file(ReadFileRequest(path="/repo/uploaded/tools/bin/run.sh"))).content)
@@ -151,12 +145,6 @@ try:
     out("no error")
 except Exception as e:
     out(str(getattr(e, "status", type(e).__name__)))
-async def error_of(coro):
-    try:
-        await coro
-        return "no error"
-    except Exception as e:
-        return type(e).__name__
 out(await error_of(rt.run_in_session(BashAction(command="ls", session="nobody"))))
 await rt.create_session(CreateBashSessionRequest(session="errors"))
 out(await error_of(rt.run_in_session(BashAction(command="false", session="errors", check="raise"))))
