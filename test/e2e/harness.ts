@@ -819,7 +819,15 @@ export async function paletteCommands(page: Page, text: string): Promise<string[
   return state?.picks ?? [];
 }
 
-/** Whether the palette offers the command titled `title` (its row holds the title). */
-export async function paletteOffers(page: Page, title: string): Promise<boolean> {
-  return (await paletteCommands(page, title)).some((row) => row.includes(title));
+/**
+ * Whether the palette offers the command titled `title` (its row holds the title). A list still
+ * drawing shows nothing: it is read again for up to `waitMs` while the title is missing (0: read
+ * once, for a command that should be absent).
+ */
+export async function paletteOffers(page: Page, title: string, waitMs = 6000): Promise<boolean> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    if ((await paletteCommands(page, title)).some((row) => row.includes(title))) return true;
+    if (Date.now() >= until) return false;
+  }
 }

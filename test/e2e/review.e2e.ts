@@ -62,7 +62,7 @@ test('opens the review panel on the Level 1 output', async () => {
 });
 
 test('the review report is offered once there is a verdict to report on', async () => {
-  assert.equal(await paletteOffers(bench.page, 'Schrödinger: Export Review Report'), false);
+  assert.equal(await paletteOffers(bench.page, 'Schrödinger: Export Review Report', 0), false);
 });
 
 test('reviews three items with the keyboard', async () => {
