@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { instanceCode } from '../../src/core/workflow/instances';
 
 export const ROOT = path.resolve(__dirname, '..', '..');
 export const ARTIFACTS = path.join(ROOT, '.artifacts', 'e2e');
@@ -830,4 +831,17 @@ export async function paletteOffers(page: Page, title: string, waitMs = 6000): P
     if ((await paletteCommands(page, title)).some((row) => row.includes(title))) return true;
     if (Date.now() >= until) return false;
   }
+}
+
+/**
+ * Solve Instance up to the levels chosen: the command, the dataset's dialog, the instance's code,
+ * the levels (what each test asks next differs: the seed, the test command, Level 4's source).
+ */
+export async function solveInstanceWithLevels(page: Page, dataset: string, instanceId: string, levels: string): Promise<void> {
+  await runCommand(page, 'Schrödinger: Solve Instance...');
+  await answerFileDialog(page, dataset, async () => /\(instance\)/.test(await quickInputTitle(page)), 'the instance pick after the dataset dialog');
+  const code = `instance ${instanceCode(instanceId)}`;
+  await answerQuickInput(page, code, code);
+  await waitFor(async () => /\(levels\)/.test(await quickInputTitle(page)), 10_000, 'the levels prompt');
+  await answerQuickInput(page, levels, levels);
 }

@@ -20,7 +20,6 @@ import type { Translator } from '../../src/core/disguise/translator';
 import { PYTHON, tempDir } from '../helpers';
 import {
   acceptPicks,
-  answerFileDialog,
   answerQuickInput,
   ctrlClickTerminalText,
   cursorPosition,
@@ -42,6 +41,7 @@ import {
   waitFor,
   type CodeServer,
   type Workbench,
+  solveInstanceWithLevels,
 } from './harness';
 
 const INSTANCES = process.env.SCHRODINGER_INSTANCES ?? path.resolve(ROOT, '..', 'shared', 'instances');
@@ -140,12 +140,7 @@ after(async () => {
 
 test('Solve Instance opens the problem statement and the Solve side bar; the root has a neutral name; Search is out of the activity bar', async () => {
   const { page } = bench;
-  await runCommand(page, 'Schrödinger: Solve Instance...');
-  await answerFileDialog(page, DATASET, async () => /\(instance\)/.test(await quickInputTitle(page)), 'the instance pick after the dataset dialog');
-  const code = `instance ${instanceCode(INSTANCE_ID)}`;
-  await answerQuickInput(page, code, code);
-  await waitFor(async () => /\(levels\)/.test(await quickInputTitle(page)), 10_000, 'the levels prompt');
-  await answerQuickInput(page, 'Level 2', 'Level 2');
+  await solveInstanceWithLevels(page, DATASET, INSTANCE_ID, 'Level 2');
   await waitFor(async () => /\(seed\)/.test(await quickInputTitle(page)), 10_000, 'the seed prompt');
   await answerQuickInput(page, String(SEED));
   // The window reloads on the view: the side bar and the statement come by themselves.

@@ -8,24 +8,23 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { after, afterEach, before, test } from 'node:test';
-import { findInstance, instanceCode, loadDataset } from '../../src/core/workflow/instances';
+import { findInstance, loadDataset } from '../../src/core/workflow/instances';
 import { SRC_LAYOUT_TEST_CMD } from '../../src/core/workflow/test-command';
 import { tempDir } from '../helpers';
 import {
-  answerFileDialog,
   answerQuickInput,
   extensionLogText,
   openWorkspace,
   packageExtension,
   quickInputTitle,
   ROOT,
-  runCommand,
   sideBarRow,
   startCodeServer,
   terminalText,
   waitFor,
   type CodeServer,
   type Workbench,
+  solveInstanceWithLevels,
 } from './harness';
 
 const INSTANCES = process.env.SCHRODINGER_INSTANCES ?? path.resolve(ROOT, '..', 'shared', 'instances');
@@ -71,12 +70,7 @@ after(async () => {
 
 test('a row without test_cmd, a src/ layout: the command asked for is pytest with PYTHONPATH=src, Levels 2 and 3 are prepared, and Run tests passes', async () => {
   const { page } = bench;
-  await runCommand(page, 'Schrödinger: Solve Instance...');
-  await answerFileDialog(page, dataset, async () => /\(instance\)/.test(await quickInputTitle(page)), 'the instance pick after the dataset dialog');
-  const code = `instance ${instanceCode(INSTANCE_ID)}`;
-  await answerQuickInput(page, code, code);
-  await waitFor(async () => /\(levels\)/.test(await quickInputTitle(page)), 10_000, 'the levels prompt');
-  await answerQuickInput(page, 'Levels 2 and 3', 'Levels 2 and 3');
+  await solveInstanceWithLevels(page, dataset, INSTANCE_ID, 'Levels 2 and 3');
   await waitFor(async () => /\(seed\)/.test(await quickInputTitle(page)), 10_000, 'the seed prompt');
   await answerQuickInput(page, String(SEED));
   await waitFor(async () => /\(test command\)/.test(await quickInputTitle(page)), 60_000, 'the test command prompt');
@@ -104,5 +98,6 @@ test('a row without test_cmd, a src/ layout: the command asked for is pytest wit
   await bench.screenshot('src-layout-run-tests');
   const summary = run.split('\n').reverse().find((line) => /\d+ passed/.test(line))!;
   assert.doesNotMatch(summary, /failed|error/, summary);
-  assert.match(extensionLogText(server, 'Schrödinger Views'), /terminal: "PYTHONPATH=src python3 -m pytest -q -p no:cacheprovider [^"]*" exited 0/);
+  // The log line comes when the command has ended, a moment after its summary shows.
+  await waitFor(async () => /terminal: "PYTHONPATH=src python3 -m pytest -q -p no:cacheprovider [^"]*" exited 0/.test(extensionLogText(server, 'Schrödinger Views')), 20_000, 'the test command in the log, exit 0');
 });

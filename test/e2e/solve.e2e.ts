@@ -10,13 +10,12 @@ import { after, afterEach, before, test } from 'node:test';
 import { buildBundle, type Bundle } from '../../src/core/disguise/bundle';
 import { translatorFor } from '../../src/core/disguise/translator';
 import { checkoutInstance } from '../../src/core/workflow/checkout';
-import { instanceCode } from '../../src/core/workflow/instances';
+
 import type { Translator } from '../../src/core/disguise/translator';
 import { buildCalcRepo, CALC_DATASET, CALC_INSTANCE_ID, type CalcRepository } from '../fixtures/instances/build-repo';
 import { tempDir } from '../helpers';
 import {
   acceptPicks,
-  answerFileDialog,
   answerQuickInput,
   editorText,
   explorerLabels,
@@ -32,6 +31,7 @@ import {
   waitFor,
   type CodeServer,
   type Workbench,
+  solveInstanceWithLevels,
 } from './harness';
 
 const SEED = 5;
@@ -83,15 +83,10 @@ after(async () => {
 
 test('Solve Instance checks out the instance and opens its disguise', async () => {
   const { page } = bench;
-  await runCommand(page, 'Schrödinger: Solve Instance...');
-  await answerFileDialog(page, CALC_DATASET, async () => /\(instance\)/.test(await quickInputTitle(page)), 'the instance pick after the dataset dialog');
   const box = page.locator('.quick-input-widget .quick-input-box input');
-  const code = `instance ${instanceCode(CALC_INSTANCE_ID)}`;
-  await answerQuickInput(page, code, code);
   // The levels come before the seed (what a level needs is asked for before anything that depends on it).
   // Levels 2 and 3: the working copy's definitions are reordered (the gate runs the tests first).
-  await waitFor(async () => /\(levels\)/.test(await quickInputTitle(page)), 10_000, 'the levels prompt');
-  await answerQuickInput(page, 'Levels 2 and 3', 'Levels 2 and 3');
+  await solveInstanceWithLevels(page, CALC_DATASET, CALC_INSTANCE_ID, 'Levels 2 and 3');
   await waitFor(async () => /\(seed\)/.test(await quickInputTitle(page)), 10_000, 'the seed prompt');
   await box.fill(String(SEED));
   await page.keyboard.press('Enter');
