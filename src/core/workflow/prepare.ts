@@ -409,10 +409,11 @@ async function level4Row(context: PairContext, instance: Instance, seed: number,
     runnerFor: (item, base) => stateRunner(context, item, base, `level-4/seed-${seed}`),
     onProgress: say,
   });
-  const final = latestFinalRows(readJsonLines(file).lines).get(instance.instance_id);
+  const { lines } = readJsonLines(file);
+  const final = latestFinalRows(lines).get(instance.instance_id);
   // No final row: the attempt stopped with an error, which fails the pair (it is tried again on a rerun).
   if (!final) {
-    const errors = readJsonLines(file).lines.map((l) => l.value).filter((v): v is { instance_id: string; error: string } => isObject(v) && v.instance_id === instance.instance_id && typeof v.error === 'string');
+    const errors = lines.map((l) => l.value).filter((v): v is { instance_id: string; error: string } => isObject(v) && v.instance_id === instance.instance_id && typeof v.error === 'string');
     throw new UsageError(`Level 4 stopped with an error: ${errors.pop()?.error ?? 'no row was written'}`);
   }
   if (!final.row.accepted) return { record: { accepted: false, reason: final.row.reason ?? 'not accepted' } };
