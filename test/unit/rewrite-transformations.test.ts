@@ -444,6 +444,96 @@ class Point(Shape):
     outcomes: 10,
   },
   {
+    kind: 'range-to-enumerate',
+    title: "the items of *args read by index",
+    source: `def f(*args):
+    out = []
+    for i in range(len(args)):
+        if args[i] < 0:
+            out.append((i, t(args[i])))
+        else:
+            out.append(args[i] * 2)
+    return out
+`,
+    inputs: '[tuple(rng.randint(-3, 3) for _ in range(rng.randint(0, 4))) for _ in range(80)]',
+    shows: /    for i, arg in enumerate\(args\):\n        if arg < 0:\n            out\.append\(\(i, t\(arg\)\)\)\n        else:\n            out\.append\(arg \* 2\)\n/,
+    outcomes: 20,
+  },
+  {
+    kind: 'range-to-enumerate',
+    title: 'a list of its own, changed only before the loop, with an else clause',
+    source: `def f(a, b):
+    values = [a, b, a - b]
+    values.append(t(b))
+    total = 0
+    for k in range(len(values)):
+        total += values[k] * k
+        log.append(values[k])
+    else:
+        total += len(values)
+    return total, values[0], k
+`,
+    inputs: SMALL,
+    shows: /    for k, value in enumerate\(values\):\n        total \+= value \* k\n        log\.append\(value\)\n/,
+    outcomes: 20,
+  },
+  {
+    kind: 'range-to-enumerate',
+    title: 'a sorted copy read by index, an item changed in place',
+    source: `def f(a, b):
+    boxes = sorted([[a], [b], [a * b]])
+    for j in range(len(boxes)):
+        boxes[j].append(t(j))
+        if boxes[j][0] > 2:
+            break
+    return boxes
+`,
+    inputs: SMALL,
+    shows: /    for j, box in enumerate\(boxes\):\n        box\.append\(t\(j\)\)\n        if box\[0\] > 2:\n/,
+    outcomes: 20,
+  },
+  {
+    kind: 'enumerate-to-range',
+    title: 'the items of a tuple named by the loop',
+    source: `def f(a, b):
+    pair = (a, b, t(a + b))
+    found = -1
+    for n, item in enumerate(pair):
+        if item > 0 and found < 0:
+            found = n
+        log.append(item)
+    return found, n
+`,
+    inputs: SMALL,
+    shows: /    for n in range\(len\(pair\)\):\n        if pair\[n\] > 0 and found < 0:\n            found = n\n        log\.append\(pair\[n\]\)\n/,
+    outcomes: 4,
+  },
+  {
+    kind: 'concatenation-to-fstring',
+    title: 'literals and names bound to strings joined by +',
+    source: `def f(a, b):
+    names = ', '.join(sorted(a))
+    label = 'item'
+    head = f'[{b}]'
+    return 'Expected {' + names + '} in ' + label + ' ' + head, label + "'", len('<' + label + '>')
+`,
+    inputs: "[([rng.choice(['x', 'y', 'z{', '}']) for _ in range(rng.randint(0, 3))], rng.randint(-2, 2)) for _ in range(60)]",
+    shows: /    return f'Expected \{\{\{names\}\}\} in \{label\} \{head\}', f"\{label\}'", len\(f'<\{label\}>'\)\n/,
+    outcomes: 20,
+  },
+  {
+    kind: 'fstring-to-concatenation',
+    title: 'f-strings of literal text and names bound to strings',
+    source: `def f(a, b):
+    sep = '-'.join([str(a), str(b)])
+    unit = 'cm'
+    return f'{sep}{unit} {{total}}', len(f'<{unit}>'), f'{sep}!'.upper(), f'{unit}:' == sep
+`,
+    inputs: SMALL,
+    shows: /    return sep \+ unit \+ ' \{total\}', len\('<' \+ unit \+ '>'\), \(sep \+ '!'\)\.upper\(\), \(unit \+ ':'\) == sep\n/,
+    outcomes: 20,
+  },
+  {
     kind: 'rename-local',
     title: 'locals renamed, parameters and attributes kept',
     source: `def f(items, msg='m'):
@@ -664,6 +754,44 @@ const REFUSALS: Refusal[] = [
     why: 'the def is decorated, annotated, has a docstring, or yields',
     source: 'def f(a):\n    @wrap\n    def g(x):\n        return x\n\n    def h(x: int):\n        return x\n\n    def d(x):\n        "doc"\n        return x\n\n    def y(x):\n        return (yield x)\n\n    return g(a), h(a), d(a), y(a)\n',
   },
+  ...([
+    ['the sequence is a parameter (a dict would answer by key)', 'def f(a):\n    for i in range(len(a)):\n        log.append(a[i])\n'],
+    ['the list reaches other code before the loop', 'def f(g):\n    xs = [1, 2]\n    g(xs)\n    for i in range(len(xs)):\n        log.append(xs[i])\n'],
+    ['the list reaches other code in the loop', 'def f(g):\n    xs = [1, 2]\n    for i in range(len(xs)):\n        log.append(xs[i])\n        g(xs)\n'],
+    ['the loop writes the list', 'def f():\n    xs = [1, 2]\n    for i in range(len(xs)):\n        xs[i] = xs[i] + 1\n    return xs\n'],
+    ['the loop over a list is nested in another statement', 'def f(a):\n    xs = [1, 2]\n    while a:\n        a -= 1\n        for i in range(len(xs)):\n            log.append(xs[i])\n'],
+    ['the index is rebound in the loop', 'def f():\n    zs = (1, 2)\n    for i in range(len(zs)):\n        i = 0\n        log.append(zs[i])\n'],
+    ['an item is read by a lambda (later)', 'def f(*zs):\n    for i in range(len(zs)):\n        log.append(lambda: zs[i])\n'],
+    ['an item is read by a generator (later)', 'def f(*zs):\n    for j in range(len(zs)):\n        log.append(zs[j] for _ in [0])\n'],
+    ['the file binds range', 'def f(*a):\n    for i in range(len(a)):\n        log.append(a[i])\n\n\nrange = lambda n: [0]\n'],
+    ['the file imports *', 'from os import *\n\n\ndef f(*a):\n    for i in range(len(a)):\n        log.append(a[i])\n'],
+  ].map(([why, source]) => ({ kind: 'range-to-enumerate' as const, why, source }))),
+  ...([
+    ['the item is read after the loop', 'def f(*args):\n    for i, x in enumerate(args):\n        log.append(x)\n    return x\n'],
+    ['the item is rebound in the loop', 'def f(*args):\n    for i, y in enumerate(args):\n        y = y + 1\n        log.append(y)\n'],
+    ['the item is read by a lambda', 'def f(*args):\n    for i, z in enumerate(args):\n        log.append(lambda: z)\n'],
+    ['the item is read by a generator', 'def f(*args):\n    for i, z in enumerate(args):\n        log.append(z for _ in [0])\n'],
+    ['the sequence is a parameter', 'def f(a):\n    for i, w in enumerate(a):\n        log.append(w)\n'],
+    ['enumerate has a start', 'def f(*args):\n    for i, v in enumerate(args, 1):\n        log.append(v)\n'],
+  ].map(([why, source]) => ({ kind: 'enumerate-to-range' as const, why, source }))),
+  ...([
+    ['an operand is a parameter', "def f(a):\n    h = f'{a}-'\n    return a + 'x'\n"],
+    ['an operand is bound by str()', "def f(a):\n    c = str(a)\n    return c + 'x', f'{a}-'\n"],
+    ['an operand is a lone interpolation', "def f(a):\n    d = f'{a}'\n    return d + 'x'\n"],
+    ['an operand is bound twice', "def f(a):\n    e = 'x'\n    e = e + f'{a}-'\n    return e + 'x'\n"],
+    ['a literal is raw', "def f(a):\n    g = f'{a}-'\n    return r'\\d' + g\n"],
+    ['the literals are quoted differently', "def f(a):\n    g = f'{a}-'\n    return g + \"'\" + 'q'\n"],
+    ['a literal spells \\N{...}', "def f(a):\n    g = f'{a}-'\n    return '\\N{EM DASH}' + g\n"],
+    ['the file has no f-string (it may run on Pythons before 3.6)', "def f(a):\n    g = 'z'\n    return g + 'x'\n"],
+  ].map(([why, source]) => ({ kind: 'concatenation-to-fstring' as const, why, source }))),
+  ...([
+    ['an interpolation converts', "def f():\n    g = 'z'\n    return f'{g!r}x'\n"],
+    ['an interpolation has a format spec', "def f():\n    g = 'z'\n    return f'{g:>3}x'\n"],
+    ['an interpolation echoes its expression', "def f():\n    g = 'z'\n    return f'{g=}x'\n"],
+    ['an interpolation reads a parameter', "def f(a):\n    return f'{a}x'\n"],
+    ['there is no literal text', "def f():\n    g = 'z'\n    return f'{g}'\n"],
+    ['the f-string is part of an implicit concatenation', "def f():\n    g = 'z'\n    return f'{g}' 'x'\n"],
+  ].map(([why, source]) => ({ kind: 'fstring-to-concatenation' as const, why, source }))),
   {
     kind: 'rename-local',
     why: 'the function reads its locals by name',

@@ -34,6 +34,10 @@ export type TransformationKind =
   | 'move-guard'
   | 'lambda-to-def'
   | 'def-to-lambda'
+  | 'range-to-enumerate'
+  | 'enumerate-to-range'
+  | 'concatenation-to-fstring'
+  | 'fstring-to-concatenation'
   | 'rename-local';
 
 export interface Edit {

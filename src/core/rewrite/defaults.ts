@@ -7,6 +7,7 @@ import type { Node } from 'web-tree-sitter';
 import { site, type FunctionContext, type Site, type Transformation } from './catalogue';
 import { assignmentOf, children, descendants, fit, hasComment, indentAt, loneAssignments, namedChildren, portable, portablePrecedence, Prec, startsLine, statementsOf, unparenthesized } from './syntax';
 import { isIdentifier } from '../python/identifiers';
+import { fileBinds } from './scope';
 
 /** `x is None` (or `is not None`, with `negated`) over a bare name: the name. */
 function noneTest(node: Node, negated: boolean): string | undefined {
@@ -82,15 +83,10 @@ export const CONDITIONAL_TO_NONE_DEFAULT: Transformation = {
   },
 };
 
-/** Whether the file binds `dict` anywhere (then `dict(...)` may not be the builtin). */
-function shadowsDict(context: FunctionContext): boolean {
-  return context.scope.scan.sites.some((s) => s.text === 'dict' && s.declares !== undefined);
-}
-
 /**
  * `dict(a=1, b=x)` as `{"a": 1, "b": x}`. Holds because both evaluate the values in order and make
  * a new dict with the keys in the same order; `dict` is the builtin (nothing in the file binds the
- * name). Only keyword arguments (no positional argument, no `**`). The layout and comments stay:
+ * name or imports `*`). Only keyword arguments (no positional argument, no `**`). The layout and comments stay:
  * only the call's parentheses and each `name=` change.
  */
 export const DICT_CALL_TO_DISPLAY: Transformation = {
@@ -98,7 +94,7 @@ export const DICT_CALL_TO_DISPLAY: Transformation = {
   inverse: 'dict-display-to-call',
   sites(context) {
     const sites: Site[] = [];
-    if (shadowsDict(context)) return sites;
+    if (fileBinds(context.scope, 'dict')) return sites;
     for (const call of descendants(context.body, 'call')) {
       const callee = call.childForFieldName('function');
       const args = call.childForFieldName('arguments');
@@ -138,7 +134,7 @@ export const DICT_DISPLAY_TO_CALL: Transformation = {
   inverse: 'dict-call-to-display',
   sites(context) {
     const sites: Site[] = [];
-    if (shadowsDict(context)) return sites;
+    if (fileBinds(context.scope, 'dict')) return sites;
     for (const display of descendants(context.body, 'dictionary')) {
       const pairs = namedChildren(display).filter((n) => n.type !== 'comment');
       if (pairs.length === 0 || pairs.some((p) => p.type !== 'pair')) continue;

@@ -27,11 +27,13 @@ import { DEFAULTS } from './defaults';
 import { CALLS } from './calls';
 import { MOVE_GUARD, renameSites, SWAP_STATEMENTS } from './locals';
 import { LOOPS } from './loops';
+import { SEQUENCES } from './sequences';
+import { STRINGS } from './strings';
 import { analyzeFunction } from './scope';
 import { descendants, indentUnit, lineBreakOf } from './syntax';
 
 /** Every structural transformation (renames apart: they come last). */
-export const CATALOGUE: readonly Transformation[] = [...CONTROL_FLOW, ...EXPRESSIONS, ...DEFAULTS, ...CALLS, ...LOOPS, SWAP_STATEMENTS, MOVE_GUARD];
+export const CATALOGUE: readonly Transformation[] = [...CONTROL_FLOW, ...EXPRESSIONS, ...DEFAULTS, ...CALLS, ...LOOPS, ...SEQUENCES, ...STRINGS, SWAP_STATEMENTS, MOVE_GUARD];
 
 export const ROUNDS = 3;
 export const TAKE_PROBABILITY = 0.5;

@@ -112,19 +112,41 @@ function statementAt(fn: Node, site: NameSite): Node | undefined {
 }
 
 /**
- * Whether the function's own scope binds `name` exactly once, by `name = <dict display or
- * comprehension>` directly in its body, before `use`: then at `use` the name holds a real dict.
+ * The value of `name = <value>` when it is the only binding of `name` in the function's own scope,
+ * stands alone directly in the function's body and ends before `use`: then at `use` the name holds
+ * what that value made. Not for parameters, `global`/`nonlocal` names, names nested scopes see (one
+ * of them could rebind it) or functions that read their locals by name.
  */
-export function isProvablyDict(scope: FunctionScope, name: string, use: Node): boolean {
-  if (scope.dynamic || scope.parameters.has(name) || scope.declared.has(name) || scope.nestedNames.has(name)) return false;
+export function onlyBindingValue(scope: FunctionScope, name: string, use: Node): Node | undefined {
+  if (scope.dynamic || scope.parameters.has(name) || scope.declared.has(name) || scope.nestedNames.has(name)) return undefined;
   const bindings = scope.bindings.get(name);
-  if (!bindings || bindings.length !== 1 || (bindings[0].declares !== 'assign' && bindings[0].declares !== 'annotated')) return false;
+  if (!bindings || bindings.length !== 1 || (bindings[0].declares !== 'assign' && bindings[0].declares !== 'annotated')) return undefined;
   const statement = statementAt(scope.fn, bindings[0]);
-  if (statement?.type !== 'expression_statement' || !sameNode(statement.parent, scope.fn.childForFieldName('body'))) return false;
-  if (statement.endIndex > use.startIndex) return false;
+  if (statement?.type !== 'expression_statement' || !sameNode(statement.parent, scope.fn.childForFieldName('body'))) return undefined;
+  if (statement.endIndex > use.startIndex) return undefined;
   const assignment = namedChildren(statement)[0];
-  if (assignment?.type !== 'assignment' || namedChildren(statement).length !== 1) return false;
+  if (assignment?.type !== 'assignment' || namedChildren(statement).length !== 1) return undefined;
   const left = assignment.childForFieldName('left');
   const right = assignment.childForFieldName('right');
-  return left?.type === 'identifier' && left.text === name && !!right && (right.type === 'dictionary' || right.type === 'dictionary_comprehension');
+  return left?.type === 'identifier' && left.text === name && right ? right : undefined;
+}
+
+/** Whether `name` holds a real dict at `use`: bound once, to a dict display or comprehension (see `onlyBindingValue`). */
+export function isProvablyDict(scope: FunctionScope, name: string, use: Node): boolean {
+  const value = onlyBindingValue(scope, name, use);
+  return value?.type === 'dictionary' || value?.type === 'dictionary_comprehension';
+}
+
+/**
+ * Whether the file binds `name` in any scope, or imports `*` anywhere (which may bind it): when it
+ * does not, the name is Python's builtin.
+ */
+export function fileBinds(scope: FunctionScope, name: string): boolean {
+  return scope.scan.scopes.some((s) => s.wildcards.length > 0) || scope.scan.sites.some((s) => s.text === name && s.declares !== undefined);
+}
+
+/** Whether `name` is the function's `*args` parameter, never rebound: an exact tuple wherever it is read. */
+export function isStarParameter(scope: FunctionScope, name: string): boolean {
+  const own = scope.scan.scopes[scope.index];
+  return !scope.dynamic && !scope.bindings.has(name) && !scope.declared.has(name) && !scope.nestedNames.has(name) && own.params.some((p) => p.name === name && p.kind === 'star');
 }
