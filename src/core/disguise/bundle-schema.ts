@@ -69,6 +69,7 @@ const namesShape = (): Shape<NamesSection> => ({
   keptMembers: required(recordOf(matching('a word', isKeptWord), reason)),
   modules: required(arrayOf(matching('a dotted module name', isDottedName), { unique: true })),
   ownPackages: required(arrayOf(name, { unique: true })),
+  identity: optional(arrayOf(matching('a token (one lowercase word)', isTokenKey), { unique: true })),
   identifiers: required(recordOf(name, name)),
   locals: required(recordOf(name, name)),
   paths: required(recordOf(matching('a path segment', isSegment), matching('a path segment', isSegment))),

@@ -7,8 +7,10 @@
  *
  * Searched (each a kind): the names the bundle renames (whole identifiers, and in a token of
  * several words the words it renames word by word; a function's local names are not searched:
- * they name nothing outside it), the repository's own packages and renamed path segments, the repository's owner and name, the instance id (and its number as `#N`,
- * `issues/N`, `pull/N`), the base commit (any run of 7 or more of its leading hex digits).
+ * they name nothing outside it), the repository's own packages and renamed path segments, the
+ * repository's owner and name and the owner and authors its files name (`repository`, in any
+ * usual casing), the instance id (and its number as `#N`, `issues/N`, `pull/N`), the base commit
+ * (any run of 7 or more of its leading hex digits).
  * Matches are by identifier token (`[A-Za-z_][A-Za-z0-9_]*`; a capitalised name also in the
  * plural) and by the lowercase words of a token (snake_case and camelCase parts). Not counted, but listed as their
  * own kinds: a name that is plain English (the README's policy: English stays), a name the Level
@@ -112,12 +114,17 @@ export class OriginalNames {
       const lower = word.toLowerCase();
       if (!this.words.has(lower)) this.words.set(lower, { kind: 'word', original: word, exception: exceptionOf(word) });
     }
+    // Who the repository is: its owner and name (given), and the owner and authors its files name (the bundle's identity words), in any usual casing.
+    // One that is plain English (`parse`) is listed as English; the package of that name is found as the package.
+    const person = (word: string) => {
+      const lower = word.toLowerCase();
+      const secret: Secret = { kind: 'repository', original: word, ...(isEnglishWord(word) ? { exception: 'english' as const } : {}) };
+      for (const form of [word, lower, lower.toUpperCase(), lower[0].toUpperCase() + lower.slice(1)]) if (!this.tokens.has(form)) this.tokens.set(form, secret);
+      if (!this.words.has(lower) || this.words.get(lower)!.kind === 'word') this.words.set(lower, secret);
+    };
+    for (const word of names?.identity ?? []) person(word);
     if (identity.repo) {
-      for (const part of identity.repo.split('/').filter((p) => p.length >= 3)) {
-        const secret: Secret = { kind: 'repository', original: part };
-        this.tokens.set(part, secret);
-        this.words.set(part.toLowerCase(), secret);
-      }
+      for (const part of identity.repo.split('/').filter((p) => p.length >= 3)) person(part);
       this.phrases.push({ text: identity.repo, secret: { kind: 'repository', original: identity.repo } });
     }
     if (identity.instanceId) {

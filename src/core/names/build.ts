@@ -47,6 +47,8 @@ export interface NamesInput {
   undecodedWords: string[];
   /** The repository's own top-level packages and modules. */
   ownPackages: string[];
+  /** Words of who the repository is (identity.ts). */
+  identity?: string[];
 }
 
 export interface NamesStatistics {
@@ -138,6 +140,10 @@ export function buildNames(
     }
   }
 
+  // Who the repository is: renamed in text (rules.ts), unless the word is also a name of Python's or of the environment's modules.
+  const identity = (input.identity ?? []).filter((word) => !isFixedToken(word) && !externalTokens(external).has(word) && !universe.attributes.has(word) && !universe.parameters.has(word) && !externalTops.has(word));
+  for (const word of identity) tokensToMap.add(word);
+
   const forbidden = new Set<string>(FIXED_TOKENS);
   for (const word of input.vocabulary) for (const key of tokenKeys(word)) forbidden.add(key);
   for (const key of externalTokens(external)) forbidden.add(key);
@@ -163,6 +169,7 @@ export function buildNames(
     keptMembers: {},
     modules: [...input.modules].sort(),
     ownPackages: [...own].sort(),
+    ...(identity.length > 0 ? { identity } : {}),
     identifiers: {},
     locals: {},
     paths: {},

@@ -13,6 +13,7 @@ import type { ModuleContext } from './resolve';
 import type { NamesTables } from './rules';
 import { isPythonFile } from '../common/text-encoding';
 import { forEachWord } from './words';
+import { identityWords } from './identity';
 
 export interface RepositoryAnalysis {
   input: NamesInput;
@@ -130,7 +131,7 @@ export async function analyzeRepository(
   const modules = [...new Set(repository.modules.values())].filter((m) => !external.stdlibTopModules.has(m.split('.')[0]));
   const paths = repository.files.map((f) => f.path);
   return {
-    input: { facts, factModules: python.map((f) => repository.modules.get(f.path)), modules, paths, packageFolders: repository.layout.packageFolders, vocabulary, undecodedWords, ownPackages: [...own].sort() },
+    input: { facts, factModules: python.map((f) => repository.modules.get(f.path)), modules, paths, packageFolders: repository.layout.packageFolders, vocabulary, undecodedWords, ownPackages: [...own].sort(), identity: identityWords(repository, [...own]) },
     pythonFiles: python.length,
     keptSegments(tables: NamesTables): string[] {
       const kept = new Set<string>();

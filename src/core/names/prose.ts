@@ -281,9 +281,13 @@ export class ProseTranslator {
       if (i === pathEnd || text[i] === '/') {
         if (i > segmentStart) {
           const segment = text.slice(segmentStart, i);
-          // Only the repository's own files and packages change; other segments stay.
-          const view = this.rules.pathSegmentView(segment);
-          if (view !== segment) edits.push([segmentStart, i, view]);
+          // Only the repository's own files and packages change, and who it is (a URL's owner); other segments stay.
+          if (text.slice(segmentStart - 2, segmentStart) === '//' && segment.includes('.')) {
+            this.hostName(text, segmentStart, i, edits);
+          } else {
+            const view = this.pathSegment(segment);
+            if (view !== segment) edits.push([segmentStart, i, view]);
+          }
         }
         segmentStart = i + 1;
       }
@@ -307,7 +311,10 @@ export class ProseTranslator {
     const value = text.slice(start, end);
     const parts = value.split('.');
     if (parts.some((p) => p === '')) return;
-    if (TOP_LEVEL_DOMAINS.has(parts[parts.length - 1].toLowerCase()) || /(:\/\/|@)$/.test(text.slice(Math.max(0, start - 3), start))) return;
+    if (TOP_LEVEL_DOMAINS.has(parts[parts.length - 1].toLowerCase()) || /(:\/\/|@)$/.test(text.slice(Math.max(0, start - 3), start))) {
+      this.hostName(text, start, end, edits);
+      return;
+    }
     if (this.rules.isExternalModule(parts[0])) return;
     if (parts.every((p) => /^\p{N}/u.test(p) || p.length <= 1)) return;
     const internal = this.rules.isInternalTop(parts[0]);
@@ -323,6 +330,33 @@ export class ProseTranslator {
       else view = this.rules.knownView(part);
       if (view !== part) edits.push([offset, offset + part.length, view]);
       offset += part.length + 1;
+    }
+  }
+
+  /**
+   * A segment of a path or URL: the repository's own file or package, a web page built from one
+   * (`cacheutils.html` from `cacheutils.rst` or `.py`, as documentation builders name them), or
+   * who the repository is (a URL's owner); any other segment stays.
+   */
+  private pathSegment(segment: string): string {
+    const own = this.rules.pathSegmentView(segment);
+    if (own !== segment) return own;
+    const page = /^(.+)(\.html?)$/.exec(segment);
+    if (page) {
+      for (const source of ['.rst', '.md', '.py']) {
+        const view = this.rules.pathSegmentView(page[1] + source);
+        if (view !== page[1] + source) return view.slice(0, -source.length) + page[2];
+      }
+    }
+    return this.rules.isIdentityWord(segment) ? this.rules.ownPackageView(segment) : segment;
+  }
+
+  /** A host name (`pkg.readthedocs.io`): only its labels that are the repository's own package or who it is change. */
+  private hostName(text: string, start: number, end: number, edits: Array<[number, number, string]>): void {
+    let offset = start;
+    for (const label of text.slice(start, end).split('.')) {
+      if (this.rules.isOwnPackageWord(label)) edits.push([offset, offset + label.length, this.rules.ownPackageView(label)]);
+      offset += label.length + 1;
     }
   }
 

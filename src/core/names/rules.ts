@@ -23,6 +23,8 @@ export interface NamesTables {
   modules: string[];
   /** The repository's own top-level packages and modules (their names never survive). */
   ownPackages: string[];
+  /** Words of who the repository is (its owner, its authors: identity.ts), renamed in every text, never in code. */
+  identity?: string[];
   /** Member names the repository defines (reachable by attribute, keyword or string) that the view renames -> their view names. */
   identifiers: Record<string, string>;
   /** Names the repository defines only as function locals that the view renames -> their view names. */
@@ -78,6 +80,7 @@ export class NameRules {
   private readonly modules: ReadonlySet<string>;
   private readonly tops: ReadonlySet<string>;
   private readonly ownPackages: ReadonlyMap<string, string>;
+  private readonly identity: ReadonlySet<string>;
   private readonly identifiers: ReadonlyMap<string, string>;
   private readonly paths: ReadonlyMap<string, string>;
   private readonly externalGlobals: ReadonlyMap<string, ReadonlySet<string>>;
@@ -114,6 +117,7 @@ export class NameRules {
       own.set(name.toUpperCase(), view.toUpperCase());
     }
     this.ownPackages = own;
+    this.identity = new Set(tables.identity ?? []);
     this.ownTops = new Set([...tables.ownPackages, ...tables.modules.filter((m) => m.includes('.')).map((m) => m.split('.')[0])]);
     this.identifiers = new Map(Object.entries(tables.identifiers));
     this.paths = new Map(Object.entries(tables.paths));
@@ -257,11 +261,18 @@ export class NameRules {
     return this.ownTops.has(word);
   }
 
+  /** One of the repository's own package names, or a word of who it is, as text spells them: renamed wherever it stands in text. */
   isOwnPackageWord(word: string): boolean {
-    return this.ownPackages.has(word);
+    return this.ownPackages.has(word) || this.isIdentityWord(word);
   }
 
   ownPackageView(word: string): string {
-    return this.ownPackages.get(word) ?? word;
+    return this.ownPackages.get(word) ?? (this.isIdentityWord(word) ? this.naming.viewName(word) : word);
+  }
+
+  /** A word of who the repository is (`NamesTables.identity`), lowercase, capitalised or in capitals. */
+  isIdentityWord(word: string): boolean {
+    const lower = word.toLowerCase();
+    return this.identity.has(lower) && (word === lower || word === lower.toUpperCase() || word === lower[0].toUpperCase() + lower.slice(1));
   }
 }
