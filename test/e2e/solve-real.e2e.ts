@@ -16,6 +16,7 @@ import { buildBundle, type Bundle } from '../../src/core/disguise/bundle';
 import { translatorFor } from '../../src/core/disguise/translator';
 import { checkoutInstance } from '../../src/core/workflow/checkout';
 import { findInstance, instanceCode, loadDataset, type Instance } from '../../src/core/workflow/instances';
+import { OriginalNames } from '../../src/core/disguise/original-scan';
 import type { Translator } from '../../src/core/disguise/translator';
 import { PYTHON, tempDir } from '../helpers';
 import {
@@ -390,4 +391,17 @@ test('the prediction makes FAIL_TO_PASS pass on the original; nothing the solver
     extensionLogText(server, 'Schrödinger Views'),
   ].join('\n');
   assert.doesNotMatch(seen, ORIGINALS);
+
+  // The independent leak scan (issue 21), over all of that and the whole of every file the session opened, as the view showed it.
+  const opened = new Set<string>();
+  for (const [written] of JSON.stringify(trajectory.messages).matchAll(/[\w./-]+\.py\b/g)) {
+    const parts = translator.toReal(written).split('/');
+    const real = parts.map((_, k) => parts.slice(k).join('/')).find((p) => fs.existsSync(path.join(work, 'probe', p)));
+    if (real) opened.add(real);
+  }
+  assert.ok(opened.has('boltons/urlutils.py'), [...opened].join(', '));
+  const texts = [{ where: 'seen', text: seen }, ...[...opened].map((real) => ({ where: translator.pathToView(real), text: translator.fileToView(real, fs.readFileSync(path.join(work, 'probe', real), 'utf8')) }))];
+  const originals = new OriginalNames(bundle, { repo: instance.repo, instanceId: INSTANCE_ID, commit: instance.base_commit });
+  const leaks = texts.flatMap(({ where, text }) => originals.scan(where, text)).filter((f) => !['english', 'given-back', 'external'].includes(f.kind));
+  assert.deepEqual(leaks, []);
 });

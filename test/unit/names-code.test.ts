@@ -640,3 +640,30 @@ test("a field-named string handed to a parameter that reads it as text, or hands
   assert.equal(d.bundle.names!.keptEverywhere.place, 'mixed-data');
   assert.ok(test.includes(`${d.name("error_for")}(["bad"], "motto")`), test);
 });
+
+test("Python 2's implicit relative import of a sibling, which the interpreter cannot import, names the sibling as the view does; prose's slash-joined names change", async () => {
+  const d = await viewRunsLikeOriginal({
+    'ledgerkit/__init__.py': '',
+    'ledgerkit/helpers.py': 'def make_marker(name):\n    return name.upper()\n',
+    'ledgerkit/core.py': [
+      'try:',
+      '    from helpers import make_marker',
+      '    MARKER = make_marker("m")',
+      'except ImportError:',
+      '    MARKER = None',
+      '',
+      '# TODO: merge Ledger/make_marker one day',
+      '',
+      '',
+      'class Ledger:',
+      '    pass',
+      '',
+    ].join('\n'),
+    'tests/test_core.py': 'from ledgerkit import core\n\n\ndef test_marker():\n    assert core.MARKER is None\n    assert core.Ledger.__name__ != "read/write"\n',
+  }, [1, 2]);
+  const view = d.view('ledgerkit/core.py');
+  assert.match(view, new RegExp(`from ${d.translator.pathToView('ledgerkit/helpers.py').split('/')[1].replace(/\.py$/, '')} import`));
+  assert.doesNotMatch(view, /helpers|Ledger\/|\/make_marker/, view);
+  // A string value is data: its slash-joined words stay.
+  assert.match(d.view('tests/test_core.py'), /"read\/write"/);
+});

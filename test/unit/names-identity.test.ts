@@ -21,9 +21,10 @@ test('the identity words: the owner of the repository\'s own hosted URLs and the
       file('LICENSE', 'Copyright (c) 2013-2019, Ysolde Parmiter and the Python Software Foundation\n'),
       file('README.md', 'See https://github.com/qadamsky/tinylib and git@github.com:qadamsky/python-tinylib.git, built on https://github.com/someoneelse/otherlib.\n'),
       file('docs/notes.txt', "author = 'Not Metadata'\n"),
+      file('CHANGES.md', 'Moved from https://github.com/r0binh00d/tinylib.\n'),
     ],
   }, ['tinylib']);
-  assert.deepEqual(words, ['adamsky', 'barnaby', 'idris', 'kemble', 'ottoline', 'parmiter', 'qadamsky', 'quentyn', 'vask', 'wendeline', 'ysolde']);
+  assert.deepEqual(words, ['adamsky', 'barnaby', 'idris', 'kemble', 'ottoline', 'parmiter', 'qadamsky', 'quentyn', 'r0binh00d', 'vask', 'wendeline', 'ysolde']);
 });
 
 const REPO = {
@@ -49,15 +50,15 @@ const REPO = {
   'LICENSE': 'Copyright (c) 2013, Quentyn Adamsky\n',
   'tinylib/tinyfmt.py': 'def shout(text):\n    return text.upper()\n',
   'docs/tinyfmt.rst': 'tinyfmt\n=======\n',
-  'README.md': '# tinylib\n\nMaintained by Quentyn Adamsky at https://github.com/qadamsky/tinylib (mail qadamsky@example.org).\nDocs: https://tinylib.readthedocs.io/en/latest/tinyfmt.html and http://tinylib.example.org\n',
+  'README.md': '# tinylib\n\nMaintained by Quentyn Adamsky at https://github.com/qadamsky/tinylib (mail qadamsky@example.org).\nDocs: https://tinylib.readthedocs.io/en/latest/tinyfmt.html and http://tinylib.example.org\nFormerly https://github.com/qu3ntyn/tinylib.\n',
 };
 
 test('the view renames who the repository is in every text, in any usual casing (its package in host names and page names too), comes back exactly, and runs like the original', async () => {
   const d = await viewRunsLikeOriginal(REPO, [1, 2]);
-  assert.deepEqual(d.bundle.names!.identity, ['adamsky', 'qadamsky', 'quentyn']);
+  assert.deepEqual(d.bundle.names!.identity, ['adamsky', 'qadamsky', 'qu3ntyn', 'quentyn']);
   for (const [path, text] of Object.entries(REPO)) {
     const view = d.translator.fileToView(path, text);
-    assert.doesNotMatch(view, /quentyn|adamsky/i, `${path}:\n${view}`);
+    assert.doesNotMatch(view, /quentyn|adamsky|qu3ntyn/i, `${path}:\n${view}`);
     assert.equal(d.translator.toReal(view), text, path);
   }
   const view = d.view('README.md');

@@ -10,6 +10,7 @@ import { readBundleFile } from '../../src/core/disguise/bundle';
 import { OriginalNames, scanForOriginals } from '../../src/core/disguise/original-scan';
 import { FIXTURE, tempDir } from '../helpers';
 import { runProgram } from './command-harness';
+import { disguise } from '../names-helper';
 
 const COMMIT = '3f9c2a71b0d4e5f60718293a4b5c6d7e8f901234';
 
@@ -45,4 +46,35 @@ test('the independent scan finds by kind what a solver must not read, and lists 
   const bad = await runProgram(['leaks', view, '--bundle', bundleFile, '--commit', 'xyz']);
   assert.equal(bad.status, 2);
   assert.equal(bad.stderr.trim(), 'schrodinger: error: bad --commit "xyz": expected a git object id');
+});
+
+test('the independent scan does not count what is no name of the repository: reST roles, hyphenated words, function words, Python\'s own names, attributes read from the standard library, words only locals have', async () => {
+  const d = await disguise({
+    'widgetry/__init__.py': [
+      'class Gizmotron:',
+      '    attr = 1',
+      '',
+      '    def how(self):',
+      '        return self.attr',
+      '',
+      '',
+      'def to_unicode_text(items):',
+      '    addr_cache = {}',
+      '    return str(len(items)) + str(len(addr_cache))',
+      '',
+    ].join('\n'),
+  });
+  const names = new OriginalNames(d.bundle, {});
+  const kinds = (text: string) => names.scan('t', text).map((f) => `${f.text}:${f.kind}`);
+  assert.deepEqual(kinds('Gizmotron and to_unicode_text'), ['Gizmotron:name', 'to_unicode_text:name']);
+  assert.deepEqual(kinds('see :attr:`x` and Gizmotron-based gadgets'), []);
+  assert.deepEqual(kinds('how about it'), ['how:english']);
+  assert.deepEqual(kinds('raise UnicodeDecodeError'), ['UnicodeDecodeError:external']);
+  assert.deepEqual(kinds('f = ctypes.windll.ws2.to_unicode_text'), ['to_unicode_text:external']);
+  assert.deepEqual(kinds('ipv4_addr = 1'), []);
+  // Another site's page names nothing of the repository's; a URL that shows the repository's package is its own.
+  assert.deepEqual(kinds('see http://example.net/2009/11/to_unicode_text_notes'), []);
+  assert.deepEqual(kinds('see https://widgetry.readthedocs.io/en/latest/to_unicode_text.html'), ['widgetry:package', 'to_unicode_text:name']);
+  // The identity kinds stay counted where a token is no name.
+  assert.deepEqual(names.scan('t', 'pip install widgetry-extras').map((f) => f.kind), ['package']);
 });

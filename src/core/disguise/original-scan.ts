@@ -13,8 +13,11 @@
  * (any run of 7 or more of its leading hex digits).
  * Matches are by identifier token (`[A-Za-z_][A-Za-z0-9_]*`; a capitalised name also in the
  * plural) and by the lowercase words of a token (snake_case and camelCase parts). Not counted, but listed as their
- * own kinds: a name that is plain English (the README's policy: English stays), a name the Level
- * 2 gate gave back, and a name the bundle keeps where an external API owns it.
+ * own kinds: a name that is plain English (the README's policy: English stays; WordNet's lemmas
+ * and English's function words), a name the Level 2 gate gave back, and a name the bundle keeps
+ * where an external API owns it or that Python and its standard library spell so. A name or word
+ * where a token is no Python name (a reST role, a part of a hyphenated word) is not searched;
+ * the repository's identity, packages, paths, id and commit are, everywhere.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -23,6 +26,7 @@ import { lineIndexAt, lineStarts } from '../common/line-starts';
 import { decodeText } from '../common/text-encoding';
 import { requireFolder } from '../common/user-paths';
 import type { Bundle } from './bundle';
+import { loadExternalNames } from '../names/external-names';
 
 export type LeakKind = 'name' | 'word' | 'package' | 'path' | 'repository' | 'instance' | 'commit';
 export type ExceptionKind = 'english' | 'given-back' | 'external';
@@ -78,7 +82,48 @@ function isEnglishWord(name: string): boolean {
   return /^\d+$/.test(lower) || forms.some((form) => form.length > 1 && englishWords().has(form));
 }
 
+/**
+ * Names of Python and its standard library (keywords, builtins, the attributes of its modules and
+ * classes, the words of its module names), from the data the whole product reads them from: a
+ * token spelled so is the external API's, which the policy keeps (`UnicodeDecodeError`, `AF_INET6`).
+ */
+function isExternalName(token: string): boolean {
+  const external = loadExternalNames();
+  return external.keywords.has(token) || external.builtins.has(token) || external.builtinTypeAttributes.has(token) || external.stdlibAttributes.has(token) || external.stdlibModuleWords.has(token);
+}
+
+/** Whether the token at `at` is an attribute read along a chain from a standard-library module (`ctypes.windll.ws2_32.X`): the library's name. */
+function readFromStandardLibrary(text: string, at: number): boolean {
+  const chain = /([A-Za-z_][A-Za-z0-9_]*)(?:\.[A-Za-z_][A-Za-z0-9_]*)*\.$/.exec(text.slice(Math.max(0, at - 200), at));
+  return !!chain && loadExternalNames().stdlibTopModules.has(chain[1]);
+}
+
+/** English's closed classes, which the word list (lemmas of nouns, verbs, adjectives, adverbs) lacks. */
+const FUNCTION_WORDS = new Set([
+  'a', 'an', 'the', 'and', 'or', 'nor', 'but', 'if', 'then', 'else', 'so', 'as', 'of', 'to', 'in', 'on', 'at', 'by', 'for', 'from', 'with', 'without', 'into', 'onto', 'over', 'under', 'about',
+  'between', 'through', 'during', 'before', 'after', 'above', 'below', 'up', 'down', 'out', 'off', 'than', 'this', 'that', 'these', 'those', 'it', 'its', 'they', 'them', 'their', 'we', 'us', 'our',
+  'you', 'your', 'he', 'him', 'his', 'she', 'her', 'who', 'whom', 'whose', 'which', 'what', 'when', 'where', 'why', 'how', 'whether', 'while', 'because', 'although', 'though', 'unless', 'until',
+  'some', 'something', 'somewhere', 'someone', 'any', 'anything', 'anyone', 'anywhere', 'every', 'everything', 'everyone', 'none', 'nothing', 'nobody', 'each', 'either', 'neither', 'both', 'all',
+  'few', 'many', 'much', 'more', 'most', 'other', 'another', 'such', 'own', 'same', 'not', 'no', 'yes', 'is', 'are', 'was', 'were', 'be', 'been', 'being', 'am', 'do', 'does', 'did', 'done', 'has',
+  'have', 'had', 'can', 'could', 'may', 'might', 'must', 'shall', 'should', 'will', 'would', 'here', 'there', 'also', 'only', 'just', 'very', 'too', 'again', 'once', 'already', 'yet', 'still',
+]);
+
+function isFunctionWord(token: string): boolean {
+  return FUNCTION_WORDS.has(token.toLowerCase());
+}
+
+/** `:attr:`, `:meth:`: the role of a reST cross reference, written right before its backquote. */
+function isRole(text: string, at: number, length: number): boolean {
+  return text[at - 1] === ':' && text[at + length] === ':' && text[at + length + 1] === '`';
+}
+
+/** A token joined to a letter or digit by a hyphen (`dist-packages`, `pre-commit`): a part of a word, not a Python name. */
+function inHyphenatedWord(text: string, at: number, length: number): boolean {
+  return (text[at - 1] === '-' && /[A-Za-z0-9]/.test(text[at - 2] ?? '')) || (text[at + length] === '-' && /[A-Za-z0-9]/.test(text[at + length + 1] ?? ''));
+}
+
 const TOKEN = /[A-Za-z_][A-Za-z0-9_]*/g;
+const URL = /\b[a-z][a-z0-9+.-]*:\/\/[^\s'"<>()[\]]+/gi;
 const WORD = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g;
 const HEX = /(?<![0-9a-fA-F])[0-9a-f]{7,40}(?![0-9a-fA-F])/g;
 
@@ -110,8 +155,11 @@ export class OriginalNames {
     for (const segment of Object.keys(names?.paths ?? {})) token(segment.replace(/\.py$/, ''), 'path');
     // A package the bundle renames (one it keeps, for a file it cannot translate, is its decision, not a leak).
     for (const name of names?.ownPackages ?? []) if (Object.hasOwn(names?.paths ?? {}, name)) this.tokens.set(name, { kind: 'package', original: name });
+    // The words of the names searched (a word only a function's locals have names nothing outside it either).
+    const searchedWords = new Set([...Object.keys(names?.identifiers ?? {}), ...Object.keys(names?.paths ?? {})].flatMap((name) => (name.match(WORD) ?? []).map((w) => w.toLowerCase())));
     for (const word of Object.keys(names?.tokens ?? {})) {
       const lower = word.toLowerCase();
+      if (!searchedWords.has(lower)) continue;
       if (!this.words.has(lower)) this.words.set(lower, { kind: 'word', original: word, exception: exceptionOf(word) });
     }
     // Who the repository is: its owner and name (given), and the owner and authors its files name (the bundle's identity words), in any usual casing.
@@ -149,23 +197,31 @@ export class OriginalNames {
 
   /** Every finding in `text`, labelled `where`. */
   scan(where: string, text: string): Finding[] {
-    const found: Finding[] = [];
+    const found: Array<Finding & { at: number; searched: LeakKind }> = [];
     const starts = lineStarts(text);
     const lineAt = (at: number) => lineIndexAt(starts, at) + 1;
-    const add = (at: number, shown: string, secret: Secret) => found.push({ where, line: lineAt(at), text: shown, original: secret.original, kind: secret.exception ?? secret.kind });
+    const add = (at: number, shown: string, secret: Secret) => found.push({ where, line: lineAt(at), text: shown, original: secret.original, kind: secret.exception ?? secret.kind, at, searched: secret.kind });
     for (const match of text.matchAll(TOKEN)) {
       const token = match[0];
+      const at = match.index!;
+      // Where a token is no Python name, only who the repository is and its packages count: a reST role (`:attr:`), a part of a hyphenated word (`dist-packages`).
+      const notAName = isRole(text, at, token.length) || inHyphenatedWord(text, at, token.length);
+      const external = isExternalName(token) || readFromStandardLibrary(text, at);
+      const judged = (secret: Secret): Secret | undefined =>
+        secret.kind !== 'name' && secret.kind !== 'word' ? secret : notAName ? undefined : external ? { ...secret, exception: secret.exception ?? 'external' } : isFunctionWord(token) ? { ...secret, exception: 'english' } : secret;
       const whole = this.tokenSecret(token);
       if (whole) {
-        add(match.index!, token, whole);
+        const secret = judged(whole);
+        if (secret) add(at, token, secret);
         continue;
       }
       const words = [...token.matchAll(WORD)];
-      // A one-word token that is no renamed identifier is no name of the repository's (a local, an external module).
-      if (words.length < 2) continue;
+      // A one-word token that is no renamed identifier is no name of the repository's (a local, an external module); digits make no word (`param1`).
+      if (words.filter((w) => !/^[0-9]/.test(w[0])).length < 2) continue;
       for (const word of words) {
-        const secret = this.wordSecret(word[0]);
-        if (secret) add(match.index! + word.index!, token, secret);
+        const found = this.wordSecret(word[0]);
+        const secret = found && judged(found);
+        if (secret) add(at + word.index!, token, secret);
       }
     }
     for (const { text: phrase, secret } of this.phrases) {
@@ -174,7 +230,14 @@ export class OriginalNames {
     if (this.commit) {
       for (const match of text.matchAll(HEX)) if (this.commit.startsWith(match[0])) add(match.index!, match[0], { kind: 'commit', original: this.commit });
     }
-    return found.sort((a, b) => a.line - b.line);
+    // A URL names another site's pages (`.../liberal_regex_for_matching_urls`) unless it shows the repository's identity, package or a path of its own: then its names are the repository's too.
+    const urls = [...text.matchAll(URL)].map((m) => ({ start: m.index!, end: m.index! + m[0].length }));
+    const urlOf = (at: number) => urls.find((u) => u.start <= at && at < u.end);
+    const own = (url: { start: number; end: number }) => found.some((f) => f.at >= url.start && f.at < url.end && (f.kind === 'package' || f.kind === 'repository' || f.kind === 'path'));
+    return found
+      .filter((f) => (f.searched !== 'name' && f.searched !== 'word') || !urlOf(f.at) || own(urlOf(f.at)!))
+      .sort((a, b) => a.line - b.line)
+      .map(({ at: _at, searched: _searched, ...finding }) => finding);
   }
 }
 

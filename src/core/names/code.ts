@@ -107,8 +107,12 @@ export class CodeTranslator {
         if (resolver.isExternalChain(site.chain)) return resolver.partialOfRepository(site) || resolver.makesAttributes(site.chain) || resolver.namesParameters(site.chain) ? rules.memberView(text) : text;
         return rules.memberView(text);
       }
-      case Site.ImportModule:
-        return resolver.isInternalModule(site.dotted ?? '', site.level ?? 0) ? rules.moduleView(text) : text;
+      case Site.ImportModule: {
+        const dotted = site.dotted ?? '';
+        if (resolver.isInternalModule(dotted, site.level ?? 0)) return rules.moduleView(text);
+        // Python 2's implicit relative import of a sibling (`from typeutils import ...` in `pkg.urlutils`), which Python 3 cannot import under either name.
+        return rules.isMissingModule(dotted.split('.')[0]) && resolver.isSiblingModule(dotted) ? rules.moduleView(text) : text;
+      }
       case Site.ImportName: {
         if (!resolver.isInternalModule(site.module ?? '', site.level ?? 0)) return text;
         const module = resolver.absoluteModule(site.module ?? '', site.level ?? 0);

@@ -6,7 +6,8 @@
  * holder of a `Copyright` line of a LICENSE or COPYING file. A famous project is recognised by
  * these as surely as by its names.
  *
- * The result is the words of those names (letters only, three or more, lowercase) that are not
+ * The result is the words of those names (letters only, three or more, lowercase; an owner's
+ * handle of letters and digits whole, `r1chardj0n3s`) that are not
  * English (the policy: English stays; the list's proper nouns too, so `Quincy` stays), no word
  * that names no one (`and`, `Ltd`) and not already the repository's own packages: the Level 2
  * build renames each of them in every text, in any of its usual casings (rules.ts).
@@ -34,12 +35,16 @@ function nameWords(text: string): string[] {
 export function identityWords(repository: { files: ReadonlyArray<Pick<RepoFile, 'path' | 'text'>> }, ownPackages: readonly string[]): string[] {
   const own = new Set(ownPackages.map((p) => p.toLowerCase()));
   const names: string[] = [];
+  const handles = new Set<string>();
   for (const file of repository.files) {
     const text = file.text;
     if (text === undefined) continue;
     for (const m of text.matchAll(HOSTED)) {
       const repo = m[2].replace(/\.git$/, '').toLowerCase();
-      if (repo.split(/[-_.]/).some((part) => own.has(part))) names.push(m[1]);
+      if (!repo.split(/[-_.]/).some((part) => own.has(part))) continue;
+      // A handle of letters and digits (`r1chardj0n3s`) is one word; one with hyphens, its words.
+      if (/[0-9]/.test(m[1]) && /^[A-Za-z0-9]+$/.test(m[1])) handles.add(m[1].toLowerCase());
+      else names.push(m[1]);
     }
     const base = file.path.slice(file.path.lastIndexOf('/') + 1);
     if (/\.pyi?$/.test(base)) for (const m of text.matchAll(PYTHON_AUTHOR)) names.push(m[2]);
@@ -48,7 +53,7 @@ export function identityWords(repository: { files: ReadonlyArray<Pick<RepoFile, 
     if (base === 'pyproject.toml') for (const people of text.matchAll(TOML_PEOPLE)) for (const m of people[1].matchAll(TOML_NAME)) names.push(m[2]);
     if (/^(LICEN[CS]E|COPYING)(\.\w+)?$/i.test(base)) for (const m of text.matchAll(COPYRIGHT)) names.push(m[1]);
   }
-  const words = new Set<string>();
+  const words = new Set<string>([...handles].filter((h) => /^[a-z]/.test(h)));
   for (const name of names) {
     for (const word of nameWords(name)) if (word.length >= 3 && !own.has(word) && !NOT_A_NAME.has(word) && !isEnglishWord(word)) words.add(word);
   }

@@ -276,6 +276,8 @@ export class ProseTranslator {
     // Segments between `/`; a `::` test id suffix: names.
     const idAt = text.indexOf('::', from);
     const pathEnd = idAt !== -1 && idAt < end ? idAt : end;
+    // Prose's words joined by slashes (`OMD/cachedproperty`, `read/write`), no path or URL: each a word of prose.
+    const alternatives = !options.config && !options.stringValue && !options.value && !options.key && !options.standalone && /^[\p{L}\p{N}_]+(?:\/[\p{L}\p{N}_]+)+$/u.test(value) && !/[:/.]$/.test(text.slice(0, start));
     let segmentStart = from;
     for (let i = from; i <= pathEnd; i++) {
       if (i === pathEnd || text[i] === '/') {
@@ -285,7 +287,8 @@ export class ProseTranslator {
           if (text.slice(segmentStart - 2, segmentStart) === '//' && segment.includes('.')) {
             this.hostName(text, segmentStart, i, edits);
           } else {
-            const view = this.pathSegment(segment);
+            let view = this.pathSegment(segment);
+            if (view === segment && alternatives) view = this.plainWord(segment, text, segmentStart, i, options);
             if (view !== segment) edits.push([segmentStart, i, view]);
           }
         }
@@ -328,6 +331,8 @@ export class ProseTranslator {
       if (internal && this.rules.isModule(moduleSoFar)) view = this.rules.moduleView(part);
       else if (field && offset === start) view = this.translate(part, { standalone: true });
       else view = this.rules.knownView(part);
+      // `#module-boltons.cacheutils`, a documentation anchor: the package's name inside a part.
+      if (view === part && part.includes('-')) view = this.ownWordsIn(part);
       if (view !== part) edits.push([offset, offset + part.length, view]);
       offset += part.length + 1;
     }
@@ -335,8 +340,8 @@ export class ProseTranslator {
 
   /**
    * A segment of a path or URL: the repository's own file or package, a web page built from one
-   * (`cacheutils.html` from `cacheutils.rst` or `.py`, as documentation builders name them), or
-   * who the repository is (a URL's owner); any other segment stays.
+   * (`cacheutils.html` from `cacheutils.rst` or `.py`, as documentation builders name them), the
+   * repository's package or who it is (a URL's owner and name); any other segment stays.
    */
   private pathSegment(segment: string): string {
     const own = this.rules.pathSegmentView(segment);
@@ -348,16 +353,41 @@ export class ProseTranslator {
         if (view !== page[1] + source) return view.slice(0, -source.length) + page[2];
       }
     }
-    return this.rules.isIdentityWord(segment) ? this.rules.ownPackageView(segment) : segment;
+    return this.ownWordsIn(segment);
   }
 
   /** A host name (`pkg.readthedocs.io`): only its labels that are the repository's own package or who it is change. */
   private hostName(text: string, start: number, end: number, edits: Array<[number, number, string]>): void {
-    let offset = start;
-    for (const label of text.slice(start, end).split('.')) {
-      if (this.rules.isOwnPackageWord(label)) edits.push([offset, offset + label.length, this.rules.ownPackageView(label)]);
-      offset += label.length + 1;
-    }
+    const host = text.slice(start, end);
+    const view = this.ownWordsIn(host);
+    if (view !== host) edits.push([start, end, view]);
+  }
+
+  /**
+   * The repository's own package names and the words of who it is, wherever they stand in `text`
+   * as a word or a part of one (`py-boltons`, `boltons.svg`, `boltons_pypi`): renamed; the rest as
+   * it is.
+   */
+  private ownWordsIn(text: string): string {
+    let out = '';
+    let last = 0;
+    forEachWord(text, (start, end) => {
+      const word = text.slice(start, end);
+      if (this.rules.isOwnPackageWord(word)) {
+        out += text.slice(last, start) + this.rules.ownPackageView(word);
+        last = end;
+        return;
+      }
+      let offset = start;
+      for (const part of splitWord(word)) {
+        if (!part.fixed && this.rules.isOwnPackageWord(part.text)) {
+          out += text.slice(last, offset) + this.rules.ownPackageView(part.text);
+          last = offset + part.text.length;
+        }
+        offset += part.text.length;
+      }
+    });
+    return out + text.slice(last);
   }
 
   private plainWord(word: string, text: string, start: number, end: number, options: ProseOptions): string {
@@ -367,8 +397,8 @@ export class ProseTranslator {
     if (named !== undefined && !inHyphenatedWord(text, start, end)) return named;
     // In a string, a value the repository hands to code outside it keeps its spelling (`NamesTables.externalValues`).
     if ((options.stringValue || options.standalone || options.key || options.value) && rules.isExternalValue(word)) return word;
-    // Only the repository's own names: an undefined word of the same shape is data.
-    if (!rules.isKnownName(word)) return word;
+    // Only the repository's own names: an undefined word of the same shape is data; in prose, the package's name or who it is in such a word still change (`boltons_pypi`).
+    if (!rules.isKnownName(word)) return options.stringValue || options.standalone || options.key || options.value || options.config ? word : this.ownWordsIn(word);
     const view = rules.knownView(word);
     if (view === word) return word;
     // `Point(x=1)`: a field, or (where the program reads signatures) a parameter, shown by a repr

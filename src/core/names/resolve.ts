@@ -105,6 +105,15 @@ export class FileResolver {
     return level > 0 || this.context.isInternal(module);
   }
 
+  /** Whether an absolute module name is also a module beside this file, in its own package (`typeutils` in `pkg.urlutils`, `pkg.typeutils` being one). */
+  isSiblingModule(module: string): boolean {
+    const own = this.context.module;
+    if (own === undefined) return false;
+    const parts = own.split('.');
+    const pkg = this.context.isPackage ? own : parts.slice(0, -1).join('.');
+    return pkg !== '' && this.context.isModule(`${pkg}.${module}`);
+  }
+
   /** The scope and binding a name used in `scope` refers to, if the file binds it. */
   lookup(name: string, scopeIndex: number): { scope: number; binding: Binding } | undefined {
     return lookup(this.scan.scopes, name, scopeIndex);

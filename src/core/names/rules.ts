@@ -95,6 +95,7 @@ export class NameRules {
   private readonly dataKeywords: ReadonlySet<string>;
   private readonly locals: ReadonlyMap<string, string>;
   private readonly environmentTops: ReadonlySet<string>;
+  private readonly missingModules: ReadonlySet<string>;
   private readonly ownTops: ReadonlySet<string>;
 
   constructor(
@@ -108,6 +109,7 @@ export class NameRules {
     this.modules = new Set(tables.modules);
     this.tops = new Set(tables.modules.map((m) => m.split('.')[0]));
     this.environmentTops = new Set(environmentTops(tables.environment));
+    this.missingModules = new Set(tables.environment.missing);
     const own = new Map<string, string>();
     for (const name of tables.ownPackages) {
       const view = this.moduleView(name);
@@ -245,6 +247,11 @@ export class NameRules {
 
   isInternalTop(top: string): boolean {
     return this.tops.has(top);
+  }
+
+  /** A top-level module the repository imports that its interpreter cannot import (environment.ts), and no module of the repository's own. */
+  isMissingModule(top: string): boolean {
+    return this.missingModules.has(top) && !this.tops.has(top) && !this.external.stdlibTopModules.has(top);
   }
 
   /** A module outside the repository: the standard library or a known third-party package. */
