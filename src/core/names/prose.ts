@@ -277,7 +277,10 @@ export class ProseTranslator {
     const idAt = text.indexOf('::', from);
     const pathEnd = idAt !== -1 && idAt < end ? idAt : end;
     // Prose's words joined by slashes (`OMD/cachedproperty`, `read/write`), no path or URL: each a word of prose.
-    const alternatives = !options.config && !options.stringValue && !options.value && !options.key && !options.standalone && /^[\p{L}\p{N}_]+(?:\/[\p{L}\p{N}_]+)+$/u.test(value) && !/[:/.]$/.test(text.slice(0, start));
+    const data = !!(options.config || options.stringValue || options.value || options.key || options.standalone);
+    const alternatives = !data && /^[\p{L}\p{N}_]+(?:\/[\p{L}\p{N}_]+)+$/u.test(value) && !/[:/.]/.test(text[start - 1] ?? '');
+    // In the program's data a file's path names what the program opens: only a web address (`https://...`) shows the package's name and who it is inside its segments.
+    const ownWords = !data || /:\/{1,2}$/.test(text.slice(Math.max(0, start - 3), start));
     let segmentStart = from;
     for (let i = from; i <= pathEnd; i++) {
       if (i === pathEnd || text[i] === '/') {
@@ -287,7 +290,7 @@ export class ProseTranslator {
           if (text.slice(segmentStart - 2, segmentStart) === '//' && segment.includes('.')) {
             this.hostName(text, segmentStart, i, edits);
           } else {
-            let view = this.pathSegment(segment);
+            let view = this.pathSegment(segment, ownWords);
             if (view === segment && alternatives) view = this.plainWord(segment, text, segmentStart, i, options);
             if (view !== segment) edits.push([segmentStart, i, view]);
           }
@@ -341,9 +344,10 @@ export class ProseTranslator {
   /**
    * A segment of a path or URL: the repository's own file or package, a web page built from one
    * (`cacheutils.html` from `cacheutils.rst` or `.py`, as documentation builders name them), the
-   * repository's package or who it is (a URL's owner and name); any other segment stays.
+   * repository's package or who it is (a URL's owner and name; with `ownWords`, also inside a
+   * segment: `py-boltons`, `boltons.svg`); any other segment stays.
    */
-  private pathSegment(segment: string): string {
+  private pathSegment(segment: string, ownWords: boolean): string {
     const own = this.rules.pathSegmentView(segment);
     if (own !== segment) return own;
     const page = /^(.+)(\.html?)$/.exec(segment);
@@ -353,7 +357,7 @@ export class ProseTranslator {
         if (view !== page[1] + source) return view.slice(0, -source.length) + page[2];
       }
     }
-    return this.ownWordsIn(segment);
+    return ownWords ? this.ownWordsIn(segment) : this.rules.isOwnPackageWord(segment) ? this.rules.ownPackageView(segment) : segment;
   }
 
   /** A host name (`pkg.readthedocs.io`): only its labels that are the repository's own package or who it is change. */
