@@ -60,6 +60,8 @@ let bundle: Bundle;
 let translator: Translator;
 let preds: string;
 let work: string;
+/** What the earlier steps showed the person (the statement, a traceback, peeks, a hover): the last step scans it with the rest. */
+const shownEarlier: Array<{ where: string; text: string }> = [];
 
 /** Free text (a command line, a test id) as the view shows it. */
 const v = (text: string) => translator.textToView(text);
@@ -151,6 +153,7 @@ test('Solve Instance opens the problem statement and the Solve side bar; the roo
   await bench.screenshot('solve-side-bar-and-statement');
   assert.ok(statement.includes(`${named('URL')}('https://host').${named('navigate')}('a')`), statement);
   assert.doesNotMatch(statement, ORIGINALS);
+  shownEarlier.push({ where: 'statement', text: statement });
   // The interpreter is found by trying the suite's collection: it shows once known.
   const sideBar = await waitFor(async () => {
     const text = await page.locator('.part.sidebar').innerText();
@@ -193,6 +196,7 @@ test('the terminal from the side bar: its Python, the view keys, the judging-tes
   const traceback = await typeInTerminal(repro, (t) => /TypeError/.test(t), 'the traceback');
   await bench.screenshot('terminal-traceback');
   assert.doesNotMatch(traceback, ORIGINALS);
+  shownEarlier.push({ where: 'traceback', text: traceback });
   const failing = new RegExp(`File "([^"]+/${translator.segmentToView('urlutils.py').replace('.', '\\.')})", \\w+ 688, in ${named('navigate')}`).exec(traceback);
   assert.ok(failing, traceback);
   await ctrlClickTerminalText(page, `File "${failing[1]}"`);
@@ -224,6 +228,7 @@ test('Go to Definition, Peek, Find All References and the hover follow the bug i
   await bench.screenshot('find-all-references');
   const references = await peek.innerText();
   assert.doesNotMatch(references, ORIGINALS);
+  shownEarlier.push({ where: 'references', text: references });
   assert.ok(Number(/References \((\d+)\)/.exec(references)![1]) >= 10, references);
   await pressKeys(page, 'Escape');
   // normalize() (line 650) assigns the result of resolve_path_parts: Peek its definition.
@@ -233,6 +238,7 @@ test('Go to Definition, Peek, Find All References and the hover follow the bug i
   await runCommand(page, 'Peek Definition');
   const peekText = async () => (await page.locator('.peekview-widget').first().innerText().catch(() => '')).replace(/\u00a0/g, ' ');
   await waitFor(async () => (await peekText()).includes(`def ${resolve}(`), 20_000, 'the peeked definition');
+  shownEarlier.push({ where: 'peek', text: await peekText() });
   await sleep(800);
   await bench.screenshot('peek-definition');
   await pressKeys(page, 'Escape');
@@ -248,6 +254,7 @@ test('Go to Definition, Peek, Find All References and the hover follow the bug i
   }, 20_000, 'the hover with the signature');
   await bench.screenshot('hover');
   assert.doesNotMatch(hover, ORIGINALS);
+  shownEarlier.push({ where: 'hover', text: hover });
   assert.match(hover, /function in instance-\w+\/.*:\d+/);
   await page.mouse.move(0, 0);
 });
@@ -400,7 +407,8 @@ test('the prediction makes FAIL_TO_PASS pass on the original; nothing the solver
     if (real) opened.add(real);
   }
   assert.ok(opened.has('boltons/urlutils.py'), [...opened].join(', '));
-  const texts = [{ where: 'seen', text: seen }, ...[...opened].map((real) => ({ where: translator.pathToView(real), text: translator.fileToView(real, fs.readFileSync(path.join(work, 'probe', real), 'utf8')) }))];
+  assert.equal(shownEarlier.length, 5);
+  const texts = [{ where: 'seen', text: seen }, ...shownEarlier, ...[...opened].map((real) => ({ where: translator.pathToView(real), text: translator.fileToView(real, fs.readFileSync(path.join(work, 'probe', real), 'utf8')) }))];
   const originals = new OriginalNames(bundle, { repo: instance.repo, instanceId: INSTANCE_ID, commit: instance.base_commit });
   const leaks = texts.flatMap(({ where, text }) => originals.scan(where, text)).filter((f) => !['english', 'given-back', 'external'].includes(f.kind));
   assert.deepEqual(leaks, []);
