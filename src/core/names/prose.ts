@@ -373,6 +373,7 @@ export class ProseTranslator {
    * it is.
    */
   private ownWordsIn(text: string): string {
+    if (!this.rules.mayHoldOwnWord(text)) return text;
     let out = '';
     let last = 0;
     forEachWord(text, (start, end) => {

@@ -81,6 +81,8 @@ export class NameRules {
   private readonly tops: ReadonlySet<string>;
   private readonly ownPackages: ReadonlyMap<string, string>;
   private readonly identity: ReadonlySet<string>;
+  /** The own packages' names and the identity words, in any casing: what `mayHoldOwnWord` looks for. */
+  private readonly ownWords: RegExp | undefined;
   private readonly identifiers: ReadonlyMap<string, string>;
   private readonly paths: ReadonlyMap<string, string>;
   private readonly externalGlobals: ReadonlyMap<string, ReadonlySet<string>>;
@@ -120,6 +122,8 @@ export class NameRules {
     }
     this.ownPackages = own;
     this.identity = new Set(tables.identity ?? []);
+    const ownWords = [...new Set([...tables.ownPackages, ...this.identity].map((w) => w.toLowerCase()))];
+    this.ownWords = ownWords.length > 0 ? new RegExp(ownWords.map((w) => w.replace(/[^a-z0-9_]/g, '\\$&')).join('|'), 'i') : undefined;
     this.ownTops = new Set([...tables.ownPackages, ...tables.modules.filter((m) => m.includes('.')).map((m) => m.split('.')[0])]);
     this.identifiers = new Map(Object.entries(tables.identifiers));
     this.paths = new Map(Object.entries(tables.paths));
@@ -277,8 +281,14 @@ export class NameRules {
     return this.ownPackages.get(word) ?? (this.isIdentityWord(word) ? this.naming.viewName(word) : word);
   }
 
+  /** Whether a text may hold an own package's name or a word of who the repository is, in any casing (a quick test before splitting it into words). */
+  mayHoldOwnWord(text: string): boolean {
+    return this.ownWords?.test(text) ?? false;
+  }
+
   /** A word of who the repository is (`NamesTables.identity`), lowercase, capitalised or in capitals. */
   isIdentityWord(word: string): boolean {
+    if (this.identity.size === 0) return false;
     const lower = word.toLowerCase();
     return this.identity.has(lower) && (word === lower || word === lower.toUpperCase() || word === lower[0].toUpperCase() + lower.slice(1));
   }
