@@ -130,6 +130,8 @@ const HEX = /(?<![0-9a-fA-F])[0-9a-f]{7,40}(?![0-9a-fA-F])/g;
 /** The scanner's index of what to look for. */
 export class OriginalNames {
   private readonly tokens = new Map<string, Secret>();
+  /** The renamed modules' file names without `.py`: written as a file name (`parse.py`) such a token is the path, English or not. */
+  private readonly modules = new Set<string>();
   private readonly words = new Map<string, Secret>();
   private readonly phrases: Array<{ text: string; secret: Secret }> = [];
   private readonly commit?: string;
@@ -152,7 +154,10 @@ export class OriginalNames {
       if (!this.tokens.has(name)) this.tokens.set(name, { kind, original: name, exception: exceptionOf(name) });
     };
     for (const name of Object.keys(names?.identifiers ?? {})) token(name, 'name');
-    for (const segment of Object.keys(names?.paths ?? {})) token(segment.replace(/\.py$/, ''), 'path');
+    for (const segment of Object.keys(names?.paths ?? {})) {
+      token(segment.replace(/\.py$/, ''), 'path');
+      if (segment.endsWith('.py')) this.modules.add(segment.slice(0, -3));
+    }
     // A package the bundle renames (one it keeps, for a file it cannot translate, is its decision, not a leak).
     for (const name of names?.ownPackages ?? []) if (Object.hasOwn(names?.paths ?? {}, name)) this.tokens.set(name, { kind: 'package', original: name });
     // The words of the names searched (a word only a function's locals have names nothing outside it either).
@@ -209,6 +214,10 @@ export class OriginalNames {
       const external = isExternalName(token) || readFromStandardLibrary(text, at);
       const judged = (secret: Secret): Secret | undefined =>
         secret.kind !== 'name' && secret.kind !== 'word' ? secret : notAName ? undefined : external ? { ...secret, exception: secret.exception ?? 'external' } : isFunctionWord(token) ? { ...secret, exception: 'english' } : secret;
+      if (this.modules.has(token) && text.startsWith('.py', at + token.length) && !/[A-Za-z0-9_]/.test(text[at + token.length + 3] ?? '')) {
+        add(at, `${token}.py`, { kind: 'path', original: token });
+        continue;
+      }
       const whole = this.tokenSecret(token);
       if (whole) {
         const secret = judged(whole);

@@ -384,15 +384,20 @@ export class ProseTranslator {
         return;
       }
       let offset = start;
-      for (const part of splitWord(word)) {
-        if (!part.fixed && this.rules.isOwnPackageWord(part.text)) {
+      const parts = splitWord(word);
+      parts.forEach((part, k) => {
+        // A part between digits (`a23db17137`, a hash) is no word of its own.
+        const digits = (p: { text: string } | undefined) => !!p && /^[0-9]/.test(p.text);
+        if (!part.fixed && !digits(parts[k - 1]) && !digits(parts[k + 1]) && this.rules.isOwnPackageWord(part.text)) {
           out += text.slice(last, offset) + this.rules.ownPackageView(part.text);
           last = offset + part.text.length;
         }
         offset += part.text.length;
-      }
+      });
     });
-    return out + text.slice(last);
+    out += text.slice(last);
+    // Exactly invertible or not at all: a change the reverse would not read back is not made.
+    return out === text || this.rules.naming.toReal(out) === text ? out : text;
   }
 
   private plainWord(word: string, text: string, start: number, end: number, options: ProseOptions): string {
