@@ -18,13 +18,14 @@ test('the identity words: the owner of the repository\'s own hosted URLs and the
       file('setup.cfg', '[metadata]\nauthor = Barnaby Quell\n'),
       file('pyproject.toml', '[project]\nauthors = [\n  { name = "Idris Kemble", email = "i@example.org" },\n]\n'),
       file('tinylib/__init__.py', "__author__ = 'Wendeline Harrow'\n"),
-      file('LICENSE', 'Copyright (c) 2013-2019, Ysolde Parmiter and the Python Software Foundation\n'),
+      file('LICENSE', 'Copyright (c) 2013-2019, Ysolde Parmiter and the Python Software Foundation\nCopyright notice and this permission notice shall be kept (Zorblax).\n'),
+      file('COPYING', 'Copyright 2020 Orrin Tallow\n'),
       file('README.md', 'See https://github.com/qadamsky/tinylib and git@github.com:qadamsky/python-tinylib.git, built on https://github.com/someoneelse/otherlib.\n'),
       file('docs/notes.txt', "author = 'Not Metadata'\n"),
       file('CHANGES.md', 'Moved from https://github.com/r0binh00d/tinylib.\n'),
     ],
   }, ['tinylib']);
-  assert.deepEqual(words, ['adamsky', 'barnaby', 'idris', 'kemble', 'ottoline', 'parmiter', 'qadamsky', 'quentyn', 'r0binh00d', 'vask', 'wendeline', 'ysolde']);
+  assert.deepEqual(words, ['adamsky', 'barnaby', 'idris', 'kemble', 'orrin', 'ottoline', 'parmiter', 'qadamsky', 'quentyn', 'r0binh00d', 'vask', 'wendeline', 'ysolde']);
 });
 
 const REPO = {

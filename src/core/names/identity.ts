@@ -21,10 +21,11 @@ const SETUP_AUTHOR = /\b(?:author|maintainer)\s*=\s*(['"])(.*?)\1/g;
 const CONFIG_AUTHOR = /^(?:author|maintainer)\s*[=:]\s*(.+)$/gm;
 const TOML_PEOPLE = /^(?:authors|maintainers)\s*=\s*\[([\s\S]*?)\]/gm;
 const TOML_NAME = /\bname\s*=\s*(['"])(.*?)\1/g;
-const COPYRIGHT = /^\s*Copyright\s+(?:\([cC]\)\s*|©\s*)?(?:\d{4}(?:\s*[-–,]\s*\d{4})*\s*,?\s*)?(?:by\s+)?(.+)$/gm;
+// A holder after `(c)`, `©` or a year (`Copyright notice and ...` is no holder).
+const COPYRIGHT = /^\s*Copyright\s+(?:(?:\([cC]\)|©)\s*(?:\d{4}(?:\s*[-–,]\s*\d{4})*\s*,?\s*)?|\d{4}(?:\s*[-–,]\s*\d{4})*\s*,?\s*)(?:by\s+)?(.+)$/gm;
 
 /** Words a name line holds that name no one (the English list has lemmas, not these). */
-const NOT_A_NAME = new Set(['and', 'the', 'of', 'for', 'with', 'from', 'its', 'his', 'her', 'their', 'ltd', 'llc', 'gmbh', 'org', 'com', 'www', 'http', 'https', 'mailto']);
+const NOT_A_NAME = new Set(['and', 'the', 'this', 'that', 'all', 'any', 'its', 'his', 'her', 'their', 'for', 'with', 'from', 'ltd', 'llc', 'gmbh', 'org', 'com', 'www', 'http', 'https', 'mailto']);
 
 /** The text a person's or owner's name is written in, split into its words. */
 function nameWords(text: string): string[] {
