@@ -7,7 +7,7 @@ import { loadExternalNames } from '../names/external-names';
 import { loadLexicon } from '../names/lexicon';
 import { site, type FunctionContext, type Site, type Transformation } from './catalogue';
 import type { FunctionScope } from './scope';
-import { assignmentOf, descendants, endsLine, hasComment, inOwnScope, insideTry, isPlainLiteral, startsLine, statementsOf } from './syntax';
+import { assignmentOf, descendants, echoedByName, endsLine, hasComment, inOwnScope, insideTry, isPlainLiteral, startsLine, statementsOf } from './syntax';
 import { classChain, enclosingClass } from './classes';
 import { functionLocal } from '../python/binder';
 import { isIdentifier } from '../python/identifiers';
@@ -324,10 +324,12 @@ export function renameSites(context: FunctionContext, random: () => number, take
   const sites: Site[] = [];
   const isTaken = (name: string) => taken.has(name) || reservedNames().has(name);
   for (const name of renamableLocals(context.scope)) {
+    const occurrences = context.scope.occurrences.get(name)!;
+    // `f"{total=}"` prints the name: renaming it would change the output.
+    if (occurrences.some((at) => { const node = context.fn.descendantForIndex(at.start, at.end); return !!node && echoedByName(node); })) continue;
     const renamed = newLocalName(name, random, isTaken);
     if (!renamed) continue;
     taken.add(renamed);
-    const occurrences = context.scope.occurrences.get(name)!;
     sites.push(site('rename-local', context.body, occurrences.map((at) => ({ start: at.start, end: at.end, text: renamed })), `${name} -> ${renamed}`));
   }
   return sites;

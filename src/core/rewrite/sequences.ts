@@ -18,8 +18,9 @@
  *   index: no call made there can change it.
  * Also: `range`, `len`, `enumerate`, `tuple`, `list` and `sorted` are the builtins (nothing in the
  * file binds them or imports `*`); the index is not rebound in the loop body; the items read by
- * index are read in the loop's own scope, not in a generator, lambda or nested function (which
- * would read them later); towards the index form, the item's name is bound only by the loop and
+ * index are read in the loop's own scope, not in a comprehension or generator (whose variables may
+ * shadow the names; a generator reads later), lambda or nested function, nor echoed by name in an
+ * f-string (`f"{x=}"`); towards the index form, the item's name is bound only by the loop and
  * read only in its body (it is left bound after an `enumerate` loop). The item's new name is used
  * nowhere in the file and is no keyword or builtin.
  */
@@ -27,7 +28,7 @@ import type { Node } from 'web-tree-sitter';
 import { site, type FunctionContext, type Site, type Transformation } from './catalogue';
 import { reservedNames } from './locals';
 import { fileBinds, isStarParameter, onlyBindingValue } from './scope';
-import { children, descendants, fieldOf, hasComment, inOwnScope, namedChildren, sameNode, token } from './syntax';
+import { children, descendants, echoedByName, fieldOf, hasComment, insideComprehension, inOwnScope, namedChildren, sameNode, token } from './syntax';
 
 const BUILTINS = ['range', 'len', 'enumerate', 'tuple', 'list', 'sorted'];
 
@@ -58,10 +59,16 @@ function isStoreTarget(node: Node): boolean {
   return ['delete_statement', 'as_pattern_target'].includes(parent.type);
 }
 
-/** Whether `node` is read later than it stands: inside a generator expression, lambda or nested function within `within`. */
+/**
+ * Whether a read may not stand for the loop's own names at the loop's own time: inside a
+ * comprehension or generator (its variables may shadow the index or the sequence; a generator
+ * reads later), a lambda or a nested function within `within`, or echoed by name in an f-string
+ * (`f"{x=}"` prints the spelling).
+ */
 function deferred(node: Node, within: Node): boolean {
+  if (echoedByName(node) || insideComprehension(node, within)) return true;
   for (let p = node.parent; p && !sameNode(p, within); p = p.parent) {
-    if (['generator_expression', 'lambda', 'function_definition', 'class_definition'].includes(p.type)) return true;
+    if (['lambda', 'function_definition', 'class_definition'].includes(p.type)) return true;
   }
   return false;
 }

@@ -7,7 +7,9 @@
  * for an exact `str` both give the same characters, in the same order, reading each name once. So
  * every name must provably hold an exact `str` (`isExactStr`): a local bound once, directly in the
  * function's body before the use, to a string literal, an f-string with literal text (Python joins
- * its pieces into a new exact `str`), or a literal's `join` or `format`. Literals are single-line,
+ * its pieces into a new exact `str`), or a literal's `join` (not `format`: it returns what the
+ * argument's `__format__` returns); an f-string operand needs literal text too; nothing inside a
+ * comprehension (its variables may shadow the names). Literals are single-line,
  * neither raw nor bytes nor triple-quoted, all with the same quote (so no character needs another
  * escape), with no `\N{...}` escape (whose braces an f-string reads differently). Towards the
  * f-string, only in a file that already uses f-strings (it needs Python 3.6: the code must already
@@ -17,7 +19,7 @@
 import type { Node } from 'web-tree-sitter';
 import { site, type FunctionContext, type Site, type Transformation } from './catalogue';
 import { onlyBindingValue } from './scope';
-import { children, descendants, fieldOf, hasComment, namedChildren, precedenceNeededAt, Prec } from './syntax';
+import { children, descendants, fieldOf, hasComment, insideComprehension, namedChildren, precedenceNeededAt, Prec } from './syntax';
 
 interface Literal {
   prefix: string;
@@ -59,13 +61,15 @@ function makesExactStr(value: Node): boolean {
     const receiver = callee?.type === 'attribute' ? callee.childForFieldName('object') : undefined;
     const method = callee?.childForFieldName('attribute')?.text;
     const literal = receiver ? literalOf(receiver) : undefined;
-    return !!literal && !isFormatted(literal) && (method === 'join' || method === 'format');
+    // (`"{}".format(y)` returns what `y.__format__` returns, which may be a subclass: not this.)
+    return !!literal && !isFormatted(literal) && method === 'join';
   }
   return false;
 }
 
-/** Whether the name holds an exact `str` where `use` reads it. */
+/** Whether the name holds an exact `str` where `use` reads it (read in the function's own scope: a comprehension's variable may shadow it). */
 function isExactStr(context: FunctionContext, name: Node): boolean {
+  if (insideComprehension(name, context.fn)) return false;
   const value = onlyBindingValue(context.scope, name.text, name);
   return !!value && makesExactStr(value);
 }
@@ -98,6 +102,9 @@ export const CONCATENATION_TO_FSTRING: Transformation = {
       if (names.length === 0 || literals.length === 0 || names.length + operands.filter((o) => o.type === 'string' || o.type === 'concatenated_string').length !== operands.length) continue;
       const written = literals.map(literalOf);
       if (written.some((l) => !l) || new Set(written.map((l) => l!.quote)).size !== 1 || !names.every((n) => isExactStr(context, n))) continue;
+      // An f-string operand is an exact `str` only when Python joins pieces (it has literal text); its interpolations are its own.
+      if (literals.some((l, k) => isFormatted(written[k]!) && !hasLiteralText(l))) continue;
+      if (insideComprehension(sum, context.fn)) continue;
       const quote = written[0]!.quote;
       const pieces = operands.map((o) => {
         if (o.type === 'identifier') return `{${o.text}}`;
@@ -122,7 +129,7 @@ export const FSTRING_TO_CONCATENATION: Transformation = {
     if (context.scope.dynamic) return sites;
     for (const node of descendants(context.body, 'string')) {
       const literal = literalOf(node);
-      if (!literal || !isFormatted(literal) || node.parent?.type === 'concatenated_string' || !hasLiteralText(node)) continue;
+      if (!literal || !isFormatted(literal) || node.parent?.type === 'concatenated_string' || !hasLiteralText(node) || insideComprehension(node, context.fn)) continue;
       const inside = children(node).slice(1, -1);
       const interpolations = inside.filter((c) => c.type === 'interpolation');
       const plain = interpolations.every((i) => {

@@ -298,6 +298,23 @@ export function inOwnScope(node: Node, fn: Node): boolean {
   return sameNode(enclosingScope(node), fn);
 }
 
+/** Whether `node` stands in a comprehension or generator (a scope of its own, whose variables may shadow the function's) inside `within`. */
+export function insideComprehension(node: Node, within: Node): boolean {
+  for (let p = node.parent; p && !sameNode(p, within); p = p.parent) {
+    if (['list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression'].includes(p.type)) return true;
+  }
+  return false;
+}
+
+/** Whether `node` is echoed by name in an f-string (`f"{x=}"` prints `x=`): its spelling is output. */
+export function echoedByName(node: Node): boolean {
+  for (let p = node.parent; p; p = p.parent) {
+    if (p.type === 'interpolation') return children(p).some((c) => c.type === '=');
+    if (p.type === 'string') return false;
+  }
+  return false;
+}
+
 /** Whether a `try` statement inside `fn` encloses `node`. */
 export function insideTry(node: Node, fn: Node): boolean {
   for (let p = node.parent; p && !sameNode(p, fn); p = p.parent) if (p.type === 'try_statement') return true;
