@@ -23,9 +23,11 @@ test('the identity words: the owner of the repository\'s own hosted URLs and the
       file('README.md', 'See https://github.com/qadamsky/tinylib and git@github.com:qadamsky/python-tinylib.git, built on https://github.com/someoneelse/otherlib.\n'),
       file('docs/notes.txt', "author = 'Not Metadata'\n"),
       file('CHANGES.md', 'Moved from https://github.com/r0binh00d/tinylib.\n'),
+      file('docs/plugins.md', 'See https://github.com/plugwright/tinylib-extras and https://github.com/pyjanitor-devs/python-tinylib\n'),
+      file('vendor/LICENSE', 'Copyright (c) 2001 Vendorsmith Oy\n'),
     ],
   }, ['tinylib']);
-  assert.deepEqual(words, ['adamsky', 'barnaby', 'idris', 'kemble', 'orrin', 'ottoline', 'parmiter', 'qadamsky', 'quentyn', 'r0binh00d', 'vask', 'wendeline', 'ysolde']);
+  assert.deepEqual(words, ['adamsky', 'barnaby', 'idris', 'kemble', 'orrin', 'ottoline', 'parmiter', 'pyjanitor', 'qadamsky', 'quentyn', 'r0binh00d', 'vask', 'wendeline', 'ysolde']);
 });
 
 const REPO = {
@@ -51,7 +53,7 @@ const REPO = {
   'LICENSE': 'Copyright (c) 2013, Quentyn Adamsky\n',
   'tinylib/tinyfmt.py': 'def shout(text):\n    return text.upper()\n',
   'docs/tinyfmt.rst': 'tinyfmt\n=======\n',
-  'README.md': '# tinylib\n\nMaintained by Quentyn Adamsky at https://github.com/qadamsky/tinylib (mail qadamsky@example.org).\nDocs: https://tinylib.readthedocs.io/en/latest/tinyfmt.html and http://tinylib.example.org\nFormerly https://github.com/qu3ntyn/tinylib.\n',
+  'README.md': '# tinylib\n\nMaintained by Quentyn Adamsky at https://github.com/qadamsky/tinylib (mail qadamsky@example.org).\nDocs: https://tinylib.readthedocs.io/en/latest/tinyfmt.html and http://tinylib.example.org\nFormerly https://github.com/qu3ntyn/tinylib.\nLike https://docs.python.org/3/library/tinyfmt.html\n',
 };
 
 test('the view renames who the repository is in every text, in any usual casing (its package in host names and page names too), comes back exactly, and runs like the original', async () => {
@@ -67,7 +69,9 @@ test('the view renames who the repository is in every text, in any usual casing 
   assert.equal(d.translator.toReal(owner), 'qadamsky');
   assert.match(view, new RegExp(`mail ${owner}@example\\.org`));
   // The package's own name in a host name, and a documentation page built from a renamed file.
-  assert.doesNotMatch(view, /tinylib|tinyfmt/, view);
+  assert.doesNotMatch(view.replace('https://docs.python.org/3/library/tinyfmt.html', ''), /tinylib|tinyfmt/, view);
+  // Another site's page of the same name is that site's.
+  assert.match(view, /https:\/\/docs\.python\.org\/3\/library\/tinyfmt\.html/);
   assert.match(view, new RegExp(`https://${d.translator.pathToView('tinylib')}\\.readthedocs\\.io/en/latest/${d.translator.pathToView('docs/tinyfmt.rst').slice(5, -4)}\\.html`));
 });
 

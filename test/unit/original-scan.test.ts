@@ -58,6 +58,10 @@ test('the independent scan does not count what is no name of the repository: reS
       '        return self.attr',
       '',
       '',
+      'def cached_property(f):',
+      '    return f',
+      '',
+      '',
       'def to_unicode_text(items):',
       '    addr_cache = {}',
       '    return str(len(items)) + str(len(addr_cache))',
@@ -75,6 +79,11 @@ test('the independent scan does not count what is no name of the repository: reS
   // Another site's page names nothing of the repository's; a URL that shows the repository's package is its own.
   assert.deepEqual(kinds('see http://example.net/2009/11/to_unicode_text_notes'), []);
   assert.deepEqual(kinds('see https://widgetry.readthedocs.io/en/latest/to_unicode_text.html'), ['widgetry:package', 'to_unicode_text:name']);
+  // What stays searched: a renamed name spelled like a standard-library one, a name before `-1` or in a test id, a whole name in any URL, the repository in a word with digits.
+  assert.deepEqual(kinds('x = cached_property(y)'), ['cached_property:name']);
+  assert.deepEqual(kinds('v = items[to_unicode_text-1]; test_x[Gizmotron-3]'), ['to_unicode_text:name', 'Gizmotron:name']);
+  assert.deepEqual(kinds('see https://example.net/docs#Gizmotron'), ['Gizmotron:name']);
+  assert.deepEqual(new OriginalNames(d.bundle, { repo: 'someone/widgetry' }).scan('t', 'widgetry2 and Widgetry_tools').map((f) => `${f.text}:${f.kind}`), ['widgetry2:repository', 'Widgetry_tools:repository']);
   // The identity kinds stay counted where a token is no name.
   assert.deepEqual(names.scan('t', 'pip install widgetry-extras').map((f) => f.kind), ['package']);
 });

@@ -83,18 +83,20 @@ function isEnglishWord(name: string): boolean {
 }
 
 /**
- * Names of Python and its standard library (keywords, builtins, the attributes of its modules and
- * classes, the words of its module names), from the data the whole product reads them from: a
- * token spelled so is the external API's, which the policy keeps (`UnicodeDecodeError`, `AF_INET6`).
+ * Python's own names, from the data the whole product reads them from: a keyword or builtin is
+ * Python's (`UnicodeDecodeError`); a word inside a token spelled like a standard-library name is
+ * that API's (`AF_INET6`, `c_int`), which the policy keeps. A whole token spelled like a
+ * standard-library attribute may still be a name the repository defines (`TextWrapper`): searched.
  */
-function isExternalName(token: string): boolean {
+function isExternalName(token: string, wholeName: boolean): boolean {
   const external = loadExternalNames();
-  return external.keywords.has(token) || external.builtins.has(token) || external.builtinTypeAttributes.has(token) || external.stdlibAttributes.has(token) || external.stdlibModuleWords.has(token);
+  if (external.keywords.has(token) || external.builtins.has(token)) return true;
+  return !wholeName && (external.builtinTypeAttributes.has(token) || external.stdlibAttributes.has(token) || external.stdlibModuleWords.has(token));
 }
 
-/** Whether the token at `at` is an attribute read along a chain from a standard-library module (`ctypes.windll.ws2_32.X`): the library's name. */
+/** Whether the token at `at` is read along a chain of two or more attributes from a standard-library module (`ctypes.windll.ws2_32.X`; `code.X` may be a local's): the library's name. */
 function readFromStandardLibrary(text: string, at: number): boolean {
-  const chain = /([A-Za-z_][A-Za-z0-9_]*)(?:\.[A-Za-z_][A-Za-z0-9_]*)*\.$/.exec(text.slice(Math.max(0, at - 200), at));
+  const chain = /([A-Za-z_][A-Za-z0-9_]*)(?:\.[A-Za-z_][A-Za-z0-9_]*)+\.$/.exec(text.slice(Math.max(0, at - 200), at));
   return !!chain && loadExternalNames().stdlibTopModules.has(chain[1]);
 }
 
@@ -117,13 +119,27 @@ function isRole(text: string, at: number, length: number): boolean {
   return text[at - 1] === ':' && text[at + length] === ':' && text[at + length + 1] === '`';
 }
 
-/** A token joined to a letter or digit by a hyphen (`dist-packages`, `pre-commit`): a part of a word, not a Python name. */
+/** A token joined to a letter by a hyphen (`dist-packages`, `pre-commit`): a part of a word, not a Python name (`size-1` and `test_x[Name-3]` are code and ids: searched). */
 function inHyphenatedWord(text: string, at: number, length: number): boolean {
-  return (text[at - 1] === '-' && /[A-Za-z0-9]/.test(text[at - 2] ?? '')) || (text[at + length] === '-' && /[A-Za-z0-9]/.test(text[at + length + 1] ?? ''));
+  return (text[at - 1] === '-' && /[A-Za-z]/.test(text[at - 2] ?? '')) || (text[at + length] === '-' && /[A-Za-z]/.test(text[at + length + 1] ?? ''));
+}
+
+/** The URLs of a text (`scheme://...` up to a space, quote or bracket), found in one pass. */
+function urlSpans(text: string): Array<{ start: number; end: number }> {
+  const spans: Array<{ start: number; end: number }> = [];
+  for (let at = text.indexOf('://'); at !== -1; at = text.indexOf('://', at + 3)) {
+    let start = at;
+    while (start > 0 && /[A-Za-z0-9+.-]/.test(text[start - 1])) start--;
+    if (start === at || !/[A-Za-z]/.test(text[start])) continue;
+    let end = at + 3;
+    while (end < text.length && !/[\s'"<>()[\]]/.test(text[end])) end++;
+    if (spans.length > 0 && spans[spans.length - 1].end > start) continue;
+    spans.push({ start, end });
+  }
+  return spans;
 }
 
 const TOKEN = /[A-Za-z_][A-Za-z0-9_]*/g;
-const URL = /\b[a-z][a-z0-9+.-]*:\/\/[^\s'"<>()[\]]+/gi;
 const WORD = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g;
 const HEX = /(?<![0-9a-fA-F])[0-9a-f]{7,40}(?![0-9a-fA-F])/g;
 
@@ -171,8 +187,10 @@ export class OriginalNames {
     // One that is plain English (`parse`) is listed as English; the package of that name is found as the package.
     const person = (word: string) => {
       const lower = word.toLowerCase();
-      const secret: Secret = { kind: 'repository', original: word, ...(isEnglishWord(word) ? { exception: 'english' as const } : {}) };
-      for (const form of [word, lower, lower.toUpperCase(), lower[0].toUpperCase() + lower.slice(1)]) if (!this.tokens.has(form)) this.tokens.set(form, secret);
+      const secret: Secret = { kind: 'repository', original: word };
+      // Standing alone in lowercase, an English word is English (`parse`); capitalised, in capitals or inside a name (`FlaskClient`, `flask_app`) it is the repository.
+      if (!this.tokens.has(lower)) this.tokens.set(lower, isEnglishWord(word) ? { ...secret, exception: 'english' } : secret);
+      for (const form of [word, lower.toUpperCase(), lower[0].toUpperCase() + lower.slice(1)]) if (!this.tokens.has(form)) this.tokens.set(form, secret);
       if (!this.words.has(lower) || this.words.get(lower)!.kind === 'word') this.words.set(lower, secret);
     };
     for (const word of names?.identity ?? []) person(word);
@@ -211,25 +229,30 @@ export class OriginalNames {
       const at = match.index!;
       // Where a token is no Python name, only who the repository is and its packages count: a reST role (`:attr:`), a part of a hyphenated word (`dist-packages`).
       const notAName = isRole(text, at, token.length) || inHyphenatedWord(text, at, token.length);
-      const external = isExternalName(token) || readFromStandardLibrary(text, at);
-      const judged = (secret: Secret): Secret | undefined =>
-        secret.kind !== 'name' && secret.kind !== 'word' ? secret : notAName ? undefined : external ? { ...secret, exception: secret.exception ?? 'external' } : isFunctionWord(token) ? { ...secret, exception: 'english' } : secret;
+      const external = readFromStandardLibrary(text, at);
+      const judged = (secret: Secret, wholeName: boolean): Secret | undefined =>
+        secret.kind !== 'name' && secret.kind !== 'word' ? secret
+        : notAName ? undefined
+        : external || isExternalName(token, wholeName) ? { ...secret, exception: secret.exception ?? 'external' }
+        : isFunctionWord(token) ? { ...secret, exception: 'english' }
+        : secret;
       if (this.modules.has(token) && text.startsWith('.py', at + token.length) && !/[A-Za-z0-9_]/.test(text[at + token.length + 3] ?? '')) {
         add(at, `${token}.py`, { kind: 'path', original: token });
         continue;
       }
       const whole = this.tokenSecret(token);
       if (whole) {
-        const secret = judged(whole);
+        const secret = judged(whole, true);
         if (secret) add(at, token, secret);
         continue;
       }
       const words = [...token.matchAll(WORD)];
-      // A one-word token that is no renamed identifier is no name of the repository's (a local, an external module); digits make no word (`param1`).
-      if (words.filter((w) => !/^[0-9]/.test(w[0])).length < 2) continue;
+      // A one-word token that is no renamed identifier is no name of the repository's (a local, an external module); digits make no word (`param1`), but `flask2` still shows who the repository is.
+      if (words.length < 2) continue;
+      const plain = words.filter((w) => !/^[0-9]/.test(w[0])).length < 2;
       for (const word of words) {
         const found = this.wordSecret(word[0]);
-        const secret = found && judged(found);
+        const secret = found && (!plain || (found.kind !== 'name' && found.kind !== 'word')) ? judged(found, false) : undefined;
         if (secret) add(at + word.index!, token, secret);
       }
     }
@@ -239,12 +262,21 @@ export class OriginalNames {
     if (this.commit) {
       for (const match of text.matchAll(HEX)) if (this.commit.startsWith(match[0])) add(match.index!, match[0], { kind: 'commit', original: this.commit });
     }
-    // A URL names another site's pages (`.../liberal_regex_for_matching_urls`) unless it shows the repository's identity, package or a path of its own: then its names are the repository's too.
-    const urls = [...text.matchAll(URL)].map((m) => ({ start: m.index!, end: m.index! + m[0].length }));
-    const urlOf = (at: number) => urls.find((u) => u.start <= at && at < u.end);
-    const own = (url: { start: number; end: number }) => found.some((f) => f.at >= url.start && f.at < url.end && (f.kind === 'package' || f.kind === 'repository' || f.kind === 'path'));
+    // A word inside a token of a URL names another site's page (`.../liberal_regex_for_matching_urls`) unless the URL shows the repository's identity, package or a path of its own; a whole name is searched in every URL (`...#OrderedMultiDict`).
+    found.sort((a, b) => a.at - b.at);
+    const urls = urlSpans(text);
+    const urlAt = new Map<number, number>();
+    const ownUrl = new Set<number>();
+    let u = 0;
+    for (const f of found) {
+      while (u < urls.length && urls[u].end <= f.at) u++;
+      if (u < urls.length && urls[u].start <= f.at) {
+        urlAt.set(f.at, u);
+        if (f.kind === 'package' || f.kind === 'repository' || f.kind === 'path') ownUrl.add(u);
+      }
+    }
     return found
-      .filter((f) => (f.searched !== 'name' && f.searched !== 'word') || !urlOf(f.at) || own(urlOf(f.at)!))
+      .filter((f) => f.searched !== 'word' || !urlAt.has(f.at) || ownUrl.has(urlAt.get(f.at)!))
       .sort((a, b) => a.line - b.line)
       .map(({ at: _at, searched: _searched, ...finding }) => finding);
   }

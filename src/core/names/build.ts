@@ -140,8 +140,8 @@ export function buildNames(
     }
   }
 
-  // Who the repository is: renamed in text (rules.ts), unless the word is also a name of Python's or of the environment's modules.
-  const identity = (input.identity ?? []).filter((word) => !isFixedToken(word) && !externalTokens(external).has(word) && !universe.attributes.has(word) && !universe.parameters.has(word) && !externalTops.has(word));
+  // Who the repository is: renamed in text (rules.ts), unless the word is also a name of Python's, of a known package or of the environment's modules.
+  const identity = (input.identity ?? []).filter((word) => !isFixedToken(word) && !externalTokens(external).has(word) && !universe.attributes.has(word) && !universe.parameters.has(word) && !externalTops.has(word) && !external.hasPackage(word));
   // Each renamed through its tokens (a handle `r1chardj0n3s` through `chardj`).
   for (const word of identity) for (const part of splitWord(word)) if (!part.fixed && part.key.length >= 3 && !isFixedToken(part.key)) tokensToMap.add(part.key);
 

@@ -1,9 +1,10 @@
 /**
  * Who the repository is, as its own files say: the owner in the URLs of its hosted repository
- * (`https://github.com/OWNER/NAME`, where NAME holds one of its own package names as a word) and
- * the people its metadata names: `author`/`maintainer` in setup.py, setup.cfg and pyproject.toml
- * (`authors = [{ name = "..." }]` too), `__author__`/`__maintainer__` in Python files, and the
- * holder of a `Copyright` line of a LICENSE or COPYING file. A famous project is recognised by
+ * (`https://github.com/OWNER/NAME`, where NAME is one of its own packages, with or without a
+ * `python-`/`py` affix) and the people its metadata names: `author`/`maintainer` in setup.py,
+ * setup.cfg and pyproject.toml (`authors = [{ name = "..." }]` too), `__author__`/
+ * `__maintainer__` in Python files, and the holder of a `Copyright` line of the LICENSE or COPYING
+ * file at its root. A famous project is recognised by
  * these as surely as by its names.
  *
  * The result is the words of those names (letters only, three or more, lowercase; an owner's
@@ -25,7 +26,7 @@ const TOML_NAME = /\bname\s*=\s*(['"])(.*?)\1/g;
 const COPYRIGHT = /^\s*Copyright\s+(?:(?:\([cC]\)|©)\s*(?:\d{4}(?:\s*[-–,]\s*\d{4})*\s*,?\s*)?|\d{4}(?:\s*[-–,]\s*\d{4})*\s*,?\s*)(?:by\s+)?(.+)$/gm;
 
 /** Words a name line holds that name no one (the English list has lemmas, not these). */
-const NOT_A_NAME = new Set(['and', 'the', 'this', 'that', 'all', 'any', 'its', 'his', 'her', 'their', 'for', 'with', 'from', 'ltd', 'llc', 'gmbh', 'org', 'com', 'www', 'http', 'https', 'mailto']);
+const NOT_A_NAME = new Set(['and', 'the', 'this', 'that', 'all', 'any', 'its', 'his', 'her', 'their', 'for', 'with', 'from', 'ltd', 'llc', 'gmbh', 'org', 'com', 'www', 'http', 'https', 'mailto', 'dev', 'devs', 'labs', 'contrib', 'oss']);
 
 /** The text a person's or owner's name is written in, split into its words. */
 function nameWords(text: string): string[] {
@@ -37,14 +38,17 @@ export function identityWords(repository: { files: ReadonlyArray<Pick<RepoFile, 
   const own = new Set(ownPackages.map((p) => p.toLowerCase()));
   const names: string[] = [];
   const handles = new Set<string>();
+  const handleParts: string[] = [];
   for (const file of repository.files) {
     const text = file.text;
     if (text === undefined) continue;
     for (const m of text.matchAll(HOSTED)) {
-      const repo = m[2].replace(/\.git$/, '').toLowerCase();
-      if (!repo.split(/[-_.]/).some((part) => own.has(part))) continue;
-      // A handle of letters and digits (`r1chardj0n3s`) is one word; one with hyphens, its words.
+      // The repository itself (`boltons`, `python-pathspec`, `pytest-cov` for `pytest_cov`), not another project built on it.
+      const repo = m[2].replace(/\.+$/, '').replace(/\.git$/, '').toLowerCase().replace(/^(python|py)[-_]?|[-_.](python|py)$/g, '').replace(/-/g, '_');
+      if (!own.has(repo)) continue;
+      // A handle of letters and digits (`r1chardj0n3s`) is one word; one with hyphens (`marshmallow-code`), its longer words.
       if (/[0-9]/.test(m[1]) && /^[A-Za-z0-9]+$/.test(m[1])) handles.add(m[1].toLowerCase());
+      else if (m[1].includes('-')) handleParts.push(...nameWords(m[1]).filter((w) => w.length >= 4));
       else names.push(m[1]);
     }
     const base = file.path.slice(file.path.lastIndexOf('/') + 1);
@@ -52,10 +56,11 @@ export function identityWords(repository: { files: ReadonlyArray<Pick<RepoFile, 
     if (base === 'setup.py') for (const m of text.matchAll(SETUP_AUTHOR)) names.push(m[2]);
     if (base === 'setup.cfg') for (const m of text.matchAll(CONFIG_AUTHOR)) names.push(m[1]);
     if (base === 'pyproject.toml') for (const people of text.matchAll(TOML_PEOPLE)) for (const m of people[1].matchAll(TOML_NAME)) names.push(m[2]);
-    if (/^(LICEN[CS]E|COPYING)(\.\w+)?$/i.test(base)) for (const m of text.matchAll(COPYRIGHT)) names.push(m[1]);
+    // The repository's own licence (at its root), not a vendored library's.
+    if (!file.path.includes('/') && /^(LICEN[CS]E|COPYING)(\.\w+)?$/i.test(base)) for (const m of text.matchAll(COPYRIGHT)) names.push(m[1]);
   }
   const words = new Set<string>([...handles].filter((h) => /^[a-z]/.test(h)));
-  for (const name of names) {
+  for (const name of [...names, ...handleParts]) {
     for (const word of nameWords(name)) if (word.length >= 3 && !own.has(word) && !NOT_A_NAME.has(word) && !isEnglishWord(word)) words.add(word);
   }
   return [...words].sort();

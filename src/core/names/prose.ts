@@ -280,7 +280,11 @@ export class ProseTranslator {
     const data = !!(options.config || options.stringValue || options.value || options.key || options.standalone);
     const alternatives = !data && /^[\p{L}\p{N}_]+(?:\/[\p{L}\p{N}_]+)+$/u.test(value) && !/[:/.]/.test(text[start - 1] ?? '');
     // In the program's data a file's path names what the program opens: only a web address (`https://...`) shows the package's name and who it is inside its segments.
-    const ownWords = !data || /:\/{1,2}$/.test(text.slice(Math.max(0, start - 3), start));
+    const web = /:\/{1,2}$/.test(text.slice(Math.max(0, start - 3), start));
+    const ownWords = !data || web;
+    // A page built from one of the repository's files lives on a relative path or on the repository's own site (`boltons.readthedocs.io`), not on another site.
+    const host = web ? value.replace(/^\/+/, '').split('/')[0] : '';
+    const pages = !web || this.rules.mayHoldOwnWord(host);
     let segmentStart = from;
     for (let i = from; i <= pathEnd; i++) {
       if (i === pathEnd || text[i] === '/') {
@@ -290,7 +294,7 @@ export class ProseTranslator {
           if (text.slice(segmentStart - 2, segmentStart) === '//' && segment.includes('.')) {
             this.hostName(text, segmentStart, i, edits);
           } else {
-            let view = this.pathSegment(segment, ownWords);
+            let view = this.pathSegment(segment, ownWords, pages);
             if (view === segment && alternatives) view = this.plainWord(segment, text, segmentStart, i, options);
             if (view !== segment) edits.push([segmentStart, i, view]);
           }
@@ -347,10 +351,10 @@ export class ProseTranslator {
    * repository's package or who it is (a URL's owner and name; with `ownWords`, also inside a
    * segment: `py-boltons`, `boltons.svg`); any other segment stays.
    */
-  private pathSegment(segment: string, ownWords: boolean): string {
+  private pathSegment(segment: string, ownWords: boolean, pages: boolean): string {
     const own = this.rules.pathSegmentView(segment);
     if (own !== segment) return own;
-    const page = /^(.+)(\.html?)$/.exec(segment);
+    const page = pages ? /^(.+)(\.html?)$/.exec(segment) : null;
     if (page) {
       for (const source of ['.rst', '.md', '.py']) {
         const view = this.rules.pathSegmentView(page[1] + source);
