@@ -96,6 +96,7 @@ function isExternalName(token: string, wholeName: boolean): boolean {
 
 /** Whether the token at `at` is read along a chain of two or more attributes from a standard-library module (`ctypes.windll.ws2_32.X`; `code.X` may be a local's): the library's name. */
 function readFromStandardLibrary(text: string, at: number): boolean {
+  if (text[at - 1] !== '.') return false;
   const chain = /([A-Za-z_][A-Za-z0-9_]*)(?:\.[A-Za-z_][A-Za-z0-9_]*)+\.$/.exec(text.slice(Math.max(0, at - 200), at));
   return !!chain && loadExternalNames().stdlibTopModules.has(chain[1]);
 }
@@ -229,11 +230,10 @@ export class OriginalNames {
       const at = match.index!;
       // Where a token is no Python name, only who the repository is and its packages count: a reST role (`:attr:`), a part of a hyphenated word (`dist-packages`).
       const notAName = isRole(text, at, token.length) || inHyphenatedWord(text, at, token.length);
-      const external = readFromStandardLibrary(text, at);
       const judged = (secret: Secret, wholeName: boolean): Secret | undefined =>
         secret.kind !== 'name' && secret.kind !== 'word' ? secret
         : notAName ? undefined
-        : external || isExternalName(token, wholeName) ? { ...secret, exception: secret.exception ?? 'external' }
+        : readFromStandardLibrary(text, at) || isExternalName(token, wholeName) ? { ...secret, exception: secret.exception ?? 'external' }
         : isFunctionWord(token) ? { ...secret, exception: 'english' }
         : secret;
       if (this.modules.has(token) && text.startsWith('.py', at + token.length) && !/[A-Za-z0-9_]/.test(text[at + token.length + 3] ?? '')) {
