@@ -13,6 +13,7 @@ import type { PyScan, Scope } from '../python/binder';
 import { basesOf, enclosingClass, MAX_DEPTH, moduleDefinition, resolveClass, type ClassRef, type ModuleSource } from './classes';
 import { site, type FunctionContext, type Site, type Transformation } from './catalogue';
 import { descendants, fit, hasComment, indentAt, inOwnScope, isPlainLiteral, loneAssignments, namedChildren, precedence, Prec, startsLine, statementsOf } from './syntax';
+import { identifierAt } from './scope';
 
 /** How a known callee takes its arguments: the parameters a caller may pass by keyword, and whether it collects `**kwargs`. */
 export interface Signature {
@@ -142,8 +143,8 @@ function onlyCalledLocal(context: FunctionContext, name: string, binding: Node):
   if (bindings.length !== 1 || bindings[0].start !== binding.startIndex) return false;
   for (const site of scope.occurrences.get(name) ?? []) {
     if (site.start === binding.startIndex) continue;
-    const node = fn.descendantForIndex(site.start, site.end);
-    if (node?.type !== 'identifier' || node.parent?.type !== 'call' || node.parent.childForFieldName('function')?.id !== node.id) return false;
+    const node = identifierAt(fn, site);
+    if (!node || node.parent?.type !== 'call' || node.parent.childForFieldName('function')?.id !== node.id) return false;
   }
   return true;
 }

@@ -6,7 +6,7 @@ import type { Node } from 'web-tree-sitter';
 import { loadExternalNames } from '../names/external-names';
 import { loadLexicon } from '../names/lexicon';
 import { site, type FunctionContext, type Site, type Transformation } from './catalogue';
-import type { FunctionScope } from './scope';
+import { identifierAt, type FunctionScope } from './scope';
 import { assignmentOf, descendants, echoedByName, endsLine, hasComment, inOwnScope, insideTry, isPlainLiteral, startsLine, statementsOf } from './syntax';
 import { classChain, enclosingClass } from './classes';
 import { functionLocal } from '../python/binder';
@@ -326,7 +326,7 @@ export function renameSites(context: FunctionContext, random: () => number, take
   for (const name of renamableLocals(context.scope)) {
     const occurrences = context.scope.occurrences.get(name)!;
     // `f"{total=}"` prints the name: renaming it would change the output.
-    if (occurrences.some((at) => { const node = context.fn.descendantForIndex(at.start, at.end); return !!node && echoedByName(node); })) continue;
+    if (occurrences.some((at) => { const id = identifierAt(context.fn, at); return !!id && echoedByName(id); })) continue;
     const renamed = newLocalName(name, random, isTaken);
     if (!renamed) continue;
     taken.add(renamed);

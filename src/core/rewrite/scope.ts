@@ -104,6 +104,12 @@ function placesIn(scopes: readonly Scope[], fn: number): (scope: number) => 'own
   return place;
 }
 
+/** The identifier a binder site of `fn` stands for (undefined when the tree has no identifier there). */
+export function identifierAt(fn: Node, site: Pick<NameSite, 'start' | 'end'>): Node | undefined {
+  const node = fn.descendantForIndex(site.start, site.end);
+  return node?.type === 'identifier' ? node : undefined;
+}
+
 /** The statement a binding site stands in: the outermost node around it inside its block. */
 function statementAt(fn: Node, site: NameSite): Node | undefined {
   let node = fn.descendantForIndex(site.start, site.end);

@@ -27,7 +27,7 @@
 import type { Node } from 'web-tree-sitter';
 import { site, type FunctionContext, type Site, type Transformation } from './catalogue';
 import { reservedNames } from './locals';
-import { fileBinds, isStarParameter, onlyBindingValue } from './scope';
+import { fileBinds, identifierAt, isStarParameter, onlyBindingValue } from './scope';
 import { children, descendants, echoedByName, fieldOf, hasComment, insideComprehension, inOwnScope, namedChildren, sameNode, token } from './syntax';
 
 const BUILTINS = ['range', 'len', 'enumerate', 'tuple', 'list', 'sorted'];
@@ -73,12 +73,6 @@ function deferred(node: Node, within: Node): boolean {
   return false;
 }
 
-/** The identifier node of a binder site. */
-function identifierAt(context: FunctionContext, start: number, end: number): Node | undefined {
-  const node = context.fn.descendantForIndex(start, end);
-  return node?.type === 'identifier' ? node : undefined;
-}
-
 /** Whether the list's occurrence `id` lets no other code reach the list (see the module comment). */
 function keepsListPrivate(id: Node, loop: Node, body: Node): boolean {
   const parent = id.parent;
@@ -110,7 +104,7 @@ function stableSequence(context: FunctionContext, name: string, loop: Node, body
   return (scope.occurrences.get(name) ?? [])
     .filter((at) => at.start >= bound && at.end <= loop.endIndex)
     .every((at) => {
-      const id = identifierAt(context, at.start, at.end);
+      const id = identifierAt(context.fn, at);
       return !!id && keepsListPrivate(id, loop, body);
     });
 }
@@ -195,7 +189,7 @@ export const ENUMERATE_TO_RANGE: Transformation = {
       if ([index.text, item.text].includes(name) || [index.text, item.text].some((n) => scope.declared.has(n) || scope.nestedNames.has(n)) || boundIn(context, index.text, body)) continue;
       const itemBindings = scope.bindings.get(item.text) ?? [];
       if (itemBindings.length !== 1 || itemBindings[0].start !== item.startIndex) continue;
-      const uses = (scope.occurrences.get(item.text) ?? []).filter((at) => at.start !== item.startIndex).map((at) => identifierAt(context, at.start, at.end));
+      const uses = (scope.occurrences.get(item.text) ?? []).filter((at) => at.start !== item.startIndex).map((at) => identifierAt(context.fn, at));
       if (uses.length === 0 || uses.some((id) => !id || id.startIndex < body.startIndex || id.endIndex > body.endIndex || deferred(id, body))) continue;
       if (!stableSequence(context, name, loop, body)) continue;
       sites.push(site('enumerate-to-range', loop, [
