@@ -667,3 +667,112 @@ test("Python 2's implicit relative import of a sibling, which the interpreter ca
   // A string value is data: its slash-joined words stay.
   assert.match(d.view('tests/test_core.py'), /"read\/write"/);
 });
+
+test('names read at run time through a frame or an outside object follow the code: a function calling one that reads its caller\'s frame keeps its locals, an f_locals key names a local, an attribute stored only on an outside object keeps its spelling, a control sequence with interpolated parameters ends before the word', async () => {
+  const d = await viewRunsLikeOriginal({
+    'stagehand/__init__.py': '',
+    'stagehand/frames.py': [
+      'import sys',
+      '',
+      '',
+      'def visible_callers():',
+      '    """The names of the calling functions, without those that hide themselves."""',
+      '    names = []',
+      '    frame = sys._getframe(1)',
+      '    while frame is not None:',
+      '        if not frame.f_locals.get("_hide_this_frame", False):',
+      '            names.append(frame.f_code.co_name)',
+      '        frame = frame.f_back',
+      '    return names',
+      '',
+      '',
+      'def local_names():',
+      '    caller = sys._getframe(1)',
+      '    return sorted(key for key in caller.f_locals if not key.startswith("_"))',
+      '',
+      '',
+      'def shown_locals():',
+      '    return local_names()',
+      '',
+    ].join('\n'),
+    'stagehand/listing.py': [
+      'def listing(holder):',
+      '    return ", ".join(f"{key}={type(value).__name__}" for key, value in sorted(vars(holder).items()) if not key.startswith("_"))',
+      '',
+    ].join('\n'),
+    'stagehand/paint.py': [
+      'class Marquee:',
+      '    pass',
+      '',
+      '',
+      'def painted_title():',
+      '    return "\\x1b[1;33mMarquee\\x1b[0m"',
+      '',
+    ].join('\n'),
+    'tests/test_stagehand.py': [
+      'from types import SimpleNamespace',
+      '',
+      'from stagehand.frames import local_names, shown_locals, visible_callers',
+      'from stagehand.listing import listing',
+      'from stagehand.paint import painted_title',
+      '',
+      '',
+      'class Widget:',
+      '    pass',
+      '',
+      '',
+      'def outer_step():',
+      '    return hidden_step()',
+      '',
+      '',
+      'def hidden_step():',
+      '    _hide_this_frame = True',
+      '    return inner_step()',
+      '',
+      '',
+      'def inner_step():',
+      '    return visible_callers()[:2]',
+      '',
+      '',
+      'def test_hidden_frame():',
+      '    assert outer_step() == [inner_step.__name__, outer_step.__name__]',
+      '',
+      '',
+      'def test_caller_locals():',
+      '    basket_total = 3',
+      '',
+      '    def weigh_basket():',
+      '        return basket_total',
+      '',
+      '    assert local_names() == ["basket_total", "weigh_basket"]',
+      '',
+      '',
+      'def test_shown_through_a_call():',
+      '    shown_locals()',
+      '    trolley_count = 2',
+      '    assert trolley_count == 2',
+      '',
+      '',
+      'def test_outside_object():',
+      '    holder = SimpleNamespace()',
+      '    holder.MainWidget = Widget',
+      '    assert listing(holder) == "MainWidget=type"',
+      '',
+      '',
+      'def test_control_sequence():',
+      '    bold, yellow = 1, 33',
+      '    assert painted_title() == f"\\x1b[{bold};{yellow}mMarquee\\x1b[0m"',
+      '',
+    ].join('\n'),
+  }, [1, 2]);
+  const frames = d.view('stagehand/frames.py');
+  assert.ok(frames.includes(`.get("${d.name('_hide_this_frame')}", False)`), frames);
+  assert.equal(d.bundle.names!.identifiers.MainWidget, undefined);
+  const test = d.view('tests/test_stagehand.py');
+  assert.ok(test.includes('    basket_total = 3\n') && test.includes('    trolley_count = 2\n'), test);
+  // The readers, and the functions that call one, by a name one function has.
+  assert.deepEqual(d.bundle.names!.frameReaders, ['hidden_step', 'inner_step', 'local_names', 'outer_step', 'shown_locals', 'test_caller_locals', 'test_hidden_frame', 'test_shown_through_a_call', 'visible_callers']);
+  assert.deepEqual(d.bundle.names!.frameKeys, ['_hide_this_frame']);
+  assert.ok(test.includes(`.MainWidget = ${d.name('Widget')}\n`) && test.includes('"MainWidget=type"'), test);
+  assert.ok(test.includes(`}m${d.name('Marquee')}\\x1b[0m"`), test);
+});

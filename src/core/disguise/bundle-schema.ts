@@ -81,6 +81,8 @@ const namesShape = (): Shape<NamesSection> => ({
   nameKeywords: required(arrayOf(name)),
   nameArguments: required(arrayOf(calleeIndex)),
   valueArguments: required(arrayOf(calleeIndex)),
+  frameReaders: optional(arrayOf(name, { unique: true })),
+  frameKeys: optional(arrayOf(name, { unique: true })),
   dataNames: required(arrayOf(name)),
   externalValues: required(arrayOf(name)),
   readsNames: required(boolean),

@@ -4,7 +4,7 @@
  * receivers, keywords of unknown callees), its classes with their bases, and the external
  * modules it imports. Plain data, so that it can be computed in a worker and cached by content.
  */
-import { Bind, Site, outermostFunction, scanPython, type Chain, type StringSite } from '../python/binder';
+import { Bind, Site, calledName, enclosingFunction, outermostFunction, scanPython, type Chain, type PyScan, type StringSite } from '../python/binder';
 import { FileResolver, type ModuleContext } from './resolve';
 import { externalValueWord, isKwargsName, nameArgumentFlow, stringRole, withNameFlow, type ArgumentFlow } from './string-roles';
 import { appendTo } from '../common/multimap';
@@ -89,6 +89,13 @@ export interface FileFacts {
   containerWords: string[];
   /** A class of the file serves attributes from its data (`__getattr__`). */
   dynamicAttributes: boolean;
+  /**
+   * Each function (a class's `__init__` under the class's name): whether it reads a frame's
+   * locals (`frame.f_locals`), and the names it calls (the last name of each callee).
+   */
+  frameCalls: Array<[name: string, readsFrames: boolean, calls: string[]]>;
+  /** Names it looks up in a frame's namespace (`frame.f_locals.get("_hidden")`). */
+  frameKeys: string[];
   /** Names bound in functions that hand their locals over by name (`return locals()`): kept. */
   dynamicParams: string[];
   /**
@@ -114,7 +121,7 @@ const UPDATES_NAMESPACE = /\b(?:vars|globals)\(\s*\)\s*(?:\.\s*(?:update|setdefa
 export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   const scan = scanPython(text);
   const resolver = new FileResolver(scan, context);
-  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], starImports: [], globals: [], dynamicParams: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), wordStrings: [], externalValues: [], namePieces: [], computedKeywordCallees: [], containerWords: [], dynamicAttributes: false, optionNames: [], nameValued: [], nameArguments: nameArgumentFlow(resolver) };
+  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), wordStrings: [], externalValues: [], namePieces: [], computedKeywordCallees: [], containerWords: [], dynamicAttributes: false, optionNames: [], nameValued: [], nameArguments: nameArgumentFlow(resolver) };
   // Strings flow into names within the file, as the translation sees them (code.ts).
   const flow = withNameFlow(resolver);
   facts.nameValued = flow.names;
@@ -217,8 +224,10 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
       }
       case Site.Attribute: {
         const chain = site.chain;
-        if (site.store) define(site.text, 'attribute');
+        // An attribute stored on an object outside the repository (`module = ModuleType("m"); module.Thing = ...`)
+        // keeps its spelling there (code.ts), so it defines no name of the repository.
         if (resolver.isExternalChain(chain)) break;
+        if (site.store) define(site.text, 'attribute');
         const cls = classOf(chain);
         if (cls) {
           (site.store ? cls.assigned : cls.used).push(site.text);
@@ -284,6 +293,7 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
     const content = text.slice(site.token.contentStart, site.token.contentEnd);
     const role = stringRole(site, flow.resolver, content);
     if (externalValueWord(site, flow.resolver, content, role)) facts.externalValues.push(content);
+    if (role === 'local-names') facts.frameKeys.push(content);
     const piece = namePieceTest(scan, resolver, site, content, role);
     if (piece) facts.namePieces.push(piece);
     if (role === 'prose' && !site.token.parts && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) {
@@ -428,4 +438,24 @@ function kwargsForwards(resolver: FileResolver): Map<number, Set<string>> {
     }
   }
   return out;
+}
+
+/** The functions of a file with the frames they read and the names they call (see `FileFacts.frameCalls`). */
+function frameCalls(scan: PyScan): FileFacts['frameCalls'] {
+  const reads = new Set<number>();
+  const calls = new Map<number, Set<string>>();
+  for (const site of scan.sites) if (site.kind === Site.Attribute && site.text === 'f_locals') reads.add(enclosingFunction(scan.scopes, site.scope));
+  for (const call of scan.calls) {
+    const name = calledName(scan, call.callee);
+    const fn = enclosingFunction(scan.scopes, call.scope);
+    if (name !== undefined && fn !== -1) (calls.get(fn) ?? calls.set(fn, new Set()).get(fn)!).add(name);
+  }
+  const functions: FileFacts['frameCalls'] = [];
+  scan.scopes.forEach((scope, index) => {
+    if (scope.kind !== 'function') return;
+    const parent = scan.scopes[scope.parent];
+    const name = scope.name === '__init__' && parent?.kind === 'class' ? parent.name : scope.name;
+    functions.push([name, reads.has(index), [...(calls.get(index) ?? [])].sort()]);
+  });
+  return functions;
 }

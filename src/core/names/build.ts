@@ -182,6 +182,8 @@ export function buildNames(
     nameKeywords: [...new Set([...input.facts.flatMap((f) => f.nameValued), ...nameCarriers.filter((k) => k.startsWith('.')).map((k) => k.slice(1))])].sort(),
     nameArguments: nameCarriers.filter((k) => !k.startsWith('.')),
     valueArguments: valueArguments(input.facts),
+    frameReaders: frameReaders(input.facts),
+    frameKeys: [...new Set(input.facts.flatMap((f) => f.frameKeys))].sort(),
     readsNames: input.facts.some((f) => f.readsNames),
     dataNames: [],
     externalValues: [],
@@ -697,6 +699,31 @@ export function sortedRecord<T>(record: Record<string, T>): Record<string, T> {
   const out: Record<string, T> = {};
   for (const key of Object.keys(record).sort()) out[key] = record[key];
   return out;
+}
+
+/**
+ * Callables whose call may read the caller's locals: the repository's functions that read a
+ * frame's `f_locals`, and those that call one of them, followed only through names one function
+ * of the repository has (a name several define says nothing of which one runs). A function that
+ * calls one shows its locals (resolve.ts: they keep their spelling there, but for the names the
+ * repository looks up in frames, `frameKeys`, which follow their keys).
+ */
+function frameReaders(facts: readonly FileFacts[]): string[] {
+  const functions = facts.flatMap((f) => f.frameCalls);
+  const definitions = new Map<string, number>();
+  for (const [name] of functions) definitions.set(name, (definitions.get(name) ?? 0) + 1);
+  const unique = (name: string) => definitions.get(name) === 1 && !isDunder(name);
+  const readers = new Set(functions.filter(([name, reads]) => reads && unique(name)).map(([name]) => name));
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const [name, , calls] of functions) {
+      if (!readers.has(name) && unique(name) && calls.some((c) => readers.has(c))) {
+        readers.add(name);
+        changed = true;
+      }
+    }
+  }
+  return [...readers].sort();
 }
 
 /** What carries names (`function:index`, `.attribute`), following what is passed on to other callables. */

@@ -6,11 +6,11 @@
  * doctest examples are code again.
  */
 import { applyEdits, isNameShaped, type ProseTranslator } from './prose';
-import { outermostFunction, Site, type NameSite, type PyScan, scanPython, type StringSite } from '../python/binder';
+import { outermostFunction, Site, type NameSite, type PyScan, scanPython, type StringPart, type StringSite } from '../python/binder';
 import { FileResolver, type ModuleContext, type NameClass } from './resolve';
 import type { NameRules } from './rules';
 import { stringRole, withNameFlow, type StringRole } from './string-roles';
-import { forEachWord } from './words';
+import { controlSequenceLength, forEachWord } from './words';
 import type { DataWordLedger } from './data-words';
 import { IDENTIFIER_SOURCE, isIdentifier } from '../python/identifiers';
 import { isEnglishWord } from './english';
@@ -165,10 +165,11 @@ export class CodeTranslator {
     const ranges = token.parts ? token.parts.filter((p) => p.kind === 'literal') : [{ start: token.contentStart, end: token.contentEnd }];
     for (const range of ranges) {
       if (range.end <= range.start) continue;
-      if (role === 'names' && !token.parts) this.nameList(text, range.start, range.end, edits);
-      else if (role === 'definition-names' && !token.parts) this.nameList(text, range.start, range.end, edits, false, true);
+      if (role === 'names' && !token.parts) this.nameList(text, range.start, range.end, edits, 'members');
+      else if (role === 'definition-names' && !token.parts) this.nameList(text, range.start, range.end, edits, 'definitions');
+      else if (role === 'local-names' && !token.parts) this.nameList(text, range.start, range.end, edits, 'locals');
       else if (role === 'flow' && token.parts) this.fragments(text, range.start, range.end, edits);
-      else if (role === 'flow') this.nameList(text, range.start, range.end, edits, true);
+      else if (role === 'flow') this.nameList(text, range.start, range.end, edits, 'defined');
       else if (role === 'prose' && resolver.context.doctest) this.echo(text, range.start, range.end, edits);
       else if (!token.parts && role === 'prose' && isIdentifier(content)) {
         // One word alone: the name of a function or class the file defines is that name
@@ -188,13 +189,16 @@ export class CodeTranslator {
               : this.dataWord(content, site.container === 'dict-key', !holdsValue(site) && !(toRepository && resolver.classify(site.call!.callee.root) === 'local')));
         if (view !== content) edits.push([range.start, range.end, view]);
       }
-      else if (role === 'names' || role === 'definition-names' || role === 'fragments') this.fragments(text, range.start, range.end, edits);
+      else if (role === 'names' || role === 'definition-names' || role === 'local-names' || role === 'fragments') this.fragments(text, range.start, range.end, edits);
       else {
-        const piece = text.slice(range.start, range.end);
+        // `f"\x1b[{code}mTitle"`: the part starts inside a control sequence begun before it.
+        const lead = token.parts ? controlSequenceLead(text, token.parts, range) : 0;
+        const from = range.start + lead;
+        const piece = text.slice(from, range.end);
         // A message quoting a function or class (`"Hook 'conflict' ..."`) quotes the name.
         const inTest = isTestModule(resolver.context.module);
         const view = this.prose.translate(piece, { stringValue: true, value: isValueArgument(site, resolver) || comparedWithValueCall(site, resolver), quotedName: (word) => this.rules.isQuotable(word) || (inTest && definesCallable(resolver, word)) });
-        if (view !== piece) edits.push([range.start, range.end, view]);
+        if (view !== piece) edits.push([from, range.end, view]);
       }
     }
     return role;
@@ -236,9 +240,14 @@ export class CodeTranslator {
    * `"a, b"`, `"pkg.mod.name"`, `"name"`: each name follows the code's decision (with
    * `definedOnly`, only the repository's own member names change; other words are data).
    */
-  private nameList(text: string, start: number, end: number, edits: Edit[], definedOnly = false, definitions = false): void {
+  /**
+   * A string of names: `members` as the repository's members, `definitions` also its nested
+   * functions and classes, `locals` also its function locals (a frame's `f_locals` key), `defined`
+   * only the words the repository defines, each as a member.
+   */
+  private nameList(text: string, start: number, end: number, edits: Edit[], kind: 'members' | 'definitions' | 'locals' | 'defined'): void {
     const content = text.slice(start, end);
-    if (definedOnly) {
+    if (kind === 'defined') {
       // Words of a list of names (`"a b c".split()`): each of the repository's member names.
       forEachWord(
         text,
@@ -262,7 +271,9 @@ export class CodeTranslator {
       // `monkeypatch.setattr("sys.ps1", v)`: a dotted name rooted in an external module names its things.
       const root = m[0].split('.')[0];
       if (m[0].includes('.') && this.rules.isExternalModule(root)) continue;
-      this.dottedEdits(m[0], start + m.index!, edits, (part) => (definitions ? this.rules.knownView(part) : this.rules.memberView(part)));
+      this.dottedEdits(m[0], start + m.index!, edits, (part) =>
+        kind === 'definitions' ? this.rules.knownView(part) : kind === 'locals' ? this.rules.memberOrLocalView(part) : this.rules.memberView(part),
+      );
     }
   }
 
@@ -498,4 +509,22 @@ export function doctestSource(text: string, start: number, end: number): { virtu
   if (!found) return undefined;
   if (proseStart < end) prose.push([proseStart, end]);
   return { virtual: chars.join(''), prose, output };
+}
+
+/**
+ * How many characters at the start of an f-string's literal part end a terminal control sequence
+ * that began before it, each replacement field read as a parameter (`f"\x1b[38;2;{r};{g};{b}mTitle"`:
+ * the `m`), so the part's first word is `Title` as in the string the program prints.
+ */
+function controlSequenceLead(text: string, parts: readonly StringPart[], part: { start: number }): number {
+  let before = '';
+  for (const p of parts) {
+    if (p.start >= part.start) break;
+    before += p.kind === 'literal' ? text.slice(p.start, p.end) : '0';
+  }
+  if (!before.endsWith('0')) return 0;
+  const joined = before + text.slice(part.start, parts.find((p) => p.start === part.start)?.end ?? part.start);
+  let start = before.length;
+  while (start > 0 && joined.charCodeAt(start - 1) >= 48 && joined.charCodeAt(start - 1) <= 57) start--;
+  return Math.max(0, start + controlSequenceLength(joined, start) - before.length);
 }

@@ -4,7 +4,7 @@
  * or a module of the repository. Pure: a function of the scan and of the module context.
  */
 import { PYTEST_FIXTURES } from './conventions';
-import { Bind, functionLocal, lookup, Site, type Binding, type Chain, type NameSite, type PyScan } from '../python/binder';
+import { Bind, calledName, enclosingFunction, functionLocal, lookup, Site, type Binding, type Chain, type NameSite, type PyScan } from '../python/binder';
 import { importedModuleName } from '../python/imports';
 
 export interface ModuleContext {
@@ -35,6 +35,10 @@ export interface ModuleContext {
   isNameArgument?: (callee: string, index: number) => boolean;
   /** Whether the argument at this position of a callable of this name carries the caller's text (`deserialize("foo")`). */
   isValueArgument?: (callee: string, index: number) => boolean;
+  /** Whether a call of a callable of this name may read the caller's locals (`NameRules.readsCallerFrames`). */
+  readsCallerFrames?: (callee: string) => boolean;
+  /** Whether the repository looks a local of this name up in a frame's namespace by its name (`NameRules.isFrameKey`). */
+  isFrameKey?: (name: string) => boolean;
   /** Whether a keyword of this name carries a name somewhere in the repository. */
   isNameKeyword?: (name: string) => boolean;
   /** Whether containers of this name are iterated into name-valued variables (their keys and items are names). */
@@ -166,11 +170,31 @@ export class FileResolver {
         return 'member';
       case 'function':
         if (binding.kinds & Bind.Param) return this.paramClass(scopeIndex, name);
-        // `return locals()`: the names become dictionary keys, which are data.
-        return functionLocal(this.scan, scopeIndex, name) ? 'local' : 'kept';
+        // `return locals()`: the names become dictionary keys, which are data. A function that
+        // calls one that reads its caller's frame shows its variables by name: they keep their
+        // spelling, but for names looked up in frames by a key, which follow the key, and nested
+        // functions and classes, whose names their own `__name__` shows as the view does.
+        if (!functionLocal(this.scan, scopeIndex, name)) return 'kept';
+        return binding.kinds & (Bind.Def | Bind.Class) || !this.showsLocals(scopeIndex) || this.context.isFrameKey?.(name) ? 'local' : 'kept';
       default:
         return binding.kinds & Bind.Param ? 'local' : 'local';
     }
+  }
+
+  private callerFrameScopes: Set<number> | undefined;
+
+  /** Whether the function `scopeIndex` calls a callable that may read its caller's locals (`frame.f_locals`). */
+  showsLocals(scopeIndex: number): boolean {
+    const reads = this.context.readsCallerFrames;
+    if (!reads) return false;
+    if (!this.callerFrameScopes) {
+      this.callerFrameScopes = new Set();
+      for (const call of this.scan.calls) {
+        const name = calledName(this.scan, call.callee);
+        if (name !== undefined && reads(name)) this.callerFrameScopes.add(enclosingFunction(this.scan.scopes, call.scope));
+      }
+    }
+    return this.callerFrameScopes.has(scopeIndex);
   }
 
   /**

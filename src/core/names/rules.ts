@@ -57,6 +57,10 @@ export interface NamesTables {
    * is data, spelled as written, even when a field has that name.
    */
   valueArguments: string[];
+  /** Callables whose call may read the caller's locals (build.ts `frameReaders`); absent in bundles made before. */
+  frameReaders?: string[];
+  /** Names the repository looks up in a frame's namespace (`f_locals.get("_hidden")`); absent in bundles made before. */
+  frameKeys?: string[];
   /** The repository reads parameter or attribute names at run time (`inspect.signature`, `dir(obj)`, `obj.__dict__`). */
   readsNames: boolean;
   /** Field names of declarative classes (schemas, dataclasses, TypedDicts): as strings they are those names. */
@@ -94,6 +98,8 @@ export class NameRules {
   private readonly nameKeywords: ReadonlySet<string>;
   private readonly nameArguments: ReadonlySet<string>;
   private readonly valueArguments: ReadonlySet<string>;
+  private readonly frameReaders: ReadonlySet<string>;
+  private readonly frameKeys: ReadonlySet<string>;
   private readonly dataKeywords: ReadonlySet<string>;
   private readonly locals: ReadonlyMap<string, string>;
   private readonly environmentTops: ReadonlySet<string>;
@@ -135,6 +141,8 @@ export class NameRules {
     this.nameKeywords = new Set(tables.nameKeywords);
     this.nameArguments = new Set(tables.nameArguments);
     this.valueArguments = new Set(tables.valueArguments);
+    this.frameReaders = new Set(tables.frameReaders ?? []);
+    this.frameKeys = new Set(tables.frameKeys ?? []);
     this.dataKeywords = new Set(tables.dataKeywords);
     this.locals = new Map(Object.entries(tables.locals));
     this.externalGlobals = new Map(Object.entries(tables.externalGlobals).map(([m, names]) => [m, new Set(names)]));
@@ -197,6 +205,16 @@ export class NameRules {
     return this.isKeptEverywhere(word) || this.keptMembers.has(word) || this.staticMembers.has(word);
   }
 
+  /** Whether a call of a callable of this name may read the caller's locals. */
+  readsCallerFrames(callee: string): boolean {
+    return this.frameReaders.has(callee);
+  }
+
+  /** Whether the repository looks a local of this name up in a frame's namespace by its name. */
+  isFrameKey(name: string): boolean {
+    return this.frameKeys.has(name);
+  }
+
   /** Whether the repository reads parameter or attribute names at run time. */
   get readsNames(): boolean {
     return this.tables.readsNames;
@@ -228,6 +246,11 @@ export class NameRules {
     const member = this.ownPackages.get(word) ?? this.identifiers.get(word);
     if (member !== undefined) return member;
     return this.callables.has(word) && !this.external.builtins.has(word) ? this.locals.get(word) ?? word : word;
+  }
+
+  /** A name a frame's locals are keyed by: the member of that name, or else the function locals'. */
+  memberOrLocalView(word: string): string {
+    return this.ownPackages.get(word) ?? this.identifiers.get(word) ?? this.locals.get(word) ?? word;
   }
 
   /** The build's decision for a member name: renamed unless kept. */

@@ -27,7 +27,7 @@ import { isIdentifier } from '../python/identifiers';
 import { FileResolver } from './resolve';
 import { appendTo } from '../common/multimap';
 
-export type StringRole = 'docstring' | 'names' | 'definition-names' | 'binding' | 'flow' | 'fragments' | 'pattern' | 'code' | 'keep' | 'prose';
+export type StringRole = 'docstring' | 'names' | 'definition-names' | 'local-names' | 'binding' | 'flow' | 'fragments' | 'pattern' | 'code' | 'keep' | 'prose';
 
 /** Callees whose argument at the given index is a name (`getattr(obj, "name")`). */
 const NAME_ARGUMENTS: Record<string, number[]> = {
@@ -146,6 +146,7 @@ function nameRole(site: StringSite, resolver: FileResolver): StringRole | undefi
   if (site.comparedWith && denotesAll(site.comparedWith, resolver)) return 'names';
   // `def __getattr__(name): if name == "hmn": ...` serves the attribute of that name.
   if (site.comparedWith && isAttributeNameParameter(site.comparedWith, resolver)) return 'names';
+  if (site.subscripted && isFrameNamespace(site.subscripted)) return site.whole ? 'local-names' : 'fragments';
   if (site.subscripted && isNamespaceChain(site.subscripted, resolver)) return site.whole ? 'names' : 'fragments';
   // `"many" in kwargs`: a keyword name looked up among the keywords a function was given.
   if (site.lookedUpIn !== undefined && isKwargsParam(site.lookedUpIn, site.scope, resolver)) return 'names';
@@ -161,6 +162,12 @@ function nameRole(site: StringSite, resolver: FileResolver): StringRole | undefi
   // Strings given to methods of `__name__` (`type(x).__name__.startswith("Visit")`).
   if (callee.steps.some((s) => NAMEISH_ATTRIBUTES.has(s))) return whole ? 'definition-names' : 'fragments';
   if (method !== undefined && KEY_METHODS.has(method) && callee.steps.length === 1 && isKwargsName(callee, resolver)) return 'names';
+  // `frame.f_locals.get("_marker")`, `obj.__dict__.get("x")`: a key looked up in a mapping keyed by names.
+  if (method !== undefined && KEY_METHODS.has(method) && argIndex === 0) {
+    const mapping = { ...callee, steps: callee.steps.slice(0, -1) };
+    if (isFrameNamespace(mapping)) return whole ? 'local-names' : 'fragments';
+    if (NAMESPACES.has(mapping.steps[mapping.steps.length - 1] ?? '')) return whole ? 'names' : 'fragments';
+  }
   if (method !== undefined && ALL_LIKE.has(resolver.rootName(callee) ?? '') && (method === 'append' || method === 'extend')) return 'names';
   // `@pytest.fixture(name="graph")` names the fixture that parameters ask for.
   if (site.keyword === 'name' && method === 'fixture' && whole) return 'names';
@@ -369,6 +376,12 @@ function denotesAll(chain: NonNullable<StringSite['comparedWith']>, resolver: Fi
   if (chain.root === -1 || chain.steps.length > 0) return false;
   const site = resolver.scan.sites[chain.root];
   return resolver.lookup(site.text, site.scope)?.binding.imported === '__all__';
+}
+
+/** A frame's namespace (`frame.f_locals`, `tb.tb_frame.f_globals`): keyed by the names of a function's locals or a module's globals. */
+function isFrameNamespace(chain: NonNullable<StringSite['subscripted']>): boolean {
+  const last = chain.steps[chain.steps.length - 1];
+  return last === 'f_locals' || last === 'f_globals';
 }
 
 /** `kwargs` (a `**` parameter), `vars(x)`, `x.__dict__`, `globals()`, `locals()`. */

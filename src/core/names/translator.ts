@@ -128,6 +128,8 @@ export class NamesTranslator {
       isNameKeyword: (name) => this.rules.isNameKeyword(name),
       isNameArgument: (callee, index) => this.rules.isNameArgument(callee, index),
       isValueArgument: (callee, index) => this.rules.isValueArgument(callee, index),
+      readsCallerFrames: (callee) => this.rules.readsCallerFrames(callee),
+      isFrameKey: (name) => this.rules.isFrameKey(name),
     };
   }
 

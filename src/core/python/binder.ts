@@ -11,6 +11,7 @@
  */
 import { KEYWORDS, VALUE_KEYWORDS } from './identifiers';
 import { lex, Tok, type StringToken, type Token } from './tokenizer';
+export type { StringPart } from './tokenizer';
 
 export type ScopeKind = 'module' | 'class' | 'function' | 'lambda' | 'comprehension';
 
@@ -134,6 +135,8 @@ export interface NameSite {
 
 export interface CallContext {
   callee: Chain;
+  /** The scope the call is made in. */
+  scope: number;
   /** Offset of the `(`. */
   open: number;
   /** Offset of the `)` (the end of the file while unclosed). */
@@ -277,6 +280,20 @@ export function readsNamespaceByName(name: string, argumentCount: number): boole
  * innermost enclosing scope that binds it, where `global` sends the lookup to the module,
  * `nonlocal` past the scope itself, and class bodies are not seen from the scopes nested in them.
  */
+/** The function scope a call in `scopeIndex` runs in (through lambdas and comprehensions), or -1 at module or class level. */
+export function enclosingFunction(scopes: readonly Scope[], scopeIndex: number): number {
+  let s = scopeIndex;
+  while (s > 0 && scopes[s].kind !== 'function') s = scopes[s].parent;
+  return s > 0 ? s : -1;
+}
+
+/** The name a call calls: `f` in `f()`, `obj.f()` and `a.b.f()`; none for `f()()` or `x[0]()`. */
+export function calledName(scan: PyScan, callee: Chain): string | undefined {
+  if (callee.steps.length === 0) return callee.root === -1 ? undefined : scan.sites[callee.root].text;
+  const last = callee.steps[callee.steps.length - 1];
+  return last === '()' || last === '[]' ? undefined : last;
+}
+
 /** The outermost function scope holding `scopeIndex` (a test function around its nested helpers), or -1 at module or class level. */
 export function outermostFunction(scopes: readonly Scope[], scopeIndex: number): number {
   let top = -1;
@@ -1004,7 +1021,7 @@ class Scanner {
       argStartToken: openToken + 1,
     };
     if (kind === 'call' && chain) {
-      bracket.call = { callee: chain, open, close: this.text.length, args: [], splatKeys: [], splatArgs: [] };
+      bracket.call = { callee: chain, scope: this.scope, open, close: this.text.length, args: [], splatKeys: [], splatArgs: [] };
       this.calls.push(bracket.call);
     }
     this.brackets.push(bracket);
