@@ -668,7 +668,7 @@ test("Python 2's implicit relative import of a sibling, which the interpreter ca
   assert.match(d.view('tests/test_core.py'), /"read\/write"/);
 });
 
-test('names read at run time through a frame or an outside object follow the code: a function calling one that reads its caller\'s frame keeps its locals, an f_locals key names a local, an attribute stored only on an outside object keeps its spelling, a control sequence with interpolated parameters ends before the word', async () => {
+test('names read at run time through a frame or an outside object follow the code: a function calling one that reads its caller\'s frame keeps its locals, an f_locals key names a local, an attribute stored only on an outside object keeps its spelling, a control sequence with interpolated parameters ends before the word, and a name styled in parts is one name', async () => {
   const d = await viewRunsLikeOriginal({
     'stagehand/__init__.py': '',
     'stagehand/frames.py': [
@@ -708,13 +708,17 @@ test('names read at run time through a frame or an outside object follow the cod
       'def painted_title():',
       '    return "\\x1b[1;33mMarquee\\x1b[0m"',
       '',
+      '',
+      'def underlined(text, start, end):',
+      '    return text[:start] + "\\x1b[4m" + text[start:end] + "\\x1b[0m" + text[end:]',
+      '',
     ].join('\n'),
     'tests/test_stagehand.py': [
       'from types import SimpleNamespace',
       '',
       'from stagehand.frames import local_names, shown_locals, visible_callers',
       'from stagehand.listing import listing',
-      'from stagehand.paint import painted_title',
+      'from stagehand.paint import painted_title, underlined',
       '',
       '',
       'class Widget:',
@@ -759,6 +763,13 @@ test('names read at run time through a frame or an outside object follow the cod
       '    assert listing(holder) == "MainWidget=type"',
       '',
       '',
+      'SOURCE = "def painted_title(): pass"',
+      '',
+      '',
+      'def test_styled_in_parts():',
+      '    assert underlined(SOURCE, len("def painted_"), len("def painted_title")) == "def painted_\\x1b[4mtitle\\x1b[0m(): pass"',
+      '',
+      '',
       'def test_control_sequence():',
       '    bold, yellow = 1, 33',
       '    assert painted_title() == f"\\x1b[{bold};{yellow}mMarquee\\x1b[0m"',
@@ -775,4 +786,6 @@ test('names read at run time through a frame or an outside object follow the cod
   assert.deepEqual(d.bundle.names!.frameKeys, ['_hide_this_frame']);
   assert.ok(test.includes(`.MainWidget = ${d.name('Widget')}\n`) && test.includes('"MainWidget=type"'), test);
   assert.ok(test.includes(`}m${d.name('Marquee')}\\x1b[0m"`), test);
+  const [painted, title] = d.name('painted_title').split('_');
+  assert.ok(test.includes(`"def ${painted}_\\x1b[4m${title}\\x1b[0m(): pass"`), test);
 });

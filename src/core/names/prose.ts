@@ -12,7 +12,7 @@
  * Dotted names that start with a module outside the repository (`os.path`) stay as they are.
  */
 import type { NameRules } from './rules';
-import { forEachWord, splitWord } from './words';
+import { CONTROL_SEQUENCE, forEachWord, splitWord } from './words';
 
 export interface ProseOptions {
   /** Every word of the text is code (a code block, a code span). */
@@ -115,6 +115,7 @@ export class ProseTranslator {
   edits(text: string, options: ProseOptions = {}): Array<[number, number, string]> {
     const edits: Array<[number, number, string]> = [];
     if (text.length === 0) return edits;
+    if (!options.code && text.includes('[') && hasControlSequence(text)) return this.visibleEdits(text, options);
     const taken = new Uint8Array(text.length);
     const mark = (start: number, end: number) => taken.fill(1, start, end);
     if (options.code) {
@@ -171,6 +172,53 @@ export class ProseTranslator {
       const view = options.config ? this.rules.ownPackageView(word) : this.plainWord(word, text, start, end, options);
       if (view !== word) edits.push([start, end, view]);
     });
+    return edits;
+  }
+
+  /**
+   * Styled terminal text: the words are what the terminal shows, the text without its control
+   * sequences, so a name styled in parts (`loop_`, `\x1b[4m`, `first`, `\x1b[1m`, `_last`) is one
+   * name. Each renamed part (`splitWord`) is replaced in the piece that holds it; a word with a
+   * renamed part cut by a sequence, or whose pieces would not read back to themselves token by
+   * token, keeps its spelling.
+   */
+  private visibleEdits(text: string, options: ProseOptions): Array<[number, number, string]> {
+    const at: number[] = [];
+    let visible = '';
+    let last = 0;
+    for (const m of text.matchAll(CONTROL_SEQUENCE)) {
+      for (let i = last; i < m.index!; i++) at.push(i);
+      visible += text.slice(last, m.index);
+      last = m.index! + m[0].length;
+    }
+    for (let i = last; i < text.length; i++) at.push(i);
+    visible += text.slice(last);
+    const edits: Array<[number, number, string]> = [];
+    for (const [start, end, view] of this.edits(visible, options)) {
+      if (at[end - 1] - at[start] === end - 1 - start) {
+        edits.push([at[start], at[end - 1] + 1, view]);
+        continue;
+      }
+      const parts = splitWord(visible.slice(start, end));
+      const viewParts = splitWord(view);
+      if (parts.length !== viewParts.length) continue;
+      const spans: Array<[number, number, string]> = [];
+      let from = start;
+      for (let p = 0; p < parts.length; p++) {
+        const to = from + parts[p].text.length;
+        const cut = at[to - 1] - at[from] !== to - 1 - from;
+        if (viewParts[p].text !== parts[p].text) {
+          // A token cut by a sequence would not read back by its pieces.
+          if (cut) {
+            spans.length = 0;
+            break;
+          }
+          spans.push([at[from], at[to - 1] + 1, viewParts[p].text]);
+        }
+        from = to;
+      }
+      if (spans.every(([s, e, v]) => this.rules.naming.toReal(v) === text.slice(s, e))) edits.push(...spans);
+    }
     return edits;
   }
 
@@ -447,6 +495,13 @@ export class ProseTranslator {
 }
 
 /** `nth-child`, `pre-release`: the word at start..end is joined by a hyphen to a letter or digit. */
+function hasControlSequence(text: string): boolean {
+  CONTROL_SEQUENCE.lastIndex = 0;
+  const found = CONTROL_SEQUENCE.test(text);
+  CONTROL_SEQUENCE.lastIndex = 0;
+  return found;
+}
+
 function inHyphenatedWord(text: string, start: number, end: number): boolean {
   const wordChar = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}]/u.test(c);
   return (text[start - 1] === '-' && wordChar(text[start - 2])) || (text[end] === '-' && wordChar(text[end + 1]));

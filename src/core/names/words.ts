@@ -143,6 +143,15 @@ export function escapeLength(text: string, start: number): number {
 const ESCAPE_SPELLINGS = ['\\x1b', '\\x1B', '\\033', '\\u001b', '\\u001B', '\\U0000001b', '\\U0000001B', '\\e', '\x1b'];
 
 /**
+ * A terminal's control sequence, `ESC[`, its parameters and its final letter, the escape spelled
+ * any of the ways above (with the backslash doubled too, as a repr shows it).
+ */
+export const CONTROL_SEQUENCE = new RegExp(
+  `(?:${ESCAPE_SPELLINGS.map((e) => (e.startsWith('\\') ? `\\\\{1,2}${e.slice(1)}` : e)).join('|')})\\[[0-9;]*[A-Za-z]`,
+  'g',
+);
+
+/**
  * How many characters at `start` belong to a terminal control sequence rather than to a word:
  * after `ESC[` and its parameters (`\x1b[1mBold`, `\033[38;5;2mGreen`), the parameters' digits
  * and the final letter; 0 elsewhere. The rule reads only what precedes the word and the
