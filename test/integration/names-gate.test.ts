@@ -13,6 +13,7 @@ import { commandTestRunner, DEFAULT_TEST_CMD } from '../../src/core/workflow/tes
 import { commandLineToView } from '../../src/core/view/command-line';
 import { readRepository } from '../../src/core/repository/repository';
 import { materialize } from '../../src/core/disguise/materialize';
+import { translatorFor } from '../../src/core/disguise/translator';
 import { PYTHON, runPytest, tempDir } from '../helpers';
 import { runProgram } from '../unit/command-harness';
 
@@ -166,6 +167,44 @@ test("build --gate: a module's name a test reads at run time (`__module__`) is g
   assert.equal(own.status, 1);
   const unrepaired = JSON.parse(fs.readFileSync(out, 'utf8')) as Bundle;
   assert.equal(unrepaired.names!.keptEverywhere.shapes, undefined);
+});
+
+test('build --gate: when some differing tests cannot be repaired (they read the package\'s own name), the gate still repairs the others and reports the rest as remaining', async () => {
+  const repo = repository();
+  fs.writeFileSync(
+    path.join(repo, 'tests', 'test_module_name.py'),
+    [
+      'from shapes.panel import Panel',
+      '',
+      '',
+      'def test_module_name():',
+      '    assert Panel.__module__.split(".")[1] == "pa" + "nel"',
+      '',
+      '',
+      'def test_package_name():',
+      '    assert Panel.__module__.split(".")[0] == "sha" + "pes"',
+      '',
+    ].join('\n'),
+  );
+  const testsSee = pythonWith(gizmoSite(true));
+  const command = `${testsSee} -m pytest -q -p no:cacheprovider tests`;
+  const out = path.join(tempDir('gate-out'), 'bundle.json');
+  const gated = await runProgram(['build', repo, '--seed', '9', '--python', testsSee, '--gate', command, '--out', out]);
+  assert.equal(gated.status, 1, gated.stderr);
+  const printed = JSON.parse(gated.stdout) as { gate: { status: string; givenBack: Record<string, string>; differing: string[]; remaining: string[] } };
+  assert.equal(printed.gate.status, 'failed', gated.stderr);
+  assert.deepEqual(printed.gate.differing, ['tests/test_module_name.py::test_module_name', 'tests/test_module_name.py::test_package_name']);
+  assert.deepEqual(printed.gate.givenBack, { panel: 'tests/test_module_name.py::test_module_name' });
+  assert.deepEqual(printed.gate.remaining, ['tests/test_module_name.py::test_package_name']);
+  const bundle = JSON.parse(fs.readFileSync(out, 'utf8')) as Bundle;
+  assert.equal(bundle.names!.keptEverywhere.panel, 'gate');
+  assert.equal(bundle.names!.keptEverywhere.shapes, undefined);
+  const view = path.join(tempDir('gate-view'), 'view');
+  await materialize(readRepository(repo), bundle, view);
+  const translator = translatorFor(bundle);
+  const outcomes = new Map([...runPytest(view, [], testsSee)].map(([id, outcome]) => [translator.toReal(id), outcome]));
+  assert.equal(outcomes.get('tests/test_module_name.py::test_module_name'), 'passed');
+  assert.equal(outcomes.get('tests/test_module_name.py::test_package_name'), 'failed');
 });
 
 test("the Level 2 gate with an instance's ids: a test whose id holds a name the view renames (pytest's id from a parameter's name, `[table0]`) is selected by its function, and its outcome comes back by the way back", async () => {

@@ -12,6 +12,9 @@
  * down to the names that are needed: the renamed names the differing tests' output mentions
  * (translated back), then the names renamed in the files on their tracebacks, then every renamed
  * name (modules' too), but never the repository's own packages. Each check rebuilds the bundle, materializes the view and runs the differing tests on it.
+ * When even every renamed name given back leaves some tests differing (they read the package's
+ * own name, or what no name explains), the tests it does repair are repaired, halved as above,
+ * and the others are reported as remaining: the result is a failure that still gives back what helps.
  * Runs and wall time are bounded (`maxRuns`, `maxMs`); what the bound cut short is reported.
  * When the names given back are more than 2% of the renamed names, the result is a failure of the
  * analysis (`analysis-failed`), not a success, though the view it gives runs like the original. Same inputs and outcomes: the same names given back, the same bytes.
@@ -159,16 +162,30 @@ export async function runNamesGate(options: NamesGateOptions): Promise<NamesGate
     // The repository's own packages are never given back: without their names there is no disguise.
     const own = new Set(first.names.ownPackages);
     const renamedNames = new Set([...Object.keys(first.names.identifiers), ...Object.keys(first.names.locals)].filter((name) => !own.has(name)));
-    const agrees = async (givenBack: readonly string[]): Promise<boolean> => {
+    // The tests being repaired: every one that differs, or, when no pool makes them all agree,
+    // those that giving back every renamed name repairs (the others are reported as remaining).
+    let targets = [...differing];
+    /** The targets whose outcome agrees with the original once `givenBack` is given back. */
+    const agreeing = async (givenBack: readonly string[]): Promise<string[]> => {
       if (runs >= maxRuns) bound ??= 'runs';
       else if (Date.now() - started >= maxMs) bound ??= 'time';
       if (bound) throw new BoundReached();
       const bundle = await options.build(record(givenBack));
-      const check = await runBoth(bundle, differing, expected as Map<string, TestOutcome>);
-      return differing.every((id) => check.view.get(id) === expected.get(id));
+      const check = await runBoth(bundle, targets, expected as Map<string, TestOutcome>);
+      return targets.filter((id) => check.view.get(id) === expected.get(id));
     };
-    // The runner gives no output per test: each name is recorded with the first test that differed.
-    const record = (names: readonly string[]) => Object.fromEntries([...names].sort().map((n) => [n, differing[0]]));
+    const agrees = async (givenBack: readonly string[]) => (await agreeing(givenBack)).length === targets.length;
+    // The runner gives no output per test: each name is recorded with the first test it repairs.
+    const record = (names: readonly string[]) => Object.fromEntries([...names].sort().map((n) => [n, targets[0]]));
+    const neededOf = async (pool: readonly string[]): Promise<string[]> => {
+      try {
+        return await halve(pool, agrees);
+      } catch (error) {
+        // Out of runs or time while halving: the whole pool, which is known to agree.
+        if (!(error instanceof BoundReached)) throw error;
+        return [...pool];
+      }
+    };
 
     const mentioned = namesIn(sides.output + again.output, renamedNames);
     const onTracebacks = namesInFiles(tracebackFiles(sides.output + again.output, repository), repository, renamedNames);
@@ -178,15 +195,17 @@ export async function runNamesGate(options: NamesGateOptions): Promise<NamesGate
       for (const [k, pool] of pools.entries()) {
         if (pool.length === 0 || (k > 0 && pool.length === pools[k - 1].length)) continue;
         say(`level 2 gate: giving back ${pool.length} ${['names the failing output mentions', 'names of the files on the tracebacks', 'renamed names'][k]}`);
-        if (!(await agrees(pool))) continue;
-        try {
-          needed = await halve(pool, agrees);
-        } catch (error) {
-          // Out of runs or time while halving: the whole pool, which is known to agree.
-          if (!(error instanceof BoundReached)) throw error;
-          needed = [...pool];
+        const repaired = await agreeing(pool);
+        if (repaired.length === targets.length) {
+          needed = await neededOf(pool);
+          break;
         }
-        break;
+        if (pool.length === pools[pools.length - 1].length && repaired.length > 0) {
+          say(`level 2 gate: ${targets.length - repaired.length} of ${targets.length} differing tests differ with every renamed name given back; repairing the other ${repaired.length}`);
+          targets = repaired;
+          needed = await neededOf(pool);
+          break;
+        }
       }
     } catch (error) {
       if (!(error instanceof BoundReached)) throw error;
