@@ -694,6 +694,11 @@ test('names read at run time through a frame or an outside object follow the cod
       'def shown_locals():',
       '    return local_names()',
       '',
+      '',
+      'def marked_caller():',
+      '    frame = sys._getframe(1)',
+      '    return "_stage_marker" in frame.f_locals and frame.f_locals.get("_stage_marker") == 1',
+      '',
     ].join('\n'),
     'stagehand/listing.py': [
       'def listing(holder):',
@@ -716,7 +721,7 @@ test('names read at run time through a frame or an outside object follow the cod
     'tests/test_stagehand.py': [
       'from types import SimpleNamespace',
       '',
-      'from stagehand.frames import local_names, shown_locals, visible_callers',
+      'from stagehand.frames import local_names, marked_caller, shown_locals, visible_callers',
       'from stagehand.listing import listing',
       'from stagehand.paint import painted_title, underlined',
       '',
@@ -740,6 +745,15 @@ test('names read at run time through a frame or an outside object follow the cod
       '',
       'def test_hidden_frame():',
       '    assert outer_step() == [inner_step.__name__, outer_step.__name__]',
+      '',
+      '',
+      'def staged():',
+      '    _stage_marker = 1',
+      '    return marked_caller()',
+      '',
+      '',
+      'def test_marked_frame():',
+      '    assert staged() is True',
       '',
       '',
       'def test_caller_locals():',
@@ -782,8 +796,9 @@ test('names read at run time through a frame or an outside object follow the cod
   const test = d.view('tests/test_stagehand.py');
   assert.ok(test.includes('    basket_total = 3\n') && test.includes('    trolley_count = 2\n'), test);
   // The readers, and the functions that call one, by a name one function has.
-  assert.deepEqual(d.bundle.names!.frameReaders, ['hidden_step', 'inner_step', 'local_names', 'outer_step', 'shown_locals', 'test_caller_locals', 'test_hidden_frame', 'test_shown_through_a_call', 'visible_callers']);
-  assert.deepEqual(d.bundle.names!.frameKeys, ['_hide_this_frame']);
+  assert.deepEqual(d.bundle.names!.frameReaders, ['hidden_step', 'inner_step', 'local_names', 'marked_caller', 'outer_step', 'shown_locals', 'staged', 'test_caller_locals', 'test_hidden_frame', 'test_marked_frame', 'test_shown_through_a_call', 'visible_callers']);
+  assert.deepEqual(d.bundle.names!.frameKeys, ['_hide_this_frame', '_stage_marker']);
+  assert.ok(frames.includes(`return "${d.name('_stage_marker')}" in frame.f_locals and`), frames);
   assert.ok(test.includes(`.MainWidget = ${d.name('Widget')}\n`) && test.includes('"MainWidget=type"'), test);
   assert.ok(test.includes(`}m${d.name('Marquee')}\\x1b[0m"`), test);
   const [painted, title] = d.name('painted_title').split('_');

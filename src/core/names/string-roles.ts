@@ -150,6 +150,8 @@ function nameRole(site: StringSite, resolver: FileResolver): StringRole | undefi
   if (site.subscripted && isNamespaceChain(site.subscripted, resolver)) return site.whole ? 'names' : 'fragments';
   // `"many" in kwargs`: a keyword name looked up among the keywords a function was given.
   if (site.lookedUpIn !== undefined && isKwargsParam(site.lookedUpIn, site.scope, resolver)) return 'names';
+  // `"_hidden" in frame.f_locals`: a local's name looked up in a frame.
+  if (site.lookedUpIn !== undefined && /\.f_(?:locals|globals)$/.test(site.lookedUpIn)) return 'local-names';
   if (site.splatInto && !resolver.isExternalChain(site.splatInto.callee)) return 'names';
   if (site.dict !== undefined && isKeywordDict(site.dict, resolver)) return 'names';
   // A string in a tuple or list argument (`parametrize(("a", "b"), ...)`) is a whole name there.

@@ -169,7 +169,7 @@ export interface StringSite {
   splatInto?: CallContext;
   /** `x == "s"`, `x != "s"`, `"s" in x`: the chain on the other side when it precedes. */
   comparedWith?: Chain;
-  /** `"s" in X` / `"s" not in X`: the bare name X the string is looked up in. */
+  /** `"s" in X` / `"s" not in X`: the name or dotted chain X the string is looked up in (`kwargs`, `frame.f_locals`). */
   lookedUpIn?: string;
   /** The simple names assigned by the statement whose value contains the string (`__all__`). */
   assignedTo?: string[];
@@ -1430,11 +1430,12 @@ function membershipOperand(text: string, tokens: Token[], k: number): string | u
   let j = k + 1;
   if (isWord(text, tokens[j], 'not')) j++;
   if (!isWord(text, tokens[j], 'in')) return undefined;
-  const name = tokens[j + 1];
-  if (name === undefined || name.type !== Tok.Name) return undefined;
-  const after = tokens[j + 2];
+  let end = j + 1;
+  if (tokens[end] === undefined || tokens[end].type !== Tok.Name) return undefined;
+  while (isOp(text, tokens[end + 1], '.') && tokens[end + 2]?.type === Tok.Name) end += 2;
+  const after = tokens[end + 1];
   if (after !== undefined && after.type === Tok.Op && ['.', '(', '['].includes(text.slice(after.start, after.end))) return undefined;
-  return text.slice(name.start, name.end);
+  return text.slice(tokens[j + 1].start, tokens[end].end).replace(/\s+/g, '');
 }
 
 function isComparison(text: string, t: Token): boolean {
