@@ -237,13 +237,10 @@ export class CodeTranslator {
   }
 
   /**
-   * `"a, b"`, `"pkg.mod.name"`, `"name"`: each name follows the code's decision (with
-   * `definedOnly`, only the repository's own member names change; other words are data).
-   */
-  /**
-   * A string of names: `members` as the repository's members, `definitions` also its nested
-   * functions and classes, `locals` also its function locals (a frame's `f_locals` key), `defined`
-   * only the words the repository defines, each as a member.
+   * `"a, b"`, `"pkg.mod.name"`, `"name"`: each name follows the code's decision, `kind` saying
+   * which: `members` the repository's members, `definitions` also its nested functions and
+   * classes, `locals` also its function locals (a frame's `f_locals` key), `defined` only the
+   * repository's own member names (other words are data).
    */
   private nameList(text: string, start: number, end: number, edits: Edit[], kind: 'members' | 'definitions' | 'locals' | 'defined'): void {
     const content = text.slice(start, end);
@@ -516,14 +513,14 @@ export function doctestSource(text: string, start: number, end: number): { virtu
  * that began before it, each replacement field read as a parameter (`f"\x1b[38;2;{r};{g};{b}mTitle"`:
  * the `m`), so the part's first word is `Title` as in the string the program prints.
  */
-function controlSequenceLead(text: string, parts: readonly StringPart[], part: { start: number }): number {
+function controlSequenceLead(text: string, parts: readonly StringPart[], part: { start: number; end: number }): number {
   let before = '';
   for (const p of parts) {
     if (p.start >= part.start) break;
     before += p.kind === 'literal' ? text.slice(p.start, p.end) : '0';
   }
   if (!before.endsWith('0')) return 0;
-  const joined = before + text.slice(part.start, parts.find((p) => p.start === part.start)?.end ?? part.start);
+  const joined = before + text.slice(part.start, part.end);
   let start = before.length;
   while (start > 0 && joined.charCodeAt(start - 1) >= 48 && joined.charCodeAt(start - 1) <= 57) start--;
   return Math.max(0, start + controlSequenceLength(joined, start) - before.length);

@@ -57,6 +57,9 @@ export interface ProseOptions {
   value?: boolean;
 }
 
+/** Whether a text holds a terminal control sequence (`CONTROL_SEQUENCE`, not global: no state between calls). */
+const HAS_CONTROL_SEQUENCE = new RegExp(CONTROL_SEQUENCE.source);
+
 /** A dotted name or a path, without spaces. */
 const COMPOUND = /(?:\.{0,2}\/)?[\p{L}\p{N}_][\p{L}\p{N}_\-]*(?:(?:\.|\/|::)[\p{L}\p{N}_][\p{L}\p{N}_\-]*)+\/?|\.{1,2}\/[\p{L}\p{N}_][\p{L}\p{N}_\-]*\/?|[\p{L}\p{N}_][\p{L}\p{N}_\-]*\/(?![\p{L}\p{N}_])|(?<!\.)\/[\p{L}\p{N}_.][\p{L}\p{N}_.\-]*(?:\/[\p{L}\p{N}_.][\p{L}\p{N}_.\-]*)*\/?/gu;
 /** The characters a compound can hold: a compound lies within one run of them. */
@@ -115,7 +118,7 @@ export class ProseTranslator {
   edits(text: string, options: ProseOptions = {}): Array<[number, number, string]> {
     const edits: Array<[number, number, string]> = [];
     if (text.length === 0) return edits;
-    if (!options.code && text.includes('[') && hasControlSequence(text)) return this.visibleEdits(text, options);
+    if (!options.code && text.includes('[') && HAS_CONTROL_SEQUENCE.test(text)) return this.visibleEdits(text, options);
     const taken = new Uint8Array(text.length);
     const mark = (start: number, end: number) => taken.fill(1, start, end);
     if (options.code) {
@@ -495,13 +498,6 @@ export class ProseTranslator {
 }
 
 /** `nth-child`, `pre-release`: the word at start..end is joined by a hyphen to a letter or digit. */
-function hasControlSequence(text: string): boolean {
-  CONTROL_SEQUENCE.lastIndex = 0;
-  const found = CONTROL_SEQUENCE.test(text);
-  CONTROL_SEQUENCE.lastIndex = 0;
-  return found;
-}
-
 function inHyphenatedWord(text: string, start: number, end: number): boolean {
   const wordChar = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}]/u.test(c);
   return (text[start - 1] === '-' && wordChar(text[start - 2])) || (text[end] === '-' && wordChar(text[end + 1]));

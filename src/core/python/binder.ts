@@ -275,12 +275,7 @@ export function readsNamespaceByName(name: string, argumentCount: number): boole
   }
 }
 
-/**
- * The scope and binding a name used in scope `scopeIndex` refers to, if the file binds it: the
- * innermost enclosing scope that binds it, where `global` sends the lookup to the module,
- * `nonlocal` past the scope itself, and class bodies are not seen from the scopes nested in them.
- */
-/** The function scope a call in `scopeIndex` runs in (through lambdas and comprehensions), or -1 at module or class level. */
+/** The innermost function scope holding `scopeIndex` (what a call made there runs in, through lambdas and comprehensions), or -1 outside functions. */
 export function enclosingFunction(scopes: readonly Scope[], scopeIndex: number): number {
   let s = scopeIndex;
   while (s > 0 && scopes[s].kind !== 'function') s = scopes[s].parent;
@@ -301,6 +296,11 @@ export function outermostFunction(scopes: readonly Scope[], scopeIndex: number):
   return top;
 }
 
+/**
+ * The scope and binding a name used in scope `scopeIndex` refers to, if the file binds it: the
+ * innermost enclosing scope that binds it, where `global` sends the lookup to the module,
+ * `nonlocal` past the scope itself, and class bodies are not seen from the scopes nested in them.
+ */
 export function lookup(scopes: readonly Scope[], name: string, scopeIndex: number): { scope: number; binding: Binding } | undefined {
   const at = (scope: number) => {
     const binding = scopes[scope].bindings.get(name);
