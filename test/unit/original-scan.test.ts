@@ -62,6 +62,10 @@ test('the independent scan does not count what is no name of the repository: reS
       '    return f',
       '',
       '',
+      'def feed_dbcb():',
+      '    return 0',
+      '',
+      '',
       'def to_unicode_text(items):',
       '    addr_cache = {}',
       '    return str(len(items)) + str(len(addr_cache))',
@@ -76,6 +80,9 @@ test('the independent scan does not count what is no name of the repository: reS
   assert.deepEqual(kinds('raise UnicodeDecodeError'), ['UnicodeDecodeError:external']);
   assert.deepEqual(kinds('f = ctypes.windll.ws2.to_unicode_text'), ['to_unicode_text:external']);
   assert.deepEqual(kinds('ipv4_addr = 1'), []);
+  // A hexadecimal number (a commit of the view, a digest) spells no name, though its letters may (`dbcb`); written as a name, the word is found.
+  assert.deepEqual(kinds('HEAD is now at e1dbcb2 and 9E1DBCB2F'), []);
+  assert.deepEqual(kinds('x = e1_dbcb_total + e1dbcbX2'), ['e1_dbcb_total:word', 'e1dbcbX2:word']);
   // Another site's page names nothing of the repository's; a URL that shows the repository's package is its own.
   assert.deepEqual(kinds('see http://example.net/2009/11/to_unicode_text_notes'), []);
   assert.deepEqual(kinds('see https://widgetry.readthedocs.io/en/latest/to_unicode_text.html'), ['widgetry:package', 'to_unicode_text:name']);

@@ -17,7 +17,8 @@
  * and English's function words), a name the Level 2 gate gave back, and a name the bundle keeps
  * where an external API owns it or that Python and its standard library spell so. A name or word
  * where a token is no Python name (a reST role, a part of a hyphenated word) is not searched;
- * the repository's identity, packages, paths, id and commit are, everywhere.
+ * the repository's identity, packages, paths, id and commit are, everywhere. A hexadecimal number
+ * (`ec260fb`: a commit of the view, a digest) is searched only for the base commit.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -143,6 +144,8 @@ function urlSpans(text: string): Array<{ start: number; end: number }> {
 const TOKEN = /[A-Za-z_][A-Za-z0-9_]*/g;
 const WORD = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g;
 const HEX = /(?<![0-9a-fA-F])[0-9a-f]{7,40}(?![0-9a-fA-F])/g;
+/** A hexadecimal number of git's shortest abbreviation or longer, digits and letters in one case (`ec260fb`, `9F3A61C0`): an object id or digest, which spells no name. */
+const HEX_NUMBER = /^(?=[a-zA-Z]*[0-9])(?=[0-9]*[a-fA-F])(?:[0-9a-f]{7,}|[0-9A-F]{7,})$/;
 
 /** The scanner's index of what to look for. */
 export class OriginalNames {
@@ -246,6 +249,7 @@ export class OriginalNames {
         if (secret) add(at, token, secret);
         continue;
       }
+      if (HEX_NUMBER.test(token)) continue;
       const words = [...token.matchAll(WORD)];
       // A one-word token that is no renamed identifier is no name of the repository's (a local, an external module); digits make no word (`param1`), but `flask2` still shows who the repository is.
       if (words.length < 2) continue;
