@@ -81,7 +81,7 @@ test('the independent scan does not count what is no name of the repository: reS
   assert.deepEqual(kinds('f = ctypes.windll.ws2.to_unicode_text'), ['to_unicode_text:external']);
   assert.deepEqual(kinds('ipv4_addr = 1'), []);
   // A hexadecimal number (a commit of the view, a digest) spells no name, though its letters may (`dbcb`); written as a name, the word is found.
-  assert.deepEqual(kinds('HEAD is now at e1dbcb2 and 9E1DBCB2F'), []);
+  assert.deepEqual(kinds('HEAD is now at e1dbcb2 and 9E1DBCB2F, index 0123e1dbcb..'), []);
   assert.deepEqual(kinds('x = e1_dbcb_total + e1dbcbX2'), ['e1_dbcb_total:word', 'e1dbcbX2:word']);
   // Another site's page names nothing of the repository's; a URL that shows the repository's package is its own.
   assert.deepEqual(kinds('see http://example.net/2009/11/to_unicode_text_notes'), []);

@@ -144,8 +144,16 @@ function urlSpans(text: string): Array<{ start: number; end: number }> {
 const TOKEN = /[A-Za-z_][A-Za-z0-9_]*/g;
 const WORD = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g;
 const HEX = /(?<![0-9a-fA-F])[0-9a-f]{7,40}(?![0-9a-fA-F])/g;
-/** A hexadecimal number of git's shortest abbreviation or longer, digits and letters in one case (`ec260fb`, `9F3A61C0`): an object id or digest, which spells no name. */
-const HEX_NUMBER = /^(?=[a-zA-Z]*[0-9])(?=[0-9]*[a-fA-F])(?:[0-9a-f]{7,}|[0-9A-F]{7,})$/;
+
+/** Whether the token at `at` ends a hexadecimal number of git's shortest abbreviation or longer, digits and letters in one case (`ec260fb`, `01ab2fb`, `9F3A61C0`): an object id or digest, which spells no name. */
+function inHexNumber(text: string, at: number, token: string): boolean {
+  const digit = /^[0-9a-f]+$/.test(token) ? /[0-9a-f]/ : /^[0-9A-F]+$/.test(token) ? /[0-9A-F]/ : undefined;
+  if (!digit) return false;
+  let start = at;
+  while (start > 0 && digit.test(text[start - 1])) start--;
+  const number = text.slice(start, at + token.length);
+  return number.length >= 7 && /[0-9]/.test(number) && /[a-fA-F]/.test(number);
+}
 
 /** The scanner's index of what to look for. */
 export class OriginalNames {
@@ -231,6 +239,7 @@ export class OriginalNames {
     for (const match of text.matchAll(TOKEN)) {
       const token = match[0];
       const at = match.index!;
+      if (inHexNumber(text, at, token)) continue;
       // Where a token is no Python name, only who the repository is and its packages count: a reST role (`:attr:`), a part of a hyphenated word (`dist-packages`).
       const notAName = isRole(text, at, token.length) || inHyphenatedWord(text, at, token.length);
       const judged = (secret: Secret, wholeName: boolean): Secret | undefined =>
@@ -249,7 +258,6 @@ export class OriginalNames {
         if (secret) add(at, token, secret);
         continue;
       }
-      if (HEX_NUMBER.test(token)) continue;
       const words = [...token.matchAll(WORD)];
       // A one-word token that is no renamed identifier is no name of the repository's (a local, an external module); digits make no word (`param1`), but `flask2` still shows who the repository is.
       if (words.length < 2) continue;
