@@ -831,6 +831,18 @@ function orderedTokens(groups: readonly string[][], tokens: Record<string, strin
   return [...new Set(orderPairs(groups, tokens).flat())].sort(compareCodePoints);
 }
 
+/** The first index of sorted `words` where `past` holds (it holds from there on), else the length. */
+function firstIndex(words: readonly string[], past: (word: string) => boolean): number {
+  let low = 0;
+  let high = words.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (past(words[middle])) high = middle;
+    else low = middle + 1;
+  }
+  return low;
+}
+
 /** How many quantiles past its own a token's word may lie to keep its token's length. */
 const ORDER_REACH = 4;
 
@@ -851,7 +863,9 @@ function orderWords(ordered: readonly string[], tokens: Record<string, string>, 
   const bound = (k: number) => (k < ordered.length ? all[Math.floor((k * all.length) / ordered.length)] : undefined);
   ordered.forEach((token, i) => {
     const within = (words: readonly string[], upper: string | undefined) => {
-      const candidates = words.filter((w) => !forbidden(w) && !used.has(w) && w > lower && (upper === undefined || w < upper));
+      const from = firstIndex(words, (w) => w > lower);
+      const to = upper === undefined ? words.length : firstIndex(words, (w) => w >= upper);
+      const candidates = words.slice(from, Math.max(from, to)).filter((w) => !forbidden(w) && !used.has(w));
       return candidates.length === 0 ? undefined : candidates[Math.floor(random() * candidates.length)];
     };
     const sameLength = lexicon.sortedWords(token.length);
