@@ -61,6 +61,21 @@ test('names the rewrite binds itself and the pure builtins are allowed; free nam
     return sink
 `;
   assert.deepEqual(await foreign(ORIGINAL, global), ['name sink']);
+  // The binder's bindings: a match statement's captures, a name a nested function rebinds through nonlocal, a class body's names.
+  const bound = `def total(self, items, *rest, scale=1, **options):
+    match items:
+        case [first, *others]:
+            count = 0
+        case {"price": price}:
+            count = price
+    def bump():
+        nonlocal count
+        count += 1
+    class Tally:
+        limit = scale
+    return bump, first, others, Tally.limit
+`;
+  assert.deepEqual(await foreign(ORIGINAL, bound), ['attribute .limit']);
 });
 
 test("the offline rewriter's restatements of Django's utilities use only allowed names", async () => {

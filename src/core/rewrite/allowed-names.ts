@@ -7,7 +7,8 @@
  * wherever it stands. So code an LLM or a row file supplies reaches nothing the original did not.
  */
 import type { Node } from 'web-tree-sitter';
-import { descendants, namedChildren } from './syntax';
+import { pythonFile } from '../python/python-file';
+import { descendants } from './syntax';
 
 /** Builtins with no effect outside their arguments, which a restatement may introduce (the README lists them). */
 export const PURE_BUILTINS: ReadonlySet<string> = new Set([
@@ -20,44 +21,18 @@ const CATALOGUE_ATTRIBUTES: ReadonlySet<string> = new Set(['append']);
 
 const DUNDER = /^__\w+__$/;
 
-/** Identifiers a function binds in its own scopes (approximately: a binding anywhere in it counts everywhere in it). */
+/** Identifiers a function binds in its own scopes and those nested in them (the binder's: a binding anywhere in it counts everywhere in it; a name declared `global` is not its own). */
 function boundNames(fn: Node): Set<string> {
-  const bound = new Set<string>();
-  const targets = (node: Node | null): void => {
-    if (!node) return;
-    if (node.type === 'identifier') bound.add(node.text);
-    else if (['pattern_list', 'tuple_pattern', 'list_pattern', 'list_splat_pattern', 'parenthesized_expression', 'tuple', 'list'].includes(node.type)) namedChildren(node).forEach(targets);
+  const { scopes } = pythonFile(fn.text).binding;
+  const own = scopes.findIndex((scope, index) => index > 0 && scope.parent === 0 && scope.kind === 'function');
+  const inside = (index: number) => {
+    for (let s = index; s > 0; s = scopes[s].parent) if (s === own) return true;
+    return false;
   };
-  for (const node of descendants(fn, ['assignment', 'augmented_assignment', 'for_statement', 'for_in_clause', 'named_expression', 'as_pattern', 'except_clause', 'function_definition', 'class_definition', 'parameters', 'lambda_parameters'])) {
-    switch (node.type) {
-      case 'assignment':
-      case 'augmented_assignment':
-      case 'for_statement':
-      case 'for_in_clause':
-        targets(node.childForFieldName('left'));
-        break;
-      case 'named_expression':
-        targets(node.childForFieldName('name'));
-        break;
-      case 'as_pattern':
-        targets(node.childForFieldName('alias')?.namedChildren[0] ?? null);
-        for (const child of namedChildren(node)) if (child.type === 'as_pattern_target') targets(child.namedChildren[0] ?? null);
-        break;
-      case 'except_clause':
-        targets(node.childForFieldName('alias'));
-        break;
-      case 'function_definition':
-      case 'class_definition':
-        if (node !== fn) targets(node.childForFieldName('name'));
-        break;
-      default:
-        for (const parameter of namedChildren(node)) {
-          if (parameter.type === 'identifier') bound.add(parameter.text);
-          else targets(parameter.childForFieldName('name') ?? parameter.namedChildren.find((c) => c?.type === 'identifier') ?? null);
-        }
-    }
-  }
-  for (const declared of descendants(fn, ['global_statement', 'nonlocal_statement'])) for (const name of namedChildren(declared)) bound.delete(name.text);
+  const bound = new Set<string>();
+  scopes.forEach((scope, index) => {
+    if (own !== -1 && inside(index)) for (const name of scope.bindings.keys()) if (!scope.globals.has(name)) bound.add(name);
+  });
   return bound;
 }
 
