@@ -173,6 +173,8 @@ test('targets: a bracket with a trailer is read, `with (a as b, c)` ends the tar
   assert.deepEqual(stores('def f(a, p, q):\n    (a).c = 1\n    (p + q)[0] = 2\n    ((a)).d, e = 3, 4\n'), ['e:assign']);
   assert.deepEqual(stores('def f(a, lock):\n    with (open(a) as fh, lock):\n        pass\n'), ['fh:with']);
   assert.deepEqual(stores('def f(command, limit):\n    match command:\n        case Point(x=0) as where if where.y > limit:\n            return where\n        case [first, *rest]:\n            return first, rest\n        case Color.RED:\n            return None\n'), ['where:as', 'first:as', 'rest:as']);
+  // Captures in class, mapping and sequence patterns; `_` captures nothing; keywords, classes, dotted values and the guard are read.
+  assert.deepEqual(stores('def f(p):\n    match p:\n        case Point(x=px, y=0) | Other(px) if px > 1:\n            return px\n        case {"k": v, Color.RED: w, **rest}:\n            return v, w, rest\n        case [_, *_] | (_, _):\n            pass\n'), ['px:as', 'px:as', 'v:as', 'w:as', 'rest:as']);
   // `match` and `case` are names elsewhere.
   assert.deepEqual(stores('match = re.match(p, s)\ncase: int = 1\nmatch(x)\n'), ['match:assign', 'case:annotated']);
 });

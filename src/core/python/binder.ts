@@ -1121,11 +1121,11 @@ class Scanner {
   private isStore(tokens: Token[], k: number): boolean {
     const bracket = this.top();
     if (bracket?.inForTarget) return isSimpleTarget(this.text, tokens, k);
+    // `case Point(x=0, y=py) | {"k": v, **rest} | [first, *_] as p if p.ok:` — every bare name of a pattern but `_` is a capture; the guard is read.
+    if (this.stmt.kind === 'case') return !this.stmt.inGuard && isSimpleTarget(this.text, tokens, k) && !isOp(this.text, tokens[k - 1], '.') && this.text.slice(tokens[k].start, tokens[k].end) !== '_';
     if (bracket && bracket.kind !== 'group' && bracket.kind !== 'list') return false;
     // `(a).b = 1`, `(p + q)[0] = 2`: a bracket with a trailer is read, not assigned.
     if (bracket && this.brackets.some((b) => (b.kind === 'group' || b.kind === 'list') && this.hasTrailer(tokens, b))) return false;
-    // `case Point(x=0) as p if p.ok:` — the guard is read.
-    if (this.stmt.kind === 'case') return !this.stmt.inGuard && isSimpleTarget(this.text, tokens, k) && !isOp(this.text, tokens[k - 1], '.');
     if (this.stmt.afterAs || (this.stmt.kind === 'for' && this.stmt.inForTarget) || this.stmt.kind === 'del') return isSimpleTarget(this.text, tokens, k);
     if (k < this.stmt.targetEnd) return isSimpleTarget(this.text, tokens, k);
     return false;

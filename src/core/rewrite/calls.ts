@@ -12,8 +12,8 @@ import type { Node } from 'web-tree-sitter';
 import type { PyScan, Scope } from '../python/binder';
 import { basesOf, enclosingClass, MAX_DEPTH, moduleDefinition, resolveClass, type ClassRef, type ModuleSource } from './classes';
 import { site, type FunctionContext, type Site, type Transformation } from './catalogue';
-import { descendants, fit, hasComment, indentAt, inOwnScope, isPlainLiteral, loneAssignments, namedChildren, precedence, Prec, startsLine, statementsOf } from './syntax';
-import { identifierAt } from './scope';
+import { descendants, fit, hasComment, indentAt, isPlainLiteral, loneAssignments, namedChildren, precedence, Prec, startsLine, statementsOf } from './syntax';
+import { identifierAt, inOwnScope } from './scope';
 
 /** How a known callee takes its arguments: the parameters a caller may pass by keyword, and whether it collects `**kwargs`. */
 export interface Signature {
@@ -172,7 +172,7 @@ export const LAMBDA_TO_DEF: Transformation = {
     for (const { statement, ...assignment } of loneAssignments(body, text)) {
       const lambda = assignment.value;
       if (assignment.target.type !== 'identifier' || lambda.type !== 'lambda' || descendants(lambda, 'yield').length > 0) continue;
-      if (!inOwnScope(statement, context.fn) || !onlyCalledLocal(context, assignment.target.text, assignment.target)) continue;
+      if (!inOwnScope(context.scope, statement) || !onlyCalledLocal(context, assignment.target.text, assignment.target)) continue;
       const parameters = lambda.childForFieldName('parameters');
       const result = lambda.childForFieldName('body');
       if (!result || result.text.includes('\n')) continue;
@@ -194,7 +194,7 @@ export const DEF_TO_LAMBDA: Transformation = {
     const { body, text } = context;
     const sites: Site[] = [];
     for (const def of descendants(body, 'function_definition')) {
-      if (def.parent?.type !== 'block' || !inOwnScope(def, context.fn) || hasComment(def) || def.text.startsWith('async') || def.childForFieldName('return_type')) continue;
+      if (def.parent?.type !== 'block' || !inOwnScope(context.scope, def) || hasComment(def) || def.text.startsWith('async') || def.childForFieldName('return_type')) continue;
       const name = def.childForFieldName('name');
       const block = def.childForFieldName('body');
       const statements = block ? statementsOf(block) : [];

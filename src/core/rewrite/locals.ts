@@ -6,8 +6,8 @@ import type { Node } from 'web-tree-sitter';
 import { loadExternalNames } from '../names/external-names';
 import { loadLexicon } from '../names/lexicon';
 import { site, type FunctionContext, type Site, type Transformation } from './catalogue';
-import { identifierAt, type FunctionScope } from './scope';
-import { assignmentOf, descendants, echoedByName, endsLine, hasComment, inOwnScope, insideTry, isPlainLiteral, startsLine, statementsOf } from './syntax';
+import { identifierAt, inOwnScope, type FunctionScope } from './scope';
+import { assignmentOf, descendants, echoedByName, endsLine, hasComment, insideTry, isPlainLiteral, startsLine, statementsOf } from './syntax';
 import { classChain, enclosingClass } from './classes';
 import { functionLocal } from '../python/binder';
 import { isIdentifier } from '../python/identifiers';
@@ -67,7 +67,7 @@ export const SWAP_STATEMENTS: Transformation = {
       end: run[run.length - 1].endIndex,
       edits: run.map((statement, k) => ({ start: statement.startIndex, end: statement.endIndex, text: run[run.length - 1 - k].text })),
     });
-    for (const block of blocksOutsideTry(body, fn)) {
+    for (const block of blocksOutsideTry(body, scope)) {
       const statements = statementsOf(block);
       const touches = statements.map((st) => simpleAssignment(text, st, attributes, context));
       const usable = (k: number) => {
@@ -168,7 +168,7 @@ export const MOVE_GUARD: Transformation = {
     const { text, body, fn, scope } = context;
     const sites: Site[] = [];
     if (scope.dynamic) return sites;
-    for (const block of blocksOutsideTry(body, fn)) {
+    for (const block of blocksOutsideTry(body, scope)) {
       const statements = statementsOf(block);
       for (let k = 0; k + 1 < statements.length; k++) {
         const [first, second] = [statements[k], statements[k + 1]];
@@ -194,8 +194,8 @@ export const MOVE_GUARD: Transformation = {
 };
 
 /** The blocks of the function's own scope (its body and the blocks in it) that no `try` encloses: no handler there sees a statement half done. */
-function blocksOutsideTry(body: Node, fn: Node): Node[] {
-  return [body, ...descendants(body, 'block')].filter((block) => inOwnScope(block, fn) && !insideTry(block, fn) && block.parent?.type !== 'try_statement');
+function blocksOutsideTry(body: Node, scope: FunctionScope): Node[] {
+  return [body, ...descendants(body, 'block')].filter((block) => inOwnScope(scope, block) && !insideTry(block, scope.fn) && block.parent?.type !== 'try_statement');
 }
 
 /** The locals of a function that may be renamed (see `renameSites`). */

@@ -13,8 +13,9 @@
  */
 import type { Node } from 'web-tree-sitter';
 import { site, type FunctionContext, type Site, type Transformation } from './catalogue';
+import { inOwnScope } from './scope';
 import {
-  assignmentOf, descendants, endsLine, fit, hasComment, indentAt, inOwnScope, insideTry, namedChildren, portable, portablePrecedence, Prec,
+  assignmentOf, descendants, endsLine, fit, hasComment, indentAt, insideTry, namedChildren, portable, portablePrecedence, Prec,
   startsLine, statementsOf, token,
 } from './syntax';
 
@@ -60,7 +61,7 @@ function appendedValue(statement: Node, list: string): Node | undefined {
 /** The names-and-scope preconditions shared by both directions (see the module comment). */
 function namesAllow(context: FunctionContext, statement: Node, list: string, target: Node, parts: Node[]): boolean {
   const { scope, fn } = context;
-  if (scope.dynamic || !inOwnScope(statement, fn) || insideTry(statement, fn)) return false;
+  if (scope.dynamic || !inOwnScope(scope, statement) || insideTry(statement, fn)) return false;
   if (scope.declared.has(list) || scope.nestedNames.has(list) || parts.some((p) => mentions(p, list))) return false;
   const names = [target, ...descendants(target, 'identifier')].filter((id) => id.type === 'identifier').map((id) => id.text);
   for (const name of names) {

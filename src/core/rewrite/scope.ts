@@ -2,13 +2,12 @@
  * The names of one function as the rewriter needs them, read from the binder (core/python): what
  * its own scope binds and where, what its parameters are, which names the functions, lambdas and
  * classes nested in it use, and whether names are beyond what the rewriter can see (the function
- * reads its locals by name at run time, or binds names by `match` patterns), which rules out
- * every rewrite that depends on names.
+ * reads its locals by name at run time), which rules out every rewrite that depends on names.
  */
 import type { Node } from 'web-tree-sitter';
 import { definitionScope, Site, type NameSite, type PyScan, type Scope } from '../python/binder';
 import { pythonFile } from '../python/python-file';
-import { descendants, namedChildren, sameNode } from './syntax';
+import { namedChildren, sameNode } from './syntax';
 
 export interface FunctionScope {
   fn: Node;
@@ -28,7 +27,7 @@ export interface FunctionScope {
    * name where it binds: such names are `declared` here or `nestedNames`.
    */
   occurrences: Map<string, NameSite[]>;
-  /** The function reads its locals by name (the binder's `dynamicLocals`), or `bindsByPattern`. */
+  /** The function reads its locals by name (the binder's `dynamicLocals`). */
   dynamic: boolean;
 }
 
@@ -47,7 +46,7 @@ export function analyzeFunction(text: string, fn: Node): FunctionScope {
     declared: new Set([...own.globals, ...own.nonlocals]),
     nestedNames: new Set(),
     occurrences: new Map(),
-    dynamic: own.dynamicLocals || bindsByPattern(fn),
+    dynamic: own.dynamicLocals,
   };
   for (const [bound, binding] of own.bindings) {
     const sites = binding.declarations.map((d) => scan.sites[d]).filter((site) => site.declares !== 'param');
@@ -65,14 +64,6 @@ export function analyzeFunction(text: string, fn: Node): FunctionScope {
     }
   }
   return scope;
-}
-
-/**
- * A `match` statement binds the names its patterns capture, which the binder does not read as
- * bindings: Level 4 takes the function's names as unknown.
- */
-function bindsByPattern(fn: Node): boolean {
-  return descendants(fn, 'match_statement').length > 0;
 }
 
 /** A site that reads, binds or declares a bare name (parameters apart). */
@@ -155,4 +146,36 @@ export function fileBinds(scope: FunctionScope, name: string): boolean {
 export function isStarParameter(scope: FunctionScope, name: string): boolean {
   const own = scope.scan.scopes[scope.index];
   return !scope.dynamic && !scope.bindings.has(name) && !scope.declared.has(name) && !scope.nestedNames.has(name) && own.params.some((p) => p.name === name && p.kind === 'star');
+}
+
+/**
+ * The innermost of the binder's scopes that holds `node`. A function's or class's scope is its
+ * body; a lambda or comprehension starts with the expression that opens it, which stands outside.
+ */
+export function scopeOfNode(scan: PyScan, node: Node): number {
+  const at = node.startIndex;
+  let found = 0;
+  scan.scopes.forEach((scope, index) => {
+    const opened = scope.kind === 'lambda' || scope.kind === 'comprehension' ? scope.start < at : scope.start <= at;
+    if (index > 0 && opened && at < scope.end && scope.start >= scan.scopes[found].start) found = index;
+  });
+  return found;
+}
+
+/** Whether `node` stands in the function's own scope or a comprehension in it (not in a function, class or lambda nested in it). */
+export function inOwnScope(scope: FunctionScope, node: Node): boolean {
+  let s = scopeOfNode(scope.scan, node);
+  while (s > 0 && scope.scan.scopes[s].kind === 'comprehension') s = scope.scan.scopes[s].parent;
+  return s === scope.index;
+}
+
+/** Whether `node` stands in a comprehension or generator of the function (a scope of its own, whose variables may shadow the function's). */
+export function insideComprehension(scope: FunctionScope, node: Node): boolean {
+  for (let s = scopeOfNode(scope.scan, node); s > 0 && s !== scope.index; s = scope.scan.scopes[s].parent) if (scope.scan.scopes[s].kind === 'comprehension') return true;
+  return false;
+}
+
+/** Whether `node` stands in a scope nested in the one `within` stands in (a comprehension, lambda, function or class inside it). */
+export function inNestedScope(scope: FunctionScope, node: Node, within: Node): boolean {
+  return scopeOfNode(scope.scan, node) !== scopeOfNode(scope.scan, within);
 }

@@ -27,8 +27,8 @@
 import type { Node } from 'web-tree-sitter';
 import { site, type FunctionContext, type Site, type Transformation } from './catalogue';
 import { reservedNames } from './locals';
-import { fileBinds, identifierAt, isStarParameter, onlyBindingValue } from './scope';
-import { children, descendants, echoedByName, fieldOf, hasComment, insideComprehension, inOwnScope, namedChildren, sameNode, token } from './syntax';
+import { fileBinds, identifierAt, inNestedScope, inOwnScope, isStarParameter, onlyBindingValue } from './scope';
+import { children, descendants, echoedByName, fieldOf, hasComment, namedChildren, sameNode, token } from './syntax';
 
 const BUILTINS = ['range', 'len', 'enumerate', 'tuple', 'list', 'sorted'];
 
@@ -65,12 +65,8 @@ function isStoreTarget(node: Node): boolean {
  * reads later), a lambda or a nested function within `within`, or echoed by name in an f-string
  * (`f"{x=}"` prints the spelling).
  */
-function deferred(node: Node, within: Node): boolean {
-  if (echoedByName(node) || insideComprehension(node, within)) return true;
-  for (let p = node.parent; p && !sameNode(p, within); p = p.parent) {
-    if (['lambda', 'function_definition', 'class_definition'].includes(p.type)) return true;
-  }
-  return false;
+function deferred(context: FunctionContext, node: Node, within: Node): boolean {
+  return echoedByName(node) || inNestedScope(context.scope, node, within);
 }
 
 /** Whether the list's occurrence `id` lets no other code reach the list (see the module comment). */
@@ -132,7 +128,7 @@ function plainLoops(context: FunctionContext): Node[] {
   return descendants(context.body, 'for_statement').filter((loop) => {
     const body = loop.childForFieldName('body');
     const header = body ? children(loop).filter((c) => c.endIndex <= body.startIndex) : [];
-    return !!body && !token(loop, 'async') && inOwnScope(loop, context.fn) && !header.some((c) => hasComment(c) || c.type === 'comment');
+    return !!body && !token(loop, 'async') && inOwnScope(context.scope, loop) && !header.some((c) => hasComment(c) || c.type === 'comment');
   });
 }
 
@@ -157,7 +153,7 @@ export const RANGE_TO_ENUMERATE: Transformation = {
         const keys = s.childrenForFieldName('subscript').filter((k): k is Node => k !== null);
         return object?.type === 'identifier' && object.text === name && keys.length === 1 && keys[0].type === 'identifier' && keys[0].text === index.text && children(s).length === 4;
       });
-      if (reads.length === 0 || reads.some((r) => isStoreTarget(r) || deferred(r, body))) continue;
+      if (reads.length === 0 || reads.some((r) => isStoreTarget(r) || deferred(context, r, body))) continue;
       const item = itemName(context, name);
       if (!item) continue;
       sites.push(site('range-to-enumerate', loop, [
@@ -190,7 +186,7 @@ export const ENUMERATE_TO_RANGE: Transformation = {
       const itemBindings = scope.bindings.get(item.text) ?? [];
       if (itemBindings.length !== 1 || itemBindings[0].start !== item.startIndex) continue;
       const uses = (scope.occurrences.get(item.text) ?? []).filter((at) => at.start !== item.startIndex).map((at) => identifierAt(context.fn, at));
-      if (uses.length === 0 || uses.some((id) => !id || id.startIndex < body.startIndex || id.endIndex > body.endIndex || deferred(id, body))) continue;
+      if (uses.length === 0 || uses.some((id) => !id || id.startIndex < body.startIndex || id.endIndex > body.endIndex || deferred(context, id, body))) continue;
       if (!stableSequence(context, name, loop, body)) continue;
       sites.push(site('enumerate-to-range', loop, [
         { start: target.startIndex, end: target.endIndex, text: index.text },

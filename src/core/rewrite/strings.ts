@@ -18,8 +18,8 @@
  */
 import type { Node } from 'web-tree-sitter';
 import { site, type FunctionContext, type Site, type Transformation } from './catalogue';
-import { onlyBindingValue } from './scope';
-import { children, descendants, fieldOf, hasComment, insideComprehension, namedChildren, precedenceNeededAt, Prec } from './syntax';
+import { insideComprehension, onlyBindingValue } from './scope';
+import { children, descendants, fieldOf, hasComment, namedChildren, precedenceNeededAt, Prec } from './syntax';
 
 interface Literal {
   prefix: string;
@@ -69,7 +69,7 @@ function makesExactStr(value: Node): boolean {
 
 /** Whether the name holds an exact `str` where `use` reads it (read in the function's own scope: a comprehension's variable may shadow it). */
 function isExactStr(context: FunctionContext, name: Node): boolean {
-  if (insideComprehension(name, context.fn)) return false;
+  if (insideComprehension(context.scope, name)) return false;
   const value = onlyBindingValue(context.scope, name.text, name);
   return !!value && makesExactStr(value);
 }
@@ -104,7 +104,7 @@ export const CONCATENATION_TO_FSTRING: Transformation = {
       if (written.some((l) => !l) || new Set(written.map((l) => l!.quote)).size !== 1 || !names.every((n) => isExactStr(context, n))) continue;
       // An f-string operand is an exact `str` only when Python joins pieces (it has literal text); its interpolations are its own.
       if (literals.some((l, k) => isFormatted(written[k]!) && !hasLiteralText(l))) continue;
-      if (insideComprehension(sum, context.fn)) continue;
+      if (insideComprehension(context.scope, sum)) continue;
       const quote = written[0]!.quote;
       const pieces = operands.map((o) => {
         if (o.type === 'identifier') return `{${o.text}}`;
@@ -129,7 +129,7 @@ export const FSTRING_TO_CONCATENATION: Transformation = {
     if (context.scope.dynamic) return sites;
     for (const node of descendants(context.body, 'string')) {
       const literal = literalOf(node);
-      if (!literal || !isFormatted(literal) || node.parent?.type === 'concatenated_string' || !hasLiteralText(node) || insideComprehension(node, context.fn)) continue;
+      if (!literal || !isFormatted(literal) || node.parent?.type === 'concatenated_string' || !hasLiteralText(node) || insideComprehension(context.scope, node)) continue;
       const inside = children(node).slice(1, -1);
       const interpolations = inside.filter((c) => c.type === 'interpolation');
       const plain = interpolations.every((i) => {

@@ -285,27 +285,6 @@ export function isPlainLiteral(node: Node): boolean {
   }
 }
 
-/** The innermost function, class or lambda around `node` (not `node` itself). */
-export function enclosingScope(node: Node): Node | undefined {
-  for (let p = node.parent; p; p = p.parent) {
-    if (p.type === 'function_definition' || p.type === 'class_definition' || p.type === 'lambda') return p;
-  }
-  return undefined;
-}
-
-/** Whether `node` is in `fn`'s own scope (not inside a function, class or lambda nested in it). */
-export function inOwnScope(node: Node, fn: Node): boolean {
-  return sameNode(enclosingScope(node), fn);
-}
-
-/** Whether `node` stands in a comprehension or generator (a scope of its own, whose variables may shadow the function's) inside `within`. */
-export function insideComprehension(node: Node, within: Node): boolean {
-  for (let p = node.parent; p && !sameNode(p, within); p = p.parent) {
-    if (['list_comprehension', 'set_comprehension', 'dictionary_comprehension', 'generator_expression'].includes(p.type)) return true;
-  }
-  return false;
-}
-
 /** Whether `node` is echoed by name in an f-string (`f"{x=}"` prints `x=`): its spelling is output. */
 export function echoedByName(node: Node): boolean {
   for (let p = node.parent; p; p = p.parent) {
