@@ -19,6 +19,7 @@ import { OriginalNames } from '../disguise/original-scan';
 import { buildStateSections, isStateLevel, type AnyStateLevel } from '../disguise/state-levels';
 import { translatorFor, type Translator } from '../disguise/translator';
 import { loadPythonParser } from '../python/parser';
+import { pythonFile } from '../python/python-file';
 import { readRepository, type Repository } from '../repository/repository';
 import { acceptedRewriteLevel, checkAcceptedRewrite } from '../rewrite/level';
 import { findRegions, outermostRegions, regionFunction, type Region } from '../rewrite/regions';
@@ -181,13 +182,8 @@ async function variantMaterials(options: MaterialsOptions, variant: Variant, sha
   const regionsKept: Region[] = [];
   const parser = await loadPythonParser();
   const cut = (file: string, text: string, region: Region) => {
-    const tree = parser.parse(text);
-    try {
-      const fn = regionFunction(tree.rootNode, region);
-      return fn ? { start: fn.startPosition.row, end: fn.endPosition.row } : undefined;
-    } finally {
-      tree.delete();
-    }
+    const fn = regionFunction(pythonFile(text).tree(parser).rootNode, region);
+    return fn ? { start: fn.startPosition.row, end: fn.endPosition.row } : undefined;
   };
   const lines = (text: string, range: { start: number; end: number }) => text.split('\n').slice(range.start, range.end + 1).join('\n');
   for (const region of shared.regions) {

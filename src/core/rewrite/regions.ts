@@ -12,6 +12,7 @@
 import { parsePatch } from 'diff';
 import type { Node } from 'web-tree-sitter';
 import { loadPythonParser } from '../python/parser';
+import { pythonFile } from '../python/python-file';
 import { isPythonFile } from '../common/text-encoding';
 import { descendants } from './syntax';
 
@@ -80,36 +81,32 @@ export async function findRegions(patch: string, read: BaseReader): Promise<Regi
       continue;
     }
     const lines = base.split(/\r?\n|\r/);
-    const tree = parser.parse(base);
-    try {
-      const functions = tree.rootNode.descendantsOfType('function_definition').filter((n): n is Node => n !== null);
-      for (const [h, hunk] of file.hunks.entries()) {
-        const placement = placements[h];
-        const oldSide = hunk.lines.filter((l) => l.startsWith(' ') || l.startsWith('-')).map((l) => withoutCr(l.slice(1)));
-        const at = locate(lines, oldSide, hunk.oldStart - 1);
-        if (at === undefined) {
-          placement.notes.push('its old side is not in the base file');
+    const tree = pythonFile(base).tree(parser);
+    const functions = tree.rootNode.descendantsOfType('function_definition').filter((n): n is Node => n !== null);
+    for (const [h, hunk] of file.hunks.entries()) {
+      const placement = placements[h];
+      const oldSide = hunk.lines.filter((l) => l.startsWith(' ') || l.startsWith('-')).map((l) => withoutCr(l.slice(1)));
+      const at = locate(lines, oldSide, hunk.oldStart - 1);
+      if (at === undefined) {
+        placement.notes.push('its old side is not in the base file');
+        continue;
+      }
+      placement.foundLine = at + 1;
+      for (const group of changeGroups(hunk.lines)) {
+        const fn = enclosingFunction(functions, lines, group, at);
+        if (!fn) {
+          placement.notes.push(`lines ${describeGroup(group, at)}: outside any function`);
           continue;
         }
-        placement.foundLine = at + 1;
-        for (const group of changeGroups(hunk.lines)) {
-          const fn = enclosingFunction(functions, lines, group, at);
-          if (!fn) {
-            placement.notes.push(`lines ${describeGroup(group, at)}: outside any function`);
-            continue;
-          }
-          const region: Region = { path, name: dottedName(fn), startLine: fn.startPosition.row + 1, endLine: fn.endPosition.row + 1 };
-          const key = `${path}:${region.startLine}`;
-          let index = regionIndex.get(key);
-          if (index === undefined) {
-            index = out.regions.push(region) - 1;
-            regionIndex.set(key, index);
-          }
-          if (!placement.regions.includes(index)) placement.regions.push(index);
+        const region: Region = { path, name: dottedName(fn), startLine: fn.startPosition.row + 1, endLine: fn.endPosition.row + 1 };
+        const key = `${path}:${region.startLine}`;
+        let index = regionIndex.get(key);
+        if (index === undefined) {
+          index = out.regions.push(region) - 1;
+          regionIndex.set(key, index);
         }
+        if (!placement.regions.includes(index)) placement.regions.push(index);
       }
-    } finally {
-      tree.delete();
     }
   }
   return out;

@@ -18,6 +18,7 @@
 import type { Node, Tree } from 'web-tree-sitter';
 import { shuffleInPlace, uniformInt } from '../order/linear-extensions';
 import { loadPythonParser, type PythonParser } from '../python/parser';
+import { pythonFile } from '../python/python-file';
 import type { Edit, FunctionContext, Site, Transformation, TransformationKind } from './catalogue';
 import type { ModuleSource } from './classes';
 import { CONTROL_FLOW } from './control-flow';
@@ -108,13 +109,9 @@ export async function rewriteFunctions(text: string, targets: readonly RewriteTa
   return { text: current, functions };
 }
 
+/** `use` with the shared tree of `text` (python-file.ts), within one synchronous step. */
 function withTree<T>(parser: PythonParser, text: string, use: (tree: Tree) => T): T {
-  const tree = parser.parse(text);
-  try {
-    return use(tree);
-  } finally {
-    tree.delete();
-  }
+  return use(pythonFile(text).tree(parser));
 }
 
 function functionAt(tree: Tree, start: number): Node {
