@@ -230,6 +230,42 @@ test('locals as the binder resolves them: class bodies hidden from methods, nonl
   assert.deepEqual((await index.references(document, positionOf(SCOPES.text, other), true)).map((r) => r.range.startLine), [18, 19]);
 });
 
+const METHODS = marked(`class Outer:
+    class Registry:
+        def [|create|](self, name, *, [|strict|]=False):
+            return name
+
+        @classmethod
+        def build(cls):
+            return cls./*viaCls*/create(/*keyword*/strict=True)
+
+        def later(self):
+            def remember():
+                self.[|cache|] = 1
+            return lambda: self./*inLambda*/create
+
+        def use(self):
+            return self./*cached*/cache
+
+
+class Other:
+    def create(self):
+        return self
+`);
+
+test("self and cls as the binder resolves them: a method's first parameter, a classmethod's class, through a lambda or a nested function; a keyword names the callee's parameter", async () => {
+  const files = { 'methods.py': METHODS.text };
+  const index = new NavigationIndex(memory(files));
+  const document = doc(files, 'methods.py');
+  const [create, strict, cache] = spans(METHODS.text, METHODS.ranges);
+  const found = async (marker: string) => (await index.definitions(document, positionOf(METHODS.text, METHODS.markers.get(marker)! + 1))).map((d) => `${d.selection.startLine}:${d.selection.startColumn}-${d.selection.endColumn}:${d.kind}:${d.container ?? ''}`);
+  assert.deepEqual(await found('viaCls'), [`${create}:method:Outer.Registry`]);
+  assert.deepEqual(await found('inLambda'), [`${create}:method:Outer.Registry`]);
+  assert.deepEqual(await found('keyword'), [`${strict}:parameter:`]);
+  // `self.x = ...` in a function nested in a method sets the instance's attribute too.
+  assert.deepEqual(await found('cached'), [`${cache}:attribute:Outer.Registry`]);
+});
+
 test('hover: the definition signature and docstring, from the view text', async () => {
   const index = new NavigationIndex(memory(FILES));
   const shapes = doc(FILES, 'pkg/shapes.py');

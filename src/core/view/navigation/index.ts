@@ -19,9 +19,10 @@
  * strings and comments in every Python file of the view.
  */
 import type { Node, Tree } from 'web-tree-sitter';
-import { lookup, referencesOf, siteAt, type Binding as BinderBinding, type Declaration, type PyScan } from '../../python/binder';
+import { definitionScope, lookup, referencesOf, Site, siteAt, type Binding as BinderBinding, type Declaration, type PyScan, type Scope } from '../../python/binder';
 import { loadPythonParser, type PythonParser } from '../../python/parser';
 import { pythonFile } from '../../python/python-file';
+import { isNameChar } from '../../python/identifiers';
 import { docstringOf, rangeOf, type Range, type Span } from '../../python/outline';
 import { ModuleMap } from './modules';
 import { importsOf, insideSpans, summarize, type ClassInfo, type Definition, type FileSummary, type ImportBinding } from './summary';
@@ -391,8 +392,7 @@ class Resolution {
     const found = lookup(scan.scopes, name, site.scope);
     if (!found || found.scope === 0) return undefined;
     if (scan.scopes[found.scope].kind === 'class') {
-      const classNode = identifierAt(node.tree, scan.sites[scan.scopes[found.scope].nameSite].start)?.parent;
-      const qualified = classNode ? this.classQualified(classNode) : undefined;
+      const qualified = classQualified(scan.scopes, found.scope);
       // Names the class body binds (`self.x` attributes are not among them).
       const members = qualified ? this.live.summary.classes.get(qualified)?.members.get(name)?.filter((d) => d.kind !== 'attribute') : undefined;
       if (members && members.length > 0) return { definitions: members };
@@ -504,12 +504,15 @@ class Resolution {
       if (definition.kind !== 'function' && definition.kind !== 'method') continue;
       const text = this.index.text(definition.path, this.live);
       if (text === undefined) continue;
-      const tree = pythonFile(text).tree(this.parser);
-      const node = tree.rootNode.descendantForPosition({ row: definition.selection.startLine, column: definition.selection.startColumn });
-      const fn = node?.parent;
-      const parameters = fn?.type === 'function_definition' ? fn.childForFieldName('parameters') : null;
-      for (const p of parameters ? parameterNames(parameters) : []) {
-        if (p.text === name) out.push({ name, kind: 'parameter', path: definition.path, range: rangeOf(p.parent ?? p), selection: rangeOf(p), header: definition.header });
+      const file = pythonFile(text);
+      const scan = file.binding;
+      const fn = definitionScope(scan, lineStarts(text)[definition.selection.startLine] + definition.selection.startColumn);
+      if (fn === -1 || scan.scopes[fn].kind !== 'function') continue;
+      const tree = file.tree(this.parser);
+      for (const site of scan.sites) {
+        if (site.kind !== Site.Param || site.scope !== fn || site.text !== name) continue;
+        const p = identifierAt(tree, site.start);
+        if (p) out.push({ name, kind: 'parameter', path: definition.path, range: rangeOf(p.parent ?? p), selection: rangeOf(p), header: definition.header });
       }
     }
     return out;
@@ -581,35 +584,29 @@ class Resolution {
     }
   }
 
-  /** `self` (or `cls`) as the first parameter of a method of a class of this document. */
+  /** `self` (or `cls`) as the first parameter of a method of a class of this document (a `classmethod`'s is the class). */
   private selfClass(node: Node): Meaning | undefined {
-    let fn: Node | null = node.parent;
-    while (fn && fn.type !== 'function_definition') {
-      if (fn.type === 'lambda' || fn.type === 'class_definition') return undefined;
-      fn = fn.parent;
-    }
-    if (!fn) return undefined;
-    const parameters = fn.childForFieldName('parameters');
-    const first = parameters ? parameterNames(parameters)[0] : undefined;
-    if (!first || first.text !== node.text) return undefined;
-    let owner: Node | null = fn.parent;
-    if (owner?.type === 'decorated_definition') owner = owner.parent;
-    if (owner?.type === 'block') owner = owner.parent;
-    if (owner?.type !== 'class_definition') return undefined;
-    const qualified = this.classQualified(owner);
+    const scan = pythonFile(this.live.text).binding;
+    const index = siteAt(scan, node.startIndex);
+    const site = index === -1 ? undefined : scan.sites[index];
+    if (!site || site.start !== node.startIndex || site.text !== node.text) return undefined;
+    const found = lookup(scan.scopes, site.text, site.scope);
+    const method = found && scan.scopes[found.scope];
+    if (!method || method.kind !== 'function' || method.params[0]?.name !== site.text || scan.scopes[method.parent]?.kind !== 'class') return undefined;
+    const qualified = classQualified(scan.scopes, method.parent);
     if (!qualified) return undefined;
-    const decorated = fn.parent?.type === 'decorated_definition' ? fn.parent.text : '';
-    return { kind: /@classmethod\b/.test(decorated) ? 'class' : 'instance', path: this.path, qualified };
+    return { kind: method.decorators.some((d) => /^classmethod\b/.test(d)) ? 'class' : 'instance', path: this.path, qualified };
   }
+}
 
-  private classQualified(classNode: Node): string | undefined {
-    const names: string[] = [];
-    for (let node: Node | null = classNode; node; node = node.parent) {
-      if (node.type === 'class_definition') names.unshift(node.childForFieldName('name')?.text ?? '');
-      else if (node.type === 'function_definition') return undefined;
-    }
-    return names.join('.');
+/** The qualified name of class scope `index` (`Outer.Inner`); none for a class inside a function. */
+function classQualified(scopes: readonly Scope[], index: number): string | undefined {
+  const names: string[] = [];
+  for (let s = index; s > 0; s = scopes[s].parent) {
+    if (scopes[s].kind !== 'class') return undefined;
+    names.unshift(scopes[s].name);
   }
+  return names.join('.');
 }
 
 function meaningOfDefinition(definition: Definition): Meaning[] {
@@ -687,23 +684,6 @@ function siteRange(lines: number[], site: { start: number; end: number }): Range
   return { startLine: start.line, startColumn: start.character, endLine: start.line, endColumn: start.character + (site.end - site.start) };
 }
 
-/** The identifiers a parameter list binds. */
-function parameterNames(parameters: Node): Node[] {
-  const out: Node[] = [];
-  for (const p of parameters.namedChildren) {
-    if (!p) continue;
-    if (p.type === 'identifier') out.push(p);
-    else if (p.type === 'default_parameter' || p.type === 'typed_default_parameter') {
-      const id = p.childForFieldName('name');
-      if (id?.type === 'identifier') out.push(id);
-    } else if (p.type === 'typed_parameter' || p.type === 'list_splat_pattern' || p.type === 'dictionary_splat_pattern') {
-      const id = p.namedChildren.find((c) => c?.type === 'identifier') ?? p.namedChildren.find((c) => c?.type === 'list_splat_pattern' || c?.type === 'dictionary_splat_pattern')?.namedChildren.find((c) => c?.type === 'identifier');
-      if (id) out.push(id);
-    }
-  }
-  return out;
-}
-
 // ----- text helpers -----
 
 function identifierAt(tree: Tree, offset: number): Node | undefined {
@@ -734,8 +714,6 @@ function positionAt(lines: number[], offset: number): { line: number; character:
   return { line, character: offset - lines[line] };
 }
 
-const WORD_CHAR = /[\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}]/u;
-
 /** Whole-word occurrences of `word` outside strings and comments (within `span` when given). */
 function occurrences(text: string, word: string, inert: Int32Array, lines: number[], span?: Span): Range[] {
   const out: Range[] = [];
@@ -743,8 +721,8 @@ function occurrences(text: string, word: string, inert: Int32Array, lines: numbe
   const to = span?.end ?? text.length;
   for (let at = text.indexOf(word, from); at !== -1 && at + word.length <= to; at = text.indexOf(word, at + word.length)) {
     const end = at + word.length;
-    if (at > 0 && WORD_CHAR.test(text[at - 1])) continue;
-    if (end < text.length && WORD_CHAR.test(text[end])) continue;
+    if (at > 0 && isNameChar(text, at - 1)) continue;
+    if (end < text.length && isNameChar(text, end)) continue;
     if (insideSpans(inert, at)) continue;
     const start = positionAt(lines, at);
     out.push({ startLine: start.line, startColumn: start.character, endLine: start.line, endColumn: start.character + word.length });

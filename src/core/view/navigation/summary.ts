@@ -6,7 +6,10 @@
  * outline agree on them; every name in it is a view name.
  */
 import type { Node, Query, Tree } from 'web-tree-sitter';
+import { lookup, siteAt, type PyScan } from '../../python/binder';
 import type { PythonParser } from '../../python/parser';
+import { pythonFile } from '../../python/python-file';
+import { lineStarts } from '../../common/line-starts';
 import { docstringOf, outline, rangeOf, type PySymbol, type PySymbolKind, type Range, type Span } from '../../python/outline';
 
 // For index.ts, which reads trees with them.
@@ -90,9 +93,10 @@ export function summarize(parser: PythonParser, path: string, text: string, tree
   const moduleDoc = docstringOf(tree.rootNode);
   if (moduleDoc) summary.doc = moduleDoc;
   const symbols = outline(parser, text, tree);
-  // The class of each method of the summary's classes, by where the method's name is.
-  const methods = new Map<string, ClassInfo>();
-  addDefinitions(summary, tree, symbols, undefined, methods);
+  // The class of each method of the summary's classes, by the offset of the method's name.
+  const methods = new Map<number, ClassInfo>();
+  const starts = lineStarts(text);
+  addDefinitions(summary, tree, symbols, undefined, (range, owner) => methods.set(starts[range.startLine] + range.startColumn, owner));
   const inert: number[] = [];
   const imports: Node[] = [];
   const attributes: Array<{ statement: Node; target: Node }> = [];
@@ -116,12 +120,13 @@ export function summarize(parser: PythonParser, path: string, text: string, tree
   // An import inside a class or function of the outline (recovered ones too) is not the module's.
   const blocks = symbols.filter((s) => s.kind === 'class' || s.kind === 'function').map((s) => s.range);
   for (const statement of imports) if (!insideAny(blocks, statement)) importBindings(summary, path, statement);
-  for (const { statement, target } of attributes) selfAttribute(summary, methods, statement, target);
+  const scan = pythonFile(text).binding;
+  for (const { statement, target } of attributes) selfAttribute(summary, methods, scan, statement, target);
   return summary;
 }
 
 /** Module-level symbols become names; a class's (at module level or in a class) its members. */
-function addDefinitions(summary: FileSummary, tree: Tree, symbols: PySymbol[], owner: ClassInfo | undefined, methods: Map<string, ClassInfo>): void {
+function addDefinitions(summary: FileSummary, tree: Tree, symbols: PySymbol[], owner: ClassInfo | undefined, method: (name: Range, owner: ClassInfo) => void): void {
   for (const symbol of symbols) {
     const definition: Definition = { name: symbol.name, kind: symbol.kind, path: summary.path, range: symbol.range, selection: symbol.selectionRange, header: symbol.header };
     if (owner) definition.container = owner.qualified;
@@ -133,34 +138,30 @@ function addDefinitions(summary: FileSummary, tree: Tree, symbols: PySymbol[], o
       const node = definitionNode(tree, symbol);
       const info: ClassInfo = { qualified, definition, bases: node ? basesOf(node) : [], members: new Map() };
       summary.classes.set(qualified, info);
-      addDefinitions(summary, tree, symbol.children, info, methods);
+      addDefinitions(summary, tree, symbol.children, info, method);
     } else if (symbol.kind === 'method' && owner) {
-      methods.set(positionKey(symbol.selectionRange.startLine, symbol.selectionRange.startColumn), owner);
+      method(symbol.selectionRange, owner);
     }
   }
 }
 
-/** `self.x = ...` in a method of one of the summary's classes: an attribute of the class, unless the class already has a member `x`. */
-function selfAttribute(summary: FileSummary, methods: Map<string, ClassInfo>, statement: Node, target: Node): void {
-  let method: Node | null = statement.parent;
-  while (method && method.type !== 'function_definition') {
-    if (method.type === 'class_definition' || method.type === 'lambda') return;
-    method = method.parent;
-  }
-  const name = method?.childForFieldName('name');
-  if (!method || !name) return;
-  const owner = methods.get(positionKey(name.startPosition.row, name.startPosition.column));
+/** `self.x = ...` where `self` is the first parameter of a method of one of the summary's classes (the binder's lookup: also from a function or lambda nested in the method): an attribute of the class, unless the class already has a member `x`. */
+function selfAttribute(summary: FileSummary, methods: Map<number, ClassInfo>, scan: PyScan, statement: Node, target: Node): void {
   const object = target.childForFieldName('object');
   const attribute = target.childForFieldName('attribute');
-  if (!owner || !object || !attribute || object.text !== firstParameter(method)) return;
+  if (!object || !attribute) return;
+  const index = siteAt(scan, object.startIndex);
+  const site = index === -1 ? undefined : scan.sites[index];
+  if (!site || site.start !== object.startIndex || site.text !== object.text) return;
+  const found = lookup(scan.scopes, site.text, site.scope);
+  const method = found && scan.scopes[found.scope];
+  if (!method || method.kind !== 'function' || method.params[0]?.name !== site.text || method.nameSite === -1) return;
+  const owner = methods.get(scan.sites[method.nameSite].start);
+  if (!owner) return;
   if (owner.members.has(attribute.text)) return; // a class-level member, else the first assignment, stands for all
   const definition: Definition = { name: attribute.text, kind: 'attribute', path: summary.path, range: rangeOf(statement), selection: rangeOf(attribute), container: owner.qualified, header: { start: statement.startIndex, end: statement.endIndex } };
   add(owner.members, definition);
   summary.symbols.push(definition);
-}
-
-function positionKey(line: number, column: number): string {
-  return `${line}:${column}`;
 }
 
 /** The parsed class definition an outline symbol stands for (none for one recovered from a broken tree's text). */
@@ -200,15 +201,6 @@ function basesOf(classNode: Node): string[] {
   const superclasses = classNode.childForFieldName('superclasses');
   if (!superclasses) return [];
   return superclasses.namedChildren.filter((c) => c && (c.type === 'identifier' || c.type === 'attribute')).map((c) => c!.text);
-}
-
-function firstParameter(functionNode: Node): string | undefined {
-  const parameters = functionNode.childForFieldName('parameters');
-  const first = parameters?.namedChildren[0];
-  if (!first) return undefined;
-  if (first.type === 'identifier') return first.text;
-  if (first.type === 'typed_parameter') return first.namedChildren.find((c) => c?.type === 'identifier')?.text;
-  return undefined;
 }
 
 /** The bindings of one import statement, added to the summary's imports. */
