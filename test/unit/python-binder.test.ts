@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { definitionScope, functionLocal, lookup, readsNamespaceByName, referencesOf, Site, siteAt, type PyScan } from '../../src/core/python/binder';
 import { isIdentifier, KEYWORDS } from '../../src/core/python/identifiers';
+import { aliasesOf } from '../../src/core/python/aliases';
 import { pythonFile } from '../../src/core/python/python-file';
 
 /** Each scope as `kind name: binding(declarations)...`, in order. */
@@ -183,4 +184,27 @@ test('the binder reads any text without throwing: targets inside parameter lists
   for (const source of ['def f(a=(b := 1)):\n    pass\n', 'class C(Base, meta=(x := 2)):\n    pass\n', 'x = f"{(a) if b else c}"\n', 'f(a)[0], (b) = 1, 2\n', '(', ')', 'def f(\n']) {
     assert.doesNotThrow(() => pythonFile(source).binding, source);
   }
+});
+
+test('aliases: a name standing for other names by a plain assignment or a loop, read from tokens (not from strings, comments or keyword arguments)', () => {
+  const source = [
+    'def f(attr, accessor, pos_names, req, opt):',
+    '    """Say key = the value; for name in the docs."""',
+    '    key = attr if attr else self.attribute',
+    '    get = accessor or utils.get_value  # the getter',
+    '    same = attr',
+    '    call(',
+    '        key=attr',
+    '    )',
+    '    text = "x = y"',
+    '    for name in pos_names:',
+    '        pass',
+    '    both = [n for n in req + opt]',
+    '    not_alias = attr + 1',
+    '',
+  ].join('\n');
+  assert.deepEqual(
+    aliasesOf(pythonFile(source).binding).map((a) => `${a.name}:${a.chains.join('|')}`),
+    ['key:attr|self.attribute', 'get:accessor|utils.get_value', 'same:attr', 'name:pos_names', 'n:req|opt'],
+  );
 });

@@ -22,6 +22,7 @@
  *   module's own code is;
  * - `prose`: any other string: only name-shaped spans change (see prose.ts).
  */
+import { aliasesOf } from '../python/aliases';
 import { Site, type Chain, type StringSite } from '../python/binder';
 import { isIdentifier } from '../python/identifiers';
 import { FileResolver } from './resolve';
@@ -409,12 +410,6 @@ function isKwargsParam(name: string, scope: number, resolver: FileResolver): boo
   return resolver.scan.scopes[found.scope].params.some((p) => p.name === name && p.kind === 'dstar');
 }
 
-/** `key = attr if cond else self.attribute`, `get = accessor or utils.get_value`, `key = attr`: a local standing for either side. */
-const LOCAL_ALIAS = /^[ \t]*([\p{L}_][\p{L}\p{N}_]*)[ \t]*=[ \t]*([\p{L}_][\p{L}\p{N}_.]*)(?:[ \t]+or[ \t]+([\p{L}_][\p{L}\p{N}_.]*)|[ \t]+if[ \t][^\n]*?[ \t]else[ \t]+([\p{L}_][\p{L}\p{N}_.]*))?[ \t]*$/gmu;
-
-/** `for name in pos_names`, `for name in req_names + opt_names` (comprehensions too): the loop variable stands for the items. */
-const LOOP_ALIAS = /\bfor[ \t]+([\p{L}_][\p{L}\p{N}_]*)[ \t]+in[ \t]+([\p{L}_][\p{L}\p{N}_.]*)(?:[ \t]*\+[ \t]*([\p{L}_][\p{L}\p{N}_.]*))?/gu;
-
 /**
  * What carries names into the repository's calls, as keys: `function:index` for a positional
  * parameter (index among the arguments a call passes, `self` not counted) and `.name` for an
@@ -449,12 +444,13 @@ export function nameArgumentFlow(resolver: FileResolver): ArgumentFlow {
     return index < 0 ? undefined : `${scope.name}:${index}`;
   };
   const aliases = new Map<number, Map<string, string[]>>();
-  for (const m of [...scan.text.matchAll(LOCAL_ALIAS), ...scan.text.matchAll(LOOP_ALIAS)]) {
-    const fn = functionAt(m.index! + m[0].length - m[0].trimStart().length);
+  // `check_key = attr if ... else self.attribute`, `accessor_func = accessor or utils.get_value`, `for name in pos_names`: a local standing for either side.
+  for (const alias of aliasesOf(scan)) {
+    const fn = functionAt(alias.at);
     if (fn === -1) continue;
     const local = aliases.get(fn) ?? new Map<string, string[]>();
     aliases.set(fn, local);
-    appendTo(local, m[1], ...[m[2], m[3] ?? m[4]].filter((x): x is string => x !== undefined));
+    appendTo(local, alias.name, ...alias.chains);
   }
   /** The keys a dotted expression in function `fn` stands for. */
   const keysOf = (fn: number, dotted: string, depth = 0): string[] => {
