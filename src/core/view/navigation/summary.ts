@@ -120,8 +120,10 @@ export function summarize(parser: PythonParser, path: string, text: string, tree
   // An import inside a class or function of the outline (recovered ones too) is not the module's.
   const blocks = symbols.filter((s) => s.kind === 'class' || s.kind === 'function').map((s) => s.range);
   for (const statement of imports) if (!insideAny(blocks, statement)) importBindings(summary, path, statement);
-  const scan = pythonFile(text).binding;
-  for (const { statement, target } of attributes) selfAttribute(summary, methods, scan, statement, target);
+  if (attributes.length > 0) {
+    const scan = pythonFile(text).binding;
+    for (const { statement, target } of attributes) selfAttribute(summary, methods, scan, statement, target);
+  }
   return summary;
 }
 
