@@ -7,7 +7,8 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { buildBundle, parseBundle, serializeBundle } from '../../src/core/disguise/bundle';
 import { translatorFor } from '../../src/core/disguise/translator';
-import { choosePython, environmentDrift, learnEnvironment } from '../../src/core/names/environment';
+import { choosePython, environmentDrift, learnEnvironment, prefetchedChoice, prefetchEnvironment } from '../../src/core/names/environment';
+import { importedTops } from '../../src/core/python/imports';
 import { loadExternalNames } from '../../src/core/names/external-names';
 import { PYTHON, requirePath, tempDir } from '../helpers';
 
@@ -70,6 +71,31 @@ test('what was read is cached per interpreter, distribution, version and files; 
   assert.notEqual(changed.record.distributions[0].digest, first.record.distributions[0].digest);
   includesAll(loadExternalNames().withLayers(changed.layers).classInitParameters('widgetlib.Widget'), ['dither_mode'], 'Widget()');
   assert.deepEqual(environmentDrift(first.record, { ...changed.record, distributions: [{ ...changed.record.distributions[0], version: '1.3' }] }), ['widgetlib 1.2 then, 1.3 now']);
+});
+
+test('the prefetch reads the modules the import statements name into the cache while the analysis runs; its choice serves the build only for the same tops', async () => {
+  requirePath(PYTHON, 'python3');
+  const site = tempDir('env-prefetch-site');
+  fs.mkdirSync(path.join(site, 'gadgetlib'));
+  fs.writeFileSync(path.join(site, 'gadgetlib', '__init__.py'), 'def tune(knob_level=1):\n    return knob_level\n');
+  fs.mkdirSync(path.join(site, 'gadgetlib-0.3.dist-info'));
+  fs.writeFileSync(path.join(site, 'gadgetlib-0.3.dist-info', 'METADATA'), 'Metadata-Version: 2.1\nName: gadgetlib\nVersion: 0.3\n');
+  fs.writeFileSync(path.join(site, 'gadgetlib-0.3.dist-info', 'top_level.txt'), 'gadgetlib\n');
+  const env = { ...process.env, PYTHONPATH: site };
+  const texts = [
+    'import os.path, gadgetlib as g\nfrom .sibling import x\nfrom own.sub import y\n"import fakelib"\n# import otherlib\n',
+    'try:\n    from gadgetlib import tune\nexcept ImportError:\n    tune = None\n',
+  ];
+  assert.deepEqual(texts.map((t) => importedTops(t)), [['gadgetlib', 'os', 'own'], ['gadgetlib']]);
+  const cacheDir = tempDir('env-prefetch-cache');
+  assert.equal(await prefetchEnvironment(texts, ['own', 'own.sub'], loadExternalNames(), { python: PYTHON, env }), undefined, 'no cache: nothing to fill');
+  const early = await prefetchEnvironment(texts, ['own', 'own.sub'], loadExternalNames(), { cacheDir, env });
+  assert.deepEqual(early?.tops, ['gadgetlib']);
+  assert.ok(prefetchedChoice(early, ['gadgetlib']));
+  assert.equal(prefetchedChoice(early, ['gadgetlib', 'otherlib']), undefined);
+  const learned = await learnEnvironment({ python: early!.chosen!.python, tops: ['gadgetlib'], cacheDir, env, located: prefetchedChoice(early, ['gadgetlib'])!.located });
+  assert.deepEqual([learned.read, learned.cached], [0, 1]);
+  assert.deepEqual(learned.record.distributions.map((d) => [d.name, d.version]), [['gadgetlib', '0.3']]);
 });
 
 /** An interpreter of an old Python: pyenv's 3.6 (or 3.7). */

@@ -9,7 +9,7 @@ import { BUNDLE_SCHEMA } from './bundle-document';
 import { validateBundle } from './bundle-schema';
 import { UsageError } from '../common/errors';
 import { loadExternalNames } from '../names/external-names';
-import { choosePython, DEFAULT_PYTHONS, learnEnvironment, parameterNames, thirdPartyTops } from '../names/environment';
+import { choosePython, DEFAULT_PYTHONS, learnEnvironment, parameterNames, prefetchedChoice, prefetchEnvironment, thirdPartyTops } from '../names/environment';
 import { loadLexicon } from '../names/lexicon';
 import { analyzeRepository } from '../names/collect';
 import { FactsCache } from '../names/facts-cache';
@@ -150,9 +150,12 @@ export async function buildBundleFor(repository: Repository, options: BuildOptio
   let names: { section: NamesSection; statistics: NamesStatistics; pythonFiles: number } | undefined;
   if (levels.includes(2)) {
     const factsCache = options.factsCache ? new FactsCache(options.factsCache) : undefined;
+    const pythonTexts = repository.files.filter((f) => /\.pyi?$/.test(f.path) && f.text !== undefined).map((f) => f.text!);
+    const early = prefetchEnvironment(pythonTexts, repository.modules.values(), external, { python: options.python, cacheDir: options.environmentCache });
     const analysis = await analyzeRepository(repository, options.onProgress, options.texts, factsCache);
     const tops = thirdPartyTops(analysis.input, external);
-    const chosen = options.python === undefined && tops.length > 0 ? await choosePython(tops) : undefined;
+    const prefetched = await early;
+    const chosen = options.python === undefined && tops.length > 0 ? (prefetchedChoice(prefetched, tops) ?? (await choosePython(tops))) : undefined;
     const python = options.python ?? (tops.length > 0 ? chosen?.python : DEFAULT_PYTHONS[0]);
     if (python === undefined) throw new UsageError(`no Python interpreter runs (tried ${DEFAULT_PYTHONS.join(', ')}): give the one the tests run with (--python)`);
     const learned = await learnEnvironment({ python, tops, parameters: parameterNames(analysis.input), cacheDir: options.environmentCache, located: chosen?.located });

@@ -18,6 +18,7 @@ import { UsageError } from '../common/errors';
 import type { NamesInput } from './build';
 import { ExternalNames, type ExternalNamesDocument } from './external-names';
 import { killProcessGroup } from '../common/leftovers';
+import { importedTops } from '../python/imports';
 
 export interface EnvironmentDistribution {
   name: string;
@@ -182,15 +183,51 @@ export async function learnEnvironment(options: LearnOptions): Promise<LearnedEn
 
 /** The top-level modules the repository imports that are neither its own, nor the standard library's, nor in the shipped data: those to learn. */
 export function thirdPartyTops(input: Pick<NamesInput, 'facts' | 'modules'>, external: ExternalNames): string[] {
-  const own = new Set(input.modules.map((m) => m.split('.')[0]));
+  return thirdPartyOf(input.facts.flatMap((file) => file.externalModules.map((dotted) => dotted.split('.')[0])), input.modules, external);
+}
+
+/** Of the top-level modules `imported`, those to learn (see thirdPartyTops); `modules` are the repository's own, dotted. */
+export function thirdPartyOf(imported: Iterable<string>, modules: Iterable<string>, external: ExternalNames): string[] {
+  const own = new Set([...modules].map((m) => m.split('.')[0]));
   const tops = new Set<string>();
-  for (const file of input.facts) {
-    for (const dotted of file.externalModules) {
-      const top = dotted.split('.')[0];
-      if (!own.has(top) && !external.isStdlib(top) && !external.stdlibTopModules.has(top) && !external.hasPackage(top)) tops.add(top);
-    }
-  }
+  for (const top of imported) if (!own.has(top) && !external.isStdlib(top) && !external.stdlibTopModules.has(top) && !external.hasPackage(top)) tops.add(top);
   return [...tops].sort();
+}
+
+/** What `prefetchEnvironment` chose an interpreter for. */
+export interface EarlyEnvironment {
+  tops: string[];
+  chosen?: ChosenPython;
+}
+
+/**
+ * Starts the environment reader on the modules the files' import statements name, read from their
+ * tokens while the analysis reads the files: the interpreter is chosen and the distributions read
+ * into the cache, so that the build's own call, with the analysis' tops, finds them there (and the
+ * same choice, when the tops agree). Only with a cache; nothing when it fails (the build's own
+ * call reports what does not run).
+ */
+export async function prefetchEnvironment(texts: Iterable<string>, modules: Iterable<string>, external: ExternalNames, options: Omit<LearnOptions, 'python' | 'tops' | 'located' | 'parameters'> & { python?: string }): Promise<EarlyEnvironment | undefined> {
+  if (options.cacheDir === undefined) return undefined;
+  const imported = new Set<string>();
+  for (const text of texts) for (const top of importedTops(text)) imported.add(top);
+  const tops = thirdPartyOf(imported, modules, external);
+  if (tops.length === 0) return undefined;
+  try {
+    const { python: given, ...rest } = options;
+    const chosen = given === undefined ? await choosePython(tops, rest) : undefined;
+    const python = given ?? chosen?.python;
+    if (python === undefined) return undefined;
+    await learnEnvironment({ ...rest, python, tops, located: chosen?.located });
+    return { tops, chosen };
+  } catch {
+    return undefined;
+  }
+}
+
+/** The interpreter `prefetchEnvironment` chose, when it chose for exactly `tops`. */
+export function prefetchedChoice(early: EarlyEnvironment | undefined, tops: readonly string[]): ChosenPython | undefined {
+  return early?.chosen && sameList(early.tops, tops) ? early.chosen : undefined;
 }
 
 /** The names the repository's functions take as parameters: those a pytest plugin's fixture may fill. */
