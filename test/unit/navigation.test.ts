@@ -11,7 +11,7 @@ import { NavigationIndex, type Definition, type NavigationSource, type OpenDocum
 import { ModuleMap } from '../../src/core/view/navigation/modules';
 import { summarize } from '../../src/core/view/navigation/summary';
 import { DisguisedFileSystem } from '../../src/core/view/view-fs';
-import { marked, positionOf } from '../fourslash';
+import { marked, positionOf, type Marked } from '../fourslash';
 import { FIXTURE, copyTree, tempDir } from '../helpers';
 
 /** A view made of texts in memory; `reads` counts readText calls. */
@@ -28,84 +28,133 @@ function memory(files: Record<string, string>): NavigationSource & { files: Reco
   return source;
 }
 
-const FILES: Record<string, string> = {
-  'pkg/__init__.py': 'from .shapes import Circle\nfrom . import tools\n__all__ = ["Circle"]\n',
-  'pkg/base.py': [
-    'class Shape:',
-    '    """A shape.',
-    '',
-    '    Every shape has an area.',
-    '    """',
-    '',
-    '    def area(self):',
-    '        raise NotImplementedError',
-    '',
-    '    def describe(self, unit="cm"):',
-    '        """Says what the shape is."""',
-    '        return f"{self.area()} {unit}"',
-    '',
-  ].join('\n'),
-  'pkg/shapes.py': [
-    'from .base import Shape',
-    'import math',
-    '',
-    'SCALE = 2',
-    '',
-    '',
-    'class Circle(Shape):',
-    '    sides = 0',
-    '',
-    '    def __init__(self, radius, label=None):',
-    '        self.radius = radius',
-    '        self.label = label',
-    '',
-    '    def area(self):',
-    '        total = math.pi * self.radius ** 2',
-    '        total = total * SCALE',
-    '        return total',
-    '',
-    '    def twice(self):',
-    '        return self.describe() + self.describe()',
-    '',
-    '',
-    'def make(radius):',
-    '    """Makes a circle."""',
-    '    circle = Circle(radius, label="made")',
-    '    # circle is a comment, not a reference',
-    '    return circle.area()',
-    '',
-  ].join('\n'),
-  'pkg/tools.py': 'def area(x):\n    return x\n\n\nclass Square:\n    def area(self):\n        return 4\n',
-  'app.py': [
-    'from pkg import Circle',
-    'import pkg.tools',
-    'from pkg.shapes import make as build',
-    '',
-    '',
-    'def main(items):',
-    '    c = Circle(3)',
-    '    text = "Circle in a string"',
-    '    for item in items:',
-    '        item.area()',
-    '    print([x for x in items])',
-    '    return build(2), pkg.tools.area(c), c.describe()',
-    '',
-  ].join('\n'),
-};
+/**
+ * A view in memory whose files are marked (see ../fourslash): `/*name*\/` marks where a test puts
+ * the cursor, which goes one character into the word after it, and `[|...|]` what a test expects.
+ * A definition is a range with its marker at its start (a module, a marker at its file's start);
+ * references and highlights are the ranges around a word, taken together.
+ */
+type View = Record<string, Marked>;
 
-/** The position of the `n`-th (0-based) whole occurrence of `word` on the line containing `marker`. */
-function at(text: string, marker: string, word: string, n = 0): Position {
-  const lines = text.split('\n');
-  const line = lines.findIndex((l) => l.includes(marker));
-  assert.ok(line >= 0, `no line with ${marker}`);
-  let column = -1;
-  for (let i = 0; i <= n; i++) {
-    column = lines[line].indexOf(word, column + 1);
-    while (column >= 0 && /\w/.test(lines[line][column - 1] ?? '') ) column = lines[line].indexOf(word, column + 1);
-  }
-  assert.ok(column >= 0, `no ${word} on line ${line}`);
-  return { line, character: column + 1 };
+function view(sources: Record<string, string>): View {
+  return Object.fromEntries(Object.entries(sources).map(([p, source]) => [p, marked(source)]));
 }
+
+function texts(files: View): Record<string, string> {
+  return Object.fromEntries(Object.entries(files).map(([p, m]) => [p, m.text]));
+}
+
+function offsetOf(files: View, p: string, name: string): number {
+  const offset = files[p]?.markers.get(name);
+  assert.ok(offset !== undefined, `no /*${name}*/ in ${p}`);
+  return offset;
+}
+
+/** Where marker `name` of file `p` puts the cursor: one character into the word after it. */
+function cursor(files: View, p: string, name: string): Position {
+  return positionOf(files[p].text, offsetOf(files, p, name) + 1);
+}
+
+/** The 0-based line of the definition marked `name` in file `p`. */
+function lineOf(files: View, p: string, name: string): number {
+  const offset = offsetOf(files, p, name);
+  assert.ok(offset === 0 || files[p].ranges.some((r) => r.start === offset), `/*${name}*/ in ${p} starts no range`);
+  return positionOf(files[p].text, offset).line;
+}
+
+/** The definition marked `name` in file `p` as `where` shows it, `what` being `kind:Container.name`. */
+function defined(files: View, p: string, name: string, what: string): string {
+  return `${p}:${lineOf(files, p, name) + 1}:${what}`;
+}
+
+/** The ranges around `word`, in file `only` or in every file, with the 0-based position of their start. */
+function rangesOf(files: View, word: string, only?: string): Array<{ path: string; line: number; character: number }> {
+  return Object.entries(files)
+    .filter(([p]) => only === undefined || p === only)
+    .flatMap(([p, m]) => m.ranges.filter((r) => m.text.slice(r.start, r.end) === word).map((r) => ({ path: p, ...positionOf(m.text, r.start) })));
+}
+
+/** The range that starts at marker `name` of file `p`, as a Range. */
+function rangeAt(files: View, p: string, name: string): Range {
+  const { text, ranges } = files[p];
+  const offset = offsetOf(files, p, name);
+  const found = ranges.filter((r) => r.start === offset);
+  assert.equal(found.length, 1, `/*${name}*/ in ${p} starts ${found.length} ranges`);
+  const start = positionOf(text, found[0].start);
+  const end = positionOf(text, found[0].end);
+  return { startLine: start.line, startColumn: start.character, endLine: end.line, endColumn: end.character };
+}
+
+const SOURCES: Record<string, string> = {
+  'pkg/__init__.py': `/*module*/from .shapes import [|Circle|]
+from . import tools
+__all__ = ["Circle"]
+`,
+  'pkg/base.py': `class Shape:
+    """A shape.
+
+    Every shape has an area.
+    """
+
+    def [|/*area*/area|](self):
+        raise NotImplementedError
+
+    def [|/*describe*/describe|](self, unit="cm"):
+        """Says what the shape is."""
+        return f"{self.area()} {unit}"
+`,
+  'pkg/shapes.py': `from .base import Shape
+import [|/*math*/math|]
+
+[|/*SCALE*/SCALE|] = 2
+
+
+class [|/*Circle*/Circle|](/*base*/Shape):
+    sides = 0
+
+    def __init__(self, [|/*radius*/radius|], [|/*label*/label|]=None):
+        self.[|/*radiusAttribute*/radius|] = [|/*radiusUse*/radius|]
+        self.label = label
+
+    def [|/*area*/area|](self):
+        [|total|] = /*mathUse*/math./*pi*/pi * self./*selfRadius*/radius ** 2
+        [|/*total*/total|] = [|total|] * /*scaleUse*/SCALE
+        return [|/*returnTotal*/total|]
+
+    def twice(self):
+        return self./*selfDescribe*/describe() + self.describe()
+
+
+def [|/*make*/make|](radius):
+    """Makes a circle."""
+    [|/*circle*/circle|] = [|Circle|](radius, /*labelKeyword*/label="made")
+    # circle is a comment, not a reference
+    return [|circle|]./*circleArea*/area()
+`,
+  'pkg/tools.py': `/*module*/def [|/*area*/area|](x):
+    return x
+
+
+class Square:
+    def [|/*squareArea*/area|](self):
+        return 4
+`,
+  'app.py': `from /*pkg*/pkg import [|/*importedCircle*/Circle|]
+import pkg./*tools*/tools
+from pkg.shapes import make as build
+
+
+def main(items):
+    [|/*c*/c|] = [|/*newCircle*/Circle|](3)
+    text = "Circle in a string"
+    for item in items:
+        item./*itemArea*/area()
+    print([x for [|/*x*/x|] in items])
+    return /*build*/build(2), pkg.tools./*toolsArea*/area(/*cUse*/c), c.describe()
+`,
+};
+const VIEW = view(SOURCES);
+const FILES = texts(VIEW);
 
 function doc(files: Record<string, string>, p: string): OpenDocument {
   return { path: p, text: files[p] };
@@ -118,69 +167,72 @@ function where(definitions: Definition[]): string[] {
 test('Go to Definition: imports, re-exports, modules, same module, locals and parameters', async () => {
   const index = new NavigationIndex(memory(FILES));
   const app = doc(FILES, 'app.py');
-  assert.deepEqual(where(await index.definitions(app, at(app.text, 'c = Circle(3)', 'Circle'))), ['pkg/shapes.py:7:class:Circle']);
+  const circle = defined(VIEW, 'pkg/shapes.py', 'Circle', 'class:Circle');
+  assert.deepEqual(where(await index.definitions(app, cursor(VIEW, 'app.py', 'newCircle'))), [circle]);
   // The import line itself: through pkg/__init__.py's re-export.
-  assert.deepEqual(where(await index.definitions(app, at(app.text, 'from pkg import Circle', 'Circle'))), ['pkg/shapes.py:7:class:Circle']);
-  assert.deepEqual(where(await index.definitions(app, at(app.text, 'from pkg import Circle', 'pkg'))), ['pkg/__init__.py:1:module:pkg']);
-  assert.deepEqual(where(await index.definitions(app, at(app.text, 'import pkg.tools', 'tools'))), ['pkg/tools.py:1:module:tools']);
+  assert.deepEqual(where(await index.definitions(app, cursor(VIEW, 'app.py', 'importedCircle'))), [circle]);
+  assert.deepEqual(where(await index.definitions(app, cursor(VIEW, 'app.py', 'pkg'))), [defined(VIEW, 'pkg/__init__.py', 'module', 'module:pkg')]);
+  assert.deepEqual(where(await index.definitions(app, cursor(VIEW, 'app.py', 'tools'))), [defined(VIEW, 'pkg/tools.py', 'module', 'module:tools')]);
   // An alias follows to the function; a module attribute to the module's function.
-  assert.deepEqual(where(await index.definitions(app, at(app.text, 'return build(2)', 'build'))), ['pkg/shapes.py:23:function:make']);
-  assert.deepEqual(where(await index.definitions(app, at(app.text, 'return build(2)', 'area'))), ['pkg/tools.py:1:function:area']);
+  assert.deepEqual(where(await index.definitions(app, cursor(VIEW, 'app.py', 'build'))), [defined(VIEW, 'pkg/shapes.py', 'make', 'function:make')]);
+  assert.deepEqual(where(await index.definitions(app, cursor(VIEW, 'app.py', 'toolsArea'))), [defined(VIEW, 'pkg/tools.py', 'area', 'function:area')]);
   // Locals: the nearest assignment before the use; parameters; comprehension targets.
   const shapes = doc(FILES, 'pkg/shapes.py');
-  assert.deepEqual(where(await index.definitions(shapes, at(shapes.text, 'return total', 'total'))), ['pkg/shapes.py:16:variable:total']);
-  assert.deepEqual(where(await index.definitions(shapes, at(shapes.text, 'self.radius = radius', 'radius', 1))), ['pkg/shapes.py:10:parameter:radius']);
-  assert.deepEqual(where(await index.definitions(app, at(app.text, 'print([x for', 'x', 1))), ['app.py:11:variable:x']);
+  assert.deepEqual(where(await index.definitions(shapes, cursor(VIEW, 'pkg/shapes.py', 'returnTotal'))), [defined(VIEW, 'pkg/shapes.py', 'total', 'variable:total')]);
+  assert.deepEqual(where(await index.definitions(shapes, cursor(VIEW, 'pkg/shapes.py', 'radiusUse'))), [defined(VIEW, 'pkg/shapes.py', 'radius', 'parameter:radius')]);
+  assert.deepEqual(where(await index.definitions(app, cursor(VIEW, 'app.py', 'x'))), [defined(VIEW, 'app.py', 'x', 'variable:x')]);
   // Same-module names and external modules (not in the view: nothing).
-  assert.deepEqual(where(await index.definitions(shapes, at(shapes.text, 'total * SCALE', 'SCALE'))), ['pkg/shapes.py:4:constant:SCALE']);
-  assert.deepEqual(where(await index.definitions(shapes, at(shapes.text, 'total = math.pi', 'math'))), ['pkg/shapes.py:2:import:math']);
-  assert.deepEqual(await index.definitions(shapes, at(shapes.text, 'total = math.pi', 'pi')), []);
+  assert.deepEqual(where(await index.definitions(shapes, cursor(VIEW, 'pkg/shapes.py', 'scaleUse'))), [defined(VIEW, 'pkg/shapes.py', 'SCALE', 'constant:SCALE')]);
+  assert.deepEqual(where(await index.definitions(shapes, cursor(VIEW, 'pkg/shapes.py', 'mathUse'))), [defined(VIEW, 'pkg/shapes.py', 'math', 'import:math')]);
+  assert.deepEqual(await index.definitions(shapes, cursor(VIEW, 'pkg/shapes.py', 'pi')), []);
   // A keyword argument: the callee's parameter (a class: its __init__).
-  assert.deepEqual(where(await index.definitions(shapes, at(shapes.text, 'label="made"', 'label'))), ['pkg/shapes.py:10:parameter:label']);
+  assert.deepEqual(where(await index.definitions(shapes, cursor(VIEW, 'pkg/shapes.py', 'labelKeyword'))), [defined(VIEW, 'pkg/shapes.py', 'label', 'parameter:label')]);
 });
+
+/** Every method named area, as `where` shows them. */
+const EVERY_AREA = [
+  defined(VIEW, 'pkg/base.py', 'area', 'method:Shape.area'),
+  defined(VIEW, 'pkg/shapes.py', 'area', 'method:Circle.area'),
+  defined(VIEW, 'pkg/tools.py', 'squareArea', 'method:Square.area'),
+].sort();
 
 test('Go to Definition on attributes: self, inherited members, instances; by name with every candidate when ambiguous', async () => {
   const index = new NavigationIndex(memory(FILES));
   const shapes = doc(FILES, 'pkg/shapes.py');
   // self.describe(): inherited from Shape in another module.
-  assert.deepEqual(where(await index.definitions(shapes, at(shapes.text, 'return self.describe()', 'describe'))), ['pkg/base.py:10:method:Shape.describe']);
+  assert.deepEqual(where(await index.definitions(shapes, cursor(VIEW, 'pkg/shapes.py', 'selfDescribe'))), [defined(VIEW, 'pkg/base.py', 'describe', 'method:Shape.describe')]);
   // self.radius: the attribute assigned in __init__.
-  assert.deepEqual(where(await index.definitions(shapes, at(shapes.text, 'math.pi * self.radius', 'radius'))), ['pkg/shapes.py:11:attribute:Circle.radius']);
+  assert.deepEqual(where(await index.definitions(shapes, cursor(VIEW, 'pkg/shapes.py', 'selfRadius'))), [defined(VIEW, 'pkg/shapes.py', 'radiusAttribute', 'attribute:Circle.radius')]);
   const app = doc(FILES, 'app.py');
   // item is unknown: every member named area, all listed.
-  assert.deepEqual(where(await index.definitions(app, at(app.text, 'item.area()', 'area'))).sort(), [
-    'pkg/base.py:7:method:Shape.area',
-    'pkg/shapes.py:14:method:Circle.area',
-    'pkg/tools.py:6:method:Square.area',
-  ]);
+  assert.deepEqual(where(await index.definitions(app, cursor(VIEW, 'app.py', 'itemArea'))).sort(), EVERY_AREA);
   // circle holds Circle(...), which the view does not infer: every area, by name.
-  assert.deepEqual(where(await index.definitions(shapes, at(shapes.text, 'return circle.area()', 'area'))).sort(), [
-    'pkg/base.py:7:method:Shape.area',
-    'pkg/shapes.py:14:method:Circle.area',
-    'pkg/tools.py:6:method:Square.area',
-  ]);
+  assert.deepEqual(where(await index.definitions(shapes, cursor(VIEW, 'pkg/shapes.py', 'circleArea'))).sort(), EVERY_AREA);
 });
 
 test('Find All References: by name across the view outside strings and comments; locals stay in their function', async () => {
   const index = new NavigationIndex(memory(FILES));
   const app = doc(FILES, 'app.py');
-  const refs = await index.references(app, at(app.text, 'c = Circle(3)', 'Circle'), true);
+  const refs = await index.references(app, cursor(VIEW, 'app.py', 'newCircle'), true);
   const shown = refs.map((r) => `${r.path}:${r.range.startLine + 1}:${r.range.startColumn}`).sort();
-  assert.deepEqual(shown, ['app.py:1:16', 'app.py:7:8', 'pkg/__init__.py:1:20', 'pkg/shapes.py:25:13', 'pkg/shapes.py:7:6']);
-  const withoutDeclaration = await index.references(app, at(app.text, 'c = Circle(3)', 'Circle'), false);
-  assert.equal(withoutDeclaration.length, 4);
+  const circles = rangesOf(VIEW, 'Circle');
+  assert.deepEqual(shown, circles.map((r) => `${r.path}:${r.line + 1}:${r.character}`).sort());
+  // All but the class statement.
+  const withoutDeclaration = await index.references(app, cursor(VIEW, 'app.py', 'newCircle'), false);
+  assert.equal(withoutDeclaration.length, circles.length - 1);
   const shapes = doc(FILES, 'pkg/shapes.py');
-  const local = await index.references(shapes, at(shapes.text, 'circle = Circle', 'circle'), true);
-  assert.deepEqual(local.map((r) => r.range.startLine + 1), [25, 27]);
+  const local = await index.references(shapes, cursor(VIEW, 'pkg/shapes.py', 'circle'), true);
+  assert.deepEqual(local.map((r) => r.range.startLine), rangesOf(VIEW, 'circle', 'pkg/shapes.py').map((r) => r.line));
 });
 
 test('document highlights mark bindings as writes', async () => {
   const index = new NavigationIndex(memory(FILES));
   const shapes = doc(FILES, 'pkg/shapes.py');
-  const highlights = await index.highlights(shapes, at(shapes.text, 'return total', 'total'));
-  assert.deepEqual(highlights.map((h) => `${h.range.startLine + 1}${h.write ? 'w' : 'r'}`), ['15w', '16w', '16r', '17r']);
-  const params = await index.highlights(shapes, at(shapes.text, 'self.radius = radius', 'radius', 1));
-  assert.deepEqual(params.map((h) => `${h.range.startLine + 1}${h.write ? 'w' : 'r'}`), ['10w', '11r']);
+  const highlights = await index.highlights(shapes, cursor(VIEW, 'pkg/shapes.py', 'returnTotal'));
+  const writes = ['w', 'w', 'r', 'r'];
+  assert.deepEqual(highlights.map((h) => `${h.range.startLine}${h.write ? 'w' : 'r'}`), rangesOf(VIEW, 'total', 'pkg/shapes.py').map((r, i) => `${r.line}${writes[i]}`));
+  const params = await index.highlights(shapes, cursor(VIEW, 'pkg/shapes.py', 'radiusUse'));
+  assert.deepEqual(params.map((h) => `${h.range.startLine}${h.write ? 'w' : 'r'}`), [`${lineOf(VIEW, 'pkg/shapes.py', 'radius')}w`, `${lineOf(VIEW, 'pkg/shapes.py', 'radiusUse')}r`]);
 });
 
 /** Ranges as `line:character-character` (0-based), for whole-output comparisons. */
@@ -269,23 +321,23 @@ test("self and cls as the binder resolves them: a method's first parameter, a cl
 test('hover: the definition signature and docstring, from the view text', async () => {
   const index = new NavigationIndex(memory(FILES));
   const shapes = doc(FILES, 'pkg/shapes.py');
-  const hover = await index.hover(shapes, at(shapes.text, 'return self.describe()', 'describe'));
+  const hover = await index.hover(shapes, cursor(VIEW, 'pkg/shapes.py', 'selfDescribe'));
   assert.equal(hover?.signature, 'def describe(self, unit="cm")');
   assert.equal(hover?.doc, 'Says what the shape is.');
   assert.equal(hover?.path, 'pkg/base.py');
-  const cls = await index.hover(shapes, at(shapes.text, 'class Circle(Shape)', 'Shape'));
+  const cls = await index.hover(shapes, cursor(VIEW, 'pkg/shapes.py', 'base'));
   assert.equal(cls?.signature, 'class Shape');
   assert.equal(cls?.doc, 'A shape.\n\nEvery shape has an area.');
-  const constant = await index.hover(shapes, at(shapes.text, 'total * SCALE', 'SCALE'));
+  const constant = await index.hover(shapes, cursor(VIEW, 'pkg/shapes.py', 'scaleUse'));
   assert.equal(constant?.signature, 'SCALE = 2');
-  assert.equal(await index.hover(shapes, at(shapes.text, 'total = math.pi', 'pi')), undefined);
+  assert.equal(await index.hover(shapes, cursor(VIEW, 'pkg/shapes.py', 'pi')), undefined);
 });
 
 test('Go to Symbol in Workspace: module- and class-level names, best matches first', async () => {
   const index = new NavigationIndex(memory(FILES));
   const found = await index.workspaceSymbols('area');
-  assert.deepEqual(where(found).slice(0, 4).sort(), ['pkg/base.py:7:method:Shape.area', 'pkg/shapes.py:14:method:Circle.area', 'pkg/tools.py:1:function:area', 'pkg/tools.py:6:method:Square.area']);
-  assert.deepEqual(where(await index.workspaceSymbols('crcl')), ['pkg/shapes.py:7:class:Circle']);
+  assert.deepEqual(where(found).slice(0, 4).sort(), [...EVERY_AREA, defined(VIEW, 'pkg/tools.py', 'area', 'function:area')].sort());
+  assert.deepEqual(where(await index.workspaceSymbols('crcl')), [defined(VIEW, 'pkg/shapes.py', 'Circle', 'class:Circle')]);
   assert.ok(!where(await index.workspaceSymbols('total')).length, 'locals are not workspace symbols');
 });
 
@@ -296,15 +348,16 @@ test('the open document is read as the editor has it; a changed file is read aga
   await index.warm();
   const reads = source.reads;
   const app = doc(files, 'app.py');
-  await index.definitions(app, at(app.text, 'c = Circle(3)', 'Circle'));
+  await index.definitions(app, cursor(VIEW, 'app.py', 'newCircle'));
   assert.equal(source.reads, reads, 'after the warm-up, answers come from the index');
   // Unsaved text: a new line above shifts everything.
-  const edited = { path: 'app.py', text: `# new first line\n${app.text}` };
-  assert.deepEqual(where(await index.definitions(edited, at(edited.text, 'return build(2)', 'c', 0))), ['app.py:8:variable:c']);
-  files['pkg/shapes.py'] = `\n\n${files['pkg/shapes.py']}`;
-  assert.deepEqual(where(await index.definitions(app, at(app.text, 'c = Circle(3)', 'Circle'))), ['pkg/shapes.py:7:class:Circle'], 'stale until invalidated');
+  const edited = view({ 'app.py': `# new first line\n${SOURCES['app.py']}` });
+  assert.deepEqual(where(await index.definitions(doc(texts(edited), 'app.py'), cursor(edited, 'app.py', 'cUse'))), [defined(edited, 'app.py', 'c', 'variable:c')]);
+  const moved = view({ 'pkg/shapes.py': `\n\n${SOURCES['pkg/shapes.py']}` });
+  files['pkg/shapes.py'] = moved['pkg/shapes.py'].text;
+  assert.deepEqual(where(await index.definitions(app, cursor(VIEW, 'app.py', 'newCircle'))), [defined(VIEW, 'pkg/shapes.py', 'Circle', 'class:Circle')], 'stale until invalidated');
   index.invalidate('pkg/shapes.py');
-  assert.deepEqual(where(await index.definitions(app, at(app.text, 'c = Circle(3)', 'Circle'))), ['pkg/shapes.py:9:class:Circle']);
+  assert.deepEqual(where(await index.definitions(app, cursor(VIEW, 'app.py', 'newCircle'))), [defined(moved, 'pkg/shapes.py', 'Circle', 'class:Circle')]);
 });
 
 test('module names: packages from their outermost __init__.py, src layouts, plain folders', () => {
@@ -360,51 +413,58 @@ test('in a real disguised view, navigation answers in view names only', async ()
   fs.rmSync(repo, { recursive: true, force: true });
 });
 
-const BROKEN: Record<string, string> = {
-  'broken.py': [
-    'import os',
-    '',
-    '',
-    'def first(items):',
-    '    total = sum(items',
-    '',
-    '',
-    '@decorator',
-    'def later(a):',
-    '    return a',
-    '',
-    '',
-    'class After(Base):',
-    '    @property',
-    '    def m(self):',
-    '        return 1',
-    '',
-    '',
-    'LATER = later(2)',
-    '',
-  ].join('\n'),
-  'user.py': ['from broken import later, After', '', '', 'def use(obj):', '    return later(1), After(), obj.m', ''].join('\n'),
-};
+const BROKEN = view({
+  'broken.py': `import [|/*os*/os|]
+
+
+def [|/*first*/first|](items):
+    total = sum(items
+
+
+[|/*decorated*/@decorator
+def [|/*later*/later|](a):
+    return a|]
+
+
+class [|/*After*/After|](Base):
+    @property
+    def [|/*m*/m|](self):
+        return 1
+
+
+[|/*LATER*/LATER|] = /*laterUse*/later(2)
+`,
+  'user.py': `from broken import later, After
+
+
+def use(obj):
+    return /*later*/later(1), /*After*/After(), obj./*m*/m
+`,
+});
 
 test('a file with a syntax error: definitions after it are found by Go to Definition and Go to Symbol in Workspace, decorators in their range', async () => {
-  const index = new NavigationIndex(memory(BROKEN));
-  const user = doc(BROKEN, 'user.py');
-  const broken = doc(BROKEN, 'broken.py');
-  const later = await index.definitions(user, at(user.text, 'return later(1)', 'later'));
-  assert.deepEqual(where(later), ['broken.py:9:function:later']);
-  assert.deepEqual([later[0].range, later[0].selection], [
-    { startLine: 7, startColumn: 0, endLine: 9, endColumn: 12 },
-    { startLine: 8, startColumn: 4, endLine: 8, endColumn: 9 },
-  ]);
-  assert.deepEqual(where(await index.definitions(user, at(user.text, 'After()', 'After'))), ['broken.py:13:class:After']);
-  assert.deepEqual(where(await index.definitions(user, at(user.text, 'obj.m', 'm'))), ['broken.py:15:method:After.m']);
+  const files = texts(BROKEN);
+  const index = new NavigationIndex(memory(files));
+  const user = doc(files, 'user.py');
+  const broken = doc(files, 'broken.py');
+  const later = await index.definitions(user, cursor(BROKEN, 'user.py', 'later'));
+  assert.deepEqual(where(later), [defined(BROKEN, 'broken.py', 'later', 'function:later')]);
+  assert.deepEqual([later[0].range, later[0].selection], [rangeAt(BROKEN, 'broken.py', 'decorated'), rangeAt(BROKEN, 'broken.py', 'later')]);
+  assert.deepEqual(where(await index.definitions(user, cursor(BROKEN, 'user.py', 'After'))), [defined(BROKEN, 'broken.py', 'After', 'class:After')]);
+  assert.deepEqual(where(await index.definitions(user, cursor(BROKEN, 'user.py', 'm'))), [defined(BROKEN, 'broken.py', 'm', 'method:After.m')]);
   // In the broken file itself, and its imports still bind.
-  assert.deepEqual(where(await index.definitions(broken, at(broken.text, 'LATER = later(2)', 'later'))), ['broken.py:9:function:later']);
-  assert.deepEqual(where(await index.definitions(broken, at(broken.text, 'import os', 'os'))), ['broken.py:1:import:os']);
+  assert.deepEqual(where(await index.definitions(broken, cursor(BROKEN, 'broken.py', 'laterUse'))), [defined(BROKEN, 'broken.py', 'later', 'function:later')]);
+  assert.deepEqual(where(await index.definitions(broken, cursor(BROKEN, 'broken.py', 'os'))), [defined(BROKEN, 'broken.py', 'os', 'import:os')]);
   const symbols = (await index.workspaceSymbols('')).filter((d) => d.path === 'broken.py');
-  assert.deepEqual(where(symbols).sort(), ['broken.py:13:class:After', 'broken.py:15:method:After.m', 'broken.py:19:constant:LATER', 'broken.py:4:function:first', 'broken.py:9:function:later']);
-  const hover = await index.hover(user, at(user.text, 'return later(1)', 'later'));
-  assert.deepEqual([hover?.signature, hover?.kind, hover?.line], ['def later(a)', 'function', 8]);
+  assert.deepEqual(where(symbols).sort(), [
+    defined(BROKEN, 'broken.py', 'After', 'class:After'),
+    defined(BROKEN, 'broken.py', 'm', 'method:After.m'),
+    defined(BROKEN, 'broken.py', 'LATER', 'constant:LATER'),
+    defined(BROKEN, 'broken.py', 'first', 'function:first'),
+    defined(BROKEN, 'broken.py', 'later', 'function:later'),
+  ].sort());
+  const hover = await index.hover(user, cursor(BROKEN, 'user.py', 'later'));
+  assert.deepEqual([hover?.signature, hover?.kind, hover?.line], ['def later(a)', 'function', lineOf(BROKEN, 'broken.py', 'later')]);
 });
 
 /** Every definition the outline gives, outside functions (navigation's scope): `Container.name:kind range selection`. */
@@ -424,7 +484,7 @@ function span(r: Range): string {
 }
 
 test('the file summary takes its definitions from the outline: the same kinds, and the same ranges (decorators included)', async () => {
-  const text = [
+  const { text, markers } = marked([
     'MAX = 3',
     'first, *rest = [1, 2, 3]',
     '',
@@ -445,7 +505,7 @@ test('the file summary takes its definitions from the outline: the same kinds, a
     '',
     '    @property',
     '    def norm(self):',
-    '        return abs(self.x)',
+    '        return abs(self./*x*/x)',
     '',
     '    class Meta:',
     '        def options(self):',
@@ -457,7 +517,7 @@ test('the file summary takes its definitions from the outline: the same kinds, a
     '            pass',
     '    return Local',
     '',
-  ].join('\n');
+  ].join('\n'));
   const shared = [
     'MAX:constant 0:0-0:7 0:0-0:3',
     'first:variable 1:0-1:24 1:0-1:5',
@@ -478,7 +538,7 @@ test('the file summary takes its definitions from the outline: the same kinds, a
   // The summary adds `self.x` attributes, after the outline's definitions.
   assert.deepEqual(summaryListing(summary.symbols), [...shared, 'Point.y:attribute 16:8-16:18 16:13-16:14']);
   const index = new NavigationIndex(memory({ 'shapes.py': text }));
-  const norm = await index.definitions({ path: 'shapes.py', text }, at(text, 'return abs(self.x)', 'x'));
+  const norm = await index.definitions({ path: 'shapes.py', text }, positionOf(text, markers.get('x')! + 1));
   assert.deepEqual(summaryListing(norm), ['Point.x:variable 13:4-13:14 13:4-13:5']);
   const cached = await index.workspaceSymbols('cached');
   assert.deepEqual(summaryListing(cached), ['cached:function 3:0-8:12 5:4-5:10']);
