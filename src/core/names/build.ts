@@ -145,9 +145,7 @@ export function buildNames(
   // Each renamed through its tokens (a handle `r1chardj0n3s` through `chardj`).
   for (const word of identity) for (const part of splitWord(word)) if (!part.fixed && part.key.length >= 3 && !isFixedToken(part.key)) tokensToMap.add(part.key);
 
-  const forbidden = new Set<string>(FIXED_TOKENS);
-  for (const word of input.vocabulary) for (const key of tokenKeys(word)) forbidden.add(key);
-  for (const key of externalTokens(external)) forbidden.add(key);
+  const forbidden = forbiddenTokens(input.vocabulary, external);
   const random = seedrandom(`schrodinger-views:${options.seed}`);
   const used = new Set<string>();
   const tokens: Record<string, string> = {};
@@ -681,6 +679,18 @@ export function isDistinctive(name: string, external: ExternalNames): boolean {
 
 function percent(part: number, whole: number): number {
   return whole === 0 ? 0 : Math.round((part / whole) * 10000) / 100;
+}
+
+/** The tokens no replacement may be: Python's fixed tokens and every token of the repository's words and of Python's names (one set per vocabulary, kept while the analysis is: a build makes the names more than once). */
+const forbiddenCache = new WeakMap<ReadonlySet<string>, Set<string>>();
+function forbiddenTokens(vocabulary: ReadonlySet<string>, external: ExternalNames): ReadonlySet<string> {
+  let forbidden = forbiddenCache.get(vocabulary);
+  if (!forbidden) {
+    forbidden = new Set<string>([...FIXED_TOKENS, ...externalTokens(external)]);
+    for (const word of vocabulary) for (const key of tokenKeys(word)) forbidden.add(key);
+    forbiddenCache.set(vocabulary, forbidden);
+  }
+  return forbidden;
 }
 
 let externalTokenCache: Set<string> | undefined;
