@@ -86,7 +86,16 @@ test("a word after a terminal's control sequence (`\\x1b[1m`) is a word of the t
       '',
     ].join('\n'),
   });
-  assert.match(d.view('tests/test_term.py'), new RegExp(`"\\\\x1b\\[1m${d.name('Banner')} shown\\\\x1b\\[0m"`));
+  const [Banner, bold] = [d.name('Banner'), d.name('bold')];
+  assert.equal(d.view('tests/test_term.py'), [
+    `from ${d.name('term')} import ${bold}`,
+    '',
+    '',
+    `def ${d.name('test_bold')}():`,
+    `    assert ${bold}("${Banner} shown") == "\\x1b[1m${Banner} shown\\x1b[0m"`,
+    `    assert ${bold}("x") == "\\033[1mx\\033[0m"`,
+    '',
+  ].join('\n'));
 });
 
 test("a program's layout built from its names keeps its widths: replacement words have their tokens' lengths", async () => {
@@ -229,8 +238,15 @@ test("a function's docstring names its own parameters, though a library outside 
     ].join('\n'),
     'tests/test_finder.py': 'from finder import scan\n\n\ndef test_scan():\n    assert scan("b", "abc", endpos=3).start() == 1\n',
   });
-  const view = d.view('finder/__init__.py');
-  const endpos = d.name('endpos');
-  // `pos` is a word of English too: in prose it stays.
-  assert.ok(view.includes(`from pos up to ${endpos} (see text[pos:${endpos}])`), view);
+  const [pattern, pos, endpos] = [d.name('pattern'), d.name('pos'), d.name('endpos')];
+  // `pos` (and `pattern`) are words of English too: in prose they stay, while the parameters change.
+  assert.equal(d.view('finder/__init__.py'), [
+    'import re',
+    '',
+    '',
+    `def ${d.name('scan')}(${pattern}, text, ${pos}=0, ${endpos}=None):`,
+    `    """Find pattern in text, from pos up to ${endpos} (see text[pos:${endpos}])."""`,
+    `    return re.compile(${pattern}).search(text, ${pos}, len(text) if ${endpos} is None else ${endpos})`,
+    '',
+  ].join('\n'));
 });
