@@ -264,7 +264,8 @@ export class NavigationIndex {
       return live;
     }
     if (live) this.live.delete(doc.path);
-    live = { text: doc.text, summary: summarize(parser, doc.path, doc.text, pythonFile(doc.text).tree(parser)) };
+    const file = pythonFile(doc.text);
+    live = { text: doc.text, summary: summarize(parser, doc.path, doc.text, file.tree(parser), () => file.binding) };
     this.live.set(doc.path, live);
     while (this.live.size > LIVE_DOCUMENTS) this.live.delete(this.live.keys().next().value as string);
     return live;

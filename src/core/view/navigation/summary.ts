@@ -6,9 +6,8 @@
  * outline agree on them; every name in it is a view name.
  */
 import type { Node, Query, Tree } from 'web-tree-sitter';
-import { lookup, siteAt, type PyScan } from '../../python/binder';
+import { lookup, scanPython, siteAt, type PyScan } from '../../python/binder';
 import type { PythonParser } from '../../python/parser';
-import { pythonFile } from '../../python/python-file';
 import { lineStarts } from '../../common/line-starts';
 import { docstringOf, outline, rangeOf, type PySymbol, type PySymbolKind, type Range, type Span } from '../../python/outline';
 
@@ -87,8 +86,12 @@ function query(parser: PythonParser): Query {
   return compiled;
 }
 
-/** Summarizes a parsed file (`tree` is the tree of `text`); see the module comment. */
-export function summarize(parser: PythonParser, path: string, text: string, tree: Tree): FileSummary {
+/**
+ * Summarizes a parsed file (`tree` is the tree of `text`); see the module comment. `binding` gives
+ * the binder's reading of `text` when it is needed (by default read afresh, as a sweep over a
+ * view's files does not fill the cache the open documents share).
+ */
+export function summarize(parser: PythonParser, path: string, text: string, tree: Tree, binding: () => PyScan = () => scanPython(text)): FileSummary {
   const summary: FileSummary = { path, names: new Map(), imports: new Map(), starImports: [], classes: new Map(), symbols: [], inert: new Int32Array(0) };
   const moduleDoc = docstringOf(tree.rootNode);
   if (moduleDoc) summary.doc = moduleDoc;
@@ -121,7 +124,7 @@ export function summarize(parser: PythonParser, path: string, text: string, tree
   const blocks = symbols.filter((s) => s.kind === 'class' || s.kind === 'function').map((s) => s.range);
   for (const statement of imports) if (!insideAny(blocks, statement)) importBindings(summary, path, statement);
   if (attributes.length > 0) {
-    const scan = pythonFile(text).binding;
+    const scan = binding();
     for (const { statement, target } of attributes) selfAttribute(summary, methods, scan, statement, target);
   }
   return summary;
