@@ -318,6 +318,42 @@ test("self and cls as the binder resolves them: a method's first parameter, a cl
   assert.deepEqual(await found('cached'), [`${cache}:attribute:Outer.Registry`]);
 });
 
+const IMPORTS = view({
+  'lib/__init__.py': `from .core import *
+`,
+  'lib/core.py': `/*coreModule*/def [|/*helper*/helper|]():
+    return 1
+`,
+  'lib/other.py': `def helper():
+    return 2
+`,
+  'run.py': `from __future__ import annotations
+import lib.core as [|/*engineImport*/engine|]
+from lib import helper
+
+
+def later():
+    from lib.other import helper
+    return helper()
+
+
+value = /*viaStar*/helper()
+module = /*viaAlias*/engine
+`,
+});
+
+test('imports as the binder reads them: a star import followed, an import inside a function not the module\'s, an alias of a dotted module', async () => {
+  const files = texts(IMPORTS);
+  const index = new NavigationIndex(memory(files));
+  const run = doc(files, 'run.py');
+  assert.deepEqual(where(await index.definitions(run, cursor(IMPORTS, 'run.py', 'viaStar'))), [defined(IMPORTS, 'lib/core.py', 'helper', 'function:helper')]);
+  assert.deepEqual(where(await index.definitions(run, cursor(IMPORTS, 'run.py', 'viaAlias'))), [defined(IMPORTS, 'lib/core.py', 'coreModule', 'module:core')]);
+  const summary = summarize(await loadPythonParser(), 'run.py', files['run.py'], pythonFile(files['run.py']).tree(await loadPythonParser()));
+  assert.deepEqual([...summary.imports.values()].map((b) => `${b.local}<-${'.'.repeat(b.level)}${b.module}${b.name === undefined ? '' : `:${b.name}`}@${b.definition.selection.startLine}`), ['annotations<-__future__:annotations@0', 'engine<-lib.core@1', 'helper<-lib:helper@2']);
+  const init = summarize(await loadPythonParser(), 'lib/__init__.py', files['lib/__init__.py'], pythonFile(files['lib/__init__.py']).tree(await loadPythonParser()));
+  assert.deepEqual(init.starImports.map((b) => `${b.local}<-${'.'.repeat(b.level)}${b.module}@${b.definition.selection.startColumn}`), ['*<-.core@18']);
+});
+
 test('hover: the definition signature and docstring, from the view text', async () => {
   const index = new NavigationIndex(memory(FILES));
   const shapes = doc(FILES, 'pkg/shapes.py');

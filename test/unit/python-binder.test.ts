@@ -2,7 +2,7 @@
 // each is declared, and which sites each binding's references are.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { definitionScope, functionLocal, lookup, readsNamespaceByName, referencesOf, Site, siteAt, type PyScan } from '../../src/core/python/binder';
+import { definitionScope, functionLocal, importDeclaration, lookup, readsNamespaceByName, referencesOf, Site, siteAt, type PyScan } from '../../src/core/python/binder';
 import { isIdentifier, KEYWORDS } from '../../src/core/python/identifiers';
 import { aliasesOf } from '../../src/core/python/aliases';
 import { pythonFile } from '../../src/core/python/python-file';
@@ -207,4 +207,14 @@ test('aliases: a name standing for other names by a plain assignment or a loop, 
     aliasesOf(pythonFile(source).binding).map((a) => `${a.name}:${a.chains.join('|')}`),
     ['key:attr|self.attribute', 'get:accessor|utils.get_value', 'same:attr', 'name:pos_names', 'n:req|opt'],
   );
+});
+
+test('import declarations: what each import site binds, from which module, at which level, under which name', () => {
+  const scan = pythonFile('import a.b, c as d\nfrom ..m.n import x, y as z\nfrom . import tools\nfrom p import *\n').binding;
+  const declared = scan.sites.flatMap((site, index) => {
+    const d = importDeclaration(scan, index);
+    return d ? [`${d.local}<-${'.'.repeat(d.level)}${d.module}${d.name === undefined ? '' : `:${d.name}`}`] : [];
+  });
+  assert.deepEqual(declared, ['a<-a', 'd<-c', 'x<-..m.n:x', 'z<-..m.n:y', 'tools<-.:tools']);
+  assert.deepEqual(scan.scopes[0].wildcards.map((w) => `${w.module}@${w.at}`), ['p@{AT}'.replace('{AT}', String(scan.text.indexOf('*')))]);
 });

@@ -72,8 +72,8 @@ export interface Scope {
   dynamicLocals: boolean;
   /** Index of the def/class name site. */
   nameSite: number;
-  /** `from m import *` in this scope: the modules and their relative levels. */
-  wildcards: Array<{ module: string; level: number }>;
+  /** `from m import *` in this scope: the modules, their relative levels and where the `*` is. */
+  wildcards: Array<{ module: string; level: number; at: number }>;
 }
 
 export type Literal = 'string' | 'number' | 'list' | 'dict' | 'set' | 'tuple' | 'other';
@@ -357,6 +357,27 @@ export function referencesOf(scan: PyScan, binding: Binding): readonly number[] 
     });
   }
   return binding.references ?? [];
+}
+
+/** What one import declaration binds: `import a.b` binds `a` (module `a`), `import a.b as c` binds `c` (module `a.b`), `from ..m import x as y` binds `y` (module `m`, level 2, name `x`). */
+export interface ImportDeclaration {
+  local: string;
+  /** Dotted, as written, without the dots of a relative import. */
+  module: string;
+  level: number;
+  /** The name `from m import name` imports; none for `import m`. */
+  name?: string;
+}
+
+/** The import site `index` declares (a site whose `declares` is `import`), else undefined. */
+export function importDeclaration(scan: PyScan, index: number): ImportDeclaration | undefined {
+  const site = scan.sites[index];
+  if (site?.declares !== 'import') return undefined;
+  // An alias (`as c`) is a name site after the one it names.
+  const named = site.kind === Site.Name ? scan.sites[index - 1] : site;
+  if (named?.kind === Site.ImportName) return { local: site.text, module: named.module ?? '', level: named.level ?? 0, name: named.text };
+  if (named?.kind === Site.ImportModule) return { local: site.text, module: site.kind === Site.Name ? (named.dotted ?? '') : site.text, level: 0 };
+  return undefined;
 }
 
 /** The site whose name covers `offset` (its start up to and including its end). */
@@ -920,7 +941,7 @@ class Scanner {
         } else if (bracket && bracket.kind === 'params' && op === '*' && isOp(this.text, tokens[k + 1], ',')) {
           bracket.paramKind = 'kwonly';
         }
-        if (this.stmt.kind === 'from' && this.stmt.afterImport) this.scopes[this.scope].wildcards.push({ module: this.stmt.fromModule, level: this.stmt.level });
+        if (this.stmt.kind === 'from' && this.stmt.afterImport) this.scopes[this.scope].wildcards.push({ module: this.stmt.fromModule, level: this.stmt.level, at: tokens[k].start });
         this.lastChain = this.chain;
         this.chain = undefined;
         return;

@@ -25,7 +25,7 @@ import { pythonFile } from '../../python/python-file';
 import { isNameChar } from '../../python/identifiers';
 import { docstringOf, rangeOf, type Range, type Span } from '../../python/outline';
 import { ModuleMap } from './modules';
-import { importsOf, insideSpans, summarize, type ClassInfo, type Definition, type FileSummary, type ImportBinding } from './summary';
+import { importBinding, insideSpans, summarize, type ClassInfo, type Definition, type FileSummary, type ImportBinding } from './summary';
 import { lineIndexAt, lineStarts } from '../../common/line-starts';
 
 export type { Definition } from './summary';
@@ -369,7 +369,12 @@ class Resolution {
       const file = this.modules().resolve(this.path, prefix, level);
       return file ? [moduleDefinition(file, this.modules(), this.summary(file))] : [];
     }
-    const binding = importsOf(this.path, statement).find((b) => b.definition.selection.startLine === node.startPosition.row && b.definition.selection.startColumn === node.startPosition.column);
+    const scan = pythonFile(this.live.text).binding;
+    const importAt = (id: Node) => {
+      const index = siteAt(scan, id.startIndex);
+      return index !== -1 && scan.sites[index].start === id.startIndex ? importBinding(this.path, id.tree, scan, index) : undefined;
+    };
+    const binding = importAt(node);
     if (statement.type === 'import_statement') {
       // `import a.b.c`: the module up to the word; `import a.b as c`: the module a.b.
       const module = binding && binding.name === undefined && node.parent?.type === 'aliased_import' ? node.parent.childForFieldName('name')!.text : prefix;
@@ -380,7 +385,7 @@ class Resolution {
     if (binding) return this.follow(binding, this.path, 0);
     const aliased = node.parent?.type === 'aliased_import' ? node.parent : undefined;
     const local = aliased ? aliased.childForFieldName('alias') : node;
-    const match = local && importsOf(this.path, statement).find((b) => b.local === local.text);
+    const match = local ? importAt(local) : undefined;
     return match ? this.follow(match, this.path, 0) : [];
   }
 
@@ -434,9 +439,8 @@ class Resolution {
         return [{ definition, at }];
       }
       case 'import': {
-        const statement = ancestor(id, IMPORT_TYPES);
-        const binding = statement ? importsOf(path, statement).find((b) => b.local === site.text) : undefined;
-        return binding ? [{ definition: binding.definition, binding, at: statement!.startIndex }] : [];
+        const binding = importBinding(path, tree, scan, index);
+        return binding ? [{ definition: binding.definition, binding, at: binding.definition.header!.start }] : [];
       }
       default:
         return [{ definition: variable(path, site.text, id, ancestor(id, STATEMENT_OF[site.declares!]) ?? id), at }];
@@ -641,7 +645,6 @@ function dedupe(definitions: Definition[]): Definition[] {
 // ----- declarations and references of the open document -----
 
 const FUNCTION_TYPES: ReadonlySet<string> = new Set(['function_definition', 'lambda']);
-const IMPORT_TYPES: ReadonlySet<string> = new Set(['import_statement', 'import_from_statement', 'future_import_statement']);
 /** The statement a variable's definition spans, by how the binder says the name is declared. */
 const STATEMENT_OF: Record<Exclude<Declaration, 'param' | 'def' | 'class' | 'import' | 'delete'>, ReadonlySet<string>> = {
   assign: new Set(['assignment']),

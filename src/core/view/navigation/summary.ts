@@ -6,7 +6,7 @@
  * outline agree on them; every name in it is a view name.
  */
 import type { Node, Query, Tree } from 'web-tree-sitter';
-import { lookup, scanPython, siteAt, type PyScan } from '../../python/binder';
+import { importDeclaration, lookup, scanPython, siteAt, type PyScan } from '../../python/binder';
 import type { PythonParser } from '../../python/parser';
 import { lineStarts } from '../../common/line-starts';
 import { docstringOf, outline, rangeOf, type PySymbol, type PySymbolKind, type Range, type Span } from '../../python/outline';
@@ -71,8 +71,6 @@ export interface FileSummary {
 }
 
 const QUERY_SOURCE = `
-(import_statement) @import
-(import_from_statement) @import
 (assignment left: (attribute object: (identifier) attribute: (identifier)) @target) @attribute
 (string_start) @inert
 (string_content) @inert
@@ -101,7 +99,6 @@ export function summarize(parser: PythonParser, path: string, text: string, tree
   const starts = lineStarts(text);
   addDefinitions(summary, tree, symbols, undefined, (range, owner) => methods.set(starts[range.startLine] + range.startColumn, owner));
   const inert: number[] = [];
-  const imports: Node[] = [];
   const attributes: Array<{ statement: Node; target: Node }> = [];
   for (const match of query(parser).matches(tree.rootNode)) {
     let outer: Node | undefined;
@@ -116,17 +113,22 @@ export function summarize(parser: PythonParser, path: string, text: string, tree
     }
     if (!outer) continue;
     if (kind === 'inert') inert.push(outer.startIndex, outer.endIndex);
-    else if (kind === 'import') imports.push(outer);
     else if (target) attributes.push({ statement: outer, target });
   }
   summary.inert = mergeSpans(inert);
-  // An import inside a class or function of the outline (recovered ones too) is not the module's.
-  const blocks = symbols.filter((s) => s.kind === 'class' || s.kind === 'function').map((s) => s.range);
-  for (const statement of imports) if (!insideAny(blocks, statement)) importBindings(summary, path, statement);
-  if (attributes.length > 0) {
-    const scan = binding();
-    for (const { statement, target } of attributes) selfAttribute(summary, methods, scan, statement, target);
+  const scan = binding();
+  // The module's imports (one in a class or function is not the module's), the last of a name winning as at run time.
+  scan.sites.forEach((site, index) => {
+    if (site.declares !== 'import' || site.scope !== 0) return;
+    const imported = importBinding(path, tree, scan, index);
+    if (imported) summary.imports.set(imported.local, imported);
+  });
+  for (const wildcard of scan.scopes[0].wildcards) {
+    const star = tree.rootNode.descendantForIndex(wildcard.at, wildcard.at + 1);
+    const statement = star && importStatementOf(star);
+    if (star && statement) summary.starImports.push({ local: '*', module: wildcard.module, level: wildcard.level, definition: importDefinition(path, star, statement) });
   }
+  for (const { statement, target } of attributes) selfAttribute(summary, methods, scan, statement, target);
   return summary;
 }
 
@@ -177,25 +179,6 @@ function definitionNode(tree: Tree, symbol: PySymbol): Node | undefined {
   return parent?.type === 'class_definition' && parent.childForFieldName('name')?.equals(name!) ? parent : undefined;
 }
 
-/** Whether `node` starts inside one of the sorted, disjoint ranges. */
-function insideAny(ranges: Range[], node: Node): boolean {
-  const { row, column } = node.startPosition;
-  const before = (line: number, col: number) => line < row || (line === row && col <= column);
-  let lo = 0;
-  let hi = ranges.length - 1;
-  let last = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (before(ranges[mid].startLine, ranges[mid].startColumn)) {
-      last = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  if (last < 0) return false;
-  const range = ranges[last];
-  return row < range.endLine || (row === range.endLine && column < range.endColumn);
-}
-
 function add(map: Map<string, Definition[]>, definition: Definition): void {
   const list = map.get(definition.name);
   if (list) list.push(definition);
@@ -208,62 +191,20 @@ function basesOf(classNode: Node): string[] {
   return superclasses.namedChildren.filter((c) => c && (c.type === 'identifier' || c.type === 'attribute')).map((c) => c!.text);
 }
 
-/** The bindings of one import statement, added to the summary's imports. */
-function importBindings(summary: FileSummary, path: string, statement: Node): void {
-  for (const binding of importsOf(path, statement)) {
-    if (binding.local === '*') summary.starImports.push(binding);
-    else summary.imports.set(binding.local, binding);
-  }
+const IMPORT_STATEMENTS: ReadonlySet<string> = new Set(['import_statement', 'import_from_statement', 'future_import_statement']);
+
+function importStatementOf(node: Node): Node | undefined {
+  for (let at: Node | null = node; at; at = at.parent) if (IMPORT_STATEMENTS.has(at.type)) return at;
+  return undefined;
 }
 
-/** The names an `import` or `from ... import` statement binds. */
-export function importsOf(path: string, statement: Node): ImportBinding[] {
-  const out: ImportBinding[] = [];
-  const bind = (local: Node, module: string, level: number, name: string | undefined) => {
-    const definition = importDefinition(path, local, statement);
-    const binding: ImportBinding = { local: local.text, module, level, definition };
-    if (name !== undefined) binding.name = name;
-    out.push(binding);
-  };
-  if (statement.type === 'import_statement') {
-    for (const child of statement.namedChildren) {
-      if (!child) continue;
-      if (child.type === 'dotted_name') {
-        const first = child.namedChildren[0];
-        if (first) bind(first, first.text, 0, undefined);
-      } else if (child.type === 'aliased_import') {
-        const name = child.childForFieldName('name');
-        const alias = child.childForFieldName('alias');
-        if (name && alias) bind(alias, name.text, 0, undefined);
-      }
-    }
-    return out;
-  }
-  const moduleNode = statement.childForFieldName('module_name');
-  let module = '';
-  let level = 0;
-  if (moduleNode?.type === 'relative_import') {
-    for (const child of moduleNode.children) {
-      if (!child) continue;
-      if (child.type === 'import_prefix') level = child.text.length;
-      else if (child.type === 'dotted_name') module = child.text;
-    }
-  } else if (moduleNode) {
-    module = moduleNode.text;
-  }
-  for (const child of statement.namedChildren) {
-    if (!child || child.equals(moduleNode!)) continue;
-    if (child.type === 'wildcard_import') {
-      out.push({ local: '*', module, level, definition: importDefinition(path, child, statement) });
-    } else if (child.type === 'dotted_name') {
-      bind(child, module, level, child.text);
-    } else if (child.type === 'aliased_import') {
-      const name = child.childForFieldName('name');
-      const alias = child.childForFieldName('alias');
-      if (name && alias) bind(alias, module, level, name.text);
-    }
-  }
-  return out;
+/** What the import site `index` of `scan` (the binder's reading of `tree`'s text) binds, with the import statement as its definition. */
+export function importBinding(path: string, tree: Tree, scan: PyScan, index: number): ImportBinding | undefined {
+  const declared = importDeclaration(scan, index);
+  const site = scan.sites[index];
+  const local = declared && tree.rootNode.descendantForIndex(site.start, site.end);
+  const statement = local && local.type === 'identifier' ? importStatementOf(local) : undefined;
+  return declared && local && statement ? { ...declared, definition: importDefinition(path, local, statement) } : undefined;
 }
 
 /** The import statement as the definition of the name `local` binds. */
