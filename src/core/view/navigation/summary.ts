@@ -72,9 +72,6 @@ export interface FileSummary {
 
 const QUERY_SOURCE = `
 (assignment left: (attribute object: (identifier) attribute: (identifier)) @target) @attribute
-(string_start) @inert
-(string_content) @inert
-(comment) @inert
 `;
 
 let compiled: Query | undefined;
@@ -98,25 +95,14 @@ export function summarize(parser: PythonParser, path: string, text: string, tree
   const methods = new Map<number, ClassInfo>();
   const starts = lineStarts(text);
   addDefinitions(summary, tree, symbols, undefined, (range, owner) => methods.set(starts[range.startLine] + range.startColumn, owner));
-  const inert: number[] = [];
   const attributes: Array<{ statement: Node; target: Node }> = [];
   for (const match of query(parser).matches(tree.rootNode)) {
-    let outer: Node | undefined;
-    let target: Node | undefined;
-    let kind = '';
-    for (const capture of match.captures) {
-      if (capture.name === 'target') target = capture.node;
-      else {
-        outer = capture.node;
-        kind = capture.name;
-      }
-    }
-    if (!outer) continue;
-    if (kind === 'inert') inert.push(outer.startIndex, outer.endIndex);
-    else if (target) attributes.push({ statement: outer, target });
+    const target = match.captures.find((c) => c.name === 'target')?.node;
+    const statement = match.captures.find((c) => c.name === 'attribute')?.node;
+    if (statement && target) attributes.push({ statement, target });
   }
-  summary.inert = mergeSpans(inert);
   const scan = binding();
+  summary.inert = inertSpans(scan);
   // The module's imports (one in a class or function is not the module's), the last of a name winning as at run time.
   scan.sites.forEach((site, index) => {
     if (site.declares !== 'import' || site.scope !== 0) return;
@@ -210,6 +196,22 @@ export function importBinding(path: string, tree: Tree, scan: PyScan, index: num
 /** The import statement as the definition of the name `local` binds. */
 function importDefinition(path: string, local: Node, statement: Node): Definition {
   return { name: local.text, kind: 'import', path, range: rangeOf(statement), selection: rangeOf(local), header: { start: statement.startIndex, end: statement.endIndex } };
+}
+
+/** Where a word is no reference: comments, and strings but for their f-string fields (the binder's tokens). */
+function inertSpans(scan: PyScan): Int32Array {
+  const flat: number[] = [];
+  for (const comment of scan.comments) flat.push(comment.start, comment.end);
+  for (const { token } of scan.strings) {
+    let from = token.start;
+    for (const part of token.parts ?? []) {
+      if (part.kind !== 'expression') continue;
+      flat.push(from, part.start);
+      from = part.end;
+    }
+    flat.push(from, token.end);
+  }
+  return mergeSpans(flat);
 }
 
 /** Sorts and merges [start, end, start, end, ...] into disjoint spans. */
