@@ -14,6 +14,8 @@ async function main(): Promise<void> {
   const setup = spawnSync('bash', [path.join(ROOT, 'scripts', 'e2e-setup.sh')], { stdio: 'inherit' });
   if (setup.status !== 0) throw new Error('scripts/e2e-setup.sh failed: see above');
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'schrodinger-start-'));
+  // However the process ends (the harness ends it on a signal, after killing code-server), the copy goes with it.
+  process.on('exit', () => fs.rmSync(work, { recursive: true, force: true }));
   const repository = path.join(work, 'shopcart');
   fs.cpSync(path.join(ROOT, 'test', 'fixtures', 'shopcart'), repository, { recursive: true });
   console.log('packaging the extension...');
@@ -29,13 +31,7 @@ async function main(): Promise<void> {
   console.log(`  ${server.url}/?workspace=${encodeURIComponent(workspace)}\n`);
   console.log(`The real files are in ${repository}; edits made in the view land there.`);
   console.log('Ctrl+P: Go to File in View · Ctrl+Shift+F: Find in View · F1 "Schrödinger": more. Ctrl-C stops.');
-  const stop = async () => {
-    await server.stop();
-    fs.rmSync(work, { recursive: true, force: true });
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
+  // Ctrl-C: the harness kills code-server and ends the process; the exit handler above removes the copy.
   await new Promise(() => undefined);
 }
 
