@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { definitionScope, functionLocal, importDeclaration, lookup, readsNamespaceByName, referencesOf, Site, siteAt, type PyScan } from '../../src/core/python/binder';
 import { isIdentifier, KEYWORDS } from '../../src/core/python/identifiers';
 import { aliasesOf } from '../../src/core/python/aliases';
+import { loadPythonParser } from '../../src/core/python/parser';
 import { pythonFile } from '../../src/core/python/python-file';
 
 /** Each scope as `kind name: binding(declarations)...`, in order. */
@@ -217,4 +218,18 @@ test('import declarations: what each import site binds, from which module, at wh
   });
   assert.deepEqual(declared, ['a<-a', 'd<-c', 'x<-..m.n:x', 'z<-..m.n:y', 'tools<-.:tools']);
   assert.deepEqual(scan.scopes[0].wildcards.map((w) => `${w.module}@${w.at}`), ['p@{AT}'.replace('{AT}', String(scan.text.indexOf('*')))]);
+});
+
+test('a tree in use stays alive while other files are read, then leaves with its file', async () => {
+  const parser = await loadPythonParser();
+  const text = 'def kept_alive(a):\n    return a\n';
+  const file = pythonFile(text);
+  const seen = file.withTree(parser, (tree) => {
+    // More files than the cache holds: this one leaves it while its tree is used.
+    for (let i = 0; i < 80; i++) pythonFile(`x_${i} = ${i}\n`).tree(parser);
+    return tree.rootNode.text;
+  });
+  assert.equal(seen, text);
+  assert.notEqual(pythonFile(text), file, 'the file left the cache');
+  assert.equal((file as unknown as { parsed?: unknown }).parsed, undefined, 'its tree was freed when its user was done');
 });

@@ -182,8 +182,10 @@ async function variantMaterials(options: MaterialsOptions, variant: Variant, sha
   const regionsKept: Region[] = [];
   const parser = await loadPythonParser();
   const cut = (file: string, text: string, region: Region) => {
-    const fn = regionFunction(pythonFile(text).tree(parser).rootNode, region);
-    return fn ? { start: fn.startPosition.row, end: fn.endPosition.row } : undefined;
+    return pythonFile(text).withTree(parser, (tree) => {
+      const fn = regionFunction(tree.rootNode, region);
+      return fn ? { start: fn.startPosition.row, end: fn.endPosition.row } : undefined;
+    });
   };
   const lines = (text: string, range: { start: number; end: number }) => text.split('\n').slice(range.start, range.end + 1).join('\n');
   for (const region of shared.regions) {

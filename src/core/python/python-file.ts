@@ -12,6 +12,9 @@ import type { Token } from './tokenizer';
 export class PythonFile {
   private bound: PyScan | undefined;
   private parsed: Tree | undefined;
+  /** How many `withTree` calls are using the tree now: while any is, leaving the cache does not free it. */
+  private users = 0;
+  private left = false;
 
   constructor(readonly text: string) {}
 
@@ -37,8 +40,25 @@ export class PythonFile {
     return this.parsed;
   }
 
-  /** Frees the tree (the file can still be asked for one, which parses again). */
+  /** `use` with the tree, which stays alive until `use` returns, whatever other files are read meanwhile. */
+  withTree<T>(parser: PythonParser, use: (tree: Tree) => T): T {
+    const tree = this.tree(parser);
+    this.users++;
+    try {
+      return use(tree);
+    } finally {
+      this.users--;
+      if (this.users === 0 && this.left) this.dispose();
+    }
+  }
+
+  /** Frees the tree (the file can still be asked for one, which parses again); one in use is freed when its last user is done. */
   dispose(): void {
+    if (this.users > 0) {
+      this.left = true;
+      return;
+    }
+    this.left = false;
     this.parsed?.delete();
     this.parsed = undefined;
   }

@@ -240,51 +240,53 @@ export function placeFunctions(text: string, functions: RewrittenFunction[]): st
  */
 async function growthCandidates(text: string, gold: ReadonlyArray<{ name: string; startLine: number }>, where: RewriteWhere): Promise<Array<{ name: string; startLine: number; why: string }>> {
   const parser = await loadPythonParser();
-  const tree = pythonFile(text).tree(parser);
-  if (tree.rootNode.hasError) return [];
-  const functions = descendants(tree.rootNode, 'function_definition');
-  const golden = gold.map((g) => functions.find((f) => f.startPosition.row === g.startLine - 1)).filter((f) => f !== undefined);
-  const overlaps = (fn: (typeof functions)[number]) => golden.some((g) => fn.startIndex <= g.endIndex && g.startIndex <= fn.endIndex);
-  const found: Array<{ name: string; startLine: number; why: string }> = [];
-  const add = (fn: (typeof functions)[number] | undefined, why: string) => {
-    if (!fn || overlaps(fn) || found.some((f) => f.startLine === fn.startPosition.row + 1)) return;
-    found.push({ name: dottedName(fn), startLine: fn.startPosition.row + 1, why });
-  };
-  for (const fn of golden) {
-    const context = contextOf(text, fn, where);
-    if (!context) continue;
-    for (const callee of calledDefinitions(context)) {
-      const at = context.scope.scan.sites[callee.nameSite]?.start;
-      add(functions.find((f) => f.childForFieldName('name')?.startIndex === at), `called by ${dottedName(fn)}`);
+  return pythonFile(text).withTree(parser, (tree) => {
+    if (tree.rootNode.hasError) return [];
+    const functions = descendants(tree.rootNode, 'function_definition');
+    const golden = gold.map((g) => functions.find((f) => f.startPosition.row === g.startLine - 1)).filter((f) => f !== undefined);
+    const overlaps = (fn: (typeof functions)[number]) => golden.some((g) => fn.startIndex <= g.endIndex && g.startIndex <= fn.endIndex);
+    const found: Array<{ name: string; startLine: number; why: string }> = [];
+    const add = (fn: (typeof functions)[number] | undefined, why: string) => {
+      if (!fn || overlaps(fn) || found.some((f) => f.startLine === fn.startPosition.row + 1)) return;
+      found.push({ name: dottedName(fn), startLine: fn.startPosition.row + 1, why });
+    };
+    for (const fn of golden) {
+      const context = contextOf(text, fn, where);
+      if (!context) continue;
+      for (const callee of calledDefinitions(context)) {
+        const at = context.scope.scan.sites[callee.nameSite]?.start;
+        add(functions.find((f) => f.childForFieldName('name')?.startIndex === at), `called by ${dottedName(fn)}`);
+      }
     }
-  }
-  for (const fn of golden) {
-    const body = fn.parent?.type === 'block' && fn.parent.parent?.type === 'class_definition' ? fn.parent : undefined;
-    if (!body) continue;
-    const owner = body.parent!.childForFieldName('name')?.text ?? '';
-    const methods = body.namedChildren
-      .map((member) => (member?.type === 'decorated_definition' ? member.childForFieldName('definition') : member))
-      .filter((m): m is NonNullable<typeof m> => m?.type === 'function_definition');
-    // The nearest first: the code around the fix.
-    const distance = (m: (typeof methods)[number]) => Math.abs(m.startPosition.row - fn.startPosition.row);
-    for (const method of methods.sort((a, b) => distance(a) - distance(b) || a.startIndex - b.startIndex)) add(method, `a method of ${owner}, as ${dottedName(fn)} is`);
-  }
-  return found;
+    for (const fn of golden) {
+      const body = fn.parent?.type === 'block' && fn.parent.parent?.type === 'class_definition' ? fn.parent : undefined;
+      if (!body) continue;
+      const owner = body.parent!.childForFieldName('name')?.text ?? '';
+      const methods = body.namedChildren
+        .map((member) => (member?.type === 'decorated_definition' ? member.childForFieldName('definition') : member))
+        .filter((m): m is NonNullable<typeof m> => m?.type === 'function_definition');
+      // The nearest first: the code around the fix.
+      const distance = (m: (typeof methods)[number]) => Math.abs(m.startPosition.row - fn.startPosition.row);
+      for (const method of methods.sort((a, b) => distance(a) - distance(b) || a.startIndex - b.startIndex)) add(method, `a method of ${owner}, as ${dottedName(fn)} is`);
+    }
+    return found;
+  });
 }
 
 /** The regions' functions in `text`: by dotted name, the one nearest the region's line when the name repeats. */
 async function locateFunctions(text: string, regions: readonly Region[]): Promise<Array<{ name: string; startLine: number }>> {
   const parser = await loadPythonParser();
-  const tree = pythonFile(text).tree(parser);
-  if (tree.rootNode.hasError) return [];
-  const found: Array<{ name: string; startLine: number }> = [];
-  for (const region of regions) {
-    const fn = regionFunction(tree.rootNode, region);
-    if (!fn) continue;
-    const startLine = fn.startPosition.row + 1;
-    if (!found.some((f) => f.startLine === startLine)) found.push({ name: region.name, startLine });
-  }
-  return found;
+  return pythonFile(text).withTree(parser, (tree) => {
+    if (tree.rootNode.hasError) return [];
+    const found: Array<{ name: string; startLine: number }> = [];
+    for (const region of regions) {
+      const fn = regionFunction(tree.rootNode, region);
+      if (!fn) continue;
+      const startLine = fn.startPosition.row + 1;
+      if (!found.some((f) => f.startLine === startLine)) found.push({ name: region.name, startLine });
+    }
+    return found;
+  });
 }
 
 function offsetOfLine(text: string, line: number): number {

@@ -81,33 +81,34 @@ export async function findRegions(patch: string, read: BaseReader): Promise<Regi
       continue;
     }
     const lines = base.split(/\r?\n|\r/);
-    const tree = pythonFile(base).tree(parser);
-    const functions = tree.rootNode.descendantsOfType('function_definition').filter((n): n is Node => n !== null);
-    for (const [h, hunk] of file.hunks.entries()) {
-      const placement = placements[h];
-      const oldSide = hunk.lines.filter((l) => l.startsWith(' ') || l.startsWith('-')).map((l) => withoutCr(l.slice(1)));
-      const at = locate(lines, oldSide, hunk.oldStart - 1);
-      if (at === undefined) {
-        placement.notes.push('its old side is not in the base file');
-        continue;
-      }
-      placement.foundLine = at + 1;
-      for (const group of changeGroups(hunk.lines)) {
-        const fn = enclosingFunction(functions, lines, group, at);
-        if (!fn) {
-          placement.notes.push(`lines ${describeGroup(group, at)}: outside any function`);
+    pythonFile(base).withTree(parser, (tree) => {
+      const functions = tree.rootNode.descendantsOfType('function_definition').filter((n): n is Node => n !== null);
+      for (const [h, hunk] of file.hunks.entries()) {
+        const placement = placements[h];
+        const oldSide = hunk.lines.filter((l) => l.startsWith(' ') || l.startsWith('-')).map((l) => withoutCr(l.slice(1)));
+        const at = locate(lines, oldSide, hunk.oldStart - 1);
+        if (at === undefined) {
+          placement.notes.push('its old side is not in the base file');
           continue;
         }
-        const region: Region = { path, name: dottedName(fn), startLine: fn.startPosition.row + 1, endLine: fn.endPosition.row + 1 };
-        const key = `${path}:${region.startLine}`;
-        let index = regionIndex.get(key);
-        if (index === undefined) {
-          index = out.regions.push(region) - 1;
-          regionIndex.set(key, index);
+        placement.foundLine = at + 1;
+        for (const group of changeGroups(hunk.lines)) {
+          const fn = enclosingFunction(functions, lines, group, at);
+          if (!fn) {
+            placement.notes.push(`lines ${describeGroup(group, at)}: outside any function`);
+            continue;
+          }
+          const region: Region = { path, name: dottedName(fn), startLine: fn.startPosition.row + 1, endLine: fn.endPosition.row + 1 };
+          const key = `${path}:${region.startLine}`;
+          let index = regionIndex.get(key);
+          if (index === undefined) {
+            index = out.regions.push(region) - 1;
+            regionIndex.set(key, index);
+          }
+          if (!placement.regions.includes(index)) placement.regions.push(index);
         }
-        if (!placement.regions.includes(index)) placement.regions.push(index);
       }
-    }
+    });
   }
   return out;
 }

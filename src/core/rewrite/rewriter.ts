@@ -109,9 +109,9 @@ export async function rewriteFunctions(text: string, targets: readonly RewriteTa
   return { text: current, functions };
 }
 
-/** `use` with the shared tree of `text` (python-file.ts), within one synchronous step. */
+/** `use` with the shared tree of `text` (python-file.ts), kept alive while `use` runs. */
 function withTree<T>(parser: PythonParser, text: string, use: (tree: Tree) => T): T {
-  return use(pythonFile(text).tree(parser));
+  return pythonFile(text).withTree(parser, use);
 }
 
 function functionAt(tree: Tree, start: number): Node {
