@@ -3,7 +3,9 @@
  * their members (methods, class attributes, `self.x = ...` attributes), its module-level imports,
  * and the spans of strings and comments (where a word is not a reference). The definitions are the
  * file's outline (core/python/outline), read from the same tree, so navigation and the editor's
- * outline agree on them; every name in it is a view name.
+ * outline agree on them; what the imports bind, which `self` an attribute is set on and where
+ * strings and comments lie are the binder's (core/python/binder), the tree giving only ranges.
+ * Every name in it is a view name.
  */
 import type { Node, Query, Tree } from 'web-tree-sitter';
 import { importDeclaration, lookup, scanPython, siteAt, type PyScan } from '../../python/binder';
