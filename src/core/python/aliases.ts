@@ -7,7 +7,7 @@
  * dotted names it stands for, as written.
  */
 import type { PyScan } from './binder';
-import { Tok, type Token } from './tokenizer';
+import { afterDotted, isOp, nameText, Tok, type Token } from './tokenizer';
 
 export interface Alias {
   at: number;
@@ -17,13 +17,12 @@ export interface Alias {
 
 export function aliasesOf(scan: Pick<PyScan, 'text' | 'tokens'>): Alias[] {
   const { text, tokens } = scan;
-  const word = (k: number) => (tokens[k]?.type === Tok.Name ? text.slice(tokens[k].start, tokens[k].end) : undefined);
-  const op = (k: number, symbol: string) => tokens[k]?.type === Tok.Op && text.slice(tokens[k].start, tokens[k].end) === symbol;
+  const word = (k: number) => nameText(text, tokens[k]);
+  const op = (k: number, symbol: string) => isOp(text, tokens[k], symbol);
   /** The dotted name starting at token `k` (`self.attribute`) and the token after it. */
   const dotted = (k: number): { chain: string; next: number } | undefined => {
     if (word(k) === undefined) return undefined;
-    let next = k + 1;
-    while (op(next, '.') && word(next + 1) !== undefined) next += 2;
+    const next = afterDotted(text, tokens, k);
     return { chain: text.slice(tokens[k].start, tokens[next - 1].end), next };
   };
   const endsLine = (k: number) => tokens[k] === undefined || tokens[k].type === Tok.Newline || (tokens[k].type === Tok.Comment && (tokens[k + 1] === undefined || tokens[k + 1].type === Tok.Newline));

@@ -10,7 +10,7 @@
  * they agree on what a name is and where it is bound.
  */
 import { KEYWORDS, VALUE_KEYWORDS } from './identifiers';
-import { lex, Tok, type StringToken, type Token } from './tokenizer';
+import { isOp, isWord, lex, Tok, type StringToken, type Token } from './tokenizer';
 export type { StringPart } from './tokenizer';
 
 export type ScopeKind = 'module' | 'class' | 'function' | 'lambda' | 'comprehension';
@@ -1462,14 +1462,6 @@ function membershipOperand(text: string, tokens: Token[], k: number): string | u
 function isComparison(text: string, t: Token): boolean {
   const word = text.slice(t.start, t.end);
   return (t.type === Tok.Op && (word === '==' || word === '!=')) || (t.type === Tok.Name && word === 'in');
-}
-
-function isOp(text: string, t: Token | undefined, op: string): boolean {
-  return t !== undefined && t.type === Tok.Op && text.slice(t.start, t.end) === op;
-}
-
-function isWord(text: string, t: Token | undefined, word: string): boolean {
-  return t !== undefined && t.type === Tok.Name && text.slice(t.start, t.end) === word;
 }
 
 /** A target name is not read from: not followed by `.`, `(` or `[`. */

@@ -1,4 +1,4 @@
-import { lex, Tok } from './tokenizer';
+import { afterDotted, isOp, lex, nameText } from './tokenizer';
 
 /**
  * The module a relative import names (`from ..a import b` in `pkg.sub.mod`: `pkg.a`), from the
@@ -21,26 +21,19 @@ export function importedModuleName(importer: string | undefined, importerIsPacka
 export function importedTops(text: string): string[] {
   const tokens = lex(text);
   const tops = new Set<string>();
-  const word = (k: number) => (tokens[k]?.type === Tok.Name ? text.slice(tokens[k].start, tokens[k].end) : undefined);
-  const op = (k: number, symbol: string) => tokens[k]?.type === Tok.Op && text.slice(tokens[k].start, tokens[k].end) === symbol;
-  /** Past the dotted name at `k`. */
-  const skipDotted = (k: number) => {
-    let next = k + 1;
-    while (op(next, '.') && word(next + 1) !== undefined) next += 2;
-    return next;
-  };
+  const word = (k: number) => nameText(text, tokens[k]);
   for (let k = 0; k < tokens.length; k++) {
     if (!tokens[k].lineStart) continue;
     const keyword = word(k);
     if (keyword === 'from') {
       const top = word(k + 1);
-      if (top !== undefined && word(skipDotted(k + 1)) === 'import') tops.add(top);
+      if (top !== undefined && word(afterDotted(text, tokens, k + 1)) === 'import') tops.add(top);
     } else if (keyword === 'import') {
       for (let j = k + 1; word(j) !== undefined; ) {
         tops.add(word(j)!);
-        j = skipDotted(j);
+        j = afterDotted(text, tokens, j);
         if (word(j) === 'as') j += 2;
-        if (!op(j, ',')) break;
+        if (!isOp(text, tokens[j], ',')) break;
         j++;
       }
     }

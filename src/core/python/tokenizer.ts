@@ -165,6 +165,26 @@ export function lex(text: string, start = 0, end = text.length, expression = fal
   return tokens;
 }
 
+/** The text of `t` when it is a name (keywords too), else undefined. */
+export function nameText(text: string, t: Token | undefined): string | undefined {
+  return t !== undefined && t.type === Tok.Name ? text.slice(t.start, t.end) : undefined;
+}
+
+export function isWord(text: string, t: Token | undefined, word: string): boolean {
+  return nameText(text, t) === word;
+}
+
+export function isOp(text: string, t: Token | undefined, op: string): boolean {
+  return t !== undefined && t.type === Tok.Op && text.slice(t.start, t.end) === op;
+}
+
+/** The index of the token after the dotted name that starts at token `k` (`a.b.c`). */
+export function afterDotted(text: string, tokens: readonly Token[], k: number): number {
+  let next = k + 1;
+  while (isOp(text, tokens[next], '.') && nameText(text, tokens[next + 1]) !== undefined) next += 2;
+  return next;
+}
+
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
