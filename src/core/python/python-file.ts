@@ -14,7 +14,6 @@ export class PythonFile {
   private parsed: Tree | undefined;
   /** How many `withTree` calls are using the tree now: while any is, leaving the cache does not free it. */
   private users = 0;
-  private left = false;
 
   constructor(readonly text: string) {}
 
@@ -48,17 +47,13 @@ export class PythonFile {
       return use(tree);
     } finally {
       this.users--;
-      if (this.users === 0 && this.left) this.dispose();
+      if (this.users === 0 && recent.get(this.text) !== this) this.dispose();
     }
   }
 
   /** Frees the tree (the file can still be asked for one, which parses again); one in use is freed when its last user is done. */
   dispose(): void {
-    if (this.users > 0) {
-      this.left = true;
-      return;
-    }
-    this.left = false;
+    if (this.users > 0) return;
     this.parsed?.delete();
     this.parsed = undefined;
   }

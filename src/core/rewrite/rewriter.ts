@@ -87,7 +87,7 @@ export async function rewriteFunctions(text: string, targets: readonly RewriteTa
   const parser = await loadPythonParser();
   const located: Array<{ target: RewriteTarget; start: number; end: number }> = [];
   const taken = new Set<string>();
-  withTree(parser, text, (tree) => {
+  pythonFile(text).withTree(parser, (tree) => {
     if (tree.rootNode.hasError) throw new Error('the file does not parse');
     for (const id of descendants(tree.rootNode, 'identifier')) taken.add(id.text);
     for (const target of targets) {
@@ -107,11 +107,6 @@ export async function rewriteFunctions(text: string, targets: readonly RewriteTa
     current = result.text;
   }
   return { text: current, functions };
-}
-
-/** `use` with the shared tree of `text` (python-file.ts), kept alive while `use` runs. */
-function withTree<T>(parser: PythonParser, text: string, use: (tree: Tree) => T): T {
-  return pythonFile(text).withTree(parser, use);
 }
 
 function functionAt(tree: Tree, start: number): Node {
@@ -165,7 +160,7 @@ async function rewriteFunction(
   taken: Set<string>,
   where: RewriteWhere,
 ): Promise<{ text: string; rewrite: Omit<FunctionRewrite, 'name'> }> {
-  const original = withTree(parser, text, (tree) => {
+  const original = pythonFile(text).withTree(parser, (tree) => {
     const fn = functionAt(tree, start);
     return { text: fn.text, end: fn.endIndex, tokens: codeTokens(fn), startLine: fn.startPosition.row + 1, endLine: fn.endPosition.row + 1 };
   });
@@ -176,7 +171,7 @@ async function rewriteFunction(
   let current = text;
 
   const round = (number: number, find: (context: FunctionContext) => Site[], force: boolean, checkOverlap: boolean): void => {
-    const step = withTree(parser, current, (tree) => {
+    const step = pythonFile(current).withTree(parser, (tree) => {
       const fn = functionAt(tree, start);
       const context = contextOf(current, fn, where);
       if (!context) return undefined;
@@ -189,7 +184,7 @@ async function rewriteFunction(
       return { chosen, out: applySites(current, chosen, fn.startIndex, fn.endIndex) };
     });
     if (!step || step.chosen.length === 0) return;
-    const parses = withTree(parser, step.out, (tree) => !tree.rootNode.hasError && descendants(tree.rootNode, 'function_definition').some((f) => f.startIndex === start));
+    const parses = pythonFile(step.out).withTree(parser, (tree) => !tree.rootNode.hasError && descendants(tree.rootNode, 'function_definition').some((f) => f.startIndex === start));
     if (!parses) {
       droppedRounds++;
       return;
@@ -207,7 +202,7 @@ async function rewriteFunction(
   for (let n = 1; n <= ROUNDS; n++) round(n, (context) => CATALOGUE.filter((t) => !disabled.has(t.kind)).flatMap((t) => t.sites(context)), n === 1, true);
   round(ROUNDS + 1, (context) => renameSites(context, random, taken), applied.length === 0, false);
 
-  return withTree(parser, current, (tree) => {
+  return pythonFile(current).withTree(parser, (tree) => {
     const fn = functionAt(tree, start);
     return {
       text: current,
