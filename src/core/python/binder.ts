@@ -380,6 +380,12 @@ export function importDeclaration(scan: PyScan, index: number): ImportDeclaratio
   return undefined;
 }
 
+/** The site whose name starts at `offset` (a tree's identifier node there), else -1. */
+export function siteStartingAt(scan: PyScan, offset: number): number {
+  const index = siteAt(scan, offset);
+  return index !== -1 && scan.sites[index].start === offset ? index : -1;
+}
+
 /** The site whose name covers `offset` (its start up to and including its end). */
 export function siteAt(scan: PyScan, offset: number): number {
   const sites = scan.sites;

@@ -19,7 +19,7 @@
  * strings and comments in every Python file of the view.
  */
 import type { Node, Tree } from 'web-tree-sitter';
-import { definitionScope, lookup, referencesOf, Site, siteAt, type Binding as BinderBinding, type Declaration, type PyScan, type Scope } from '../../python/binder';
+import { definitionScope, lookup, referencesOf, Site, siteAt, siteStartingAt, type Binding as BinderBinding, type Declaration, type PyScan, type Scope } from '../../python/binder';
 import { loadPythonParser, type PythonParser } from '../../python/parser';
 import { pythonFile } from '../../python/python-file';
 import { isNameChar } from '../../python/identifiers';
@@ -371,8 +371,8 @@ class Resolution {
     }
     const scan = pythonFile(this.live.text).binding;
     const importAt = (id: Node) => {
-      const index = siteAt(scan, id.startIndex);
-      return index !== -1 && scan.sites[index].start === id.startIndex ? importBinding(this.path, id.tree, scan, index) : undefined;
+      const index = siteStartingAt(scan, id.startIndex);
+      return index === -1 ? undefined : importBinding(this.path, id.tree, scan, index);
     };
     const binding = importAt(node);
     if (statement.type === 'import_statement') {
@@ -392,9 +392,9 @@ class Resolution {
   /** A name the document binds outside its module scope (a function, lambda, comprehension or class body). */
   local(node: Node, name: string): { definitions: Definition[]; binding?: LocalBinding } | undefined {
     const scan = pythonFile(this.live.text).binding;
-    const index = siteAt(scan, node.startIndex);
+    const index = siteStartingAt(scan, node.startIndex);
     const site = index === -1 ? undefined : scan.sites[index];
-    if (!site || site.start !== node.startIndex || site.text !== name) return undefined;
+    if (!site || site.text !== name) return undefined;
     const found = lookup(scan.scopes, name, site.scope);
     if (!found || found.scope === 0) return undefined;
     if (scan.scopes[found.scope].kind === 'class') {
@@ -592,9 +592,9 @@ class Resolution {
   /** `self` (or `cls`) as the first parameter of a method of a class of this document (a `classmethod`'s is the class). */
   private selfClass(node: Node): Meaning | undefined {
     const scan = pythonFile(this.live.text).binding;
-    const index = siteAt(scan, node.startIndex);
+    const index = siteStartingAt(scan, node.startIndex);
     const site = index === -1 ? undefined : scan.sites[index];
-    if (!site || site.start !== node.startIndex || site.text !== node.text) return undefined;
+    if (!site || site.text !== node.text) return undefined;
     const found = lookup(scan.scopes, site.text, site.scope);
     const method = found && scan.scopes[found.scope];
     if (!method || method.kind !== 'function' || method.params[0]?.name !== site.text || scan.scopes[method.parent]?.kind !== 'class') return undefined;
