@@ -582,3 +582,51 @@ test("a piece of a definition's name compared with __name__ (`startswith(\"F\")`
   assert.equal(d.bundle.names!.excluded.VisitorCall, 'name-piece-test');
   assert.notEqual(d.name('Registry'), 'Registry');
 });
+
+test('a name a text shows cut at a width (an expected rendering) keeps its spelling, and so do the names before the cut on its line whose view has another length', async () => {
+  const d = await viewRunsLikeOriginal({
+    'panels/__init__.py': [
+      'def panel(obj, width=44):',
+      '    """A box around where an object is defined, its lines cut or wrapped at the box\'s width."""',
+      '    inner = width - 4',
+      '    where = f"{obj.__module__}.{obj.__qualname__}"',
+      '    title = f"<{type(obj).__name__} {where}"[:inner]',
+      '    lines = [where[i:i + inner] for i in range(0, len(where), inner)]',
+      '    rows = [f"+-{title.ljust(inner, \'-\')}-+"] + [f"| {line.ljust(inner)} |" for line in lines]',
+      '    return "\\n".join(rows)',
+      '',
+    ].join('\n'),
+    'tests/__init__.py': '',
+    'tests/test_formatting.py': [
+      'from panels import panel',
+      '',
+      '',
+      'def test_a_panel_cuts_and_wraps_a_long_name():',
+      '    assert panel(test_a_panel_cuts_and_wraps_a_long_name) == (',
+      '        "+-<function tests.test_formatting.test_a_p-+\\n"',
+      '        "| tests.test_formatting.test_a_panel_cuts_ |\\n"',
+      '        "| and_wraps_a_long_name                    |"',
+      '    )',
+      '',
+      '',
+      'def test_local_name_in_a_panel():',
+      '    def summarize_inventory():',
+      '        pass',
+      '',
+      '    assert panel(summarize_inventory, 76) == (',
+      '        "+-<function tests.test_formatting.test_local_name_in_a_panel.<locals>.summ-+\\n"',
+      '        "| tests.test_formatting.test_local_name_in_a_panel.<locals>.summarize_inve |\\n"',
+      '        "| ntory                                                                    |"',
+      '    )',
+      '',
+    ].join('\n'),
+  });
+  const excluded = d.bundle.names!.excluded;
+  assert.equal(excluded.test_a_panel_cuts_and_wraps_a_long_name, 'cut-in-text');
+  assert.equal(excluded.summarize_inventory, 'cut-in-text');
+  // `formatting` has more letters than any replacement word: the module before the cut keeps its name.
+  assert.equal(excluded.test_formatting, 'before-cut-in-text');
+  // Not cut: `test_local_name_in_a_panel` is whole wherever it stands.
+  assert.notEqual(d.name('test_local_name_in_a_panel'), 'test_local_name_in_a_panel');
+  assert.notEqual(d.name('panel'), 'panel');
+});

@@ -8,6 +8,7 @@ import { Bind, Site, calledName, enclosingFunction, outermostFunction, scanPytho
 import { FileResolver, type ModuleContext } from './resolve';
 import { externalValueWord, isKwargsName, nameArgumentFlow, stringRole, withNameFlow, type ArgumentFlow } from './string-roles';
 import { appendTo } from '../common/multimap';
+import { splitWord } from './words';
 
 export type DefinitionKind = 'class' | 'function' | 'variable' | 'class-attribute' | 'parameter' | 'local' | 'local-callable' | 'attribute' | 'alias' | 'export';
 
@@ -83,6 +84,14 @@ export interface FileFacts {
    * top-level function the test is in (the candidates it tells apart), or null outside functions.
    */
   namePieces: Array<[piece: string, side: 'prefix' | 'suffix', neighbours: string[] | null]>;
+  /**
+   * Words of its texts (prose and docstrings) that may be a name cut where a program's text stops at a width (an
+   * expected rendering's `test_can_handle_sp─╮`): a word of two tokens or more and 8 characters
+   * or more, or any word after `f.<locals>.`; the names it may cut (the functions and classes
+   * defined in such an `f` of the file, else null: any name); and the words before it on its
+   * line, which must keep their length for the cut to fall where it did.
+   */
+  cutWords: Array<[word: string, candidates: string[] | null, before: string[]]>;
   /** One-word strings it hands to code outside the repository as values (`Token(type="front_matter")`). */
   externalValues: string[];
   /** One-word strings held in the file's containers or compared with (`{"blink": "blink"}`, `word == "link"`): data that may become keywords. */
@@ -121,7 +130,7 @@ const UPDATES_NAMESPACE = /\b(?:vars|globals)\(\s*\)\s*(?:\.\s*(?:update|setdefa
 export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   const scan = scanPython(text);
   const resolver = new FileResolver(scan, context);
-  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), wordStrings: [], externalValues: [], namePieces: [], computedKeywordCallees: [], containerWords: [], dynamicAttributes: false, optionNames: [], nameValued: [], nameArguments: nameArgumentFlow(resolver) };
+  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), wordStrings: [], externalValues: [], namePieces: [], cutWords: [], computedKeywordCallees: [], containerWords: [], dynamicAttributes: false, optionNames: [], nameValued: [], nameArguments: nameArgumentFlow(resolver) };
   // Strings flow into names within the file, as the translation sees them (code.ts).
   const flow = withNameFlow(resolver);
   facts.nameValued = flow.names;
@@ -296,6 +305,7 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
     if (role === 'local-names') facts.frameKeys.push(content);
     const piece = namePieceTest(scan, resolver, site, content, role);
     if (piece) facts.namePieces.push(piece);
+    if (!site.token.parts && (role === 'prose' || role === 'docstring')) cutWords(scan, content, facts.cutWords);
     if (role === 'prose' && !site.token.parts && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) {
       const asArgument = site.call && site.whole && !resolver.isExternalChain(site.call.callee);
       if (asArgument || site.container === 'subscript' || site.container === 'dict-key') facts.wordStrings.push(content);
@@ -337,6 +347,50 @@ function namePieceTest(scan: ReturnType<typeof scanPython>, resolver: FileResolv
   const neighbours = new Set<string>();
   for (const s of scan.scopes) if (s !== scan.scopes[top] && (s.kind === 'function' || s.kind === 'class') && s.start > start && s.end <= end) neighbours.add(s.name);
   return [content, side, [...neighbours].sort()];
+}
+
+/** How many words before a cut on its line are kept with it (`FileFacts.cutWords`). */
+const CUT_LINE_WORDS = 24;
+
+/** Words of a string's text that may be a name cut at a width (see `FileFacts.cutWords`), each line of it apart. */
+function cutWords(scan: PyScan, content: string, out: FileFacts['cutWords']): void {
+  for (const line of content.split(/\r?\n|\\n/)) {
+    const text = line.replace(/\\[\s\S]/g, '  ');
+    const before: string[] = [];
+    for (const m of text.matchAll(/(?<![\p{L}\p{N}_])[\p{L}_][\p{L}\p{N}_]*/gu)) {
+      const word = m[0];
+      const at = m.index + word.length;
+      // A word a placeholder continues (`get_next_%s`) is a piece of a name made at run time; one in a placeholder (`%(name)s`, `{name}`) is a key.
+      const placeholder = text[at] === '%' || text[at] === '{' || text[m.index - 1] === '{' || text.startsWith('%(', m.index - 2);
+      if (!placeholder && endsAtBorder(text, at)) {
+        const owner = text.startsWith('.<locals>.', m.index - 10) ? /([\p{L}_][\p{L}\p{N}_]*)\.<locals>\.$/u.exec(text.slice(0, m.index))?.[1] : undefined;
+        if (owner !== undefined) out.push([word, definedIn(scan, owner), before.slice(-CUT_LINE_WORDS)]);
+        else if (word.length >= 8 && splitWord(word).length >= 2) out.push([word, null, before.slice(-CUT_LINE_WORDS)]);
+      }
+      before.push(word);
+    }
+  }
+}
+
+/**
+ * Where a text cut at a width stops: the end of its line (past spaces), or a border, a frame's
+ * corner or an ellipsis (`│`, `─╮`, `…`, `|`, `-+`, `...`), not a word's punctuation.
+ */
+function endsAtBorder(text: string, at: number): boolean {
+  BORDER.lastIndex = at;
+  return BORDER.test(text);
+}
+
+const BORDER = / *(?:$|[|+]|-(?![\p{L}\p{N}])|\.\.\.|[^\x00-\x7f\p{L}\p{N}])/uy;
+
+/** The functions and classes defined (at any depth) in the file's functions named `owner`. */
+function definedIn(scan: PyScan, owner: string): string[] {
+  const names = new Set<string>();
+  for (const outer of scan.scopes) {
+    if (outer.kind !== 'function' || outer.name !== owner) continue;
+    for (const s of scan.scopes) if (s !== outer && (s.kind === 'function' || s.kind === 'class') && s.start > outer.start && s.end <= outer.end) names.add(s.name);
+  }
+  return [...names].sort();
 }
 
 const CONTAINERS: ReadonlySet<string> = new Set(['dict-key', 'dict-value', 'list', 'set', 'group']);

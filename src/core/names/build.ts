@@ -197,6 +197,10 @@ export function buildNames(
   }
   for (const word of input.undecodedWords) keptEverywhere[word] ??= 'undecodable-file';
   for (const word of namePieceNames(input.facts, definitions)) keptEverywhere[word] ??= 'name-piece-test';
+  const moduleWords = new Set(input.modules.flatMap((m) => m.split('.')));
+  const cut = cutNames(input.facts, definitions, (word) => (definitions.has(word) || moduleWords.has(word)) && rules.naming.viewName(word).length !== word.length);
+  for (const word of cut.names) keptEverywhere[word] ??= 'cut-in-text';
+  for (const word of cut.before) keptEverywhere[word] ??= 'before-cut-in-text';
   for (const word of Object.keys(options.mixedData ?? {})) keptEverywhere[word] ??= 'mixed-data';
   for (const word of Object.keys(options.givenBack ?? {})) keptEverywhere[word] = 'gate';
   // A `*items` parameter's name is seen only by code that reads signatures (`getfullargspec(f).varargs`).
@@ -262,11 +266,10 @@ export function buildNames(
   tables.dataKeywords = dataKeywords(input.facts);
   tables.dataNames = declarativeFields(input.facts).filter((name) => name in identifiers || givenBack.has(name)).sort();
   // Only the words the view would otherwise rename somewhere: names, locals, modules' names.
-  const moduleParts = new Set(input.modules.flatMap((m) => m.split('.')));
   // A class's name handed on as a string names the class (a forward reference, a message quoting
   // it, `"Graph"`); a field's name as a string is the field (`"bar" field does not exist`).
   const fields = new Set(tables.dataNames);
-  const names = (word: string) => (word in identifiers || word in locals || moduleParts.has(word)) && !definitions.get(word)?.has('class') && !fields.has(word);
+  const names = (word: string) => (word in identifiers || word in locals || moduleWords.has(word)) && !definitions.get(word)?.has('class') && !fields.has(word);
   tables.externalValues = [...new Set(input.facts.flatMap((f) => f.externalValues))].filter(names).sort();
   tables.plainNames = Object.keys(identifiers)
     .filter((name) => {
@@ -357,6 +360,52 @@ function namePieceNames(facts: readonly FileFacts[], definitions: ReadonlyMap<st
     }
   }
   return [...out].sort();
+}
+
+/**
+ * Names a text shows cut where a program stops at a width (`FileFacts.cutWords`): a word that is
+ * no name but the start of one, cut inside a token or after an underscore (`test_can_handle_sp`
+ * of `test_can_handle_special_characters`), keeps the names it starts spelled as they are, so
+ * the text still reads as their cut; the names before it on its line whose view has another
+ * length (`changesLength`) keep theirs, so that the cut falls on the same letter.
+ */
+function cutNames(facts: readonly FileFacts[], definitions: ReadonlyMap<string, ReadonlySet<string>>, changesLength: (word: string) => boolean): { names: string[]; before: string[] } {
+  const sorted = [...definitions.keys()].sort();
+  const names = new Set<string>();
+  const before = new Set<string>();
+  for (const file of facts) {
+    for (const [word, candidates, preceding] of file.cutWords) {
+      if (definitions.has(word)) continue;
+      const starts = (candidates ?? namesStartingWith(sorted, word)).filter((name) => cutsShort(word, name));
+      if (starts.length === 0) continue;
+      for (const name of starts) names.add(name);
+      for (const w of preceding) if (changesLength(w)) before.add(w);
+    }
+  }
+  return { names: [...names].sort(), before: [...before].sort() };
+}
+
+/** The sorted `names` that start with `prefix`. */
+function namesStartingWith(sorted: readonly string[], prefix: string): string[] {
+  const out: string[] = [];
+  for (let k = firstIndex(sorted, (w) => w >= prefix); k < sorted.length && sorted[k].startsWith(prefix); k++) out.push(sorted[k]);
+  return out;
+}
+
+/**
+ * `word` is the start of `name` cut inside one of its tokens (`docstrin`, `handleSp`) or just
+ * after an underscore; not the same word without its plural's ending (`label`, `labels`).
+ */
+function cutsShort(word: string, name: string): boolean {
+  if (name.length <= word.length || !name.startsWith(word) || /^(?:e?s|E?S)$/.test(name.slice(word.length))) return false;
+  if (word.endsWith('_')) return true;
+  let end = 0;
+  for (const part of splitWord(name)) {
+    end += part.text.length;
+    if (end === word.length) return false;
+    if (end > word.length) return true;
+  }
+  return false;
 }
 
 /**
