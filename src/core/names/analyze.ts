@@ -365,7 +365,7 @@ function cutWords(scan: PyScan, content: string, out: FileFacts['cutWords']): vo
       if (!placeholder && endsAtBorder(text, at)) {
         const owner = text.startsWith('.<locals>.', m.index - 10) ? /([\p{L}_][\p{L}\p{N}_]*)\.<locals>\.$/u.exec(text.slice(0, m.index))?.[1] : undefined;
         if (owner !== undefined) out.push([word, definedIn(scan, owner), before.slice(-CUT_LINE_WORDS)]);
-        else if (word.length >= 8 && splitWord(word).length >= 2) out.push([word, null, before.slice(-CUT_LINE_WORDS)]);
+        else if (word.length >= 8 && splitWord(word).filter((p) => !p.fixed).length >= 2) out.push([word, null, before.slice(-CUT_LINE_WORDS)]);
       }
       before.push(word);
     }
