@@ -250,3 +250,42 @@ test("a function's docstring names its own parameters, though a library outside 
     '',
   ].join('\n'));
 });
+
+test("prose's plural of a renamed class (`QuerySets`, `Classes`) is the view class's plural, which reads back; a plural of English stays", async () => {
+  const text = [
+    'class QuerySet:',
+    '    """Two QuerySets combine into one QuerySet; sets of values stay sets."""',
+    '',
+    '',
+    'class TokenClass:',
+    '    """Some TokenClasses; a TokenClass."""',
+    '',
+  ].join('\n');
+  const d = await disguise({ 'rows/__init__.py': text });
+  const [querySet, tokenClass] = [d.name('QuerySet'), d.name('TokenClass')];
+  const view = d.view('rows/__init__.py');
+  assert.equal(view, [
+    `class ${querySet}:`,
+    `    """Two ${querySet}s combine into one ${querySet}; sets of values stay sets."""`,
+    '',
+    '',
+    `class ${tokenClass}:`,
+    `    """Some ${tokenClass}es; a ${tokenClass}."""`,
+    '',
+  ].join('\n'));
+  assert.equal(d.translator.toReal(view), text);
+});
+
+test("no replacement word is a word whose plural the repository spells: the way back reads a replacement's plural as its token's", async () => {
+  // Every word of three and of five letters a replacement could be, in the plural, in a text of the repository.
+  const lexicon = loadLexicon();
+  const plurals = [...lexicon.sortedWords(3), ...lexicon.sortedWords(5), ...pseudoWords(3)].map((w) => `${w}s`);
+  const files = {
+    'rows/__init__.py': 'class QuerySet:\n    """Two QuerySets."""\n',
+    'NOTES.txt': `${plurals.join(' ')}\n`,
+  };
+  const d = await disguise(files);
+  const querySet = d.name('QuerySet');
+  assert.notEqual(querySet, 'QuerySet');
+  for (const [file, text] of Object.entries(files)) assert.equal(d.translator.toReal(d.view(file)), text, file);
+});

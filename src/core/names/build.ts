@@ -11,7 +11,7 @@ import type { ClassFacts, FileFacts } from './analyze';
 import { FIXED_TOKENS, isConventionName, isFixedToken } from './conventions';
 import { isEnglishWord } from './english';
 import { isNameShaped } from './prose';
-import { Naming } from './naming';
+import { Naming, singularsOf } from './naming';
 import { NameRules, type NamesTables } from './rules';
 import { isDunder, splitWord, startsWithDigit, tokenKeys } from './words';
 import { appendTo } from '../common/multimap';
@@ -736,7 +736,8 @@ function forbiddenTokens(vocabulary: ReadonlySet<string>, external: ExternalName
   let forbidden = forbiddenCache.get(vocabulary);
   if (!forbidden) {
     forbidden = new Set<string>([...FIXED_TOKENS, ...externalTokens(external)]);
-    for (const word of vocabulary) for (const key of tokenKeys(word)) forbidden.add(key);
+    // A word whose plural the repository spells (`cats`) is no replacement either: the way back reads a replacement's plural as the plural of its token (naming.ts).
+    for (const word of vocabulary) for (const key of tokenKeys(word)) for (const form of [key, ...singularsOf(key)]) forbidden.add(form);
     forbiddenCache.set(vocabulary, forbidden);
   }
   return forbidden;

@@ -7,9 +7,11 @@
  * (members of name families built at run time, see the analysis).
  *
  * Reverse, `realName(W)`: every token that is a replacement word goes back to its original
- * token, with the casing it has in the view; everything else stays as typed. Replacement words
- * never occur in the repository, so reverse(forward(x)) is x, byte for byte, whatever part of
- * a text the forward translation chose to rename.
+ * token, with the casing it has in the view, and so does a replacement word's plural, which prose
+ * gives a class's plural (`Lafs` of `laf` -> `Sets`: `QuerySets` -> `RadarLafs`, prose.ts);
+ * everything else stays as typed. Replacement words, and words whose plural the repository
+ * spells, never occur in the repository, so reverse(forward(x)) is x, byte for byte, whatever
+ * part of a text the forward translation chose to rename.
  */
 import { WordRewriter } from './word-rewriter';
 import { applyCasing, splitWord, startsWithDigit } from './words';
@@ -50,7 +52,7 @@ export class Naming {
 
   private computeReal(word: string): string {
     // Replacement words have three letters or more.
-    return word.length < 3 || startsWithDigit(word) ? word : mapTokens(word, this.reverseTokens);
+    return word.length < 3 || startsWithDigit(word) ? word : mapTokens(word, this.reverseTokens, true);
   }
 
   /** Reverse translation of any text: every replacement token back to its original. */
@@ -59,11 +61,28 @@ export class Naming {
   }
 }
 
-function mapTokens(word: string, map: ReadonlyMap<string, string>): string {
+/** The words a token may be the plural of (`classes`: `class`, `classe`; `sets`: `set`), longest ending first. */
+export function singularsOf(token: string): string[] {
+  const out: string[] = [];
+  if (token.endsWith('es') && token.length >= 5) out.push(token.slice(0, -2));
+  if (token.endsWith('s') && token.length >= 4) out.push(token.slice(0, -1));
+  return out;
+}
+
+/** A plural's token (`lafs`) through the map of its singular (`laf` -> `set`: `sets`). */
+function pluralThrough(key: string, map: ReadonlyMap<string, string>): string | undefined {
+  for (const singular of singularsOf(key)) {
+    const replacement = map.get(singular);
+    if (replacement !== undefined) return replacement + key.slice(singular.length);
+  }
+  return undefined;
+}
+
+function mapTokens(word: string, map: ReadonlyMap<string, string>, plurals = false): string {
   let out: string | undefined;
   let prefix = '';
   for (const part of splitWord(word)) {
-    const replacement = part.fixed ? undefined : map.get(part.key);
+    const replacement = part.fixed ? undefined : map.get(part.key) ?? (plurals ? pluralThrough(part.key, map) : undefined);
     if (replacement === undefined) {
       if (out !== undefined) out += part.text;
       else prefix += part.text;

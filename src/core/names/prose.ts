@@ -455,6 +455,24 @@ export class ProseTranslator {
     return out === text || this.rules.naming.toReal(out) === text ? out : text;
   }
 
+  /**
+   * Prose's plural of a renamed class (`QuerySets`, `Classes`): the view class's name with the
+   * same ending (`RadarKits`), which the way back reads as the plural of its last token
+   * (naming.ts); none where it would not read back to the word.
+   */
+  private pluralOfClass(word: string): string | undefined {
+    const parts = splitWord(word);
+    if (parts[0].casing !== 'title') return undefined;
+    for (const ending of ['es', 's']) {
+      if (!word.endsWith(ending)) continue;
+      const singular = word.slice(0, -ending.length);
+      if (!this.rules.isKnownName(singular) || splitWord(singular)[0].casing !== 'title') continue;
+      const view = this.rules.knownView(singular) + ending;
+      if (this.rules.naming.realName(view) === word) return view;
+    }
+    return undefined;
+  }
+
   private plainWord(word: string, text: string, start: number, end: number, options: ProseOptions): string {
     const rules = this.rules;
     if (rules.isOwnPackageWord(word)) return rules.ownPackageView(word);
@@ -463,7 +481,7 @@ export class ProseTranslator {
     // In a string, a value the repository hands to code outside it keeps its spelling (`NamesTables.externalValues`).
     if ((options.stringValue || options.standalone || options.key || options.value) && rules.isExternalValue(word)) return word;
     // Only the repository's own names: an undefined word of the same shape is data; in prose, the package's name or who it is in such a word still change (`boltons_pypi`).
-    if (!rules.isKnownName(word)) return options.stringValue || options.standalone || options.key || options.value || options.config ? word : this.ownWordsIn(word);
+    if (!rules.isKnownName(word)) return options.stringValue || options.standalone || options.key || options.value || options.config ? word : this.pluralOfClass(word) ?? this.ownWordsIn(word);
     const view = rules.knownView(word);
     if (view === word) return word;
     // `Point(x=1)`: a field, or (where the program reads signatures) a parameter, shown by a repr
