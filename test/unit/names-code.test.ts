@@ -1211,3 +1211,72 @@ test('names read at run time through a frame or an outside object follow the cod
     '',
   ].join('\n'));
 });
+
+test('a parameter that an import inside its function rebinds (`from pkg import ENCODING as encoding`) is one variable: its uses follow the parameter', async () => {
+  const d = await viewRunsLikeOriginal({
+    'textcodec/__init__.py': [
+      "ENCODING = 'utf-8'",
+      '',
+      '',
+      'def text_encoding(encoding=None):',
+      '    if encoding is None:',
+      '        from textcodec import ENCODING as encoding',
+      '    return encoding',
+      '',
+    ].join('\n'),
+    'tests/test_textcodec.py': [
+      'from textcodec import text_encoding',
+      '',
+      '',
+      'def test_default_and_given():',
+      "    assert text_encoding() == 'utf-8'",
+      "    assert text_encoding(encoding='latin-1') == 'latin-1'",
+      '',
+    ].join('\n'),
+  });
+  // `encoding` is the keyword of `open` and of many more outside: the parameter keeps it, and so does every use of the variable.
+  assert.equal(d.view('textcodec/__init__.py'), [
+    `${d.name('ENCODING')} = 'utf-8'`,
+    '',
+    '',
+    `def ${d.name('text_encoding')}(encoding=None):`,
+    '    if encoding is None:',
+    `        from ${d.name('textcodec')} import ${d.name('ENCODING')} as encoding`,
+    '    return encoding',
+    '',
+  ].join('\n'));
+});
+
+test("the repository's stand-in for an outside name, imported by that name where the outside one may be (a backport), keeps the outside name", async () => {
+  const d = await viewRunsLikeOriginal({
+    'querykit/__init__.py': '',
+    'querykit/compat.py': [
+      "def parse_qsl(qs, separator='&', max_pairs=None):",
+      '    pairs = [tuple(p.split("=", 1)) for p in qs.split(separator) if p]',
+      '    return pairs[:max_pairs]',
+      '',
+    ].join('\n'),
+    'querykit/reader.py': [
+      'import inspect',
+      'from urllib.parse import parse_qsl',
+      '',
+      "if 'max_pairs' not in inspect.signature(parse_qsl).parameters:",
+      '    from querykit.compat import parse_qsl',
+      '',
+      '',
+      'def read_pairs(text):',
+      '    return parse_qsl(text, max_pairs=1)',
+      '',
+    ].join('\n'),
+    'tests/test_reader.py': [
+      'from querykit.reader import read_pairs',
+      '',
+      '',
+      'def test_read_pairs():',
+      "    assert read_pairs('a=1&b=2') == [('a', '1')]",
+      '',
+    ].join('\n'),
+  });
+  assert.equal(d.bundle.names!.excluded.parse_qsl, 'external-stand-in');
+  assert.equal(d.view('querykit/reader.py').split('\n')[4], `    from ${d.name('querykit')}.${d.name('compat')} import parse_qsl`);
+});

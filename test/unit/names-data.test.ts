@@ -289,3 +289,42 @@ test("no replacement word is a word whose plural the repository spells: the way 
   assert.notEqual(querySet, 'QuerySet');
   for (const [file, text] of Object.entries(files)) assert.equal(d.translator.toReal(d.view(file)), text, file);
 });
+
+test("modules the program reaches by data keep their names: the submodules of a module imported by a name made at run time, and a package's folder handed to a path function", async () => {
+  const d = await viewRunsLikeOriginal({
+    'storehub/__init__.py': '',
+    'storehub/loader.py': [
+      'import os',
+      'from importlib import import_module',
+      '',
+      '',
+      'def load_driver(name):',
+      "    return import_module('storehub.drivers.%s' % name).DRIVER",
+      '',
+      '',
+      'def has_templates():',
+      "    return os.path.isdir(os.path.join(os.path.dirname(__file__), 'templates'))",
+      '',
+    ].join('\n'),
+    'storehub/drivers/__init__.py': '',
+    'storehub/drivers/sqlite.py': "DRIVER = 'lite'\n",
+    'storehub/drivers/postgres_fast.py': "DRIVER = 'pg'\n",
+    'storehub/templates/__init__.py': '',
+    'tests/test_loader.py': [
+      'from storehub.loader import has_templates, load_driver',
+      '',
+      '',
+      'def test_drivers():',
+      "    assert load_driver('sqlite') == 'lite'",
+      "    assert load_driver('postgres_fast') == 'pg'",
+      '',
+      '',
+      'def test_templates():',
+      '    assert has_templates()',
+      '',
+    ].join('\n'),
+  });
+  const excluded = d.bundle.names!.excluded;
+  for (const name of ['sqlite', 'postgres_fast', 'templates']) assert.equal(excluded[name], 'module-named-by-data', name);
+  assert.equal(d.translator.pathToView('storehub/drivers/postgres_fast.py'), `${d.name('storehub')}/${d.name('drivers')}/postgres_fast.py`);
+});

@@ -60,6 +60,19 @@ export interface FileFacts {
   externalGlobals: string[];
   /** Modules of the repository it imports everything from (`from .core import *`), absolute. */
   starImports: string[];
+  /**
+   * The repository's members it imports by their own names where an import from outside binds the
+   * same name in the same scope (a backport: `from urllib.parse import parse_qsl`, then, where
+   * that lacks a feature, `from django.utils.http import parse_qsl`): one variable, two sources.
+   */
+  standIns: string[];
+  /**
+   * Modules of the repository whose submodules it imports by a name made at run time
+   * (`'django.conf.locale.%s'`, `f"plugins.{name}"`): the names of those submodules are data.
+   */
+  computedModuleParents: string[];
+  /** One-word strings it hands to a path function (`os.path.join(root, 'locale')`, `Path('static')`, `isdir('conf')`). */
+  pathWords: string[];
   /** Module-level names it defines itself (def, class, assignment). */
   globals: string[];
   /** Its `__all__`, when it is a literal list. */
@@ -130,7 +143,7 @@ const UPDATES_NAMESPACE = /\b(?:vars|globals)\(\s*\)\s*(?:\.\s*(?:update|setdefa
 export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   const scan = scanPython(text);
   const resolver = new FileResolver(scan, context);
-  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), wordStrings: [], externalValues: [], namePieces: [], cutWords: [], computedKeywordCallees: [], containerWords: [], dynamicAttributes: false, optionNames: [], nameValued: [], nameArguments: nameArgumentFlow(resolver) };
+  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], standIns: [], computedModuleParents: [], pathWords: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), wordStrings: [], externalValues: [], namePieces: [], cutWords: [], computedKeywordCallees: [], containerWords: [], dynamicAttributes: false, optionNames: [], nameValued: [], nameArguments: nameArgumentFlow(resolver) };
   // Strings flow into names within the file, as the translation sees them (code.ts).
   const flow = withNameFlow(resolver);
   facts.nameValued = flow.names;
@@ -141,6 +154,13 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   }
   for (const [name, binding] of scan.scopes[0].bindings) {
     if (binding.kinds & (Bind.Def | Bind.Class | Bind.Assign) && !facts.externalGlobals.includes(name)) facts.globals.push(name);
+  }
+  for (const scope of scan.scopes) {
+    for (const [name, binding] of scope.bindings) {
+      const imports = binding.imports ?? [];
+      if (imports.length < 2 || !imports.some((i) => !resolver.isInternalModule(i.module, i.level))) continue;
+      if (imports.some((i) => i.imported === name && resolver.isInternalModule(i.module, i.level))) facts.standIns.push(name);
+    }
   }
   if (UPDATES_NAMESPACE.test(text)) {
     const unbound = new Set<string>();
@@ -306,6 +326,9 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
     const piece = namePieceTest(scan, resolver, site, content, role);
     if (piece) facts.namePieces.push(piece);
     if (!site.token.parts && (role === 'prose' || role === 'docstring')) cutWords(scan, content, facts.cutWords);
+    const template = site.docstring ? null : MODULE_TEMPLATE.exec(content);
+    if (template && resolver.isInternalModule(template[1], 0)) facts.computedModuleParents.push(template[1]);
+    if (!site.docstring && !site.token.parts && site.whole && site.call && PATH_CALLS.has(resolver.lastAttribute(site.call.callee) ?? '') && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) facts.pathWords.push(content);
     if (role === 'prose' && !site.token.parts && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) {
       const asArgument = site.call && site.whole && !resolver.isExternalChain(site.call.callee);
       if (asArgument || site.container === 'subscript' || site.container === 'dict-key') facts.wordStrings.push(content);
@@ -348,6 +371,12 @@ function namePieceTest(scan: ReturnType<typeof scanPython>, resolver: FileResolv
   for (const s of scan.scopes) if (s !== scan.scopes[top] && (s.kind === 'function' || s.kind === 'class') && s.start > start && s.end <= end) neighbours.add(s.name);
   return [content, side, [...neighbours].sort()];
 }
+
+/** A dotted module path whose last part is filled in at run time (`pkg.locale.%s`, `pkg.{name}`). */
+const MODULE_TEMPLATE = /^([\p{L}_][\p{L}\p{N}_]*(?:\.[\p{L}_][\p{L}\p{N}_]*)*)\.(?:%[sr]|\{[^{}]*\})/u;
+
+/** Functions that take the parts of a path (`FileFacts.pathWords`). */
+const PATH_CALLS: ReadonlySet<string> = new Set(['join', 'joinpath', 'Path', 'PurePath', 'PurePosixPath', 'PureWindowsPath', 'isdir', 'isfile', 'exists', 'listdir', 'scandir', 'walk', 'abspath', 'realpath', 'relpath', 'normpath', 'makedirs', 'mkdir']);
 
 /** How many words before a cut on its line are kept with it (`FileFacts.cutWords`). */
 const CUT_LINE_WORDS = 24;

@@ -106,6 +106,8 @@ export function buildNames(
   const bindings = moduleBindings(input);
   keepDynamicGlobals(input, bindings, keep);
   for (const file of input.facts) for (const name of file.optionNames) keep(name, 'command-line-option');
+  // The repository's stand-in for an outside name, imported by that name where the outside one may be (`FileFacts.standIns`).
+  for (const file of input.facts) for (const name of file.standIns) keep(name, 'external-stand-in');
   // A class that serves attributes from its data (`__getattr__` looking up keys) makes a word
   // that is both such a key (a string) and an attribute of an unknown receiver one name: kept.
   if (input.facts.some((f) => f.dynamicAttributes)) {
@@ -201,6 +203,7 @@ export function buildNames(
   const cut = cutNames(input.facts, definitions, (word) => (definitions.has(word) || moduleWords.has(word)) && rules.naming.viewName(word).length !== word.length);
   for (const word of cut.names) keptEverywhere[word] ??= 'cut-in-text';
   for (const word of cut.before) keptEverywhere[word] ??= 'before-cut-in-text';
+  for (const word of dataModuleNames(input)) keptEverywhere[word] ??= 'module-named-by-data';
   for (const word of Object.keys(options.mixedData ?? {})) keptEverywhere[word] ??= 'mixed-data';
   for (const word of Object.keys(options.givenBack ?? {})) keptEverywhere[word] = 'gate';
   // A `*items` parameter's name is seen only by code that reads signatures (`getfullargspec(f).varargs`).
@@ -383,6 +386,28 @@ function cutNames(facts: readonly FileFacts[], definitions: ReadonlyMap<string, 
     }
   }
   return { names: [...names].sort(), before: [...before].sort() };
+}
+
+/**
+ * Names of modules and folders the program reaches by data, which keep their spelling: the
+ * submodules of a module it imports by a name made at run time (`'django.conf.locale.%s'`: the
+ * language codes `de`, `en_GB`), and a package's folder whose name it hands to a path function
+ * as a word of its own (`os.path.join(app.path, 'locale')`, which also reaches folders of that
+ * name outside the repository).
+ */
+function dataModuleNames(input: NamesInput): string[] {
+  const parents = new Set(input.facts.flatMap((f) => f.computedModuleParents));
+  const pathWords = new Set(input.facts.flatMap((f) => f.pathWords));
+  const out = new Set<string>();
+  for (const module of input.modules) {
+    const dot = module.lastIndexOf('.');
+    if (dot > 0 && parents.has(module.slice(0, dot))) out.add(module.slice(dot + 1));
+  }
+  for (const folder of input.packageFolders) {
+    const name = folder.slice(folder.lastIndexOf('/') + 1);
+    if (pathWords.has(name)) out.add(name);
+  }
+  return [...out].sort();
 }
 
 /** The sorted `names` that start with `prefix`. */

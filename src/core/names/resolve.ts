@@ -160,8 +160,10 @@ export class FileResolver {
       // A name the repository module itself imports from outside stays outside.
       if (binding.imported !== undefined && this.context.externalGlobal?.(module, binding.imported)) return 'external';
       // `from pkg import x` binds the module's member name; `from pkg import x as y` inside a
-      // function binds a local of its own.
+      // function binds a local of its own, or rebinds a parameter, which stays one variable
+      // (`def f(version=None): ... from pkg import VERSION as version`).
       if (binding.imported === name) return 'member';
+      if (scope.kind === 'function' && binding.kinds & Bind.Param) return this.paramClass(scopeIndex, name);
       return scope.kind === 'function' && !scope.dynamicLocals ? 'local' : 'member';
     }
     switch (scope.kind) {

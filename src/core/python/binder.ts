@@ -49,6 +49,8 @@ export interface Binding {
   imported?: string;
   /** Relative import level (`from . import x`: 1). */
   level?: number;
+  /** Every import that binds the name in this scope, in order (`module`, `imported` and `level` are the last one's). */
+  imports?: Array<{ module: string; imported?: string; level: number }>;
 }
 
 export interface Scope {
@@ -755,6 +757,7 @@ class Scanner {
     binding.module = module;
     binding.imported = imported;
     binding.level = level;
+    (binding.imports ??= []).push({ module, imported, level });
   }
 
   // ----- strings -----
