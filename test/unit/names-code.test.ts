@@ -1280,3 +1280,94 @@ test("the repository's stand-in for an outside name, imported by that name where
   assert.equal(d.bundle.names!.excluded.parse_qsl, 'external-stand-in');
   assert.equal(d.view('querykit/reader.py').split('\n')[4], `    from ${d.name('querykit')}.${d.name('compat')} import parse_qsl`);
 });
+
+test("a class attribute bound to the module's name of the same spelling (`Decoder = Decoder`) reads the module's name: the import from outside stays", async () => {
+  const d = await viewRunsLikeOriginal({
+    'jsonbox/__init__.py': [
+      'from json import JSONDecoder as Decoder',
+      '',
+      '',
+      'class Reader:',
+      '    Decoder = Decoder',
+      '',
+      '    def read(self, text):',
+      '        return self.Decoder().decode(text)',
+      '',
+    ].join('\n'),
+    'tests/test_jsonbox.py': 'from jsonbox import Reader\n\n\ndef test_read():\n    assert Reader().read("[1]") == [1]\n',
+  });
+  const decoder = d.name('Decoder');
+  assert.equal(d.view('jsonbox/__init__.py').split('\n').slice(3, 5).join('\n'), `class ${d.name('Reader')}:\n    ${decoder} = Decoder`);
+});
+
+test("a name whose `__name__` looks up an outside object's attribute, running over a list the code writes out (a driver's exceptions), keeps its spelling", async () => {
+  const d = await viewRunsLikeOriginal({
+    'dbwrap/__init__.py': [
+      'import sqlite3',
+      '',
+      '',
+      'class Error(Exception):',
+      '    pass',
+      '',
+      '',
+      'class IntegrityError(Error):',
+      '    pass',
+      '',
+      '',
+      'class OperationalError(Error):',
+      '    pass',
+      '',
+      '',
+      'def translated(exc):',
+      '    for wrapped in (IntegrityError, OperationalError):',
+      '        if isinstance(exc, getattr(sqlite3, wrapped.__name__)):',
+      '            return wrapped(*exc.args)',
+      '    return exc',
+      '',
+    ].join('\n'),
+    'tests/test_dbwrap.py': [
+      'import sqlite3',
+      '',
+      'from dbwrap import IntegrityError, translated',
+      '',
+      '',
+      'def test_translated():',
+      "    assert isinstance(translated(sqlite3.IntegrityError('x')), IntegrityError)",
+      '',
+    ].join('\n'),
+  });
+  assert.equal(d.bundle.names!.excluded.IntegrityError, 'name-as-outside-key');
+  assert.equal(d.bundle.names!.excluded.OperationalError, 'name-as-outside-key');
+  assert.notEqual(d.name('translated'), 'translated');
+});
+
+test('a dotted path through the repository\'s modules that reaches `import_module` through an attribute names modules, whatever its last name is as a member', async () => {
+  const d = await viewRunsLikeOriginal({
+    'engines/__init__.py': [
+      'from importlib import import_module',
+      '',
+      '',
+      'class Operations:',
+      '    compiler_module = "engines.sql.compiler"',
+      '',
+      '    def compiler(self, name):',
+      '        return getattr(import_module(self.compiler_module), name)',
+      '',
+      '',
+      'def parser():',
+      '    import argparse',
+      '    options = argparse.ArgumentParser()',
+      "    options.add_argument('--compiler')",
+      '    return options',
+      '',
+    ].join('\n'),
+    'engines/sql/__init__.py': '',
+    'engines/sql/compiler.py': "NAME = 'sqlc'\n",
+    'tests/test_engines.py': "from engines import Operations\n\n\ndef test_compiler():\n    assert Operations().compiler('NAME') == 'sqlc'\n",
+  });
+  // `compiler` keeps its spelling as a member (an option's attribute), while the module of that name is renamed.
+  assert.equal(d.bundle.names!.excluded.compiler, 'command-line-option');
+  const compiler = d.bundle.names!.paths['compiler.py'];
+  assert.ok(compiler, 'the module compiler.py is renamed');
+  assert.ok(d.view('engines/__init__.py').includes(` = "${d.name('engines')}.${d.name('sql')}.${compiler.replace('.py', '')}"`), d.view('engines/__init__.py'));
+});

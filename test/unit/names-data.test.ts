@@ -148,9 +148,12 @@ test('the modules of a package keep their order in the view and, where words are
   files['tests/test_order.py'] = [
     'import os',
     '',
+    'import suite',
+    '',
     '',
     'def test_order():',
-    '    here = os.path.join(os.path.dirname(__file__), "..", "suite")',
+    // The folder from its package (a folder named in a path is data, and keeps its files' names: test below).
+    '    here = os.path.dirname(suite.__file__)',
     '    found = sorted(f[:-3] for f in os.listdir(here) if f.endswith(".py") and f != "__init__.py")',
     '    assert len(found) == 8',
     '    assert found == sorted(found)',

@@ -233,3 +233,27 @@ test('a tree in use stays alive while other files are read, then leaves with its
   assert.notEqual(pythonFile(text), file, 'the file left the cache');
   assert.equal((file as unknown as { parsed?: unknown }).parsed, undefined, 'its tree was freed when its user was done');
 });
+
+test("a class body reads a name it binds only once bound: before its first binding, and in that binding's own statement, the name is the module's", () => {
+  const scan = pythonFile(
+    [
+      'from json import JSONDecoder as Decoder',
+      'limit = 3',
+      'class Reader:',
+      '    Decoder = Decoder',
+      '    before = limit',
+      '    limit = (limit +',
+      '             1)',
+      '    after = limit',
+      '    def read(self):',
+      '        return Decoder, limit',
+      '',
+    ].join('\n'),
+  ).binding;
+  // The module's: line 4's right side, line 5, line 6's right side, the method's (class bodies are hidden from methods).
+  assert.deepEqual(referencesIn(scan, '<module>', 'Decoder'), ['1:32', '4:14', '10:15']);
+  assert.deepEqual(referencesIn(scan, '<module>', 'limit'), ['2:0', '5:13', '6:13', '10:24']);
+  // The class's: its stores, and the read after them.
+  assert.deepEqual(referencesIn(scan, 'Reader', 'Decoder'), ['4:4']);
+  assert.deepEqual(referencesIn(scan, 'Reader', 'limit'), ['6:4', '8:12']);
+});

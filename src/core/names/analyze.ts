@@ -9,6 +9,7 @@ import { FileResolver, type ModuleContext } from './resolve';
 import { externalValueWord, isKwargsName, nameArgumentFlow, stringRole, withNameFlow, type ArgumentFlow } from './string-roles';
 import { appendTo } from '../common/multimap';
 import { splitWord } from './words';
+import { isWord, Tok } from '../python/tokenizer';
 
 export type DefinitionKind = 'class' | 'function' | 'variable' | 'class-attribute' | 'parameter' | 'local' | 'local-callable' | 'attribute' | 'alias' | 'export';
 
@@ -73,6 +74,12 @@ export interface FileFacts {
   computedModuleParents: string[];
   /** One-word strings it hands to a path function (`os.path.join(root, 'locale')`, `Path('static')`, `isdir('conf')`). */
   pathWords: string[];
+  /**
+   * Names whose `__name__` it looks an attribute up by, where the name runs over a list the file
+   * writes out (`for kind in (DataError, IntegrityError): getattr(module, kind.__name__)`): each
+   * the spelling of a thing outside, such as a driver's exception of that name.
+   */
+  nameKeys: string[];
   /** Module-level names it defines itself (def, class, assignment). */
   globals: string[];
   /** Its `__all__`, when it is a literal list. */
@@ -143,7 +150,7 @@ const UPDATES_NAMESPACE = /\b(?:vars|globals)\(\s*\)\s*(?:\.\s*(?:update|setdefa
 export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   const scan = scanPython(text);
   const resolver = new FileResolver(scan, context);
-  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], standIns: [], computedModuleParents: [], pathWords: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), wordStrings: [], externalValues: [], namePieces: [], cutWords: [], computedKeywordCallees: [], containerWords: [], dynamicAttributes: false, optionNames: [], nameValued: [], nameArguments: nameArgumentFlow(resolver) };
+  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], standIns: [], computedModuleParents: [], pathWords: [], nameKeys: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), wordStrings: [], externalValues: [], namePieces: [], cutWords: [], computedKeywordCallees: [], containerWords: [], dynamicAttributes: false, optionNames: [], nameValued: [], nameArguments: nameArgumentFlow(resolver) };
   // Strings flow into names within the file, as the translation sees them (code.ts).
   const flow = withNameFlow(resolver);
   facts.nameValued = flow.names;
@@ -166,7 +173,7 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
     const unbound = new Set<string>();
     for (const site of scan.sites) {
       if (site.kind !== Site.Name || site.store || context.builtins.has(site.text)) continue;
-      if (resolver.lookup(site.text, site.scope) === undefined) unbound.add(site.text);
+      if (resolver.lookupSite(site) === undefined) unbound.add(site.text);
     }
     facts.dynamicGlobals = [...unbound].sort();
   }
@@ -241,7 +248,7 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
         if (!site.store) break;
         const cls = resolver.classify(i);
         if (cls === 'external') break;
-        const found = resolver.lookup(site.text, site.scope);
+        const found = resolver.lookupSite(site);
         const binding = found?.binding;
         if (binding && binding.kinds & (Bind.ImportModule | Bind.ImportName)) {
           define(site.text, 'alias');
@@ -344,6 +351,7 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
       if (kind === 'export' && site.scope === 0) (facts.exports ??= []).push(m[0]);
     }
   }
+  facts.nameKeys = nameKeys(scan, resolver);
   for (const call of scan.calls) {
     // `**kwargs` handed on carries the caller's keywords, which the view already renames.
     const computed = call.splatArgs.some((arg) => arg.root !== -1 && !(arg.steps.length === 0 && isKwargsName(arg, resolver)));
@@ -370,6 +378,41 @@ function namePieceTest(scan: ReturnType<typeof scanPython>, resolver: FileResolv
   const neighbours = new Set<string>();
   for (const s of scan.scopes) if (s !== scan.scopes[top] && (s.kind === 'function' || s.kind === 'class') && s.start > start && s.end <= end) neighbours.add(s.name);
   return [content, side, [...neighbours].sort()];
+}
+
+/** `getattr(obj, kind.__name__)` (and `hasattr`) where `kind` is a for loop's target over a list the file writes out: the names in that list (`FileFacts.nameKeys`). */
+function nameKeys(scan: PyScan, resolver: FileResolver): string[] {
+  const out = new Set<string>();
+  for (const call of scan.calls) {
+    const called = call.callee.steps.length === 0 && call.callee.root !== -1 ? scan.sites[call.callee.root].text : undefined;
+    const key = call.args[1];
+    if ((called !== 'getattr' && called !== 'hasattr') || !key || key.root === -1 || key.steps.length !== 1 || key.steps[0] !== '__name__') continue;
+    const found = resolver.lookupSite(scan.sites[key.root]);
+    for (const declaration of found?.binding.declarations ?? []) {
+      const target = scan.sites[declaration];
+      if (target.declares === 'for') for (const name of loopIterableNames(scan, target.start)) out.add(name);
+    }
+  }
+  return [...out].sort();
+}
+
+/** The bare names read in the iterable of the `for` header whose target starts at `from` (between `in` and the header's `:`). */
+function loopIterableNames(scan: PyScan, from: number): string[] {
+  const tokens = scan.tokens;
+  let k = tokens.findIndex((t) => t.start >= from);
+  let depth = 0;
+  let start = -1;
+  for (; k !== -1 && k < tokens.length; k++) {
+    const t = tokens[k];
+    if (t.type === Tok.Newline) break;
+    if (t.type === Tok.Op) {
+      const op = scan.text.slice(t.start, t.end);
+      if (op === '(' || op === '[' || op === '{') depth++;
+      else if (op === ')' || op === ']' || op === '}') depth--;
+      else if (op === ':' && depth === 0 && start !== -1) return scan.sites.filter((s) => s.kind === Site.Name && !s.store && s.start >= start && s.end <= t.start).map((s) => s.text);
+    } else if (depth === 0 && start === -1 && isWord(scan.text, t, 'in')) start = t.end;
+  }
+  return [];
 }
 
 /** A dotted module path whose last part is filled in at run time (`pkg.locale.%s`, `pkg.{name}`). */
@@ -513,7 +556,7 @@ function kwargsForwards(resolver: FileResolver): Map<number, Set<string>> {
     for (const arg of call.splatArgs) {
       if (arg.root === -1 || arg.steps.length > 0) continue;
       const site = scan.sites[arg.root];
-      const found = resolver.lookup(site.text, site.scope);
+      const found = resolver.lookupSite(site);
       if (!found || !scan.scopes[found.scope].params.some((p) => p.name === site.text && p.kind === 'dstar')) continue;
       let names = out.get(found.scope);
       if (!names) out.set(found.scope, (names = new Set()));

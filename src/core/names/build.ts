@@ -108,6 +108,7 @@ export function buildNames(
   for (const file of input.facts) for (const name of file.optionNames) keep(name, 'command-line-option');
   // The repository's stand-in for an outside name, imported by that name where the outside one may be (`FileFacts.standIns`).
   for (const file of input.facts) for (const name of file.standIns) keep(name, 'external-stand-in');
+  for (const file of input.facts) for (const name of file.nameKeys) keep(name, 'name-as-outside-key');
   // A class that serves attributes from its data (`__getattr__` looking up keys) makes a word
   // that is both such a key (a string) and an attribute of an unknown receiver one name: kept.
   if (input.facts.some((f) => f.dynamicAttributes)) {
@@ -393,7 +394,8 @@ function cutNames(facts: readonly FileFacts[], definitions: ReadonlyMap<string, 
  * submodules of a module it imports by a name made at run time (`'django.conf.locale.%s'`: the
  * language codes `de`, `en_GB`), and a package's folder whose name it hands to a path function
  * as a word of its own (`os.path.join(app.path, 'locale')`, which also reaches folders of that
- * name outside the repository).
+ * name outside the repository) with the modules and packages in it, which it finds by name
+ * (`pkgutil.iter_modules([os.path.join(path, 'commands')])`: a command is its module's name).
  */
 function dataModuleNames(input: NamesInput): string[] {
   const parents = new Set(input.facts.flatMap((f) => f.computedModuleParents));
@@ -403,10 +405,19 @@ function dataModuleNames(input: NamesInput): string[] {
     const dot = module.lastIndexOf('.');
     if (dot > 0 && parents.has(module.slice(0, dot))) out.add(module.slice(dot + 1));
   }
-  for (const folder of input.packageFolders) {
-    const name = folder.slice(folder.lastIndexOf('/') + 1);
-    if (pathWords.has(name)) out.add(name);
+  const reached = input.packageFolders.filter((folder) => pathWords.has(folder.slice(folder.lastIndexOf('/') + 1)));
+  for (const folder of reached) out.add(folder.slice(folder.lastIndexOf('/') + 1));
+  // What the program finds in such a folder it finds by name (`pkgutil.iter_modules([commands])`, a language's folder).
+  const inside = new Set(reached.map((folder) => `${folder}/`));
+  for (const file of input.paths) {
+    const slash = file.lastIndexOf('/');
+    const parent = file.slice(0, slash + 1);
+    const name = file.slice(slash + 1);
+    if (inside.has(parent) && name.endsWith('.py')) out.add(name.slice(0, -3));
+    const grand = parent.slice(0, parent.lastIndexOf('/', parent.length - 2) + 1);
+    if (name === '__init__.py' && inside.has(grand)) out.add(parent.slice(grand.length, -1));
   }
+  out.delete('__init__');
   return [...out].sort();
 }
 

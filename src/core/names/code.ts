@@ -245,12 +245,20 @@ export class CodeTranslator {
   private nameList(text: string, start: number, end: number, edits: Edit[], kind: 'members' | 'definitions' | 'locals' | 'defined'): void {
     const content = text.slice(start, end);
     if (kind === 'defined') {
-      // Words of a list of names (`"a b c".split()`): each of the repository's member names.
+      // A dotted path through the repository's modules (`"pkg.sql.compiler"`, given to
+      // `import_module`) names modules; other words of a list of names (`"a b c".split()`) are
+      // each one of the repository's member names.
+      const paths: Array<[number, number]> = [];
+      for (const m of content.matchAll(/[\p{L}\p{N}_]+(?:\.[\p{L}\p{N}_]+)+/gu)) {
+        if (!this.rules.isInternalTop(m[0].split('.')[0])) continue;
+        paths.push([start + m.index!, start + m.index! + m[0].length]);
+        this.dottedEdits(m[0], start + m.index!, edits, (part) => (this.rules.isDefined(part) ? this.rules.memberView(part) : part));
+      }
       forEachWord(
         text,
         (s, e) => {
           const word = text.slice(s, e);
-          if (!this.rules.isDefined(word)) return;
+          if (!this.rules.isDefined(word) || paths.some(([from, to]) => s >= from && e <= to)) return;
           const view = this.rules.memberView(word);
           if (view !== word) edits.push([s, e, view]);
         },

@@ -4,7 +4,7 @@
  * or a module of the repository. Pure: a function of the scan and of the module context.
  */
 import { PYTEST_FIXTURES } from './conventions';
-import { Bind, calledName, enclosingFunction, functionLocal, lookup, Site, type Binding, type Chain, type NameSite, type PyScan } from '../python/binder';
+import { Bind, calledName, enclosingFunction, functionLocal, lookup, lookupSite, Site, type Binding, type Chain, type NameSite, type PyScan } from '../python/binder';
 import { importedModuleName } from '../python/imports';
 
 export interface ModuleContext {
@@ -123,6 +123,11 @@ export class FileResolver {
     return lookup(this.scan.scopes, name, scopeIndex);
   }
 
+  /** The binding a bare-name site reads (binder.ts `lookupSite`). */
+  lookupSite(site: NameSite): { scope: number; binding: Binding } | undefined {
+    return lookupSite(this.scan, site);
+  }
+
   /** The namespace of a bare name site (Name, Def, Class, Param, Declaration). */
   classify(siteIndex: number): NameClass {
     let cls = this.nameCache.get(siteIndex);
@@ -135,7 +140,7 @@ export class FileResolver {
 
   private classifyName(site: NameSite): NameClass {
     if (site.kind === Site.Param) return this.paramClass(site.paramOf!, site.text);
-    const found = this.lookup(site.text, site.scope);
+    const found = this.lookupSite(site);
     if (!found) {
       const outer = this.context.outer?.(site.text);
       if (outer) return outer;
@@ -250,7 +255,7 @@ export class FileResolver {
   modulePath(chain: Chain | undefined): string | undefined {
     if (!chain || chain.root === -1 || chain.steps.some((s) => s === '()' || s === '[]')) return undefined;
     const site = this.scan.sites[chain.root];
-    const found = this.lookup(site.text, site.scope);
+    const found = this.lookupSite(site);
     const base = found ? this.importedModule(found.binding) : this.context.outerModule?.(site.text);
     return base === undefined ? undefined : [base, ...chain.steps].join('.');
   }
@@ -272,7 +277,7 @@ export class FileResolver {
   externalName(chain: Chain | undefined): string | undefined {
     if (!chain || chain.root === -1 || chain.steps.some((s) => s === '()' || s === '[]')) return undefined;
     const site = this.scan.sites[chain.root];
-    const found = this.lookup(site.text, site.scope);
+    const found = this.lookupSite(site);
     if (!found) return this.context.builtins.has(site.text) ? ['builtins', site.text, ...chain.steps].join('.') : undefined;
     const binding = found.binding;
     if (!(binding.kinds & (Bind.ImportModule | Bind.ImportName)) || this.isInternalModule(binding.module ?? '', binding.level ?? 0)) return undefined;
@@ -284,7 +289,7 @@ export class FileResolver {
   /** A variable whose every binding is an instance of an external class (`template = Template(...)`). */
   private isExternalInstance(siteIndex: number): boolean {
     const site = this.scan.sites[siteIndex];
-    const found = this.lookup(site.text, site.scope);
+    const found = this.lookupSite(site);
     if (!found || found.binding.otherValue || found.binding.values.length === 0 || found.binding.kinds !== Bind.Assign) return false;
     return found.binding.values.every((value) => {
       if (value.root === -1 || value.steps.length === 0 || value.steps[value.steps.length - 1] !== '()' || value.steps.indexOf('()') !== value.steps.length - 1) return false;
@@ -297,7 +302,7 @@ export class FileResolver {
   receiverClass(chain: Chain | undefined): number {
     if (!chain || chain.root === -1 || chain.steps.length > 0) return -1;
     const site = this.scan.sites[chain.root];
-    const found = this.lookup(site.text, site.scope);
+    const found = this.lookupSite(site);
     if (!found || !(found.binding.kinds & Bind.Param)) return -1;
     const fn = this.scan.scopes[found.scope];
     if (fn.kind !== 'function' || fn.params[0]?.name !== site.text) return -1;

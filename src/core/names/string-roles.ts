@@ -364,7 +364,7 @@ const ATTRIBUTE_HOOKS = new Set(['__getattr__', '__getattribute__', '__setattr__
 function isAttributeNameParameter(chain: NonNullable<StringSite['comparedWith']>, resolver: FileResolver): boolean {
   if (chain.root === -1 || chain.steps.length > 0) return false;
   const site = resolver.scan.sites[chain.root];
-  const found = resolver.lookup(site.text, site.scope);
+  const found = resolver.lookupSite(site);
   if (!found) return false;
   const fn = resolver.scan.scopes[found.scope];
   if (fn.kind !== 'function' || !ATTRIBUTE_HOOKS.has(fn.name)) return false;
@@ -378,7 +378,7 @@ function denotesAll(chain: NonNullable<StringSite['comparedWith']>, resolver: Fi
   if (resolver.lastAttribute(chain) === '__all__') return true;
   if (chain.root === -1 || chain.steps.length > 0) return false;
   const site = resolver.scan.sites[chain.root];
-  return resolver.lookup(site.text, site.scope)?.binding.imported === '__all__';
+  return resolver.lookupSite(site)?.binding.imported === '__all__';
 }
 
 /** A frame's namespace (`frame.f_locals`, `tb.tb_frame.f_globals`): keyed by the names of a function's locals or a module's globals. */

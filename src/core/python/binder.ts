@@ -327,6 +327,36 @@ export function lookup(scopes: readonly Scope[], name: string, scopeIndex: numbe
 }
 
 /**
+ * The binding a bare-name site reads: `lookup`, but a class body reads a name it binds itself
+ * only once that binding ran (Python looks the class's namespace up, then the module's): a read
+ * in a class body before the body's first binding of the name, or in that binding's own
+ * statement (`Database = Database`), reads the name of the scopes around the class.
+ */
+export function lookupSite(scan: PyScan, site: NameSite): { scope: number; binding: Binding } | undefined {
+  const found = lookup(scan.scopes, site.text, site.scope);
+  if (!found || found.scope !== site.scope || site.kind !== Site.Name || site.store || scan.scopes[site.scope].kind !== 'class') return found;
+  const first = scan.sites[found.binding.declarations[0]];
+  if (first === undefined || (first.start < site.start && !sameLogicalLine(scan, first.start, site.start))) return found;
+  let outer = scan.scopes[site.scope].parent;
+  while (outer > 0 && scan.scopes[outer].kind === 'class') outer = scan.scopes[outer].parent;
+  return outer === -1 ? undefined : lookup(scan.scopes, site.text, outer);
+}
+
+/** Whether no logical line ends between offsets `from` and `to` (`;` ends one too). */
+function sameLogicalLine(scan: PyScan, from: number, to: number): boolean {
+  const tokens = scan.tokens;
+  let low = 0;
+  let high = tokens.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (tokens[middle].start < from) low = middle + 1;
+    else high = middle;
+  }
+  for (let k = low; k < tokens.length && tokens[k].start < to; k++) if (tokens[k].type === Tok.Newline || isOp(scan.text, tokens[k], ';')) return false;
+  return true;
+}
+
+/**
  * Whether `name` is a plain local of the function or lambda scope `scopeIndex`: bound there
  * (neither `global` nor `nonlocal`) in a function that does not read its namespace by name, and,
  * when it is a parameter, one no caller can pass by keyword: `*args`, `**kw`, positional-only, or
@@ -355,7 +385,7 @@ export function referencesOf(scan: PyScan, binding: Binding): readonly number[] 
     for (const scope of scan.scopes) for (const b of scope.bindings.values()) b.references = [];
     scan.sites.forEach((site, index) => {
       if (site.kind !== Site.Name && site.kind !== Site.Declaration) return;
-      lookup(scan.scopes, site.text, site.scope)?.binding.references!.push(index);
+      lookupSite(scan, site)?.binding.references!.push(index);
     });
   }
   return binding.references ?? [];

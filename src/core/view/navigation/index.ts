@@ -19,7 +19,7 @@
  * strings and comments in every Python file of the view.
  */
 import type { Node, Tree } from 'web-tree-sitter';
-import { definitionScope, lookup, referencesOf, Site, siteAt, siteStartingAt, type Binding as BinderBinding, type Declaration, type PyScan, type Scope } from '../../python/binder';
+import { definitionScope, lookup, lookupSite, referencesOf, Site, siteAt, siteStartingAt, type Binding as BinderBinding, type Declaration, type PyScan, type Scope } from '../../python/binder';
 import { loadPythonParser, type PythonParser } from '../../python/parser';
 import { pythonFile } from '../../python/python-file';
 import { isNameChar } from '../../python/identifiers';
@@ -595,7 +595,7 @@ class Resolution {
     const index = siteStartingAt(scan, node.startIndex);
     const site = index === -1 ? undefined : scan.sites[index];
     if (!site || site.text !== node.text) return undefined;
-    const found = lookup(scan.scopes, site.text, site.scope);
+    const found = lookupSite(scan, site);
     const method = found && scan.scopes[found.scope];
     if (!method || method.kind !== 'function' || method.params[0]?.name !== site.text || scan.scopes[method.parent]?.kind !== 'class') return undefined;
     const qualified = classQualified(scan.scopes, method.parent);

@@ -8,7 +8,7 @@
  * Every name in it is a view name.
  */
 import type { Node, Query, Tree } from 'web-tree-sitter';
-import { importDeclaration, lookup, scanPython, siteStartingAt, type PyScan } from '../../python/binder';
+import { importDeclaration, lookupSite, scanPython, siteStartingAt, type PyScan } from '../../python/binder';
 import type { PythonParser } from '../../python/parser';
 import { lineStarts } from '../../common/line-starts';
 import { docstringOf, outline, rangeOf, type PySymbol, type PySymbolKind, type Range, type Span } from '../../python/outline';
@@ -148,7 +148,7 @@ function selfAttribute(summary: FileSummary, methods: Map<number, ClassInfo>, sc
   const index = siteStartingAt(scan, object.startIndex);
   const site = index === -1 ? undefined : scan.sites[index];
   if (!site || site.text !== object.text) return;
-  const found = lookup(scan.scopes, site.text, site.scope);
+  const found = lookupSite(scan, site);
   const method = found && scan.scopes[found.scope];
   if (!method || method.kind !== 'function' || method.params[0]?.name !== site.text || method.nameSite === -1) return;
   const owner = methods.get(scan.sites[method.nameSite].start);
