@@ -1371,3 +1371,25 @@ test('a dotted path through the repository\'s modules that reaches `import_modul
   assert.ok(compiler, 'the module compiler.py is renamed');
   assert.ok(d.view('engines/__init__.py').includes(` = "${d.name('engines')}.${d.name('sql')}.${compiler.replace('.py', '')}"`), d.view('engines/__init__.py'));
 });
+
+test("a name built from a piece and data that spells one of the repository's names (`'alter_%s' % self.option_name`, `option_name = 'unique_together'`) is built from that name's view", async () => {
+  const d = await viewRunsLikeOriginal({
+    'optionkit/__init__.py': [
+      'class Schema:',
+      '    unique_together = ()',
+      '',
+      '    def alter_unique_together(self):',
+      "        return 'unique'",
+      '',
+      '',
+      'class AlterOption:',
+      "    option_name = 'unique_together'",
+      '',
+      '    def apply(self, schema):',
+      "        return getattr(schema, 'alter_%s' % self.option_name)()",
+      '',
+    ].join('\n'),
+    'tests/test_optionkit.py': "from optionkit import AlterOption, Schema\n\n\ndef test_apply():\n    assert AlterOption().apply(Schema()) == 'unique'\n",
+  });
+  assert.equal(d.name('alter_unique_together'), `${d.name('alter_unique_together').split('_')[0]}_${d.name('unique_together')}`);
+});

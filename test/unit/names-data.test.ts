@@ -143,7 +143,7 @@ test('replacement words: of the token length first (made-up ones for short token
 test('the modules of a package keep their order in the view and, where words are free, their names their lengths', async () => {
   const files: Record<string, string> = {};
   const names = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel'];
-  for (const name of names) files[`suite/${name}.py`] = `VALUE = "${name}"\n`;
+  for (const name of names) files[`suite/${name}.py`] = `VALUE = "${name.toUpperCase()}"\n`;
   files['suite/__init__.py'] = '';
   files['tests/test_order.py'] = [
     'import os',
@@ -330,4 +330,27 @@ test("modules the program reaches by data keep their names: the submodules of a 
   const excluded = d.bundle.names!.excluded;
   for (const name of ['sqlite', 'postgres_fast', 'templates']) assert.equal(excluded[name], 'module-named-by-data', name);
   assert.equal(d.translator.pathToView('storehub/drivers/postgres_fast.py'), `${d.name('storehub')}/${d.name('drivers')}/postgres_fast.py`);
+});
+
+test('a module whose name a string spells as a word of its own (`%s.%s` % (app, "migrations")) is found by that name: it keeps it', async () => {
+  const d = await viewRunsLikeOriginal({
+    'appkit/__init__.py': [
+      'from importlib import import_module',
+      '',
+      "MIGRATIONS_MODULE_NAME = 'migrations'",
+      "DISTRIBUTION = 'appkit'",
+      '',
+      '',
+      'def load_steps(app):',
+      "    return import_module('%s.%s' % (app, MIGRATIONS_MODULE_NAME)).STEPS",
+      '',
+    ].join('\n'),
+    'appkit/shop/__init__.py': '',
+    'appkit/shop/migrations/__init__.py': 'STEPS = 3\n',
+    'tests/test_appkit.py': "from appkit import load_steps\n\n\ndef test_steps():\n    assert load_steps('appkit.shop') == 3\n",
+  });
+  assert.equal(d.bundle.names!.excluded.migrations, 'module-named-by-data');
+  assert.notEqual(d.name('shop'), 'shop');
+  // The repository's own package is renamed though a string spells it: without its name there is no disguise.
+  assert.notEqual(d.name('appkit'), 'appkit');
 });

@@ -74,6 +74,8 @@ export interface FileFacts {
   computedModuleParents: string[];
   /** One-word strings it hands to a path function (`os.path.join(root, 'locale')`, `Path('static')`, `isdir('conf')`). */
   pathWords: string[];
+  /** Its strings of data (no names the code reads) that are one word (`'migrations'`, `'contenttypes'`). */
+  oneWordStrings: string[];
   /**
    * Names whose `__name__` it looks an attribute up by, where the name runs over a list the file
    * writes out (`for kind in (DataError, IntegrityError): getattr(module, kind.__name__)`): each
@@ -150,7 +152,7 @@ const UPDATES_NAMESPACE = /\b(?:vars|globals)\(\s*\)\s*(?:\.\s*(?:update|setdefa
 export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   const scan = scanPython(text);
   const resolver = new FileResolver(scan, context);
-  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], standIns: [], computedModuleParents: [], pathWords: [], nameKeys: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), wordStrings: [], externalValues: [], namePieces: [], cutWords: [], computedKeywordCallees: [], containerWords: [], dynamicAttributes: false, optionNames: [], nameValued: [], nameArguments: nameArgumentFlow(resolver) };
+  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], standIns: [], computedModuleParents: [], pathWords: [], oneWordStrings: [], nameKeys: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), wordStrings: [], externalValues: [], namePieces: [], cutWords: [], computedKeywordCallees: [], containerWords: [], dynamicAttributes: false, optionNames: [], nameValued: [], nameArguments: nameArgumentFlow(resolver) };
   // Strings flow into names within the file, as the translation sees them (code.ts).
   const flow = withNameFlow(resolver);
   facts.nameValued = flow.names;
@@ -335,6 +337,9 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
     if (!site.token.parts && (role === 'prose' || role === 'docstring')) cutWords(scan, content, facts.cutWords);
     const template = site.docstring ? null : MODULE_TEMPLATE.exec(content);
     if (template && resolver.isInternalModule(template[1], 0)) facts.computedModuleParents.push(template[1]);
+    // Not one handed to the repository's own callable, which may take it for a name (`run_sample("numerics")`, the name of a module it imports).
+    const toRepository = site.call !== undefined && site.whole && !resolver.isExternalChain(site.call.callee);
+    if ((role === 'prose' || role === 'keep') && !toRepository && !site.token.parts && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) facts.oneWordStrings.push(content);
     if (!site.docstring && !site.token.parts && site.whole && site.call && PATH_CALLS.has(resolver.lastAttribute(site.call.callee) ?? '') && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) facts.pathWords.push(content);
     if (role === 'prose' && !site.token.parts && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) {
       const asArgument = site.call && site.whole && !resolver.isExternalChain(site.call.callee);
@@ -352,6 +357,7 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
     }
   }
   facts.nameKeys = nameKeys(scan, resolver);
+  facts.oneWordStrings = [...new Set(facts.oneWordStrings)].sort();
   for (const call of scan.calls) {
     // `**kwargs` handed on carries the caller's keywords, which the view already renames.
     const computed = call.splatArgs.some((arg) => arg.root !== -1 && !(arg.steps.length === 0 && isKwargsName(arg, resolver)));

@@ -390,11 +390,12 @@ function cutNames(facts: readonly FileFacts[], definitions: ReadonlyMap<string, 
 }
 
 /**
- * Names of modules and folders the program reaches by data, which keep their spelling: the
- * submodules of a module it imports by a name made at run time (`'django.conf.locale.%s'`: the
- * language codes `de`, `en_GB`), and a package's folder whose name it hands to a path function
- * as a word of its own (`os.path.join(app.path, 'locale')`, which also reaches folders of that
- * name outside the repository) with the modules and packages in it, which it finds by name
+ * Names of modules the program reaches by data, which keep their spelling: a module or package
+ * whose name a string spells as a word of its own (`'%s.%s' % (app, 'migrations')`, an app's
+ * label `'contenttypes'`, `os.path.join(app.path, 'locale')`, which also reaches folders of that
+ * name outside the repository); the submodules of a module it imports by a name made at run time
+ * (`'django.conf.locale.%s'`: the language codes `de`, `en_GB`); and the modules and packages in
+ * a package's folder it hands to a path function, which it finds by name
  * (`pkgutil.iter_modules([os.path.join(path, 'commands')])`: a command is its module's name).
  */
 function dataModuleNames(input: NamesInput): string[] {
@@ -405,9 +406,12 @@ function dataModuleNames(input: NamesInput): string[] {
     const dot = module.lastIndexOf('.');
     if (dot > 0 && parents.has(module.slice(0, dot))) out.add(module.slice(dot + 1));
   }
+  const words = new Set(input.facts.flatMap((f) => f.oneWordStrings));
+  for (const module of input.modules) {
+    const name = module.slice(module.lastIndexOf('.') + 1);
+    if (words.has(name)) out.add(name);
+  }
   const reached = input.packageFolders.filter((folder) => pathWords.has(folder.slice(folder.lastIndexOf('/') + 1)));
-  for (const folder of reached) out.add(folder.slice(folder.lastIndexOf('/') + 1));
-  // What the program finds in such a folder it finds by name (`pkgutil.iter_modules([commands])`, a language's folder).
   const inside = new Set(reached.map((folder) => `${folder}/`));
   for (const file of input.paths) {
     const slash = file.lastIndexOf('/');
@@ -418,6 +422,8 @@ function dataModuleNames(input: NamesInput): string[] {
     if (name === '__init__.py' && inside.has(grand)) out.add(parent.slice(grand.length, -1));
   }
   out.delete('__init__');
+  // The repository's own packages are never kept: without their names there is no disguise.
+  for (const own of input.ownPackages) out.delete(own);
   return [...out].sort();
 }
 
@@ -481,7 +487,9 @@ function declarativeFields(facts: FileFacts[]): string[] {
 /**
  * Names built at run time from a literal piece and a value must be spelled, in the view, the
  * way the program builds them: the piece renamed token by token, the value as the program has
- * it (kept when it comes from data; the view name of a class when it comes from `__name__`).
+ * it (kept when it comes from data, but for data that spells one of the repository's names as a
+ * name, which the view's data spells renamed too; the view name of a class when it comes from
+ * `__name__`).
  */
 function familyOverrides(facts: FileFacts[], definitions: Map<string, Set<string>>, rules: NameRules): Record<string, string> {
   const families = new Map<string, { side: 'prefix' | 'suffix' | 'around'; source: 'data' | 'name' }>();
@@ -516,6 +524,9 @@ function familyOverrides(facts: FileFacts[], definitions: Map<string, Set<string
       if (source === 'name') {
         const cls = classes.get(rest.toLowerCase());
         restView = cls === undefined || cls === rest ? rules.decideMember(rest) : rules.decideMember(cls).toLowerCase();
+      } else if (definitions.has(rest) && isNameShaped(rest)) {
+        // Data that spells one of the repository's names as a name does (`'unique_together'`, an option's name) reads as that name in the view (prose.ts).
+        restView = rules.decideMember(rest);
       }
       const view = side === 'prefix' ? pieceView(piece) + restView : restView + pieceView(piece);
       // Recorded even when the name stays: then the family decides it stays.
