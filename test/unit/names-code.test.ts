@@ -1393,3 +1393,99 @@ test("a name built from a piece and data that spells one of the repository's nam
   });
   assert.equal(d.name('alter_unique_together'), `${d.name('alter_unique_together').split('_')[0]}_${d.name('unique_together')}`);
 });
+
+test("a word a class assigns to an attribute that a class it inherits from reads as a name (`settings_name = 'DATABASES'`, read by `getattr(settings, self.settings_name)`) keeps its spelling", async () => {
+  const d = await viewRunsLikeOriginal({
+    'handlers/__init__.py': '',
+    'handlers/base.py': [
+      'class BaseHandler:',
+      '    settings_name = None',
+      '',
+      '    def configured(self, settings):',
+      '        return getattr(settings, self.settings_name)',
+      '',
+    ].join('\n'),
+    'handlers/db.py': [
+      'from handlers.base import BaseHandler',
+      '',
+      '',
+      'class DatabaseHandler(BaseHandler):',
+      "    settings_name = 'ROUTES'",
+      '',
+    ].join('\n'),
+    'handlers/defaults.py': "ROUTES = ['main']\n",
+    'tests/test_handlers.py': [
+      'import handlers.defaults as defaults',
+      'from handlers.db import DatabaseHandler',
+      '',
+      '',
+      'def test_configured():',
+      "    assert DatabaseHandler().configured(defaults) == ['main']",
+      '',
+    ].join('\n'),
+  });
+  assert.equal(d.bundle.names!.excluded.ROUTES, 'name-in-attribute');
+});
+
+test('an upper-case keyword a repository callable takes into `**options` and sets as an attribute (`configure(TIMEOUT=9)`) is the attribute', async () => {
+  const d = await viewRunsLikeOriginal({
+    'confkit/__init__.py': [
+      'class Settings:',
+      '    TIMEOUT = 5',
+      '',
+      '    def configure(self, **options):',
+      '        for key, value in options.items():',
+      '            setattr(self, key, value)',
+      '        return self',
+      '',
+      '',
+      'settings = Settings()',
+      '',
+      '',
+      'def timeout():',
+      '    return settings.TIMEOUT',
+      '',
+    ].join('\n'),
+    'tests/test_confkit.py': 'from confkit import settings, timeout\n\n\ndef test_configure():\n    settings.configure(TIMEOUT=9)\n    assert timeout() == 9\n',
+  });
+  assert.ok(d.view('tests/test_confkit.py').includes(`.${d.name('configure')}(${d.name('TIMEOUT')}=9)`), d.view('tests/test_confkit.py'));
+});
+
+test('a function registered under its `__name__` by a decorator of the repository (`@register.filter`), whose name a string spells (a template), keeps its name', async () => {
+  const d = await viewRunsLikeOriginal({
+    'filterkit/__init__.py': [
+      'class Library:',
+      '    def __init__(self):',
+      '        self.filters = {}',
+      '',
+      '    def filter(self, func):',
+      '        return self.filter_function(func)',
+      '',
+      '    def filter_function(self, func):',
+      '        self.filters[getattr(func, "_decorated", func).__name__] = func',
+      '        return func',
+      '',
+      '',
+      'register = Library()',
+      '',
+      '',
+      '@register.filter',
+      'def shout(text):',
+      "    return text.upper() + '!'",
+      '',
+      '',
+      '@register.filter',
+      'def whisper(text):',
+      '    return text.lower()',
+      '',
+      '',
+      'def render(template, value):',
+      "    return register.filters[template.strip('{}| ')](value)",
+      '',
+    ].join('\n'),
+    'tests/test_filterkit.py': "from filterkit import render\n\n\ndef test_render():\n    assert render('{{ |shout }}', 'hi') == 'HI!'\n",
+  });
+  assert.equal(d.bundle.names!.excluded.shout, 'registered-by-name');
+  // No string spells `whisper`: it is renamed.
+  assert.notEqual(d.name('whisper'), 'whisper');
+});

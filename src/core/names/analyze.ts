@@ -8,7 +8,7 @@ import { Bind, Site, calledName, enclosingFunction, outermostFunction, scanPytho
 import { FileResolver, type ModuleContext } from './resolve';
 import { externalValueWord, isKwargsName, nameArgumentFlow, stringRole, withNameFlow, type ArgumentFlow } from './string-roles';
 import { appendTo } from '../common/multimap';
-import { splitWord } from './words';
+import { forEachWord, splitWord } from './words';
 import { isWord, Tok } from '../python/tokenizer';
 
 export type DefinitionKind = 'class' | 'function' | 'variable' | 'class-attribute' | 'parameter' | 'local' | 'local-callable' | 'attribute' | 'alias' | 'export';
@@ -82,6 +82,20 @@ export interface FileFacts {
    * the spelling of a thing outside, such as a driver's exception of that name.
    */
   nameKeys: string[];
+  /**
+   * Each function (by name): whether it, or a function in it, reads the `__name__` of its own
+   * parameter (`func.__name__`, `getattr(func, "_wrapped", func).__name__`: a registry keyed by
+   * the names of what it is given), and the names it calls.
+   */
+  nameReaders: Array<[name: string, readsNames: boolean, calls: string[]]>;
+  /** Attributes a class's methods use as names (`getattr(settings, self.settings_name)` in class `BaseHandler`). */
+  nameAttributes: Array<[cls: string, attribute: string]>;
+  /** One-word strings its class bodies assign to attributes (`settings_name = 'DATABASES'` in class `ConnectionHandler`). */
+  attributeWords: Array<[cls: string, attribute: string, word: string]>;
+  /** Functions and classes it decorates, each with the last names of its decorators (`register.filter(is_safe=True)`: `filter`). */
+  decorated: Array<[name: string, decorators: string[]]>;
+  /** The words of its strings, docstrings not counted (`"{{ size|filesizeformat }}"`: `size`, `filesizeformat`). */
+  stringWords: string[];
   /** Module-level names it defines itself (def, class, assignment). */
   globals: string[];
   /** Its `__all__`, when it is a literal list. */
@@ -152,7 +166,7 @@ const UPDATES_NAMESPACE = /\b(?:vars|globals)\(\s*\)\s*(?:\.\s*(?:update|setdefa
 export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   const scan = scanPython(text);
   const resolver = new FileResolver(scan, context);
-  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], standIns: [], computedModuleParents: [], pathWords: [], oneWordStrings: [], nameKeys: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), wordStrings: [], externalValues: [], namePieces: [], cutWords: [], computedKeywordCallees: [], containerWords: [], dynamicAttributes: false, optionNames: [], nameValued: [], nameArguments: nameArgumentFlow(resolver) };
+  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], standIns: [], computedModuleParents: [], pathWords: [], oneWordStrings: [], nameKeys: [], nameReaders: [], nameAttributes: [], attributeWords: [], decorated: [], stringWords: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), wordStrings: [], externalValues: [], namePieces: [], cutWords: [], computedKeywordCallees: [], containerWords: [], dynamicAttributes: false, optionNames: [], nameValued: [], nameArguments: nameArgumentFlow(resolver) };
   // Strings flow into names within the file, as the translation sees them (code.ts).
   const flow = withNameFlow(resolver);
   facts.nameValued = flow.names;
@@ -357,7 +371,15 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
     }
   }
   facts.nameKeys = nameKeys(scan, resolver);
+  facts.nameReaders = nameReaders(scan, resolver);
+  classNameAttributes(scan, facts);
+  for (const scope of scan.scopes) {
+    if ((scope.kind === 'function' || scope.kind === 'class') && scope.decorators.length > 0) facts.decorated.push([scope.name, scope.decorators.map((d) => d.replace(/\(.*$/s, '').split('.').pop()!.trim())]);
+  }
   facts.oneWordStrings = [...new Set(facts.oneWordStrings)].sort();
+  const stringWords = new Set<string>();
+  for (const site of scan.strings) if (!site.docstring) forEachWord(text, (start, end) => stringWords.add(text.slice(start, end)), site.token.contentStart, site.token.contentEnd);
+  facts.stringWords = [...stringWords].sort();
   for (const call of scan.calls) {
     // `**kwargs` handed on carries the caller's keywords, which the view already renames.
     const computed = call.splatArgs.some((arg) => arg.root !== -1 && !(arg.steps.length === 0 && isKwargsName(arg, resolver)));
@@ -384,6 +406,47 @@ function namePieceTest(scan: ReturnType<typeof scanPython>, resolver: FileResolv
   const neighbours = new Set<string>();
   for (const s of scan.scopes) if (s !== scan.scopes[top] && (s.kind === 'function' || s.kind === 'class') && s.start > start && s.end <= end) neighbours.add(s.name);
   return [content, side, [...neighbours].sort()];
+}
+
+/** `FileFacts.nameAttributes` and `FileFacts.attributeWords`. */
+function classNameAttributes(scan: PyScan, facts: FileFacts): void {
+  for (const call of scan.calls) {
+    const key = call.args[1];
+    if (calledName(scan, call.callee) !== 'getattr' || call.callee.steps.length !== 0 || !key || key.root === -1 || key.steps.length !== 1) continue;
+    const fn = scan.scopes[call.scope].kind === 'function' ? call.scope : enclosingFunction(scan.scopes, call.scope);
+    const cls = fn === -1 ? undefined : scan.scopes[scan.scopes[fn].parent];
+    if (cls?.kind === 'class' && scan.sites[key.root].text === scan.scopes[fn].params[0]?.name) facts.nameAttributes.push([cls.name, key.steps[0]]);
+  }
+  for (const site of scan.strings) {
+    const scope = scan.scopes[site.scope];
+    if (scope.kind !== 'class' || site.token.parts || site.assignedValueOf?.length !== 1) continue;
+    const word = scan.text.slice(site.token.contentStart, site.token.contentEnd);
+    if (/^[\p{L}_][\p{L}\p{N}_]*$/u.test(word)) facts.attributeWords.push([scope.name, site.assignedValueOf[0], word]);
+  }
+}
+
+/** `FileFacts.nameReaders`: what each function (with the functions in it) reads and calls. */
+function nameReaders(scan: PyScan, resolver: FileResolver): FileFacts['nameReaders'] {
+  const reads = new Set<number>();
+  const calls = new Map<number, Set<string>>();
+  const enclosing = (scope: number, each: (fn: number) => void) => {
+    for (let s = scope; s > 0; s = scan.scopes[s].parent) if (scan.scopes[s].kind === 'function') each(s);
+  };
+  for (const site of scan.sites) {
+    if (site.kind !== Site.Attribute || site.text !== '__name__' || !site.chain || site.chain.root === -1) continue;
+    const root = scan.sites[site.chain.root];
+    const param = root.kind === Site.Name && (resolver.lookupSite(root)?.binding.kinds ?? 0) & Bind.Param;
+    if (param || (root.text === 'getattr' && site.chain.steps[0] === '()')) enclosing(site.scope, (fn) => reads.add(fn));
+  }
+  for (const call of scan.calls) {
+    const name = calledName(scan, call.callee);
+    if (name !== undefined) enclosing(call.scope, (fn) => (calls.get(fn) ?? calls.set(fn, new Set()).get(fn)!).add(name));
+  }
+  const out: FileFacts['nameReaders'] = [];
+  scan.scopes.forEach((scope, index) => {
+    if (scope.kind === 'function' && (reads.has(index) || calls.has(index))) out.push([scope.name, reads.has(index), [...(calls.get(index) ?? [])].sort()]);
+  });
+  return out;
 }
 
 /** `getattr(obj, kind.__name__)` (and `hasattr`) where `kind` is a for loop's target over a list the file writes out: the names in that list (`FileFacts.nameKeys`). */

@@ -109,6 +109,7 @@ export function buildNames(
   // The repository's stand-in for an outside name, imported by that name where the outside one may be (`FileFacts.standIns`).
   for (const file of input.facts) for (const name of file.standIns) keep(name, 'external-stand-in');
   for (const file of input.facts) for (const name of file.nameKeys) keep(name, 'name-as-outside-key');
+  for (const name of namesInAttributes(input.facts)) keep(name, 'name-in-attribute');
   // A class that serves attributes from its data (`__getattr__` looking up keys) makes a word
   // that is both such a key (a string) and an attribute of an unknown receiver one name: kept.
   if (input.facts.some((f) => f.dynamicAttributes)) {
@@ -205,6 +206,8 @@ export function buildNames(
   for (const word of cut.names) keptEverywhere[word] ??= 'cut-in-text';
   for (const word of cut.before) keptEverywhere[word] ??= 'before-cut-in-text';
   for (const word of dataModuleNames(input)) keptEverywhere[word] ??= 'module-named-by-data';
+  // Everywhere: a class or function defined inside a function is named in its reprs as well.
+  for (const word of registeredByName(input.facts)) keptEverywhere[word] ??= 'registered-by-name';
   for (const word of Object.keys(options.mixedData ?? {})) keptEverywhere[word] ??= 'mixed-data';
   for (const word of Object.keys(options.givenBack ?? {})) keptEverywhere[word] = 'gate';
   // A `*items` parameter's name is seen only by code that reads signatures (`getfullargspec(f).varargs`).
@@ -831,6 +834,53 @@ function frameReaders(facts: readonly FileFacts[]): string[] {
     }
   }
   return [...readers].sort();
+}
+
+/**
+ * Functions and classes decorated by one of the repository's functions that reads the
+ * `__name__` of what it is given, or calls one that does (`@register.filter` registers a template
+ * filter under its function's name), where a string of the repository spells the name (a
+ * template `"{{ size|filesizeformat }}"`): the program keys by that name, which data spells, so
+ * it keeps its spelling.
+ */
+function registeredByName(facts: readonly FileFacts[]): string[] {
+  const functions = facts.flatMap((f) => f.nameReaders);
+  const readers = new Set(functions.filter(([name, reads]) => reads && !isDunder(name)).map(([name]) => name));
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const [name, , calls] of functions) {
+      if (!readers.has(name) && !isDunder(name) && calls.some((c) => readers.has(c))) {
+        readers.add(name);
+        changed = true;
+      }
+    }
+  }
+  const spelled = new Set(facts.flatMap((f) => f.stringWords));
+  const out = new Set<string>();
+  for (const file of facts) for (const [name, decorators] of file.decorated) if (spelled.has(name) && decorators.some((d) => readers.has(d))) out.add(name);
+  return [...out].sort();
+}
+
+/**
+ * Words a class assigns to an attribute that a class it inherits from (or itself) uses as a name
+ * (`settings_name = 'DATABASES'` in a subclass of a class that reads `getattr(settings,
+ * self.settings_name)`): each the name of a thing the repository defines, which keeps its
+ * spelling.
+ */
+function namesInAttributes(facts: readonly FileFacts[]): string[] {
+  const uses = new Set(facts.flatMap((f) => f.nameAttributes.map(([cls, attribute]) => `${cls}.${attribute}`)));
+  if (uses.size === 0) return [];
+  const bases = new Map<string, string[]>();
+  for (const file of facts) for (const cls of file.classes) bases.set(cls.name, [...(bases.get(cls.name) ?? []), ...cls.bases.flatMap((b) => (b.repo ? [b.repo] : []))]);
+  const usesName = (cls: string, attribute: string, seen = new Set<string>()): boolean => {
+    if (uses.has(`${cls}.${attribute}`)) return true;
+    if (seen.has(cls)) return false;
+    seen.add(cls);
+    return (bases.get(cls) ?? []).some((base) => usesName(base, attribute, seen));
+  };
+  const out = new Set<string>();
+  for (const file of facts) for (const [cls, attribute, word] of file.attributeWords) if (usesName(cls, attribute)) out.add(word);
+  return [...out].sort();
 }
 
 /** What carries names (`function:index`, `.attribute`), following what is passed on to other callables. */

@@ -101,7 +101,8 @@ export class CodeTranslator {
         // `dict(key=value)` is `{"key": value}`, and `"{key}".format(key=...)` fills the template's
         // field: such keywords follow the rule of the same word as a string.
         const method = resolver.lastAttribute(site.chain);
-        if (resolver.isBuiltinCall(site.chain, 'dict') || rules.isDataKeyword(method ?? '', text)) return this.dataWord(text);
+        // An upper-case word is a constant's or a setting's name, never prose (`configure(TEMPLATES=...)`, which become attributes): the name's view, as `USE_I18N`'s.
+        if (resolver.isBuiltinCall(site.chain, 'dict') || rules.isDataKeyword(method ?? '', text)) return /^\p{Lu}[\p{Lu}\p{N}]*$/u.test(text) && rules.isDefined(text) ? rules.memberView(text) : this.dataWord(text);
         // A template's `{field}` is prose: its keyword is the same word.
         if (method === 'format' || method === 'format_map') return this.prose.translate(text, { standalone: true });
         if (resolver.isExternalChain(site.chain)) return resolver.partialOfRepository(site) || resolver.makesAttributes(site.chain) || resolver.namesParameters(site.chain) ? rules.memberView(text) : text;
