@@ -39,18 +39,32 @@ test("Debian's Django: the definitions granularity leaves more names visible tha
   assert.ok(bundle.statistics.visibleInCodePercent! < 60);
 });
 
-/** A program written here that runs inside Django's package: settings, i18n, templates, forms, requests and a test client (no database). */
+/** A program written here that runs inside Django's package: settings, migrations and queries on SQLite, i18n, templates, forms, requests and a test client. */
 const DJANGO_PROBE = `def run():
     import datetime
     from django.conf import settings
     settings.configure(
         DEBUG=False, USE_I18N=True, USE_L10N=True, USE_TZ=True, TIME_ZONE='UTC', SECRET_KEY='k',
         INSTALLED_APPS=['django.contrib.contenttypes', 'django.contrib.auth'],
+        DATABASES={'default': {'ENGINE': 'django.db.backends.sqlite3', 'NAME': ':memory:'}},
         TEMPLATES=[{'BACKEND': 'django.template.backends.django.DjangoTemplates', 'DIRS': [], 'APP_DIRS': False}],
         ROOT_URLCONF=__name__, ALLOWED_HOSTS=['testserver'],
     )
     import django
     django.setup()
+    from django.core.management import call_command
+    call_command('migrate', verbosity=0)
+    from django.contrib.auth.models import Group, User
+    from django.db.models import Count, Q
+    g = Group.objects.create(name='staff')
+    for i in range(5):
+        u = User.objects.create_user('user%d' % i, 'u%d@example.com' % i, 'pw')
+        if i % 2:
+            u.groups.add(g)
+    print(User.objects.filter(Q(username__startswith='user') & ~Q(pk=1)).count())
+    print(list(Group.objects.annotate(n=Count('user')).values_list('name', 'n')))
+    print(list(User.objects.filter(groups__name='staff').order_by('-pk').values_list('username', flat=True)[:2]))
+    print(User.objects.get(username='user3').has_perm('auth.add_user'), Group._meta.model_name, User._meta.label)
     from django.utils import translation
     from django.utils.formats import date_format, get_format
     for lang in ['ar', 'de', 'en-gb', 'es-ve', 'fr', 'zh-hans', 'sr-latn']:
@@ -82,7 +96,7 @@ const DJANGO_PROBE = `def run():
     print(Client().get('/items/9/').content)
 `;
 
-test("Debian's Django: a program run inside its view (i18n, templates, forms, requests) prints what it prints in the original", async () => {
+test("Debian's Django: a program run inside its view (migrations and queries, i18n, templates, forms, requests) prints what it prints in the original", async () => {
   requirePath(DJANGO, 'python3-django');
   const root = tempDir('django-runs');
   const repo = path.join(root, 'original', 'django');

@@ -354,3 +354,91 @@ test('a module whose name a string spells as a word of its own (`%s.%s` % (app, 
   // The repository's own package is renamed though a string spells it: without its name there is no disguise.
   assert.notEqual(d.name('appkit'), 'appkit');
 });
+
+test("a model class whose lower-cased name the data spells (a framework keys models by `__name__.lower()`) keeps its name, and so does that word", async () => {
+  const d = await viewRunsLikeOriginal({
+    'ledgerkit/__init__.py': [
+      'class ModelBase(type):',
+      '    registry = {}',
+      '',
+      '    def __new__(mcs, name, bases, attrs):',
+      '        fields = {key: value for key, value in attrs.items() if not key.startswith("_")}',
+      '        cls = super().__new__(mcs, name, bases, attrs)',
+      '        cls.fields = fields',
+      '        mcs.registry[name.lower()] = cls',
+      '        return cls',
+      '',
+      '',
+      'class Model(metaclass=ModelBase):',
+      '    pass',
+      '',
+      '',
+      'class Invoice(Model):',
+      '    total = 0',
+      '',
+      '',
+      'class Receipt(Model):',
+      '    paid = 0',
+      '',
+      '',
+      'def model_named(label):',
+      '    return ModelBase.registry[label]',
+      '',
+    ].join('\n'),
+    'tests/test_ledgerkit.py': "from ledgerkit import Invoice, model_named\n\n\ndef test_model_named():\n    assert model_named('invoice') is Invoice\n",
+  });
+  assert.equal(d.bundle.names!.excluded.Invoice, 'lowercased-in-data');
+  // The base and a model no data names are renamed.
+  assert.notEqual(d.name('Model'), 'Model');
+  assert.notEqual(d.name('Receipt'), 'Receipt');
+});
+
+test('a field kept for the data (a model named by its lower-cased name) is still a field: a dotted path through it in a string reads the fields after it', async () => {
+  const d = await viewRunsLikeOriginal({
+    'formkit/__init__.py': [
+      'class SchemaMeta(type):',
+      '    def __new__(mcs, name, bases, attrs):',
+      '        cls = super().__new__(mcs, name, bases, attrs)',
+      '        cls.declared = sorted(key for key in attrs if not key.startswith("_"))',
+      '        return cls',
+      '',
+      '',
+      'class Schema(metaclass=SchemaMeta):',
+      '    pass',
+      '',
+      '',
+      'class Child(Schema):',
+      '    nickname = None',
+      '',
+      '',
+      'class Parent(Schema):',
+      '    child = None',
+      '    surname = None',
+      '',
+      '',
+      'class Picker:',
+      '    def __init__(self, only):',
+      '        self.only = set(only)',
+      '',
+      '    def pick(self, obj):',
+      '        path = sorted(self.only)[0]',
+      '        head, tail = path.split(".")',
+      '        return vars(vars(obj)[head])[tail]',
+      '',
+    ].join('\n'),
+    'tests/test_formkit.py': [
+      'from formkit import Child, Parent, Picker',
+      '',
+      '',
+      'def test_pick():',
+      '    parent = Parent()',
+      '    parent.child = Child()',
+      "    parent.child.nickname = 'kid'",
+      "    assert Parent.declared == ['child', 'surname']",
+      "    assert Picker(only=('child.nickname',)).pick(parent) == 'kid'",
+      '',
+    ].join('\n'),
+  });
+  assert.equal(d.bundle.names!.excluded.child, 'lowercased-in-data');
+  assert.notEqual(d.name('nickname'), 'nickname');
+});

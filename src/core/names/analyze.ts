@@ -76,6 +76,8 @@ export interface FileFacts {
   pathWords: string[];
   /** Its strings of data (no names the code reads) that are one word (`'migrations'`, `'contenttypes'`). */
   oneWordStrings: string[];
+  /** Its strings of data that are one lower-case word, handed to any callable too (`model_name='permission'`). */
+  lowerWordStrings: string[];
   /**
    * Names whose `__name__` it looks an attribute up by, where the name runs over a list the file
    * writes out (`for kind in (DataError, IntegrityError): getattr(module, kind.__name__)`): each
@@ -166,7 +168,7 @@ const UPDATES_NAMESPACE = /\b(?:vars|globals)\(\s*\)\s*(?:\.\s*(?:update|setdefa
 export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   const scan = scanPython(text);
   const resolver = new FileResolver(scan, context);
-  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], standIns: [], computedModuleParents: [], pathWords: [], oneWordStrings: [], nameKeys: [], nameReaders: [], nameAttributes: [], attributeWords: [], decorated: [], stringWords: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), wordStrings: [], externalValues: [], namePieces: [], cutWords: [], computedKeywordCallees: [], containerWords: [], dynamicAttributes: false, optionNames: [], nameValued: [], nameArguments: nameArgumentFlow(resolver) };
+  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], standIns: [], computedModuleParents: [], pathWords: [], oneWordStrings: [], lowerWordStrings: [], nameKeys: [], nameReaders: [], nameAttributes: [], attributeWords: [], decorated: [], stringWords: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), wordStrings: [], externalValues: [], namePieces: [], cutWords: [], computedKeywordCallees: [], containerWords: [], dynamicAttributes: false, optionNames: [], nameValued: [], nameArguments: nameArgumentFlow(resolver) };
   // Strings flow into names within the file, as the translation sees them (code.ts).
   const flow = withNameFlow(resolver);
   facts.nameValued = flow.names;
@@ -354,6 +356,7 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
     // Not one handed to the repository's own callable, which may take it for a name (`run_sample("numerics")`, the name of a module it imports).
     const toRepository = site.call !== undefined && site.whole && !resolver.isExternalChain(site.call.callee);
     if ((role === 'prose' || role === 'keep') && !toRepository && !site.token.parts && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) facts.oneWordStrings.push(content);
+    if ((role === 'prose' || role === 'keep') && !site.token.parts && /^\p{Ll}+$/u.test(content)) facts.lowerWordStrings.push(content);
     if (!site.docstring && !site.token.parts && site.whole && site.call && PATH_CALLS.has(resolver.lastAttribute(site.call.callee) ?? '') && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) facts.pathWords.push(content);
     if (role === 'prose' && !site.token.parts && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) {
       const asArgument = site.call && site.whole && !resolver.isExternalChain(site.call.callee);
@@ -377,6 +380,7 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
     if ((scope.kind === 'function' || scope.kind === 'class') && scope.decorators.length > 0) facts.decorated.push([scope.name, scope.decorators.map((d) => d.replace(/\(.*$/s, '').split('.').pop()!.trim())]);
   }
   facts.oneWordStrings = [...new Set(facts.oneWordStrings)].sort();
+  facts.lowerWordStrings = [...new Set(facts.lowerWordStrings)].sort();
   const stringWords = new Set<string>();
   for (const site of scan.strings) if (!site.docstring) forEachWord(text, (start, end) => stringWords.add(text.slice(start, end)), site.token.contentStart, site.token.contentEnd);
   facts.stringWords = [...stringWords].sort();

@@ -208,6 +208,7 @@ export function buildNames(
   for (const word of dataModuleNames(input)) keptEverywhere[word] ??= 'module-named-by-data';
   // Everywhere: a class or function defined inside a function is named in its reprs as well.
   for (const word of registeredByName(input.facts)) keptEverywhere[word] ??= 'registered-by-name';
+  for (const word of lowercasedClassNames(input.facts)) keptEverywhere[word] ??= 'lowercased-in-data';
   for (const word of Object.keys(options.mixedData ?? {})) keptEverywhere[word] ??= 'mixed-data';
   for (const word of Object.keys(options.givenBack ?? {})) keptEverywhere[word] = 'gate';
   // A `*items` parameter's name is seen only by code that reads signatures (`getfullargspec(f).varargs`).
@@ -264,9 +265,11 @@ export function buildNames(
       if (!isTestModule(input.factModules[i])) libraryCallables.add(name);
     }
   });
-  // A name given back (by the gate, or for the data's one spelling) is still what it is: a
-  // callable, a field. Giving it back changes its own spelling, never how other words read.
-  const givenBack = new Set([...Object.keys(options.givenBack ?? {}), ...Object.keys(options.mixedData ?? {})]);
+  // A name given back (by the gate, for the data's one spelling, or because data spells it or
+  // a text shows it cut) is still what it is: a callable, a field. Giving it back changes its
+  // own spelling, never how other words read (`"child.name"`, a path through fields).
+  const keptForData = Object.keys(keptEverywhere).filter((word) => KEPT_FOR_DATA.has(keptEverywhere[word]));
+  const givenBack = new Set([...Object.keys(options.givenBack ?? {}), ...Object.keys(options.mixedData ?? {}), ...keptForData]);
   const renamed = (name: string) => name in identifiers || name in locals || givenBack.has(name);
   tables.callables = [...allCallables].filter(renamed).sort();
   tables.quotableNames = [...libraryCallables].filter(renamed).sort();
@@ -430,6 +433,9 @@ function dataModuleNames(input: NamesInput): string[] {
   return [...out].sort();
 }
 
+/** Reasons a name keeps its spelling that leave it what it is (a callable, a field) for the words around it. */
+const KEPT_FOR_DATA: ReadonlySet<string> = new Set(['cut-in-text', 'before-cut-in-text', 'module-named-by-data', 'registered-by-name', 'lowercased-in-data']);
+
 /** The sorted `names` that start with `prefix`. */
 function namesStartingWith(sorted: readonly string[], prefix: string): string[] {
   const out: string[] = [];
@@ -468,7 +474,27 @@ function keepDynamicGlobals(input: NamesInput, bindings: (module: string) => Mod
 }
 
 /** Field names of declarative classes and of the repository's subclasses of them. */
-function declarativeFields(facts: FileFacts[]): string[] {
+/**
+ * Subclasses of declarative classes (models, schemas) whose name, lower-cased, a string of data spells
+ * (`model_name='permission'` of `Permission`, as a framework keys its models by
+ * `__name__.lower()`): the class keeps its name, and so does that lower-case word, which the
+ * program derives from it and the data spells.
+ */
+function lowercasedClassNames(facts: FileFacts[]): string[] {
+  const words = new Set(facts.flatMap((f) => f.lowerWordStrings));
+  // The classes that are declarative by themselves (`Model`, with the metaclass) are bases, not what the data names.
+  const roots = new Set(facts.flatMap((f) => f.classes.filter((c) => c.declarative).map((c) => c.name)));
+  const out: string[] = [];
+  for (const name of declarativeClasses(facts)) {
+    if (roots.has(name)) continue;
+    const lower = name.toLowerCase();
+    if (lower !== name && words.has(lower)) out.push(name, lower);
+  }
+  return [...new Set(out)].sort();
+}
+
+/** Classes whose attributes are data fields (`ClassFacts.declarative`) and the repository's subclasses of them. */
+function declarativeClasses(facts: FileFacts[]): Set<string> {
   const classes = facts.flatMap((f) => f.classes);
   const declarative = new Set(classes.filter((c) => c.declarative).map((c) => c.name));
   let grew = true;
@@ -482,6 +508,12 @@ function declarativeFields(facts: FileFacts[]): string[] {
       }
     }
   }
+  return declarative;
+}
+
+function declarativeFields(facts: FileFacts[]): string[] {
+  const classes = facts.flatMap((f) => f.classes);
+  const declarative = declarativeClasses(facts);
   const fields = new Set<string>();
   for (const cls of classes) if (declarative.has(cls.name)) for (const f of cls.fields) if (!f.startsWith('_') || f.startsWith('__') === false) fields.add(f);
   return [...fields];
