@@ -4,12 +4,11 @@
  * receivers, keywords of unknown callees), its classes with their bases, and the external
  * modules it imports. Plain data, so that it can be computed in a worker and cached by content.
  */
-import { Bind, Site, calledName, enclosingFunction, outermostFunction, scanPython, type Chain, type PyScan, type StringSite } from '../python/binder';
+import { Bind, Site, calledName, enclosingFunction, loopIterableNames, outermostFunction, scanPython, type Chain, type PyScan, type StringSite } from '../python/binder';
 import { FileResolver, type ModuleContext } from './resolve';
 import { externalValueWord, isKwargsName, nameArgumentFlow, stringRole, withNameFlow, type ArgumentFlow } from './string-roles';
 import { appendTo } from '../common/multimap';
 import { forEachWord, splitWord } from './words';
-import { isWord, Tok } from '../python/tokenizer';
 
 export type DefinitionKind = 'class' | 'function' | 'variable' | 'class-attribute' | 'parameter' | 'local' | 'local-callable' | 'attribute' | 'alias' | 'export';
 
@@ -467,25 +466,6 @@ function nameKeys(scan: PyScan, resolver: FileResolver): string[] {
     }
   }
   return [...out].sort();
-}
-
-/** The bare names read in the iterable of the `for` header whose target starts at `from` (between `in` and the header's `:`). */
-function loopIterableNames(scan: PyScan, from: number): string[] {
-  const tokens = scan.tokens;
-  let k = tokens.findIndex((t) => t.start >= from);
-  let depth = 0;
-  let start = -1;
-  for (; k !== -1 && k < tokens.length; k++) {
-    const t = tokens[k];
-    if (t.type === Tok.Newline) break;
-    if (t.type === Tok.Op) {
-      const op = scan.text.slice(t.start, t.end);
-      if (op === '(' || op === '[' || op === '{') depth++;
-      else if (op === ')' || op === ']' || op === '}') depth--;
-      else if (op === ':' && depth === 0 && start !== -1) return scan.sites.filter((s) => s.kind === Site.Name && !s.store && s.start >= start && s.end <= t.start).map((s) => s.text);
-    } else if (depth === 0 && start === -1 && isWord(scan.text, t, 'in')) start = t.end;
-  }
-  return [];
 }
 
 /** A dotted module path whose last part is filled in at run time (`pkg.locale.%s`, `pkg.{name}`). */

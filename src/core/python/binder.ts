@@ -342,6 +342,25 @@ export function lookupSite(scan: PyScan, site: NameSite): { scope: number; bindi
   return outer === -1 ? undefined : lookup(scan.scopes, site.text, outer);
 }
 
+/** The bare names read in the iterable of the `for` header whose target starts at `from` (between `in` and the header's `:`). */
+export function loopIterableNames(scan: PyScan, from: number): string[] {
+  const tokens = scan.tokens;
+  let k = tokens.findIndex((t) => t.start >= from);
+  let depth = 0;
+  let start = -1;
+  for (; k !== -1 && k < tokens.length; k++) {
+    const t = tokens[k];
+    if (t.type === Tok.Newline) break;
+    if (t.type === Tok.Op) {
+      const op = scan.text.slice(t.start, t.end);
+      if (op === '(' || op === '[' || op === '{') depth++;
+      else if (op === ')' || op === ']' || op === '}') depth--;
+      else if (op === ':' && depth === 0 && start !== -1) return scan.sites.filter((s) => s.kind === Site.Name && !s.store && s.start >= start && s.end <= t.start).map((s) => s.text);
+    } else if (depth === 0 && start === -1 && isWord(scan.text, t, 'in')) start = t.end;
+  }
+  return [];
+}
+
 /** Whether no logical line ends between offsets `from` and `to` (`;` ends one too). */
 function sameLogicalLine(scan: PyScan, from: number, to: number): boolean {
   const tokens = scan.tokens;
