@@ -65,7 +65,7 @@ test('a bundle whose names would leave --out is refused before any write; nothin
     ['an identifier "../../victim"', (b) => (b.names!.identifiers.shopcart = '../../victim'), /names\.identifiers\["shopcart"\]: "\.\.\/\.\.\/victim" is not a Python name/],
     ['a token replaced by "../victim"', (b) => (b.names!.tokens.shopcart = '../victim'), /names\.tokens\["shopcart"\]: "\.\.\/victim" is not a replacement word/],
     ['a token "x/y"', (b) => (b.names!.tokens['x/y'] = 'zebra'), /names\.tokens key "x\/y": "x\/y" is not a token/],
-    ['a kept segment with a separator', (b) => b.names!.keptSegments.push('a/b'), /names\.keptSegments\[0\]: "a\/b" is not a path segment/],
+    ['a kept segment with a separator', (b) => b.names!.keptSegments.push('a/b'), /names\.keptSegments\[\d+\]: "a\/b" is not a path segment/],
     ['a package folder leaving the repository', (b) => b.names!.layout.packageFolders.push('../up'), /names\.layout\.packageFolders\[\d+\]: "\.\.\/up" is not a relative path/],
   ];
   for (const [what, damage, message] of damages) {

@@ -889,7 +889,8 @@ function registeredByName(facts: readonly FileFacts[]): string[] {
   }
   const spelled = new Set(facts.flatMap((f) => f.stringWords));
   const out = new Set<string>();
-  for (const file of facts) for (const [name, decorators] of file.decorated) if (spelled.has(name) && decorators.some((d) => readers.has(d))) out.add(name);
+  // A name-shaped name (`add_item`) is the name wherever a string spells it: the view's strings spell its view.
+  for (const file of facts) for (const [name, decorators] of file.decorated) if (spelled.has(name) && !isNameShaped(name) && decorators.some((d) => readers.has(d))) out.add(name);
   return [...out].sort();
 }
 
