@@ -69,13 +69,16 @@ export function singularsOf(token: string): string[] {
   return out;
 }
 
-/** A plural's token (`lafs`) through the map of its singular (`laf` -> `set`: `sets`). */
+/** A plural's token (`lafs`) through the map of its singular (`laf` -> `set`: `sets`); the endings of `singularsOf`. */
 function pluralThrough(key: string, map: ReadonlyMap<string, string>): string | undefined {
-  for (const singular of singularsOf(key)) {
-    const replacement = map.get(singular);
-    if (replacement !== undefined) return replacement + key.slice(singular.length);
+  const n = key.length;
+  if (n < 4 || key.charCodeAt(n - 1) !== 115) return undefined;
+  if (n >= 5 && key.charCodeAt(n - 2) === 101) {
+    const replacement = map.get(key.slice(0, -2));
+    if (replacement !== undefined) return `${replacement}es`;
   }
-  return undefined;
+  const replacement = map.get(key.slice(0, -1));
+  return replacement === undefined ? undefined : `${replacement}s`;
 }
 
 function mapTokens(word: string, map: ReadonlyMap<string, string>, plurals = false): string {

@@ -107,6 +107,8 @@ const FILE_EXTENSIONS = new Set([
   'jinja', 'j2', 'po', 'mo', 'gz', 'zip', 'whl', 'egg', 'lock', 'pem', 'key', 'crt', 'sql', 'db', 'pickle', 'pkl',
 ]);
 
+const PLURAL_ENDINGS = ['es', 's'];
+
 export class ProseTranslator {
   constructor(private readonly rules: NameRules) {}
 
@@ -461,13 +463,14 @@ export class ProseTranslator {
    * (naming.ts); none where it would not read back to the word.
    */
   private pluralOfClass(word: string): string | undefined {
-    const parts = splitWord(word);
-    if (parts[0].casing !== 'title') return undefined;
-    for (const ending of ['es', 's']) {
+    const first = word.charCodeAt(0);
+    if (word.charCodeAt(word.length - 1) !== 115 || first < 65 || first > 90 || splitWord(word)[0].casing !== 'title') return undefined;
+    for (const ending of PLURAL_ENDINGS) {
       if (!word.endsWith(ending)) continue;
       const singular = word.slice(0, -ending.length);
-      if (!this.rules.isKnownName(singular) || splitWord(singular)[0].casing !== 'title') continue;
-      const view = this.rules.knownView(singular) + ending;
+      const known = this.rules.knownView(singular);
+      if (known === singular || splitWord(singular)[0].casing !== 'title') continue;
+      const view = known + ending;
       if (this.rules.naming.realName(view) === word) return view;
     }
     return undefined;
