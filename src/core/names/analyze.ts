@@ -342,6 +342,7 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
         break;
     }
   }
+  const stringWords = new Set<string>();
   for (const site of scan.strings) {
     const content = text.slice(site.token.contentStart, site.token.contentEnd);
     const role = stringRole(site, flow.resolver, content);
@@ -354,12 +355,12 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
     if (template && resolver.isInternalModule(template[1], 0)) facts.computedModuleParents.push(template[1]);
     // Not one handed to the repository's own callable, which may take it for a name (`run_sample("numerics")`, the name of a module it imports).
     const toRepository = site.call !== undefined && site.whole && !resolver.isExternalChain(site.call.callee);
+    if (!site.docstring) forEachWord(text, (start, end) => stringWords.add(text.slice(start, end)), site.token.contentStart, site.token.contentEnd);
     if ((role === 'prose' || role === 'keep') && !toRepository && !site.token.parts && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) facts.oneWordStrings.push(content);
     if ((role === 'prose' || role === 'keep') && !site.token.parts && /^\p{Ll}+$/u.test(content)) facts.lowerWordStrings.push(content);
     if (!site.docstring && !site.token.parts && site.whole && site.call && PATH_CALLS.has(resolver.lastAttribute(site.call.callee) ?? '') && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) facts.pathWords.push(content);
     if (role === 'prose' && !site.token.parts && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) {
-      const asArgument = site.call && site.whole && !resolver.isExternalChain(site.call.callee);
-      if (asArgument || site.container === 'subscript' || site.container === 'dict-key') facts.wordStrings.push(content);
+      if (toRepository || site.container === 'subscript' || site.container === 'dict-key') facts.wordStrings.push(content);
       if (site.comparedWith || (site.container !== undefined && CONTAINERS.has(site.container))) facts.containerWords.push(content);
     }
     if (role === 'fragments' || ((role === 'names' || role === 'definition-names' || role === 'flow') && site.token.parts)) facts.families.push(...familyPieces(scan, site));
@@ -380,8 +381,6 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   }
   facts.oneWordStrings = [...new Set(facts.oneWordStrings)].sort();
   facts.lowerWordStrings = [...new Set(facts.lowerWordStrings)].sort();
-  const stringWords = new Set<string>();
-  for (const site of scan.strings) if (!site.docstring) forEachWord(text, (start, end) => stringWords.add(text.slice(start, end)), site.token.contentStart, site.token.contentEnd);
   facts.stringWords = [...stringWords].sort();
   for (const call of scan.calls) {
     // `**kwargs` handed on carries the caller's keywords, which the view already renames.

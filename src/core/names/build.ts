@@ -854,18 +854,25 @@ function frameReaders(facts: readonly FileFacts[]): string[] {
   const functions = facts.flatMap((f) => f.frameCalls);
   const definitions = new Map<string, number>();
   for (const [name] of functions) definitions.set(name, (definitions.get(name) ?? 0) + 1);
-  const unique = (name: string) => definitions.get(name) === 1 && !isDunder(name);
-  const readers = new Set(functions.filter(([name, reads]) => reads && unique(name)).map(([name]) => name));
+  return [...readersAndCallers(functions, (name) => definitions.get(name) === 1 && !isDunder(name))].sort();
+}
+
+/**
+ * The functions that read something (`[name, reads, calls]`), and, to a fixed point, those that
+ * call one of them by name; `admit` says which names may count.
+ */
+function readersAndCallers(functions: ReadonlyArray<readonly [name: string, reads: boolean, calls: readonly string[]]>, admit: (name: string) => boolean): Set<string> {
+  const readers = new Set(functions.filter(([name, reads]) => reads && admit(name)).map(([name]) => name));
   for (let changed = true; changed; ) {
     changed = false;
     for (const [name, , calls] of functions) {
-      if (!readers.has(name) && unique(name) && calls.some((c) => readers.has(c))) {
+      if (!readers.has(name) && admit(name) && calls.some((c) => readers.has(c))) {
         readers.add(name);
         changed = true;
       }
     }
   }
-  return [...readers].sort();
+  return readers;
 }
 
 /**
@@ -876,17 +883,7 @@ function frameReaders(facts: readonly FileFacts[]): string[] {
  * it keeps its spelling.
  */
 function registeredByName(facts: readonly FileFacts[]): string[] {
-  const functions = facts.flatMap((f) => f.nameReaders);
-  const readers = new Set(functions.filter(([name, reads]) => reads && !isDunder(name)).map(([name]) => name));
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const [name, , calls] of functions) {
-      if (!readers.has(name) && !isDunder(name) && calls.some((c) => readers.has(c))) {
-        readers.add(name);
-        changed = true;
-      }
-    }
-  }
+  const readers = readersAndCallers(facts.flatMap((f) => f.nameReaders), (name) => !isDunder(name));
   const spelled = new Set(facts.flatMap((f) => f.stringWords));
   const out = new Set<string>();
   // A name-shaped name (`add_item`) is the name wherever a string spells it: the view's strings spell its view.
