@@ -345,10 +345,10 @@ export function lookupSite(scan: PyScan, site: NameSite): { scope: number; bindi
 /** The bare names read in the iterable of the `for` header whose target starts at `from` (between `in` and the header's `:`). */
 export function loopIterableNames(scan: PyScan, from: number): string[] {
   const tokens = scan.tokens;
-  let k = tokens.findIndex((t) => t.start >= from);
+  let k = firstTokenFrom(tokens, from);
   let depth = 0;
   let start = -1;
-  for (; k !== -1 && k < tokens.length; k++) {
+  for (; k < tokens.length; k++) {
     const t = tokens[k];
     if (t.type === Tok.Newline) break;
     if (t.type === Tok.Op) {
@@ -361,9 +361,8 @@ export function loopIterableNames(scan: PyScan, from: number): string[] {
   return [];
 }
 
-/** Whether no logical line ends between offsets `from` and `to` (`;` ends one too). */
-function sameLogicalLine(scan: PyScan, from: number, to: number): boolean {
-  const tokens = scan.tokens;
+/** The index of the first token that starts at `from` or later (the length when none does). */
+function firstTokenFrom(tokens: readonly Token[], from: number): number {
   let low = 0;
   let high = tokens.length;
   while (low < high) {
@@ -371,7 +370,13 @@ function sameLogicalLine(scan: PyScan, from: number, to: number): boolean {
     if (tokens[middle].start < from) low = middle + 1;
     else high = middle;
   }
-  for (let k = low; k < tokens.length && tokens[k].start < to; k++) if (tokens[k].type === Tok.Newline || isOp(scan.text, tokens[k], ';')) return false;
+  return low;
+}
+
+/** Whether no logical line ends between offsets `from` and `to` (`;` ends one too). */
+function sameLogicalLine(scan: PyScan, from: number, to: number): boolean {
+  const tokens = scan.tokens;
+  for (let k = firstTokenFrom(tokens, from); k < tokens.length && tokens[k].start < to; k++) if (tokens[k].type === Tok.Newline || isOp(scan.text, tokens[k], ';')) return false;
   return true;
 }
 
