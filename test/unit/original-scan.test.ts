@@ -94,3 +94,41 @@ test('the independent scan does not count what is no name of the repository: reS
   // The identity kinds stay counted where a token is no name.
   assert.deepEqual(names.scan('t', 'pip install widgetry-extras').map((f) => f.kind), ['package']);
 });
+
+test('the independent scan labels a name the bundle keeps by who owns it: an outside API (`external`) or the repository reading its own names as data (`kept`)', async () => {
+  const d = await disguise({
+    'appkit/__init__.py': [
+      'from importlib import import_module',
+      'from json import JSONEncoder',
+      '',
+      "STEP_MODULE_NAME = 'migrations'",
+      '',
+      '',
+      'def load_steps(app):',
+      "    return import_module('%s.%s' % (app, STEP_MODULE_NAME)).STEPS",
+      '',
+      '',
+      'def count_migrations(app):',
+      '    return load_steps(app)',
+      '',
+      '',
+      'def encode_rows(rows):',
+      '    return TallyEncoder().encode(rows)',
+      '',
+      '',
+      'class TallyEncoder(JSONEncoder):',
+      '    def encode(self, obj):',
+      '        return str(obj)',
+      '',
+    ].join('\n'),
+    'appkit/shop/__init__.py': '',
+    'appkit/shop/migrations/__init__.py': 'STEPS = 3\n',
+  });
+  const names = new OriginalNames(d.bundle, {});
+  assert.equal(d.bundle.names!.excluded.migrations, 'module-named-by-data');
+  const kinds = (text: string) => names.scan('t', text).map((f) => `${f.text}:${f.kind}`);
+  assert.notEqual(d.name('count_migrations'), 'count_migrations');
+  assert.deepEqual(kinds('appkit.shop.migrations, pending_migrations'), ['appkit:package', 'shop:english', 'pending_migrations:kept']);
+  assert.equal(d.bundle.names!.excluded.encode, 'external-attribute');
+  assert.deepEqual(kinds('TallyEncoder.encode, encode_all'), ['TallyEncoder:name', 'encode_all:external']);
+});

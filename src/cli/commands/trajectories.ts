@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Command } from 'commander';
 import { readBundleFile } from '../../core/disguise/bundle';
-import { OriginalNames } from '../../core/disguise/original-scan';
+import { isException, OriginalNames } from '../../core/disguise/original-scan';
 import { writeFileAtomic } from '../../core/common/atomic';
 import { requireOutputFile } from '../../core/common/user-paths';
 import { UsageError } from '../../core/common/errors';
@@ -49,7 +49,7 @@ export function registerTrajectories(program: Command, io: CliIo, state: CliStat
           if (!fs.existsSync(file)) throw new UsageError(`no bundle ${file} for ${instance}`);
           const names = new OriginalNames(readBundleFile(file), { instanceId: instance });
           const run = disguised.get(instance)!;
-          leaks[instance] = run.observations.flatMap((text, i) => names.scan(`observation ${i}`, text)).filter((f) => !['english', 'given-back', 'external', 'word'].includes(f.kind)).length;
+          leaks[instance] = run.observations.flatMap((text, i) => names.scan(`observation ${i}`, text)).filter((f) => !isException(f.kind) && f.kind !== 'word').length;
         }
         const total = Object.values(leaks).reduce((n, k) => n + k, 0);
         table += `Leak scan of every observation of the disguised run: ${total} original ${total === 1 ? 'name' : 'names'} (${Object.entries(leaks).filter(([, k]) => k > 0).map(([id, k]) => `${id}: ${k}`).join(', ') || 'none in any instance'}).\n`;

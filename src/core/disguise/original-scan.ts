@@ -14,8 +14,10 @@
  * Matches are by identifier token (`[A-Za-z_][A-Za-z0-9_]*`; a capitalised name also in the
  * plural) and by the lowercase words of a token (snake_case and camelCase parts). Not counted, but listed as their
  * own kinds: a name that is plain English (the README's policy: English stays; WordNet's lemmas
- * and English's function words), a name the Level 2 gate gave back, and a name the bundle keeps
- * where an external API owns it or that Python and its standard library spell so. A name or word
+ * and English's function words), a name the Level 2 gate gave back, a name the bundle keeps
+ * where an external API owns it or that Python and its standard library spell so, and a name the
+ * bundle keeps for a reason of the repository's own (the program reads it as data or by
+ * reflection, a file the translator cannot read spells it). A name or word
  * where a token is no Python name (a reST role, a part of a hyphenated word) is not searched;
  * the repository's identity, packages, paths, id and commit are, everywhere. A hexadecimal number
  * (`ec260fb`: a commit of the view, a digest) is searched only for the base commit.
@@ -30,7 +32,20 @@ import type { Bundle } from './bundle';
 import { loadExternalNames } from '../names/external-names';
 
 export type LeakKind = 'name' | 'word' | 'package' | 'path' | 'repository' | 'instance' | 'commit';
-export type ExceptionKind = 'english' | 'given-back' | 'external';
+export type ExceptionKind = 'english' | 'given-back' | 'external' | 'kept';
+
+const EXCEPTION_KINDS: ReadonlySet<string> = new Set<ExceptionKind>(['english', 'given-back', 'external', 'kept']);
+
+/** Whether a finding is one the policy allows (listed apart, not counted). */
+export function isException(kind: LeakKind | ExceptionKind): kind is ExceptionKind {
+  return EXCEPTION_KINDS.has(kind);
+}
+
+/** The bundle's reasons for keeping a name that say outside code owns it (others are the repository's own reading of the name). */
+const OUTSIDE_REASONS: ReadonlySet<string> = new Set([
+  'external-attribute', 'external-keyword', 'external-base', 'forwarded-keyword', 'external-stand-in', 'name-as-outside-key', 'plugin-fixture',
+  'dunder', 'keyword', 'convention', 'builtin', 'builtin-attribute', 'stdlib-module',
+]);
 
 /** Who the original is, beyond the bundle: what a solver must not learn either. */
 export interface OriginalIdentity {
@@ -167,17 +182,18 @@ export class OriginalNames {
   constructor(bundle: Bundle, identity: OriginalIdentity = {}) {
     const names = bundle.names;
     const givenBack = new Set(Object.keys(names?.givenBack ?? {}));
-    // What the bundle records as owned by external code: members and names it keeps, names it excludes by convention or an external base, the external names each module uses, the environment's fixtures and modules.
-    const kept = new Set([
-      ...Object.keys(names?.keptMembers ?? {}),
-      ...Object.keys(names?.keptEverywhere ?? {}),
-      ...Object.keys(names?.excluded ?? {}),
+    // What the bundle keeps, by its recorded reason: owned by external code (names kept for an outside API or by Python's conventions, the external names each module uses, the environment's fixtures and modules), or for the repository's own reasons (data, reflection, a name with no renamed token).
+    const keptFor = [...Object.entries(names?.keptEverywhere ?? {}), ...Object.entries(names?.keptMembers ?? {}), ...Object.entries(names?.excluded ?? {})];
+    const outside = new Set(keptFor.filter(([, reason]) => OUTSIDE_REASONS.has(reason)).map(([name]) => name));
+    const keptOwn = new Set(keptFor.map(([name]) => name).filter((name) => !outside.has(name)));
+    const external = new Set([
+      ...outside,
       ...Object.values(names?.externalGlobals ?? {}).flat(),
       ...(names?.environment?.fixtures ?? []),
       ...(names?.environment?.distributions ?? []).flatMap((d) => d.tops),
     ]);
     // Plain English is one word (`line`): a name of several English words (`compute_total`) is a name.
-    const exceptionOf = (name: string): ExceptionKind | undefined => (givenBack.has(name) ? 'given-back' : kept.has(name) ? 'external' : isEnglishWord(name) ? 'english' : undefined);
+    const exceptionOf = (name: string): ExceptionKind | undefined => (givenBack.has(name) ? 'given-back' : external.has(name) ? 'external' : keptOwn.has(name) ? 'kept' : isEnglishWord(name) ? 'english' : undefined);
     const token = (name: string, kind: LeakKind) => {
       if (!this.tokens.has(name)) this.tokens.set(name, { kind, original: name, exception: exceptionOf(name) });
     };
@@ -298,7 +314,7 @@ export class OriginalNames {
 function reportOf(findings: readonly Finding[], scannedTexts: number, unscannedFiles: string[], maxExamples = 50): OriginalsReport {
   const report: OriginalsReport = { leaks: 0, byKind: {}, exceptions: {}, examples: [], exceptionExamples: [], scannedTexts, unscannedFiles };
   for (const finding of findings) {
-    if (finding.kind === 'english' || finding.kind === 'given-back' || finding.kind === 'external') {
+    if (isException(finding.kind)) {
       report.exceptions[finding.kind] = (report.exceptions[finding.kind] ?? 0) + 1;
       if (report.exceptionExamples.length < maxExamples) report.exceptionExamples.push(finding);
       continue;
