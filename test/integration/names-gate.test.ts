@@ -120,6 +120,50 @@ test('build --gate: a test whose outcome changes between runs is flaky: reported
   assert.match(gated.stderr, /level 2 gate: 1 flaky \(not repaired\): tests\/test_flaky\.py::test_sometimes/);
 });
 
+test('build --gate: a test whose parameter ids the suite draws anew each run (a timestamp) is judged by its function: the same outcomes agree, and a broken name it needs is given back', async () => {
+  const repo = repository();
+  fs.writeFileSync(
+    path.join(repo, 'tests', 'test_drawn.py'),
+    [
+      'import time',
+      '',
+      'import pytest',
+      '',
+      'from shapes.panel import Panel',
+      '',
+      '',
+      '@pytest.mark.parametrize("stamp", [str(time.time_ns()), str(time.time_ns() + 1), "fixed"])',
+      'def test_stamped(stamp):',
+      '    time.sleep(0.01)',
+      '    assert Panel(stamp).border_colour == stamp',
+      '',
+      '',
+      '@pytest.mark.parametrize("stamp", [str(time.time_ns())])',
+      'def test_framed_at(stamp):',
+      '    assert Panel(stamp).frame_colour() == "red"',
+      '',
+    ].join('\n'),
+  );
+  const testsSee = pythonWith(gizmoSite(true));
+  const command = `${testsSee} -m pytest -q -p no:cacheprovider tests`;
+  const out = path.join(tempDir('gate-out'), 'bundle.json');
+  // The analysis sees gizmo as the tests do: the view runs like the original, ids drawn anew or not.
+  const passed = await runProgram(['build', repo, '--seed', '9', '--python', testsSee, '--gate', command, '--out', out]);
+  assert.equal(passed.status, 0, passed.stderr);
+  const clean = JSON.parse(passed.stdout) as { gate: { status: string; differing: string[] } };
+  assert.equal(clean.gate.status, 'passed', passed.stderr);
+  assert.deepEqual(clean.gate.differing, []);
+  // A broken bundle fails `test_framed_at` in the view: the gate reruns it by its function on both sides and repairs it.
+  const buildSees = pythonWith(gizmoSite(false));
+  const gated = await runProgram(['build', repo, '--seed', '9', '--python', buildSees, '--gate', command, '--out', out, '--force']);
+  assert.equal(gated.status, 0, gated.stderr);
+  const printed = JSON.parse(gated.stdout) as { gate: { status: string; givenBack: Record<string, string>; differing: string[]; flaky: string[] } };
+  assert.equal(printed.gate.status, 'repaired', gated.stderr);
+  assert.deepEqual(printed.gate.flaky, []);
+  assert.deepEqual(printed.gate.differing, ['tests/test_drawn.py::test_framed_at[~drawn-1]', 'tests/test_panel.py::test_framed']);
+  assert.deepEqual(Object.keys(printed.gate.givenBack), ['border_colour']);
+});
+
 test('build --gate: a differing test that the rerun does not report (its id selects nothing) still differs: not flaky, and the gate fails rather than passes', async () => {
   const repo = repository();
   const testsSee = pythonWith(gizmoSite(true));

@@ -5,6 +5,8 @@
  * (its test_patch applied to the tree first, so the view is the view of the patched tree), or a
  * repository's whole suite (`build --gate CMD`).
  *
+ * A test function whose parameter ids the suite draws anew each run (a timestamp) is judged by
+ * its function, its outcomes as a multiset (alignDrawnIds).
  * A test whose outcome differs is run again once on both sides before it counts: one whose
  * outcome changes between runs is flaky, reported and not repaired. The others are repaired by
  * giving names back (the bundle keeps their spelling everywhere, reason `gate`), in rounds over
@@ -110,12 +112,12 @@ export async function runNamesGate(options: NamesGateOptions): Promise<NamesGate
       const view = path.join(scratch, `view-${++views}`);
       await materialize(repository, bundle, view);
       try {
-        const originalRun = original ? undefined : await originalRunner.run(tree, ids);
+        const originalRun = original ? undefined : await originalRunner.run(tree, originalSelection(ids));
         const viewRun = await options.runnerFor(view, translator).run(view, viewSelection(ids, translator));
         runs++;
         const viewOutcomes = new Map<string, TestOutcome>();
         for (const [id, outcome] of viewRun.outcomes) viewOutcomes.set(translator.toReal(id), outcome);
-        return { original: original ?? originalRun!.outcomes, view: viewOutcomes, output: translator.toReal(viewRun.output) };
+        return { ...alignDrawnIds(original ?? originalRun!.outcomes, viewOutcomes), output: translator.toReal(viewRun.output) };
       } finally {
         fs.rmSync(view, { recursive: true, force: true });
       }
@@ -171,7 +173,7 @@ export async function runNamesGate(options: NamesGateOptions): Promise<NamesGate
       else if (Date.now() - started >= maxMs) bound ??= 'time';
       if (bound) throw new BoundReached();
       const bundle = await options.build(record(givenBack));
-      const check = await runBoth(bundle, targets, expected as Map<string, TestOutcome>);
+      const check = await runBoth(bundle, targets, sides.original);
       return targets.filter((id) => check.view.get(id) === expected.get(id));
     };
     const agrees = async (givenBack: readonly string[]) => (await agreeing(givenBack)).length === targets.length;
@@ -257,6 +259,45 @@ async function halve(pool: readonly string[], agrees: (names: readonly string[])
 
 class BoundReached extends Error {}
 
+/** The mark of an id the gate gives a test whose id the suite draws anew each run: `test_x[~drawn-1]`. */
+const DRAWN = /\[~drawn-\d+\]$/;
+
+/** A test id without its parameters (`test_x[value0]` -> `test_x`). */
+function functionOf(id: string): string {
+  return id.replace(/\[[^\]]*\]$/, '');
+}
+
+/**
+ * The outcomes of both sides, where a test function's parameter ids are drawn anew each run (a
+ * timestamp, a random value: the ids of one run are on one side only, on both sides) judged by
+ * the function: all its ids on both sides become `function[~drawn-k]`, numbered in the order of
+ * their outcomes, so the sides agree when the function's outcomes do, as a multiset. A function
+ * whose ids are missing on one side only (a test the view lost) is left to differ.
+ */
+function alignDrawnIds(original: ReadonlyMap<string, TestOutcome>, view: ReadonlyMap<string, TestOutcome>): { original: Map<string, TestOutcome>; view: Map<string, TestOutcome> } {
+  const onlyIn = (side: ReadonlyMap<string, TestOutcome>, other: ReadonlyMap<string, TestOutcome>) => new Set([...side.keys()].filter((id) => !other.has(id)).map(functionOf));
+  const inView = onlyIn(view, original);
+  const drawn = new Set([...onlyIn(original, view)].filter((f) => inView.has(f)));
+  const aligned = (side: ReadonlyMap<string, TestOutcome>): Map<string, TestOutcome> => {
+    if (drawn.size === 0) return new Map(side);
+    const out = new Map<string, TestOutcome>();
+    const byFunction = new Map<string, TestOutcome[]>();
+    for (const [id, outcome] of side) {
+      const f = functionOf(id);
+      if (drawn.has(f)) byFunction.set(f, [...(byFunction.get(f) ?? []), outcome]);
+      else out.set(id, outcome);
+    }
+    for (const [f, outcomes] of byFunction) outcomes.sort().forEach((outcome, k) => out.set(`${f}[~drawn-${k + 1}]`, outcome));
+    return out;
+  };
+  return { original: aligned(original), view: aligned(view) };
+}
+
+/** The original's test ids that select `ids`: a drawn id (see alignDrawnIds) by its function. */
+function originalSelection(ids: readonly string[]): string[] {
+  return [...new Set(ids.map((id) => (DRAWN.test(id) ? functionOf(id) : id)))];
+}
+
 /**
  * The view's test ids that select `ids`: each without its parameters (`test_x[value0]` ->
  * `test_x`), translated. A parameter can be a name the view renames where no translation of the
@@ -264,7 +305,7 @@ class BoundReached extends Error {}
  * parameters, and its outcomes come back by the exact way back (`toReal`).
  */
 function viewSelection(ids: readonly string[], translator: Translator): string[] {
-  return [...new Set(ids.map((id) => translator.textToView(id.replace(/\[[^\]]*\]$/, ''))))];
+  return [...new Set(ids.map((id) => translator.textToView(functionOf(id))))];
 }
 
 /** The renamed names that occur as words in `text`, sorted. */
