@@ -96,25 +96,163 @@ const DJANGO_PROBE = `def run():
     print(Client().get('/items/9/').content)
 `;
 
+/** A program of Django's contrib apps and ORM: the admin through the test client (login, lists, search, forms, actions), auth backends and permissions, sessions, redirects, flatpages, sitemaps, serializers, management commands, template tag libraries, cache, signals, expressions. */
+const DJANGO_ADMIN_PROBE = `def run():
+    import datetime, io, json
+    from django.conf import settings
+    settings.configure(
+        DEBUG=False, USE_I18N=True, USE_TZ=True, TIME_ZONE='UTC', SECRET_KEY='k' * 50,
+        INSTALLED_APPS=['django.contrib.admin', 'django.contrib.contenttypes', 'django.contrib.auth', 'django.contrib.sessions',
+                        'django.contrib.messages', 'django.contrib.sites', 'django.contrib.flatpages', 'django.contrib.redirects',
+                        'django.contrib.humanize', 'django.contrib.staticfiles', 'django.contrib.sitemaps'],
+        SITE_ID=1,
+        DATABASES={'default': {'ENGINE': 'django.db.backends.sqlite3', 'NAME': ':memory:'}},
+        MIDDLEWARE=['django.middleware.security.SecurityMiddleware', 'django.contrib.sessions.middleware.SessionMiddleware',
+                    'django.middleware.common.CommonMiddleware', 'django.middleware.csrf.CsrfViewMiddleware',
+                    'django.contrib.auth.middleware.AuthenticationMiddleware', 'django.contrib.messages.middleware.MessageMiddleware',
+                    'django.contrib.redirects.middleware.RedirectFallbackMiddleware'],
+        TEMPLATES=[{'BACKEND': 'django.template.backends.django.DjangoTemplates', 'DIRS': [], 'APP_DIRS': True,
+                    'OPTIONS': {'context_processors': ['django.template.context_processors.request', 'django.contrib.auth.context_processors.auth', 'django.contrib.messages.context_processors.messages']}}],
+        ROOT_URLCONF=__name__, ALLOWED_HOSTS=['testserver'], STATIC_URL='/static/',
+        CACHES={'default': {'BACKEND': 'django.core.cache.backends.locmem.LocMemCache'}},
+        PASSWORD_HASHERS=['django.contrib.auth.hashers.MD5PasswordHasher'],
+        AUTH_PASSWORD_VALIDATORS=[{'NAME': 'django.contrib.auth.password_validation.MinimumLengthValidator'}, {'NAME': 'django.contrib.auth.password_validation.CommonPasswordValidator'}, {'NAME': 'django.contrib.auth.password_validation.NumericPasswordValidator'}],
+    )
+    import django
+    django.setup()
+    from django.contrib import admin
+    from django.urls import path, include
+    from django.contrib.sitemaps import GenericSitemap
+    from django.contrib.sitemaps.views import sitemap
+    from django.contrib.flatpages.models import FlatPage
+    global urlpatterns
+    urlpatterns = [path('admin/', admin.site.urls), path('sitemap.xml', sitemap, {'sitemaps': {'pages': GenericSitemap({'queryset': FlatPage.objects.all()})}})]
+    from django.core.management import call_command
+    out = io.StringIO()
+    call_command('migrate', verbosity=1, stdout=out)
+    print(len(out.getvalue().splitlines()))
+    out = io.StringIO(); call_command('showmigrations', 'auth', stdout=out); print(out.getvalue())
+    out = io.StringIO(); call_command('sqlmigrate', 'auth', '0001', stdout=out); print(out.getvalue()[:300])
+    out = io.StringIO(); call_command('check', stdout=out); print(out.getvalue())
+    from django.contrib.auth.models import User, Group, Permission
+    from django.contrib.auth import authenticate, password_validation
+    from django.core.exceptions import ValidationError
+    admin_user = User.objects.create_superuser('root', 'root@example.com', 'Sekrit-pw-123')
+    print(authenticate(username='root', password='Sekrit-pw-123') == admin_user, authenticate(username='root', password='x'))
+    try:
+        password_validation.validate_password('1234')
+    except ValidationError as e:
+        print(e.messages)
+    g = Group.objects.create(name='editors')
+    g.permissions.set(Permission.objects.filter(codename__in=['add_user', 'change_group']))
+    bob = User.objects.create_user('bob', password='pw'); bob.groups.add(g)
+    print(sorted(bob.get_all_permissions()), bob.has_perm('auth.add_user'))
+    from django.contrib.auth.tokens import default_token_generator
+    print(default_token_generator.check_token(bob, default_token_generator.make_token(bob)))
+    from django.contrib.sites.models import Site
+    FlatPage.objects.create(url='/about/', title='About', content='<p>hi</p>').sites.add(Site.objects.get_current())
+    from django.contrib.redirects.models import Redirect
+    Redirect.objects.create(site_id=1, old_path='/old/', new_path='/about/')
+    out = io.StringIO(); call_command('dumpdata', 'auth.group', indent=1, stdout=out); data = out.getvalue(); print(data)
+    from django.core import serializers
+    print(serializers.serialize('xml', Group.objects.all(), fields=['name'])[:400])
+    objs = list(serializers.deserialize('json', data)); print([o.object for o in objs])
+    print(serializers.serialize('python', [bob], fields=['username', 'is_staff']))
+    from django.test import Client
+    c = Client()
+    print(c.get('/admin/').status_code, c.get('/admin/').url)
+    c.force_login(admin_user)
+    for url in ['/admin/', '/admin/auth/user/', '/admin/auth/user/?q=bo', '/admin/auth/group/%d/change/' % g.pk, '/admin/flatpages/flatpage/', '/admin/auth/user/add/']:
+        r = c.get(url)
+        body = r.content.decode()
+        print(url, r.status_code, body.count('<tr'), body.count('name="'), 'bob' in body)
+    r = c.post('/admin/auth/group/add/', {'name': 'new group', 'permissions': []})
+    print(r.status_code, Group.objects.filter(name='new group').exists())
+    r = c.post('/admin/auth/user/', {'action': 'delete_selected', '_selected_action': [bob.pk]})
+    print(r.status_code, r.content.decode().count('bob'))
+    print(c.get('/old/').status_code, c.get('/old/')['Location'])
+    print(c.get('/sitemap.xml').content.decode())
+    from django.contrib.admin.models import LogEntry
+    print([str(e) for e in LogEntry.objects.all()])
+    from django.core.cache import cache
+    cache.set('k', {'a': 1}, 30); cache.incr('n', 1) if cache.get('n') else cache.set('n', 5); print(cache.get('k'), cache.get_many(['k', 'n']))
+    from django.core.paginator import Paginator
+    p = Paginator(list(range(23)), 5); print(p.num_pages, list(p.page(5)), list(p.get_elided_page_range(3)))
+    from django.contrib.humanize.templatetags import humanize
+    print(humanize.intcomma(1234567), humanize.ordinal(23), humanize.apnumber(4), humanize.intword(3400000))
+    from django.template import engines
+    t = engines['django'].from_string('{% load humanize %}{{ n|intcomma }} {{ d|naturalday }} {% url "admin:index" %} {% now "Y" as y %}{{ y|length }}')
+    print(t.render({'n': 10 ** 6, 'd': datetime.date(2000, 1, 1)}))
+    from django.dispatch import Signal, receiver
+    sig = Signal()
+    @receiver(sig)
+    def on_sig(sender, **kw):
+        return sorted(kw)
+    print(sig.send(sender=None, alpha=1, beta=2)[0][1])
+    from django.db.models import F, Value, Window, Sum, Case, When, IntegerField, Prefetch, CharField
+    from django.db.models.functions import Upper, Concat, RowNumber, Length
+    from django.db import transaction
+    with transaction.atomic():
+        User.objects.bulk_create([User(username='u%d' % i, email='e%d@x.org' % i) for i in range(6)])
+    qs = User.objects.annotate(up=Upper('username'), full=Concat('username', Value('@'), 'email', output_field=CharField()), rn=Window(RowNumber(), order_by=F('username').desc()), kind=Case(When(is_superuser=True, then=Value(1)), default=Value(0), output_field=IntegerField())).order_by('username')
+    print(list(qs.values_list('up', 'full', 'rn', 'kind')))
+    print(list(Group.objects.prefetch_related(Prefetch('user_set', queryset=User.objects.order_by('username'))).values_list('name', flat=True)))
+    print(User.objects.aggregate(total=Sum(Length('username'))))
+    from django.utils import timesince, dateformat, text, html, crypto, baseconv, http as uhttp
+    print(timesince.timesince(datetime.datetime(2020, 1, 1), datetime.datetime(2021, 3, 4)), dateformat.format(datetime.datetime(2020, 5, 6, 7, 8), 'jS F Y H:i'))
+    print(text.slugify('Hello Wörld -- ok'), text.Truncator('one two three four').words(2), html.escape('<a>'), html.strip_tags('<b>x</b>y'), uhttp.urlsafe_base64_encode(b'abc'), baseconv.base62.encode(123456))
+    from django.core.signing import dumps, loads, Signer
+    print(loads(dumps({'a': [1, 2]})), Signer(salt='s').unsign(Signer(salt='s').sign('v')))
+    from django.forms import modelform_factory, formset_factory, Form, CharField
+    UF = modelform_factory(User, fields=['username', 'email'])
+    f = UF({'username': 'bad name!', 'email': 'x'})
+    print(f.is_valid(), sorted(f.errors))
+    FS = formset_factory(type('NF', (Form,), {'n': CharField()}), extra=2)
+    fs = FS({'form-TOTAL_FORMS': '2', 'form-INITIAL_FORMS': '0', 'form-0-n': 'a', 'form-1-n': ''})
+    print(fs.is_valid(), fs.errors, fs.management_form.as_p())
+    from django.contrib.messages.storage.cookie import CookieStorage
+    from django.contrib.staticfiles import finders
+    print(finders.find('admin/css/base.css') is not None)
+    from django.contrib.auth.hashers import make_password, check_password, identify_hasher
+    h = make_password('pw', salt='salty'); print(h, check_password('pw', h), identify_hasher(h).algorithm)
+`;
+
 test("Debian's Django: a program run inside its view (migrations and queries, i18n, templates, forms, requests) prints what it prints in the original", async () => {
+  await runsAlike(DJANGO_PROBE, 11, 'package');
+});
+
+test("Debian's Django in a repository's layout: a program of its admin, auth, sessions, serializers, management commands, template tag libraries and ORM expressions prints what it prints in the original", async () => {
+  await runsAlike(DJANGO_ADMIN_PROBE, 12119, 'repository');
+});
+
+/**
+ * Runs `probe` (a module with `run()`) inside a copy of Django's package and inside its
+ * materialized view, and compares what they print (the view's output translated back). The
+ * repository is the package itself (`package`) or a folder holding it (`repository`, as a
+ * checkout of Django is).
+ */
+async function runsAlike(probe: string, seed: number, layout: 'package' | 'repository'): Promise<void> {
   requirePath(DJANGO, 'python3-django');
   const root = tempDir('django-runs');
-  const repo = path.join(root, 'original', 'django');
-  copyTree(DJANGO, repo);
-  fs.writeFileSync(path.join(repo, 'run_probe.py'), DJANGO_PROBE);
-  const original = spawnSync(PYTHON, ['-c', 'import django.run_probe as p; p.run()'], { cwd: path.dirname(repo), encoding: 'utf8', env: { ...process.env, PYTHONPATH: path.dirname(repo) } });
+  const parent = path.join(root, 'original');
+  const packageDir = path.join(parent, 'django');
+  copyTree(DJANGO, packageDir);
+  fs.writeFileSync(path.join(packageDir, 'run_probe.py'), probe);
+  const original = spawnSync(PYTHON, ['-c', 'import django.run_probe as p; p.run()'], { cwd: parent, encoding: 'utf8', env: { ...process.env, PYTHONPATH: parent } });
   assert.equal(original.status, 0, original.stderr);
+  const repo = layout === 'package' ? packageDir : parent;
   const repository = readRepository(repo);
-  const { bundle } = await buildBundle(repo, { seed: 11, granularity: 'full' });
+  const { bundle } = await buildBundle(repo, { seed, granularity: 'full' });
   const translator = translatorFor(bundle);
   const top = bundle.names!.identifiers.django;
-  const view = path.join(root, 'view', top);
-  fs.mkdirSync(path.dirname(view));
-  await materialize(repository, bundle, view);
-  const probe = translator.pathToView('run_probe.py').replace(/\.py$/, '');
-  const run = translator.fileToView('run_probe.py', DJANGO_PROBE).match(/^def (\w+)\(/)![1];
-  const disguised = spawnSync(PYTHON, ['-c', `import ${top}.${probe} as p; p.${run}()`], { cwd: path.dirname(view), encoding: 'utf8', env: { ...process.env, PYTHONPATH: path.dirname(view) } });
+  const viewParent = path.join(root, 'view');
+  if (layout === 'package') fs.mkdirSync(viewParent);
+  await materialize(repository, bundle, layout === 'package' ? path.join(viewParent, top) : viewParent);
+  const probePath = layout === 'package' ? 'run_probe.py' : 'django/run_probe.py';
+  const module = translator.pathToView(probePath).replace(/\.py$/, '').split('/').pop()!;
+  const run = translator.fileToView(probePath, probe).match(/^def (\w+)\(/)![1];
+  const disguised = spawnSync(PYTHON, ['-c', `import ${top}.${module} as p; p.${run}()`], { cwd: viewParent, encoding: 'utf8', env: { ...process.env, PYTHONPATH: viewParent } });
   assert.equal(disguised.status, 0, disguised.stderr.slice(-3000));
   assert.equal(translator.toReal(disguised.stdout), original.stdout);
   assert.notEqual(original.stdout.trim(), '');
-});
+}

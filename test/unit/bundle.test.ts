@@ -22,7 +22,7 @@ test('same repository and seed give a byte-identical bundle; other seeds give ot
 test('records schema, seed, levels, granularity, repository identity and data versions', async () => {
   const bundle = await build(3);
   assert.equal(bundle.schema, 'schrodinger-views/bundle');
-  assert.equal(bundle.schemaVersion, 8);
+  assert.equal(bundle.schemaVersion, 9);
   // What the build learned from its interpreter is part of the bundle (the sample imports pytest only).
   assert.deepEqual(bundle.names!.environment.distributions.map((d) => d.name), ['pytest']);
   assert.equal(bundle.names!.environment.python.executable, '/usr/bin/python3');

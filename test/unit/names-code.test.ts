@@ -1394,6 +1394,46 @@ test("a name built from a piece and data that spells one of the repository's nam
   assert.equal(d.name('alter_unique_together'), `${d.name('alter_unique_together').split('_')[0]}_${d.name('unique_together')}`);
 });
 
+test("a name built from a template into a variable that is used as a name (`method_name = 'has_%s_permission' % p`, then `hasattr(obj, method_name)`; `'{}_drawer'.format(verb)`) is built from the view's template", async () => {
+  const d = await viewRunsLikeOriginal({
+    'deskkit/__init__.py': [
+      'class Desk:',
+      '    def has_add_permission(self):',
+      '        return True',
+      '',
+      '    def has_remove_permission(self):',
+      '        return True',
+      '',
+      '    def open_drawer(self):',
+      "        return 'drawer'",
+      '',
+      '',
+      'def remove_chosen(desk):',
+      '    return desk',
+      '',
+      '',
+      "remove_chosen.allowed_permissions = ('remove',)",
+      '',
+      '',
+      'def missing_methods(obj):',
+      '    missing = []',
+      '    for permission in remove_chosen.allowed_permissions:',
+      "        method_name = 'has_%s_permission' % permission",
+      '        if not hasattr(obj, method_name):',
+      '            missing.append(method_name)',
+      '    closers = []',
+      "    for verb in ('open',):",
+      "        closer = '{}_drawer'.format(verb)",
+      '        closers.append(getattr(obj, closer)())',
+      '    return missing, closers[0]',
+      '',
+    ].join('\n'),
+    'tests/test_deskkit.py': "from deskkit import Desk, missing_methods\n\n\ndef test_nothing_missing():\n    assert missing_methods(Desk()) == ([], 'drawer')\n",
+  });
+  assert.notEqual(d.name('has_remove_permission'), 'has_remove_permission');
+  assert.notEqual(d.name('open_drawer'), 'open_drawer');
+});
+
 test("a word a class assigns to an attribute that a class it inherits from reads as a name (`settings_name = 'DATABASES'`, read by `getattr(settings, self.settings_name)`) keeps its spelling", async () => {
   const d = await viewRunsLikeOriginal({
     'handlers/__init__.py': '',
@@ -1488,4 +1528,126 @@ test('a function registered under its `__name__` by a decorator of the repositor
   assert.equal(d.bundle.names!.excluded.shout, 'registered-by-name');
   // No string spells `whisper`: it is renamed.
   assert.notEqual(d.name('whisper'), 'whisper');
+});
+
+test("a parameter named like a pytest fixture (`request`) is pytest's object only in a function pytest calls (a test, a fixture): elsewhere its attributes are the program's", async () => {
+  const d = await viewRunsLikeOriginal({
+    'webkit/__init__.py': [
+      'class HttpRequest:',
+      '    def __init__(self, cookie_jar):',
+      '        self.COOKIES = cookie_jar',
+      '',
+      '',
+      'def session_key(request):',
+      "    return request.COOKIES.get('sessionid')",
+      '',
+    ].join('\n'),
+    'tests/test_webkit.py': [
+      'import pytest',
+      '',
+      'from webkit import HttpRequest, session_key',
+      '',
+      '',
+      "@pytest.fixture(params=['abc', 'xyz'])",
+      'def cookie_value(request):',
+      '    return request.param',
+      '',
+      '',
+      'def test_session_key(request, cookie_value):',
+      "    assert session_key(HttpRequest({'sessionid': cookie_value})) == cookie_value",
+      "    assert request.node.name.startswith('test_session_key')",
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('COOKIES'), 'COOKIES');
+  assert.ok(d.view('webkit/__init__.py').includes(`request.${d.name('COOKIES')}.get`), d.view('webkit/__init__.py'));
+});
+
+test("a string that is a piece names are built from elsewhere (`'%s_ref' % self.name`, returned as an attribute's name, the same piece as `getattr(obj, '%s_ref' % name)`) is that piece wherever it stands, and a keyword the family builds (`Model(extra_ref=5)`) is the family's", async () => {
+  const d = await viewRunsLikeOriginal({
+    'ormkit/__init__.py': [
+      'class Field:',
+      '    def __init__(self, name):',
+      '        self.name = name',
+      '',
+      '    def get_attname(self):',
+      "        return '%s_ref' % self.name",
+      '',
+      '',
+      'class Model:',
+      '    def __init__(self, **values):',
+      '        for key, value in values.items():',
+      '            setattr(self, key, value)',
+      '',
+      '',
+      'def foreign_value(obj, field_name):',
+      "    return getattr(obj, '%s_ref' % field_name)",
+      '',
+      '',
+      'def log_action(owner_ref, target_ref):',
+      '    return Model(owner_ref=owner_ref, target_ref=target_ref)',
+      '',
+    ].join('\n'),
+    'tests/test_ormkit.py': [
+      'from ormkit import Field, Model, foreign_value, log_action',
+      '',
+      '',
+      'def test_attnames():',
+      '    entry = log_action(3, 4)',
+      "    assert getattr(entry, Field('owner').get_attname()) == 3",
+      "    assert foreign_value(entry, 'target') == 4",
+      "    assert foreign_value(Model(extra_ref=5), 'extra') == 5",
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('owner_ref'), 'owner_ref');
+});
+
+test("a family of names built at run time one of whose members keeps its spelling (`site_ref`, an option's name, built by `'%s_ref' % name` too) keeps its pieces: every member is built from them", async () => {
+  const d = await viewRunsLikeOriginal({
+    'optkit/__init__.py': [
+      'import argparse',
+      '',
+      '',
+      'class Field:',
+      '    def __init__(self, name):',
+      '        self.name = name',
+      '',
+      '    def get_attname(self):',
+      "        return '%s_ref' % self.name",
+      '',
+      '',
+      'class Model:',
+      '    def __init__(self, **values):',
+      '        for key, value in values.items():',
+      '            setattr(self, key, value)',
+      '',
+      '',
+      'def foreign_value(obj, field_name):',
+      "    return getattr(obj, '%s_ref' % field_name)",
+      '',
+      '',
+      'def from_options(argv):',
+      '    parser = argparse.ArgumentParser()',
+      "    parser.add_argument('--site-ref')",
+      "    return foreign_value(parser.parse_args(argv), 'site')",
+      '',
+      '',
+      'def log_action(owner_ref):',
+      '    return Model(owner_ref=owner_ref)',
+      '',
+    ].join('\n'),
+    'tests/test_optkit.py': [
+      'from optkit import Field, from_options, log_action',
+      '',
+      '',
+      'def test_attnames():',
+      "    assert from_options(['--site-ref', '7']) == '7'",
+      "    assert getattr(log_action(3), Field('owner').get_attname()) == 3",
+      '',
+    ].join('\n'),
+  });
+  assert.deepEqual(d.bundle.names!.keptFamilies, ['suffix:_ref']);
+  assert.equal(d.bundle.names!.overrides.owner_ref, 'owner_ref');
+  assert.equal(d.view('optkit/__init__.py').match(/'%s_ref' %/g)?.length, 2);
 });

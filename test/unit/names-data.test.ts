@@ -442,3 +442,229 @@ test('a field kept for the data (a model named by its lower-cased name) is still
   assert.equal(d.bundle.names!.excluded.child, 'lowercased-in-data');
   assert.notEqual(d.name('nickname'), 'nickname');
 });
+
+test("a keyword that is a lookup path over a declarative class's fields (`filter(codename__in=[...])`, split on `__` by the `**kwargs` it goes to) names each field on the path", async () => {
+  const d = await viewRunsLikeOriginal({
+    'rowkit/__init__.py': [
+      'class Field:',
+      '    pass',
+      '',
+      '',
+      'class ModelBase(type):',
+      '    def __new__(mcs, name, bases, attrs):',
+      '        cls = super().__new__(mcs, name, bases, attrs)',
+      '        cls.fields = sorted(key for key, value in attrs.items() if isinstance(value, Field))',
+      '        return cls',
+      '',
+      '',
+      'class Model(metaclass=ModelBase):',
+      '    def __init__(self, **values):',
+      '        for key, value in values.items():',
+      '            setattr(self, key, value)',
+      '',
+      '',
+      'class Manager:',
+      '    def __init__(self, rows):',
+      '        self.rows = rows',
+      '',
+      '    def filter(self, **lookups):',
+      '        out = self.rows',
+      '        for key, value in lookups.items():',
+      "            field, _, op = key.partition('__')",
+      "            if op == 'in':",
+      '                out = [r for r in out if getattr(r, field) in value]',
+      '            else:',
+      '                out = [r for r in out if getattr(r, field) == value]',
+      '        return out',
+      '',
+      '',
+      'class Permission(Model):',
+      '    codename = Field()',
+      '    label = Field()',
+      '',
+      '',
+      'def chosen(rows):',
+      "    return [p.label for p in Manager(rows).filter(codename__in=['add', 'drop'])]",
+      '',
+    ].join('\n'),
+    'tests/test_rowkit.py': "from rowkit import Permission, chosen\n\n\ndef test_chosen():\n    assert chosen([Permission(codename='add', label='A'), Permission(codename='view', label='V'), Permission(codename='drop', label='D')]) == ['A', 'D']\n    assert set(Permission.fields) == {'codename', 'label'}\n",
+  });
+  assert.notEqual(d.name('codename'), 'codename');
+  assert.ok(d.view('rowkit/__init__.py').includes(`filter(${d.name('codename')}__in=`));
+});
+
+test("a piece of a lookup path built from a name kept for the data (`'team__%s' % attr`, the model `Team` named by `'team'`) keeps that name's spelling", async () => {
+  const d = await viewRunsLikeOriginal({
+    'clubkit/__init__.py': [
+      'class Field:',
+      '    pass',
+      '',
+      '',
+      'class ModelBase(type):',
+      '    registry = {}',
+      '',
+      '    def __new__(mcs, name, bases, attrs):',
+      '        cls = super().__new__(mcs, name, bases, attrs)',
+      '        mcs.registry[name.lower()] = cls',
+      '        return cls',
+      '',
+      '',
+      'class Model(metaclass=ModelBase):',
+      '    def __init__(self, **values):',
+      '        for key, value in values.items():',
+      '            setattr(self, key, value)',
+      '',
+      '',
+      'class Team(Model):',
+      '    title = Field()',
+      '',
+      '',
+      'class Member(Model):',
+      '    team = Field()',
+      '    nickname = Field()',
+      '',
+      '',
+      'def team_size(rows):',
+      '    return len(rows)',
+      '',
+      '',
+      'def where(rows, **lookups):',
+      '    out = rows',
+      '    for path, value in lookups.items():',
+      '        def follow(row, path=path):',
+      "            for step in path.split('__'):",
+      '                row = getattr(row, step)',
+      '            return row',
+      '        out = [row for row in out if follow(row) == value]',
+      '    return out',
+      '',
+      '',
+      'def members_of(rows, attribute, value):',
+      "    lookup = 'team__%s' % attribute",
+      '    return [m.nickname for m in where(rows, **{lookup: value})]',
+      '',
+      '',
+      'def model_named(label):',
+      '    return ModelBase.registry[label]',
+      '',
+    ].join('\n'),
+    'tests/test_clubkit.py': [
+      'from clubkit import Member, members_of, model_named, team_size',
+      '',
+      '',
+      'def test_members_of():',
+      "    red = model_named('team')(title='red')",
+      "    rows = [Member(team=red, nickname='ann'), Member(team=model_named('team')(title='blue'), nickname='bob')]",
+      "    assert members_of(rows, 'title', 'red') == ['ann']",
+      '    assert team_size(rows) == 2',
+      '',
+    ].join('\n'),
+  });
+  assert.equal(d.bundle.names!.keptEverywhere.team, 'lowercased-in-data');
+  assert.notEqual(d.name('team_size'), 'team_size');
+});
+
+test("a dotted path to a module of the repository whose last part reads as a file extension (`'pkg.formats.json'`, handed to `import_module`) is the module's path, not a file name", async () => {
+  const d = await viewRunsLikeOriginal({
+    'codeckit/__init__.py': '',
+    'codeckit/formats/__init__.py': [
+      'from importlib import import_module',
+      '',
+      'BUILTIN_FORMATS = {',
+      '    "json": "codeckit.formats.json",',
+      '    "text": "codeckit.formats.plaintext",',
+      '}',
+      '',
+      '',
+      'def encoder_for(name):',
+      '    return import_module(BUILTIN_FORMATS[name]).Encoder',
+      '',
+    ].join('\n'),
+    'codeckit/formats/json.py': 'import json\n\n\nclass Encoder:\n    def encode_value(self, value):\n        return json.dumps(value)\n',
+    'codeckit/formats/plaintext.py': 'class Encoder:\n    def encode_value(self, value):\n        return str(value)\n',
+    'tests/test_codeckit.py': "from codeckit.formats import encoder_for\n\n\ndef test_encoders():\n    assert encoder_for('json')().encode_value([1]) == '[1]'\n    assert encoder_for('text')().encode_value([1]) == '[1]'\n",
+  });
+  assert.ok(d.view('codeckit/formats/__init__.py').includes(`"${d.name('codeckit')}.${d.name('formats')}.json"`), d.view('codeckit/formats/__init__.py'));
+});
+
+test("modules a file lists at run time in a package of every app (`walk_packages` over `'%s.filters' % app`), which data names by their module names, keep them", async () => {
+  const d = await viewRunsLikeOriginal({
+    'pagekit/__init__.py': '',
+    'pagekit/engine.py': [
+      'from importlib import import_module',
+      'from pkgutil import walk_packages',
+      '',
+      'APPS = ["pagekit.shop"]',
+      '',
+      '',
+      'def installed_filters():',
+      "    candidates = ['pagekit.filters']",
+      "    candidates.extend('%s.filters' % app for app in APPS)",
+      '    found = {}',
+      '    for candidate in candidates:',
+      '        pkg = import_module(candidate)',
+      "        for entry in walk_packages(pkg.__path__, pkg.__name__ + '.'):",
+      '            found[entry[1][len(candidate) + 1:]] = import_module(entry[1])',
+      '    return found',
+      '',
+      '',
+      'def render(template, value):',
+      "    name, _, rest = template.partition(':')",
+      '    return installed_filters()[name].apply_filter(value)',
+      '',
+    ].join('\n'),
+    'pagekit/filters/__init__.py': '',
+    'pagekit/filters/shout.py': 'def apply_filter(value):\n    return value.upper()\n',
+    'pagekit/shop/__init__.py': '',
+    'pagekit/shop/filters/__init__.py': '',
+    'pagekit/shop/filters/price_tag.py': 'def apply_filter(value):\n    return "$" + value\n',
+    'tests/test_pagekit.py': [
+      'from pagekit.engine import render',
+      '',
+      '',
+      'def test_render():',
+      "    lines = ['shout:hello', 'price_tag:3']",
+      "    assert [render(line, line.partition(':')[2]) for line in lines] == ['HELLO', '$3']",
+      '',
+    ].join('\n'),
+  });
+  const excluded = d.bundle.names!.excluded;
+  assert.equal(excluded.shout, 'module-named-by-data');
+  assert.equal(excluded.price_tag, 'module-named-by-data');
+  assert.equal(excluded.filters, 'module-named-by-data');
+  for (const name of ['engine', 'shop', 'render']) assert.notEqual(d.name(name), name, name);
+});
+
+test("a quoted string in a template language's tag (`{% url 'changelist' %}`) is a string value, as the code's strings the program matches it with: a word there that is also a parameter's name keeps its spelling", async () => {
+  const d = await viewRunsLikeOriginal({
+    'sitekit/__init__.py': [
+      'import os',
+      'import re',
+      '',
+      'ROUTES = {}',
+      '',
+      '',
+      'def register(changelist):',
+      "    ROUTES['changelist'] = changelist",
+      '',
+      '',
+      'def render(name):',
+      "    here = os.path.join(os.path.dirname(__file__), 'pages', name)",
+      '    text = open(here).read()',
+      "    return re.sub(r\"\\{% url '([^']+)' %\\}\", lambda m: ROUTES[m.group(1)], text)",
+      '',
+    ].join('\n'),
+    'sitekit/pages/index.html': "<a href=\"{% url 'changelist' %}\">{{ title }}</a>\n",
+    'tests/test_sitekit.py': [
+      'from sitekit import register, render',
+      '',
+      '',
+      'def test_render():',
+      "    register('/shop/')",
+      "    assert render('index.html') == '<a href=\"/shop/\">{{ title }}</a>\\n'",
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('changelist'), 'changelist');
+  assert.equal(d.view('sitekit/pages/index.html'), "<a href=\"{% url 'changelist' %}\">{{ title }}</a>\n");
+});

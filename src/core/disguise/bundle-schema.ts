@@ -60,6 +60,7 @@ const isKeptWord = (s: string) => s !== '' && !/[\s/\\\0]/.test(s);
 const name = matching('a Python name', isName);
 const calleeIndex = matching('callee:index', (s) => /^[^:]+:(?:0|[1-9][0-9]{0,3})$/.test(s) && isName(s.split(':')[0]));
 const reason = text(200);
+const familyKey = matching('a family piece (prefix:, suffix: or around:)', (s) => /^(?:prefix|suffix|around):[\p{L}\p{N}_{}]+$/u.test(s));
 
 const namesShape = (): Shape<NamesSection> => ({
   granularity: required(matching(`one of ${GRANULARITIES.join(', ')}`, (s) => (GRANULARITIES as readonly string[]).includes(s))),
@@ -84,6 +85,8 @@ const namesShape = (): Shape<NamesSection> => ({
   frameReaders: optional(arrayOf(name, { unique: true })),
   frameKeys: optional(arrayOf(name, { unique: true })),
   dataNames: required(arrayOf(name)),
+  families: required(arrayOf(familyKey, { unique: true })),
+  keptFamilies: required(arrayOf(familyKey, { unique: true })),
   externalValues: required(arrayOf(name)),
   readsNames: required(boolean),
   excluded: required(recordOf(matching('a word', isKeptWord), reason)),

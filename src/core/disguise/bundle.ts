@@ -24,7 +24,7 @@ import { buildStateSections, isStateLevel, type StateSection } from './state-lev
 import { PRODUCT_VERSION } from '../common/version';
 
 export { BUNDLE_SCHEMA };
-export const BUNDLE_SCHEMA_VERSION = 8;
+export const BUNDLE_SCHEMA_VERSION = 9;
 
 export type { Granularity };
 export const GRANULARITIES: readonly Granularity[] = ['definitions', 'full'];

@@ -71,7 +71,7 @@ export interface FileFacts {
    * (`'django.conf.locale.%s'`, `f"plugins.{name}"`): the names of those submodules are data.
    */
   computedModuleParents: string[];
-  /** One-word strings it hands to a path function (`os.path.join(root, 'locale')`, `Path('static')`, `isdir('conf')`). */
+  /** Folders whose modules the program lists: one-word strings it hands to a path function (`os.path.join(root, 'locale')`, `Path('static')`, `isdir('conf')`), the last part of a module path a file that walks packages names (`'%s.templatetags'`). */
   pathWords: string[];
   /** Its strings of data (no names the code reads) that are one word (`'migrations'`, `'contenttypes'`). */
   oneWordStrings: string[];
@@ -343,6 +343,7 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
     }
   }
   const stringWords = new Set<string>();
+  const walksPackages = LISTS_MODULES.test(text);
   for (const site of scan.strings) {
     const content = text.slice(site.token.contentStart, site.token.contentEnd);
     const role = stringRole(site, flow.resolver, content);
@@ -359,6 +360,12 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
     if ((role === 'prose' || role === 'keep') && !toRepository && !site.token.parts && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) facts.oneWordStrings.push(content);
     if ((role === 'prose' || role === 'keep') && !site.token.parts && /^\p{Ll}+$/u.test(content)) facts.lowerWordStrings.push(content);
     if (!site.docstring && !site.token.parts && site.whole && site.call && PATH_CALLS.has(resolver.lastAttribute(site.call.callee) ?? '') && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) facts.pathWords.push(content);
+    // A file that lists a package's modules at run time (`walk_packages(pkg.__path__)`) reaches the package of every app its data names (`'%s.templatetags' % app`; not a module it imports itself), and the modules in it.
+    const listed = walksPackages && !site.docstring && !(site.call && site.whole && IMPORTING.has(resolver.lastAttribute(site.call.callee) ?? '')) ? LISTED_PACKAGE.exec(content) : null;
+    if (listed) {
+      facts.pathWords.push(listed[1]);
+      facts.oneWordStrings.push(listed[1]);
+    }
     if (role === 'prose' && !site.token.parts && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) {
       if (toRepository || site.container === 'subscript' || site.container === 'dict-key') facts.wordStrings.push(content);
       if (site.comparedWith || (site.container !== undefined && CONTAINERS.has(site.container))) facts.containerWords.push(content);
@@ -470,6 +477,12 @@ function nameKeys(scan: PyScan, resolver: FileResolver): string[] {
 /** A dotted module path whose last part is filled in at run time (`pkg.locale.%s`, `pkg.{name}`). */
 const MODULE_TEMPLATE = /^([\p{L}_][\p{L}\p{N}_]*(?:\.[\p{L}_][\p{L}\p{N}_]*)*)\.(?:%[sr]|\{[^{}]*\})/u;
 
+/** Functions that list the modules of a package's folders (`pkgutil`). */
+const LISTS_MODULES = /\b(?:walk_packages|iter_modules)\s*\(/;
+/** A module path a file that lists modules may walk in every app: a template with its start filled in (`'%s.templatetags'`); its last part. */
+const LISTED_PACKAGE = /^(?:%s|\{\})\.([\p{L}_][\p{L}\p{N}_]*)$/u;
+const IMPORTING: ReadonlySet<string> = new Set(['import_module', '__import__']);
+
 /** Functions that take the parts of a path (`FileFacts.pathWords`). */
 const PATH_CALLS: ReadonlySet<string> = new Set(['join', 'joinpath', 'Path', 'PurePath', 'PurePosixPath', 'PureWindowsPath', 'isdir', 'isfile', 'exists', 'listdir', 'scandir', 'walk', 'abspath', 'realpath', 'relpath', 'normpath', 'makedirs', 'mkdir']);
 
@@ -542,7 +555,7 @@ const DECLARATIVE_BASES = new Set(['TypedDict']);
 const NAME_READERS = new Set(['__name__', '__qualname__', '__dict__', '__members__', '__slots__', '_fields']);
 
 /** The literal pieces of a name built at run time, from the string's neighbours in its expression. */
-function familyPieces(scan: ReturnType<typeof scanPython>, site: StringSite): FileFacts['families'] {
+export function familyPieces(scan: ReturnType<typeof scanPython>, site: StringSite): FileFacts['families'] {
   const text = scan.text;
   // The value part comes from names when the function reads names (`__dict__`, `__name__`, `dir()`).
   let fn = site.scope;

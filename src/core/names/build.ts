@@ -188,6 +188,8 @@ export function buildNames(
     frameKeys: [...new Set(input.facts.flatMap((f) => f.frameKeys))].sort(),
     readsNames: input.facts.some((f) => f.readsNames),
     dataNames: [],
+    families: [...new Set(input.facts.flatMap((f) => f.families.map(([piece, side]) => `${side}:${piece}`)))].sort(),
+    keptFamilies: [],
     externalValues: [],
     environment: options.environment ?? NO_RECORD,
     givenBack: sortedRecord({ ...(options.givenBack ?? {}) }),
@@ -216,7 +218,9 @@ export function buildNames(
   tables.keptEverywhere = sortedRecord(keptEverywhere);
   tables.keptMembers = sortedRecord(keptMembers);
   rules = new NameRules(tables, external);
-  tables.overrides = sortedRecord(familyOverrides(input.facts, definitions, rules));
+  const families = familyOverrides(input.facts, definitions, rules, [...Object.keys(keptEverywhere), ...Object.keys(keptMembers)]);
+  tables.overrides = sortedRecord(families.overrides);
+  tables.keptFamilies = families.keptFamilies;
   rules = new NameRules(tables, external);
 
   const identifiers: Record<string, string> = {};
@@ -526,34 +530,44 @@ function declarativeFields(facts: FileFacts[]): string[] {
  * name, which the view's data spells renamed too; the view name of a class when it comes from
  * `__name__`).
  */
-function familyOverrides(facts: FileFacts[], definitions: Map<string, Set<string>>, rules: NameRules): Record<string, string> {
+function familyOverrides(facts: FileFacts[], definitions: Map<string, Set<string>>, rules: NameRules, keptNames: readonly string[]): { overrides: Record<string, string>; keptFamilies: string[] } {
   const families = new Map<string, { side: 'prefix' | 'suffix' | 'around'; source: 'data' | 'name' }>();
   for (const file of facts) for (const [piece, side, source] of file.families) families.set(`${side}:${piece}`, { side, source });
   // A family with both ends decides its members over one that knows only one end.
   const order = (side: string) => (side === 'around' ? 1 : 0);
-  if (families.size === 0) return {};
+  if (families.size === 0) return { overrides: {}, keptFamilies: [] };
   const candidates = new Set<string>(definitions.keys());
   for (const file of facts) {
-    for (const word of file.unknownAttributes) candidates.add(word);
+    // Keywords too: a name the program builds is passed by keyword (`Model(owner_ref=...)`, the attribute `'%s_ref' % name` makes).
+    for (const word of [...file.unknownAttributes, ...file.unknownKeywords, ...file.calls.map(([, keyword]) => keyword)]) candidates.add(word);
     for (const cls of file.classes) for (const word of [...cls.used, ...cls.assigned]) candidates.add(word);
   }
   const classes = new Map<string, string>();
   for (const file of facts) for (const cls of file.classes) classes.set(cls.name.toLowerCase(), cls.name);
-  const pieceView = (piece: string) => (rules.isKeptEverywhere(piece) ? piece : rules.naming.viewName(piece));
+  // A family one of whose members keeps its spelling (data spells it, an outside API owns it) keeps
+  // its pieces: the program builds that member from them (`'%s_id' % name` and a kept `site_id`).
+  const members = (side: string, piece: string) => [...candidates].filter((name) => isMember(name, side, piece));
+  const keptFamilies = [...families]
+    .filter(([key, { side }]) => {
+      const piece = key.slice(key.indexOf(':') + 1);
+      return members(side, piece).some((name) => rules.isKeptMember(name)) || keptNames.some((name) => isMember(name, side, piece));
+    })
+    .map(([key]) => key)
+    .sort();
+  const kept = new Set(keptFamilies);
   const overrides: Record<string, string> = {};
   for (const [key, { side, source }] of [...families].sort((a, b) => order(a[1].side) - order(b[1].side))) {
     const piece = key.slice(key.indexOf(':') + 1);
+    const pieceView = (p: string) => (kept.has(key) || rules.isKeptEverywhere(p) ? p : rules.naming.viewName(p));
     if (side === 'around') {
       const [prefix, suffix] = piece.split('{}');
-      for (const name of candidates) {
-        if (name.length <= prefix.length + suffix.length || !name.startsWith(prefix) || !name.endsWith(suffix)) continue;
+      for (const name of members(side, piece)) {
         const view = pieceView(prefix) + name.slice(prefix.length, name.length - suffix.length) + pieceView(suffix);
         if (rules.naming.realName(view) === name) overrides[name] = view;
       }
       continue;
     }
-    for (const name of candidates) {
-      if (name.length <= piece.length || !(side === 'prefix' ? name.startsWith(piece) : name.endsWith(piece))) continue;
+    for (const name of members(side, piece)) {
       const rest = side === 'prefix' ? name.slice(piece.length) : name.slice(0, name.length - piece.length);
       let restView = rest;
       if (source === 'name') {
@@ -568,7 +582,16 @@ function familyOverrides(facts: FileFacts[], definitions: Map<string, Set<string
       if (rules.naming.realName(view) === name) overrides[name] = view;
     }
   }
-  return overrides;
+  return { overrides, keptFamilies };
+}
+
+/** Whether `name` is built from the family's piece (`side` `prefix`, `suffix`, or `around` with `{}` for the value). */
+function isMember(name: string, side: string, piece: string): boolean {
+  if (side === 'around') {
+    const [prefix, suffix] = piece.split('{}');
+    return name.length > prefix.length + suffix.length && name.startsWith(prefix) && name.endsWith(suffix);
+  }
+  return name.length > piece.length && (side === 'prefix' ? name.startsWith(piece) : name.endsWith(piece));
 }
 
 /**

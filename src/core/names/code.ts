@@ -10,7 +10,8 @@ import { outermostFunction, Site, type NameSite, type PyScan, scanPython, type S
 import { FileResolver, type ModuleContext, type NameClass } from './resolve';
 import type { NameRules } from './rules';
 import { stringRole, withNameFlow, type StringRole } from './string-roles';
-import { controlSequenceLength, forEachWord } from './words';
+import { familyPieces } from './analyze';
+import { controlSequenceLength, forEachWord, isDunder } from './words';
 import type { DataWordLedger } from './data-words';
 import { IDENTIFIER_SOURCE, isIdentifier } from '../python/identifiers';
 import { isEnglishWord } from './english';
@@ -102,11 +103,13 @@ export class CodeTranslator {
         // field: such keywords follow the rule of the same word as a string.
         const method = resolver.lastAttribute(site.chain);
         // An upper-case word is a constant's or a setting's name, never prose (`configure(TEMPLATES=...)`, which become attributes): the name's view, as `USE_I18N`'s.
-        if (resolver.isBuiltinCall(site.chain, 'dict') || rules.isDataKeyword(method ?? '', text)) return /^\p{Lu}[\p{Lu}\p{N}]*$/u.test(text) && rules.isDefined(text) ? rules.memberView(text) : this.dataWord(text);
+        // A data keyword that is a lookup path (`codename__in`) names the declarative fields on it, as their strings do.
+        if (resolver.isBuiltinCall(site.chain, 'dict') || rules.isDataKeyword(method ?? '', text)) return /^\p{Lu}[\p{Lu}\p{N}]*$/u.test(text) && rules.isDefined(text) ? rules.memberView(text) : lookupPathView(text, this.dataWord(text), (part) => (rules.isDataName(part) ? rules.memberView(part) : part));
         // A template's `{field}` is prose: its keyword is the same word.
         if (method === 'format' || method === 'format_map') return this.prose.translate(text, { standalone: true });
         if (resolver.isExternalChain(site.chain)) return resolver.partialOfRepository(site) || resolver.makesAttributes(site.chain) || resolver.namesParameters(site.chain) ? rules.memberView(text) : text;
-        return rules.memberView(text);
+        // A keyword no definition names that a family builds at run time (`site_id`, the attribute `'%s_id' % name` makes) is that family's.
+        return lookupPathView(text, rules.memberView(text) === text && !rules.isKeptMember(text) ? rules.naming.familyView(text) ?? text : rules.memberView(text), (part) => rules.memberView(part));
       }
       case Site.ImportModule: {
         const dotted = site.dotted ?? '';
@@ -126,11 +129,26 @@ export class CodeTranslator {
     }
   }
 
+  /** Whether the string is a piece of names built at run time, and how the view spells such pieces. */
+  private familyOf(scan: PyScan, site: StringSite): 'renamed' | 'kept' | undefined {
+    let found: 'renamed' | 'kept' | undefined;
+    for (const [piece, side] of familyPieces(scan, site)) {
+      const spelled = this.rules.familyPiece(`${side}:${piece}`);
+      if (spelled === 'kept') return 'kept';
+      found ??= spelled;
+    }
+    return found;
+  }
+
   private stringEdits(text: string, site: StringSite, resolver: FileResolver, edits: Edit[]): StringRole | undefined {
     const token = site.token;
     const content = text.slice(token.contentStart, token.contentEnd);
     if (content.length === 0) return undefined;
-    const role = stringRole(site, resolver, content);
+    let role = stringRole(site, resolver, content);
+    // A piece the repository builds names from elsewhere (`'%s_id' % name`, returned as an attribute's name) is that piece here too.
+    const family = (PIECE_ROLES.has(role) || role === 'fragments') && !token.parts ? this.familyOf(resolver.scan, site) : undefined;
+    if (family === 'kept') return role;
+    if (family === 'renamed') role = 'fragments';
     if (role === 'keep') {
       // A class's or a field's name handed on names it, whoever takes it (build.ts: never an external value).
       if (!token.parts && isIdentifier(content) && (this.rules.isDataName(content) || (/^\p{Lu}/u.test(content) && this.rules.isCallableName(content)))) {
@@ -301,11 +319,13 @@ export class CodeTranslator {
 
   /** Pieces of names built at run time: every word token by token. */
   private fragments(text: string, start: number, end: number, edits: Edit[]): void {
+    // A piece joins names with `__` (`group__%s`, a lookup path) or ends in `_` (`has_`): a name kept everywhere keeps its spelling in it.
+    const pieceView = (piece: string) => (piece === '' || this.rules.isKeptEverywhere(piece.replace(/^_+|_+$/g, '')) ? piece : this.rules.naming.viewName(piece));
     forEachWord(
       text,
       (s, e) => {
         const word = text.slice(s, e);
-        const view = this.rules.isKeptEverywhere(word) ? word : this.rules.naming.viewName(word);
+        const view = this.rules.isKeptEverywhere(word) ? word : word.split(/(?<=[^_])__(?=[^_])/).map(pieceView).join('__');
         if (view !== word) edits.push([s, e, view]);
       },
       start,
@@ -420,6 +440,18 @@ const valueCalls = new WeakMap<FileResolver, Set<string>>();
 
 function calleeKey(root: number, steps: readonly string[]): string {
   return `${root}|${steps.join('.')}`;
+}
+
+/** Roles of a string that may be a piece of a name built at run time (`'%s_id' % name` as text, a key of `**{...}`, a name). */
+const PIECE_ROLES: ReadonlySet<StringRole> = new Set(['prose', 'keep', 'names', 'definition-names', 'flow']);
+
+/**
+ * A keyword whose `view` leaves it as it is but that joins names with `__` (`codename__in`,
+ * `user__groups__name`: a lookup path a `**kwargs` splits): each name of the path by `partView`.
+ */
+function lookupPathView(text: string, view: string, partView: (part: string) => string): string {
+  if (view !== text || isDunder(text) || !/^[\p{L}\p{N}]\w*?__[\p{L}\p{N}]/u.test(text)) return view;
+  return text.split('__').map((part) => (part === '' ? part : partView(part))).join('__');
 }
 
 /** An assigned string (`TAG = "TAG"`; one a name-valued variable holds is `flow`): a field's name there is a coincidence of spelling. */

@@ -31,6 +31,11 @@ export class Naming {
   }
 
   /** The view name of a word that is renamed. */
+  /** The view a family built at run time gives the word (`owner_ref` from `'%s_ref' % name`), when one does. */
+  familyView(word: string): string | undefined {
+    return this.overrides.get(word);
+  }
+
   viewName(word: string): string {
     let out = this.forwardCache.get(word);
     if (out === undefined) {

@@ -304,7 +304,8 @@ export class ProseTranslator {
 
   private compound(text: string, start: number, end: number, edits: Array<[number, number, string]>, options: ProseOptions): void {
     const value = text.slice(start, end);
-    const isPath = value.includes('/') || hasFileExtension(value);
+    // A module of the repository whose last part reads as a file extension (`pkg.serializers.json`) is a dotted name.
+    const isPath = value.includes('/') || (hasFileExtension(value) && !(this.rules.isInternalTop(value.split('.')[0]) && this.rules.isModule(value)));
     if (!isPath) {
       if (value.includes('::')) {
         // pytest ids: path::Class::test (the path part is handled as a path)

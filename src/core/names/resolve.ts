@@ -4,7 +4,7 @@
  * or a module of the repository. Pure: a function of the scan and of the module context.
  */
 import { PYTEST_FIXTURES } from './conventions';
-import { Bind, calledName, enclosingFunction, functionLocal, lookup, lookupSite, Site, type Binding, type Chain, type NameSite, type PyScan } from '../python/binder';
+import { Bind, calledName, enclosingFunction, functionLocal, lookup, lookupSite, Site, type Binding, type Chain, type NameSite, type PyScan, type Scope } from '../python/binder';
 import { importedModuleName } from '../python/imports';
 
 export interface ModuleContext {
@@ -206,12 +206,13 @@ export class FileResolver {
 
   /**
    * Parameters can be passed by keyword: they are members, except the ones `functionLocal`
-   * finds local (`*args`, `**kw`, positional-only, a lambda's). pytest's own fixtures and the
-   * arguments of `pytest_*` hooks are pytest's objects.
+   * finds local (`*args`, `**kw`, positional-only, a lambda's). pytest's own fixtures, in a
+   * function pytest calls (a test, a fixture), and the arguments of `pytest_*` hooks are pytest's
+   * objects; a `request` of any other function is the program's.
    */
   paramClass(scopeIndex: number, name: string): NameClass {
     const fn = this.scan.scopes[scopeIndex];
-    if (PYTEST_FIXTURES.has(name) || fn.name.startsWith('pytest_')) return 'external';
+    if (fn.name.startsWith('pytest_') || (PYTEST_FIXTURES.has(name) && calledByPytest(fn))) return 'external';
     if (functionLocal(this.scan, scopeIndex, name)) return 'local';
     return fn.dynamicLocals ? 'kept' : 'member';
   }
@@ -372,4 +373,9 @@ export class FileResolver {
     if (last === undefined) return chain.root === -1 ? undefined : this.scan.sites[chain.root].text;
     return last === '()' || last === '[]' ? undefined : last;
   }
+}
+
+/** A function pytest calls with its fixtures: a test (`test*`), a fixture (`@pytest.fixture`, `@fixture(...)`), a hook. */
+function calledByPytest(fn: Scope): boolean {
+  return fn.name.startsWith('test') || fn.name.startsWith('pytest_') || fn.decorators.some((d) => /(?:^|\.)fixture\b/.test(d));
 }

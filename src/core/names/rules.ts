@@ -65,6 +65,10 @@ export interface NamesTables {
   readsNames: boolean;
   /** Field names of declarative classes (schemas, dataclasses, TypedDicts): as strings they are those names. */
   dataNames: string[];
+  /** The pieces names are built from at run time (`suffix:_id`, `around:has_{}_permission`; analyze.ts `FileFacts.families`): a string that is such a piece is one wherever it stands. */
+  families: string[];
+  /** Of those, the families one of whose members keeps its spelling: their pieces keep theirs. */
+  keptFamilies: string[];
   /**
    * Words of the repository's names that it hands to code outside it as values
    * (`Token(type="myst_role")`): every string spelled so keeps that spelling.
@@ -92,6 +96,8 @@ export class NameRules {
   private readonly externalGlobals: ReadonlyMap<string, ReadonlySet<string>>;
   private readonly plainNames: ReadonlySet<string>;
   private readonly dataNames: ReadonlySet<string>;
+  private readonly families: ReadonlySet<string>;
+  private readonly keptFamilies: ReadonlySet<string>;
   private readonly externalValues: ReadonlySet<string>;
   private readonly callables: ReadonlySet<string>;
   private readonly quotableNames: ReadonlySet<string>;
@@ -135,6 +141,8 @@ export class NameRules {
     this.paths = new Map(Object.entries(tables.paths));
     this.plainNames = new Set(tables.plainNames);
     this.dataNames = new Set(tables.dataNames);
+    this.families = new Set(tables.families);
+    this.keptFamilies = new Set(tables.keptFamilies);
     this.externalValues = new Set(tables.externalValues);
     this.callables = new Set(tables.callables);
     this.quotableNames = new Set(tables.quotableNames);
@@ -175,6 +183,11 @@ export class NameRules {
 
   isDataName(word: string): boolean {
     return this.dataNames.has(word);
+  }
+
+  /** How names built at run time from this piece (`suffix:_id`) spell it in the view: renamed, kept, or no family's. */
+  familyPiece(key: string): 'renamed' | 'kept' | undefined {
+    return this.keptFamilies.has(key) ? 'kept' : this.families.has(key) ? 'renamed' : undefined;
   }
 
   /** A word the repository hands to code outside it as a value: as a string, it keeps its spelling. */

@@ -80,6 +80,8 @@ export function stringRole(site: StringSite, resolver: FileResolver, content: st
   const name = nameRole(site, resolver);
   if (name) return name;
   if (canBeName(site, resolver) && flowsIntoName(site, resolver)) return 'flow';
+  // `method_name = "has_%s_permission" % p` and later `hasattr(obj, method_name)`: the string is a piece of a name.
+  if (site.assignedPieceOf?.some((n) => resolver.context.isNameValued?.(n)) && /^[\p{L}\p{N}_.%{}]*$/u.test(content)) return 'fragments';
   return isExternalValue(site, resolver, content) ? 'keep' : 'prose';
 }
 

@@ -177,6 +177,8 @@ export interface StringSite {
   assignedTo?: string[];
   /** The string is the whole value assigned to these names (`X = "s"`, `self.X = "s"`). */
   assignedValueOf?: string[];
+  /** The value assigned to these names is built from the string and other values (`X = "has_%s" % p`, `X = "get_" + p`, `X = p + "_set"`, `X = "a_{}".format(p)`). */
+  assignedPieceOf?: string[];
   /** The string is the default value of this parameter. */
   paramDefault?: string;
   /** The string is an element of the literal iterated by `for X in (...)`: the loop's names. */
@@ -847,6 +849,7 @@ class Scanner {
     if (this.stmt.targetEnd >= 0 && k > this.stmt.targetEnd) {
       site.assignedTo = this.stmt.targetNames;
       if (this.brackets.length === 0 && k === this.stmt.targetEnd + 1 && isLastOfLine(tokens, k)) site.assignedValueOf = this.stmt.valueTargets;
+      else if (this.brackets.length === 0 && isPieceOfValue(this.text, tokens, k)) site.assignedPieceOf = this.stmt.valueTargets;
     }
     if (bracket?.kind === 'params' && bracket.inParamValue && bracket.fn !== -1 && bracket.argStartToken <= k) {
       const params = this.scopes[bracket.fn].params;
@@ -1455,6 +1458,16 @@ function isBlockHeader(text: string, tokens: Token[], k: number): boolean {
     }
   }
   return false;
+}
+
+/** The string token `k` (with the strings concatenated to it) is a template (`"a_%s" %`, `"a_{}".format(`) or an operand of `+`. */
+function isPieceOfValue(text: string, tokens: Token[], k: number): boolean {
+  let j = k + 1;
+  while (tokens[j]?.type === Tok.String) j++;
+  const next = tokens[j];
+  if (isOp(text, next, '%') || isOp(text, next, '+')) return true;
+  if (isOp(text, next, '.') && isWord(text, tokens[j + 1], 'format') && isOp(text, tokens[j + 2], '(')) return true;
+  return isOp(text, tokens[k - 1], '+');
 }
 
 function isLastOfLine(tokens: Token[], k: number): boolean {
