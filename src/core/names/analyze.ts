@@ -554,9 +554,10 @@ const DECLARATIVE_DECORATORS = new Set(['dataclass', 'define', 'frozen', 'mutabl
 const DECLARATIVE_BASES = new Set(['TypedDict']);
 const NAME_READERS = new Set(['__name__', '__qualname__', '__dict__', '__members__', '__slots__', '_fields']);
 
-/** The literal pieces of a name built at run time, from the string's neighbours in its expression. */
-export function familyPieces(scan: ReturnType<typeof scanPython>, site: StringSite): FileFacts['families'] {
-  const text = scan.text;
+/** The literal pieces of a name built at run time, from the string's neighbours in its expression, with where its value comes from. */
+function familyPieces(scan: ReturnType<typeof scanPython>, site: StringSite): FileFacts['families'] {
+  const shapes = pieceShapes(scan, site);
+  if (shapes.length === 0) return [];
   // The value part comes from names when the function reads names (`__dict__`, `__name__`, `dir()`).
   let fn = site.scope;
   while (fn > 0 && scan.scopes[fn].kind !== 'function') fn = scan.scopes[fn].parent;
@@ -566,12 +567,18 @@ export function familyPieces(scan: ReturnType<typeof scanPython>, site: StringSi
   )
     ? 'name'
     : 'data';
+  return shapes.map(([piece, side]) => [piece, side, source]);
+}
+
+/** The literal pieces of a name built at run time and their sides (`familyPieces` without where the value comes from). */
+export function pieceShapes(scan: ReturnType<typeof scanPython>, site: StringSite): Array<[piece: string, side: 'prefix' | 'suffix' | 'around']> {
+  const text = scan.text;
   const token = site.token;
-  const out: FileFacts['families'] = [];
+  const out: Array<[string, 'prefix' | 'suffix']> = [];
   const piece = (from: number, to: number, side: 'prefix' | 'suffix') => {
     const value = text.slice(from, to);
     // A piece names something only with a word in it (`"_" + name` builds nothing recognisable).
-    if (/^[\p{L}\p{N}_]+$/u.test(value) && /\p{L}{2}/u.test(value)) out.push([value, side, source]);
+    if (/^[\p{L}\p{N}_]+$/u.test(value) && /\p{L}{2}/u.test(value)) out.push([value, side]);
   };
   if (token.parts) {
     const first = token.parts[0];
@@ -600,10 +607,10 @@ export function familyPieces(scan: ReturnType<typeof scanPython>, site: StringSi
 }
 
 /** A prefix and a suffix around one value (`f"xpath_{kind}_pseudo"`): one family, the value between them. */
-function around(pieces: FileFacts['families']): FileFacts['families'] {
+function around(pieces: Array<[string, 'prefix' | 'suffix']>): Array<[piece: string, side: 'prefix' | 'suffix' | 'around']> {
   const prefix = pieces.find((p) => p[1] === 'prefix');
   const suffix = pieces.find((p) => p[1] === 'suffix');
-  return prefix && suffix ? [[`${prefix[0]}{}${suffix[0]}`, 'around', prefix[2]]] : pieces;
+  return prefix && suffix ? [[`${prefix[0]}{}${suffix[0]}`, 'around']] : pieces;
 }
 
 function isDotNext(text: string, end: number): boolean {

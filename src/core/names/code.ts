@@ -10,7 +10,7 @@ import { outermostFunction, Site, type NameSite, type PyScan, scanPython, type S
 import { FileResolver, type ModuleContext, type NameClass } from './resolve';
 import type { NameRules } from './rules';
 import { stringRole, withNameFlow, type StringRole } from './string-roles';
-import { familyPieces } from './analyze';
+import { pieceShapes } from './analyze';
 import { controlSequenceLength, forEachWord, isDunder } from './words';
 import type { DataWordLedger } from './data-words';
 import { IDENTIFIER_SOURCE, isIdentifier } from '../python/identifiers';
@@ -132,7 +132,7 @@ export class CodeTranslator {
   /** Whether the string is a piece of names built at run time, and how the view spells such pieces. */
   private familyOf(scan: PyScan, site: StringSite): 'renamed' | 'kept' | undefined {
     let found: 'renamed' | 'kept' | undefined;
-    for (const [piece, side] of familyPieces(scan, site)) {
+    for (const [piece, side] of pieceShapes(scan, site)) {
       const spelled = this.rules.familyPiece(`${side}:${piece}`);
       if (spelled === 'kept') return 'kept';
       found ??= spelled;
