@@ -16,7 +16,7 @@ import { buildBundle, type Bundle } from '../../src/core/disguise/bundle';
 import { translatorFor } from '../../src/core/disguise/translator';
 import { checkoutInstance } from '../../src/core/workflow/checkout';
 import { findInstance, instanceCode, loadDataset, type Instance } from '../../src/core/workflow/instances';
-import { OriginalNames } from '../../src/core/disguise/original-scan';
+import { isException, OriginalNames } from '../../src/core/disguise/original-scan';
 import type { Translator } from '../../src/core/disguise/translator';
 import { PYTHON, tempDir } from '../helpers';
 import {
@@ -410,6 +410,6 @@ test('the prediction makes FAIL_TO_PASS pass on the original; nothing the solver
   assert.equal(shownEarlier.length, 5);
   const texts = [{ where: 'seen', text: seen }, ...shownEarlier, ...[...opened].map((real) => ({ where: translator.pathToView(real), text: translator.fileToView(real, fs.readFileSync(path.join(work, 'probe', real), 'utf8')) }))];
   const originals = new OriginalNames(bundle, { repo: instance.repo, instanceId: INSTANCE_ID, commit: instance.base_commit });
-  const leaks = texts.flatMap(({ where, text }) => originals.scan(where, text)).filter((f) => !['english', 'given-back', 'external'].includes(f.kind));
+  const leaks = texts.flatMap(({ where, text }) => originals.scan(where, text)).filter((f) => !isException(f.kind));
   assert.deepEqual(leaks, []);
 });
