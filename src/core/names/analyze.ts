@@ -4,7 +4,7 @@
  * receivers, keywords of unknown callees), its classes with their bases, and the external
  * modules it imports. Plain data, so that it can be computed in a worker and cached by content.
  */
-import { Bind, Site, calledName, enclosingFunction, loopIterableNames, outermostFunction, scanPython, type Chain, type PyScan, type StringSite } from '../python/binder';
+import { Bind, IMPORTING_CALLEES, Site, calledName, enclosingFunction, loopIterableNames, outermostFunction, scanPython, type Chain, type PyScan, type StringSite } from '../python/binder';
 import { FileResolver, type ModuleContext } from './resolve';
 import { externalValueWord, isKwargsName, nameArgumentFlow, stringRole, withNameFlow, type ArgumentFlow } from './string-roles';
 import { appendTo } from '../common/multimap';
@@ -361,7 +361,7 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
     if ((role === 'prose' || role === 'keep') && !site.token.parts && /^\p{Ll}+$/u.test(content)) facts.lowerWordStrings.push(content);
     if (!site.docstring && !site.token.parts && site.whole && site.call && PATH_CALLS.has(resolver.lastAttribute(site.call.callee) ?? '') && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) facts.pathWords.push(content);
     // A file that lists a package's modules at run time (`walk_packages(pkg.__path__)`) reaches the package of every app its data names (`'%s.templatetags' % app`; not a module it imports itself), and the modules in it.
-    const listed = walksPackages && !site.docstring && !(site.call && site.whole && IMPORTING.has(resolver.lastAttribute(site.call.callee) ?? '')) ? LISTED_PACKAGE.exec(content) : null;
+    const listed = walksPackages && !site.docstring && !(site.call && site.whole && IMPORTING_CALLEES.has(resolver.lastAttribute(site.call.callee) ?? '')) ? LISTED_PACKAGE.exec(content) : null;
     if (listed) {
       facts.pathWords.push(listed[1]);
       facts.oneWordStrings.push(listed[1]);
@@ -481,7 +481,6 @@ const MODULE_TEMPLATE = /^([\p{L}_][\p{L}\p{N}_]*(?:\.[\p{L}_][\p{L}\p{N}_]*)*)\
 const LISTS_MODULES = /\b(?:walk_packages|iter_modules)\s*\(/;
 /** A module path a file that lists modules may walk in every app: a template with its start filled in (`'%s.templatetags'`); its last part. */
 const LISTED_PACKAGE = /^(?:%s|\{\})\.([\p{L}_][\p{L}\p{N}_]*)$/u;
-const IMPORTING: ReadonlySet<string> = new Set(['import_module', '__import__']);
 
 /** Functions that take the parts of a path (`FileFacts.pathWords`). */
 const PATH_CALLS: ReadonlySet<string> = new Set(['join', 'joinpath', 'Path', 'PurePath', 'PurePosixPath', 'PureWindowsPath', 'isdir', 'isfile', 'exists', 'listdir', 'scandir', 'walk', 'abspath', 'realpath', 'relpath', 'normpath', 'makedirs', 'mkdir']);

@@ -546,12 +546,9 @@ function familyOverrides(facts: FileFacts[], definitions: Map<string, Set<string
   for (const file of facts) for (const cls of file.classes) classes.set(cls.name.toLowerCase(), cls.name);
   // A family one of whose members keeps its spelling (data spells it, an outside API owns it) keeps
   // its pieces: the program builds that member from them (`'%s_id' % name` and a kept `site_id`).
-  const members = (side: string, piece: string) => [...candidates].filter((name) => isMember(name, side, piece));
+  const members = new Map([...families].map(([key, { side }]) => [key, [...candidates].filter((name) => isMember(name, side, key.slice(key.indexOf(':') + 1)))]));
   const keptFamilies = [...families]
-    .filter(([key, { side }]) => {
-      const piece = key.slice(key.indexOf(':') + 1);
-      return members(side, piece).some((name) => rules.isKeptMember(name)) || keptNames.some((name) => isMember(name, side, piece));
-    })
+    .filter(([key, { side }]) => members.get(key)!.some((name) => rules.isKeptMember(name)) || keptNames.some((name) => isMember(name, side, key.slice(key.indexOf(':') + 1))))
     .map(([key]) => key)
     .sort();
   const kept = new Set(keptFamilies);
@@ -561,13 +558,13 @@ function familyOverrides(facts: FileFacts[], definitions: Map<string, Set<string
     const pieceView = (p: string) => (kept.has(key) || rules.isKeptEverywhere(p) ? p : rules.naming.viewName(p));
     if (side === 'around') {
       const [prefix, suffix] = piece.split('{}');
-      for (const name of members(side, piece)) {
+      for (const name of members.get(key)!) {
         const view = pieceView(prefix) + name.slice(prefix.length, name.length - suffix.length) + pieceView(suffix);
         if (rules.naming.realName(view) === name) overrides[name] = view;
       }
       continue;
     }
-    for (const name of members(side, piece)) {
+    for (const name of members.get(key)!) {
       const rest = side === 'prefix' ? name.slice(piece.length) : name.slice(0, name.length - piece.length);
       let restView = rest;
       if (source === 'name') {

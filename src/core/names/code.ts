@@ -146,7 +146,7 @@ export class CodeTranslator {
     if (content.length === 0) return undefined;
     let role = stringRole(site, resolver, content);
     // A piece the repository builds names from elsewhere (`'%s_id' % name`, returned as an attribute's name) is that piece here too.
-    const family = (PIECE_ROLES.has(role) || role === 'fragments') && !token.parts ? this.familyOf(resolver.scan, site) : undefined;
+    const family = PIECE_ROLES.has(role) && !token.parts ? this.familyOf(resolver.scan, site) : undefined;
     if (family === 'kept') return role;
     if (family === 'renamed') role = 'fragments';
     if (role === 'keep') {
@@ -442,8 +442,8 @@ function calleeKey(root: number, steps: readonly string[]): string {
   return `${root}|${steps.join('.')}`;
 }
 
-/** Roles of a string that may be a piece of a name built at run time (`'%s_id' % name` as text, a key of `**{...}`, a name). */
-const PIECE_ROLES: ReadonlySet<StringRole> = new Set(['prose', 'keep', 'names', 'definition-names', 'flow']);
+/** Roles of a string that may be a piece of a name built at run time (`'%s_id' % name` as text, a key of `**{...}`, a name, a piece). */
+const PIECE_ROLES: ReadonlySet<StringRole> = new Set(['prose', 'keep', 'names', 'definition-names', 'flow', 'fragments']);
 
 /**
  * A keyword whose `view` leaves it as it is but that joins names with `__` (`codename__in`,

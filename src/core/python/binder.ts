@@ -202,7 +202,8 @@ export interface PyScan {
   forLoops: Array<{ targets: string[]; iterable: Chain | undefined }>;
 }
 
-const IMPORTING_CALLEES = new Set(['importorskip', 'import_module', '__import__']);
+/** Callables that import the module a string names. */
+export const IMPORTING_CALLEES: ReadonlySet<string> = new Set(['importorskip', 'import_module', '__import__']);
 
 interface Bracket {
   open: number;
