@@ -109,7 +109,8 @@ export class CodeTranslator {
         if (method === 'format' || method === 'format_map') return this.prose.translate(text, { standalone: true });
         if (resolver.isExternalChain(site.chain)) return resolver.partialOfRepository(site) || resolver.makesAttributes(site.chain) || resolver.namesParameters(site.chain) ? rules.memberView(text) : text;
         // A keyword no definition names that a family builds at run time (`site_id`, the attribute `'%s_id' % name` makes) is that family's.
-        return lookupPathView(text, rules.memberView(text) === text && !rules.isKeptMember(text) ? rules.naming.familyView(text) ?? text : rules.memberView(text), (part) => rules.memberView(part));
+        const member = rules.memberView(text);
+        return lookupPathView(text, member === text && !rules.isKeptMember(text) ? rules.naming.familyView(text) ?? text : member, (part) => rules.memberView(part));
       }
       case Site.ImportModule: {
         const dotted = site.dotted ?? '';

@@ -30,12 +30,12 @@ export class Naming {
     this.overrides = new Map(Object.entries(overrides));
   }
 
-  /** The view name of a word that is renamed. */
   /** The view a family built at run time gives the word (`owner_ref` from `'%s_ref' % name`), when one does. */
   familyView(word: string): string | undefined {
     return this.overrides.get(word);
   }
 
+  /** The view name of a word that is renamed. */
   viewName(word: string): string {
     let out = this.forwardCache.get(word);
     if (out === undefined) {
