@@ -46,9 +46,10 @@ export interface FileFacts {
   calls: Array<[callee: string, keyword: string]>;
   /**
    * Functions and methods: name, parameters that can be passed by keyword, whether it takes
-   * `**kwargs`, and the callables (by name) it hands its `**kwargs` on to (`super().__init__(**kwargs)`).
+   * `**kwargs`, the callables (by name) it hands its `**kwargs` on to (`super().__init__(**kwargs)`),
+   * and whether the keys of its `**kwargs` are attribute names (see `attributeKwargs`).
    */
-  functions: Array<[name: string, params: string[], kwargs: boolean, forwardsTo: string[]]>;
+  functions: Array<[name: string, params: string[], kwargs: boolean, forwardsTo: string[], attributeKeys: boolean]>;
   /** Absolute dotted names of the external modules it imports. */
   externalModules: string[];
   /**
@@ -75,7 +76,10 @@ export interface FileFacts {
   pathWords: string[];
   /** Its strings of data (no names the code reads) that are one word (`'migrations'`, `'contenttypes'`). */
   oneWordStrings: string[];
-  /** Its strings of data that are one lower-case word, handed to any callable too (`model_name='permission'`). */
+  /**
+   * Its strings of data that are one lower-case word, handed to any callable too (`model_name='permission'`),
+   * and the lower-case word a file name of data starts with (`book` of `'library/book_list.html'`).
+   */
   lowerWordStrings: string[];
   /**
    * Names whose `__name__` it looks an attribute up by, where the name runs over a list the file
@@ -200,6 +204,7 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
     if (resolver.isInternalModule(w.module, w.level)) facts.starImports.push(resolver.absoluteModule(w.module, w.level));
   }
   const forwards = kwargsForwards(resolver);
+  const attributeKeys = attributeKwargs(resolver);
   const classIndex = new Map<number, ClassFacts>();
   for (let s = 0; s < scan.scopes.length; s++) {
     const scope = scan.scopes[s];
@@ -229,10 +234,11 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
       const kwargs = scope.params.some((p) => p.kind === 'dstar');
       for (const p of scope.params) if (p.kind === 'star' || p.kind === 'dstar') facts.variadicParams.push(p.name);
       const forwardsTo = [...(forwards.get(s) ?? [])].sort();
-      facts.functions.push([scope.name, params, kwargs, forwardsTo]);
+      const function_: FileFacts['functions'][number] = [scope.name, params, kwargs, forwardsTo, attributeKeys.has(s)];
+      facts.functions.push(function_);
       // A class is called with the keywords of its __init__.
       const parent = scan.scopes[scope.parent];
-      if (scope.name === '__init__' && parent?.kind === 'class') facts.functions.push([parent.name, params, kwargs, forwardsTo]);
+      if (scope.name === '__init__' && parent?.kind === 'class') facts.functions.push([parent.name, ...function_.slice(1)] as FileFacts['functions'][number]);
     }
   }
   const define = (name: string, kind: DefinitionKind) => facts.definitions.push([name, kind]);
@@ -358,7 +364,10 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
     const toRepository = site.call !== undefined && site.whole && !resolver.isExternalChain(site.call.callee);
     if (!site.docstring) forEachWord(text, (start, end) => stringWords.add(text.slice(start, end)), site.token.contentStart, site.token.contentEnd);
     if ((role === 'prose' || role === 'keep') && !toRepository && !site.token.parts && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) facts.oneWordStrings.push(content);
-    if ((role === 'prose' || role === 'keep') && !site.token.parts && /^\p{Ll}+$/u.test(content)) facts.lowerWordStrings.push(content);
+    if ((role === 'prose' || role === 'keep') && !site.token.parts) {
+      const lower = /^\p{Ll}+$/u.test(content) ? content : DATA_FILE_NAME_START.exec(content)?.[1];
+      if (lower) facts.lowerWordStrings.push(lower);
+    }
     if (!site.docstring && !site.token.parts && site.whole && site.call && PATH_CALLS.has(resolver.lastAttribute(site.call.callee) ?? '') && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) facts.pathWords.push(content);
     // A file that lists a package's modules at run time (`walk_packages(pkg.__path__)`) reaches the package of every app its data names (`'%s.templatetags' % app`; not a module it imports itself), and the modules in it.
     const listed = walksPackages && !site.docstring && !(site.call && site.whole && IMPORTING_CALLEES.has(resolver.lastAttribute(site.call.callee) ?? '')) ? LISTED_PACKAGE.exec(content) : null;
@@ -633,6 +642,51 @@ function kwargsForwards(resolver: FileResolver): Map<number, Set<string>> {
       if (!names) out.set(found.scope, (names = new Set()));
       names.add(callee);
     }
+  }
+  return out;
+}
+
+/** A path whose file name starts with a lower-case word and an underscore: the word (`book` of `library/book_list.html`). */
+export const DATA_FILE_NAME_START = /^(?:[\w.-]+\/)*(\p{Ll}+)_[\w-]*\.\p{L}+$/u;
+
+const ATTRIBUTE_NAME_BUILTINS = ['setattr', 'getattr', 'hasattr', 'delattr'];
+
+/**
+ * The function scopes whose `**kwargs` keys are attribute names: keys iterated into a builtin
+ * that takes an attribute's name (`for key, value in kwargs.items(): setattr(self, key, value)`,
+ * `for key in initkwargs: hasattr(cls, key)`), or the mapping merged into a namespace
+ * (`self.__dict__.update(kwargs)`, `vars(self).update(kwargs)`).
+ */
+function attributeKwargs(resolver: FileResolver): Set<number> {
+  const scan = resolver.scan;
+  const kwargsScope = (chain: Chain | undefined): number => {
+    if (!chain || chain.root === -1) return -1;
+    const site = scan.sites[chain.root];
+    const found = resolver.lookupSite(site);
+    return found && scan.scopes[found.scope].params.some((p) => p.name === site.text && p.kind === 'dstar') ? found.scope : -1;
+  };
+  const out = new Set<number>();
+  const keyLoops = new Map<string, number>();
+  for (const loop of scan.forLoops) {
+    const steps = loop.iterable?.steps ?? [];
+    if (!(steps.length === 0 || (steps.length === 2 && steps[1] === '()' && (steps[0] === 'items' || steps[0] === 'keys')))) continue;
+    const scope = kwargsScope(loop.iterable && { ...loop.iterable, steps: [] });
+    if (scope !== -1 && loop.targets.length > 0) keyLoops.set(`${scope}:${loop.targets[0]}`, scope);
+  }
+  for (const call of scan.calls) {
+    if (ATTRIBUTE_NAME_BUILTINS.some((name) => resolver.isBuiltinCall(call.callee, name))) {
+      const key = call.args[1];
+      if (!key || key.root === -1 || key.steps.length > 0) continue;
+      const found = resolver.lookupSite(scan.sites[key.root]);
+      const scope = found && keyLoops.get(`${found.scope}:${scan.sites[key.root].text}`);
+      if (scope !== undefined) out.add(scope);
+      continue;
+    }
+    const steps = call.callee.steps;
+    const mergesNamespace = steps.length >= 1 && steps[steps.length - 1] === 'update' && (steps[steps.length - 2] === '__dict__' || (steps.length === 2 && resolver.isBuiltinCall({ ...call.callee, steps: [] }, 'vars')));
+    if (!mergesNamespace) continue;
+    const scope = kwargsScope(call.args[0]?.steps.length === 0 ? call.args[0] : undefined);
+    if (scope !== -1) out.add(scope);
   }
   return out;
 }

@@ -7,7 +7,7 @@ import { environmentTops, NO_RECORD, type EnvironmentRecord } from './environmen
 import seedrandom from 'seedrandom';
 import type { ExternalNames } from './external-names';
 import type { Lexicon } from './lexicon';
-import type { ClassFacts, FileFacts } from './analyze';
+import { DATA_FILE_NAME_START, type ClassFacts, type FileFacts } from './analyze';
 import { FIXED_TOKENS, isConventionName, isFixedToken } from './conventions';
 import { isEnglishWord } from './english';
 import { isNameShaped } from './prose';
@@ -210,7 +210,7 @@ export function buildNames(
   for (const word of dataModuleNames(input)) keptEverywhere[word] ??= 'module-named-by-data';
   // Everywhere: a class or function defined inside a function is named in its reprs as well.
   for (const word of registeredByName(input.facts)) keptEverywhere[word] ??= 'registered-by-name';
-  for (const word of lowercasedClassNames(input.facts)) keptEverywhere[word] ??= 'lowercased-in-data';
+  for (const word of lowercasedClassNames(input.facts, input.paths)) keptEverywhere[word] ??= 'lowercased-in-data';
   for (const word of Object.keys(options.mixedData ?? {})) keptEverywhere[word] ??= 'mixed-data';
   for (const word of Object.keys(options.givenBack ?? {})) keptEverywhere[word] = 'gate';
   // A `*items` parameter's name is seen only by code that reads signatures (`getfullargspec(f).varargs`).
@@ -481,11 +481,13 @@ function keepDynamicGlobals(input: NamesInput, bindings: (module: string) => Mod
 /**
  * Subclasses of declarative classes (models, schemas) whose name, lower-cased, a string of data spells
  * (`model_name='permission'` of `Permission`, as a framework keys its models by
- * `__name__.lower()`): the class keeps its name, and so does that lower-case word, which the
- * program derives from it and the data spells.
+ * `__name__.lower()`), or a data file's name starts with (`book_list.html`, the template a
+ * framework looks up for `Book`): the class keeps its name, and so does that lower-case word,
+ * which the program derives from it and the data spells.
  */
-function lowercasedClassNames(facts: FileFacts[]): string[] {
+function lowercasedClassNames(facts: FileFacts[], paths: readonly string[]): string[] {
   const words = new Set(facts.flatMap((f) => f.lowerWordStrings));
+  for (const file of paths) if (!/\.pyi?$/.test(file)) words.add(DATA_FILE_NAME_START.exec(file)?.[1] ?? '');
   // The classes that are declarative by themselves (`Model`, with the metaclass) are bases, not what the data names.
   const roots = new Set(facts.flatMap((f) => f.classes.filter((c) => c.declarative).map((c) => c.name)));
   const out: string[] = [];
@@ -660,25 +662,27 @@ function isTestModule(module: string | undefined): boolean {
  * Keywords given to the repository's functions that take them into `**kwargs` without
  * declaring them (`G.add_edge(u, v, capacity=3)`) are data keys, like the strings that read
  * them back (`d["capacity"]`), unless the function hands its `**kwargs` on to a callable that
- * declares them (`super().__init__(**kwargs)`): there they are parameters. As `callee.keyword`.
+ * declares them (`super().__init__(**kwargs)`): there they are parameters; or makes attributes
+ * of them (`setattr(self, key, value)`): there they are members. As `callee.keyword`.
  */
 function dataKeywords(facts: FileFacts[]): string[] {
-  const functions = new Map<string, { params: Set<string>; kwargs: boolean; forwardsTo: Set<string> }>();
+  const functions = new Map<string, { params: Set<string>; kwargs: boolean; forwardsTo: Set<string>; attributeKeys: boolean }>();
   for (const file of facts) {
-    for (const [name, params, kwargs, forwardsTo] of file.functions) {
-      const entry = functions.get(name) ?? { params: new Set<string>(), kwargs: false, forwardsTo: new Set<string>() };
+    for (const [name, params, kwargs, forwardsTo, attributeKeys] of file.functions) {
+      const entry = functions.get(name) ?? { params: new Set<string>(), kwargs: false, forwardsTo: new Set<string>(), attributeKeys: false };
       for (const p of params) entry.params.add(p);
       for (const f of forwardsTo) entry.forwardsTo.add(f);
       entry.kwargs ||= kwargs;
+      entry.attributeKeys ||= attributeKeys;
       functions.set(name, entry);
     }
   }
-  // A keyword handed on through `**kwargs` to a callable that declares it is that callable's parameter.
+  // A keyword handed on through `**kwargs` to a callable that declares it (or sets it as an attribute) names that callable's parameter (or attribute).
   const declares = (name: string, keyword: string, seen: Set<string>): boolean => {
     const fn = functions.get(name);
     if (!fn || seen.has(name)) return false;
     seen.add(name);
-    return fn.params.has(keyword) || [...fn.forwardsTo].some((target) => declares(target, keyword, seen));
+    return fn.params.has(keyword) || fn.attributeKeys || [...fn.forwardsTo].some((target) => declares(target, keyword, seen));
   };
   const out = new Set<string>();
   for (const file of facts) {

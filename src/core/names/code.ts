@@ -5,7 +5,7 @@
  * Strings follow their role (string-roles.ts), comments and docstrings the prose rule, and
  * doctest examples are code again.
  */
-import { applyEdits, isNameShaped, type ProseTranslator } from './prose';
+import { applyEdits, isNameShaped, isTemplateText, type ProseOptions, type ProseTranslator } from './prose';
 import { outermostFunction, Site, type NameSite, type PyScan, scanPython, type StringPart, type StringSite } from '../python/binder';
 import { FileResolver, type ModuleContext, type NameClass } from './resolve';
 import type { NameRules } from './rules';
@@ -22,6 +22,10 @@ type Edit = [start: number, end: number, text: string];
 
 
 /** Comments whose words are instructions to tools (`# noqa: E501`, `# doctest: +SKIP`, `# -*- coding: utf-8 -*-`). */
+/** A string that is a SQL statement (`SELECT username FROM auth_user`, `INSERT INTO t ...`). */
+const SQL_STATEMENT = /^\s*(?:SELECT\b[^;]*?\bFROM\b|INSERT\s+INTO\b|UPDATE\s+[\w."`]+\s+SET\b|DELETE\s+FROM\b|CREATE\s+(?:TEMP(?:ORARY)?\s+)?(?:TABLE|(?:UNIQUE\s+)?INDEX|VIEW|TRIGGER)\b|ALTER\s+TABLE\b|DROP\s+(?:TABLE|INDEX|VIEW|TRIGGER)\b)/i;
+/** A name in a SQL statement (a keyword, a table, a column). */
+const SQL_NAME = /(?<![\p{L}\p{N}_])[\p{L}_][\p{L}\p{N}_]*/gu;
 const PRAGMA_COMMENT = /^#\s*(?:doctest:|noqa|pragma|pylint:|fmt:|type:\s*ignore|isort:|mypy:|flake8|nosec|-\*-|!|vim?:|coding[:=])/;
 
 export class CodeTranslator {
@@ -104,7 +108,7 @@ export class CodeTranslator {
         const method = resolver.lastAttribute(site.chain);
         // An upper-case word is a constant's or a setting's name, never prose (`configure(TEMPLATES=...)`, which become attributes): the name's view, as `USE_I18N`'s.
         // A data keyword that is a lookup path (`codename__in`) names the declarative fields on it, as their strings do.
-        if (resolver.isBuiltinCall(site.chain, 'dict') || rules.isDataKeyword(method ?? '', text)) return /^\p{Lu}[\p{Lu}\p{N}]*$/u.test(text) && rules.isDefined(text) ? rules.memberView(text) : lookupPathView(text, this.dataWord(text), (part) => (rules.isDataName(part) ? rules.memberView(part) : part));
+        if (resolver.isBuiltinCall(site.chain, 'dict') || rules.isDataKeyword(method ?? '', text)) return /^\p{Lu}[\p{Lu}\p{N}]*$/u.test(text) && rules.isDefined(text) ? rules.memberView(text) : lookupPathView(text, this.dataWord(text), (part) => this.fieldView(part));
         // A template's `{field}` is prose: its keyword is the same word.
         if (method === 'format' || method === 'format_map') return this.prose.translate(text, { standalone: true });
         if (resolver.isExternalChain(site.chain)) return resolver.partialOfRepository(site) || resolver.makesAttributes(site.chain) || resolver.namesParameters(site.chain) ? rules.memberView(text) : text;
@@ -205,7 +209,7 @@ export class CodeTranslator {
           ? this.rules.knownView(content)
           : this.nestedDefinitionView(resolver, site, content) ??
             (isValueArgument(site, resolver) || comparedWithValueCall(site, resolver)
-              ? this.prose.translate(content, { standalone: true, value: true })
+              ? lookupPathView(content, this.prose.translate(content, { standalone: true, value: true }), (part) => this.fieldView(part))
               : this.dataWord(content, site.container === 'dict-key', !holdsValue(site) && !(toRepository && resolver.classify(site.call!.callee.root) === 'local')));
         if (view !== content) edits.push([range.start, range.end, view]);
       }
@@ -217,7 +221,13 @@ export class CodeTranslator {
         const piece = text.slice(from, range.end);
         // A message quoting a function or class (`"Hook 'conflict' ..."`) quotes the name.
         const inTest = isTestModule(resolver.context.module);
-        const view = this.prose.translate(piece, { stringValue: true, value: isValueArgument(site, resolver) || comparedWithValueCall(site, resolver), quotedName: (word) => this.rules.isQuotable(word) || (inTest && definesCallable(resolver, word)) });
+        const options: ProseOptions = { stringValue: true, value: isValueArgument(site, resolver) || comparedWithValueCall(site, resolver), quotedName: (word) => this.rules.isQuotable(word) || (inTest && definesCallable(resolver, word)) };
+        if (!token.parts && SQL_STATEMENT.test(piece)) {
+          this.sqlNames(text, from, range.end, edits);
+          continue;
+        }
+        // A template the program renders (`Template("{{ m.level_tag }}")`) reads as a template file does.
+        const view = !token.parts && isTemplateText(piece) ? this.prose.translateTemplate(piece, options) : this.prose.translate(piece, options);
         if (view !== piece) edits.push([from, range.end, view]);
       }
     }
@@ -246,14 +256,37 @@ export class CodeTranslator {
     return index === -1 ? undefined : this.siteView(sites[index], index, resolver);
   }
 
+  /**
+   * A SQL statement names the database's tables and columns: of the program's names, only the
+   * fields of its declarative classes become those (an ORM model's columns); its other names, and
+   * tables named at run time from data (`auth_user`), keep their spelling.
+   */
+  private sqlNames(text: string, start: number, end: number, edits: Edit[]): void {
+    for (const m of text.slice(start, end).matchAll(SQL_NAME)) {
+      if (!this.rules.isDataName(m[0])) continue;
+      const view = this.rules.memberView(m[0]);
+      if (view !== m[0]) edits.push([start + m.index!, start + m.index! + m[0].length, view]);
+    }
+  }
+
   /** `Empty`: a class of the library (capitalized, not in capitals), as its messages quote it. */
   private isLibraryClassName(word: string): boolean {
     return /^\p{Lu}/u.test(word) && /\p{Ll}/u.test(word) && this.rules.isQuotable(word);
   }
 
-  /** A word standing for itself as data (a string, a `dict(k=...)` key): a field's name when it is one, else prose. */
+  /**
+   * A word standing for itself as data (a string, a `dict(k=...)` key): a field's name when it is
+   * one, a lookup path of fields (`published__year`) when it joins them, else prose.
+   */
   private dataWord(word: string, key = false, field = true): string {
-    return field && this.rules.isDataName(word) ? this.rules.memberView(word) : this.prose.translate(word, { standalone: !key, key });
+    if (!field) return this.prose.translate(word, { standalone: !key, key });
+    if (this.rules.isDataName(word)) return this.rules.memberView(word);
+    return lookupPathView(word, this.prose.translate(word, { standalone: !key, key }), (part) => this.fieldView(part));
+  }
+
+  /** A field's name in its member view; any other word as it is. */
+  private fieldView(word: string): string {
+    return this.rules.isDataName(word) ? this.rules.memberView(word) : word;
   }
 
   /**

@@ -109,11 +109,54 @@ const FILE_EXTENSIONS = new Set([
 
 const PLURAL_ENDINGS = ['es', 's'];
 
+/** A tag of a template language (Django's, Jinja's): `{% ... %}` or `{{ ... }}`, on one line. */
+const TEMPLATE_TAG = /\{%[^\n]*?%\}|\{\{[^\n]*?\}\}/g;
+/** A quoted string in a template tag. */
+const QUOTED = /(['"])([^'"\n]*)\1/g;
+/** A statement tag (`{% for u in users %}`) or a variable tag (`{{ m.level_tag }}`, `{{ n|intcomma }}`), never a format string's escaped braces. */
+const TEMPLATE_STATEMENT_OR_VARIABLE = /\{%-?\s*[\p{L}_][^\n]*?%\}|\{\{-?\s*[\p{L}_][\p{L}\p{N}_.]*\s*(?:\|[^{}\n]*)?-?\}\}/u;
+
+/** Text written in a template language: it holds a statement tag or a variable tag. */
+export function isTemplateText(text: string): boolean {
+  return TEMPLATE_STATEMENT_OR_VARIABLE.test(text);
+}
+
 export class ProseTranslator {
   constructor(private readonly rules: NameRules) {}
 
   translate(text: string, options: ProseOptions = {}): string {
     return applyEdits(text, this.edits(text, options));
+  }
+
+  /**
+   * Text of a template language (`{% url opts|urlname:'changelist' %}`, `{{ x|default:"none" }}`):
+   * a quoted string in a tag is a string value of that language, under the same rules as a string
+   * value of the code. In a template file the rest is prose. In a string of the code (`outside`
+   * given: the options of its text between tags), the rest of a tag is code: the names of the
+   * variables and attributes it reads (`{{ notice.level_tag }}`), as the code that fills them spells them.
+   */
+  translateTemplate(text: string, outside?: ProseOptions): string {
+    if (!text.includes('{%') && !text.includes('{{')) return this.translate(text, outside);
+    let out = '';
+    let last = 0;
+    for (const tag of text.matchAll(TEMPLATE_TAG)) {
+      const tagStart = tag.index!;
+      if (outside) {
+        out += this.translate(text.slice(last, tagStart), outside);
+        last = tagStart;
+      }
+      for (const quoted of tag[0].matchAll(QUOTED)) {
+        const start = tagStart + quoted.index! + 1;
+        const end = start + quoted[2].length;
+        out += this.translate(text.slice(last, start), outside && { code: true }) + this.translate(text.slice(start, end), { stringValue: true });
+        last = end;
+      }
+      if (outside) {
+        out += this.translate(text.slice(last, tagStart + tag[0].length), { code: true });
+        last = tagStart + tag[0].length;
+      }
+    }
+    return out + this.translate(text.slice(last), outside);
   }
 
   /** The replacements `translate` makes in `text`, in its offsets. */

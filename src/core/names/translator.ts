@@ -47,26 +47,7 @@ export class NamesTranslator {
     if (holdsData(path, text)) return this.prose.translate(text, { stringValue: true });
     if (config) return translateConfig(config, text, this.prose, this.rules);
     if (/\.(rst|md|txt|markdown)$/i.test(path)) return this.docToView(text, /\.(md|markdown)$/i.test(path));
-    return this.templateToView(text);
-  }
-
-  /**
-   * Prose, but in a template language's tags (`{% url opts|urlname:'changelist' %}`, `{{ x|default:"none" }}`)
-   * a quoted string is a string value of that language: the same rules as a string value of the code.
-   */
-  private templateToView(text: string): string {
-    if (!text.includes('{%') && !text.includes('{{')) return this.prose.translate(text);
-    let out = '';
-    let last = 0;
-    for (const tag of text.matchAll(TEMPLATE_TAG)) {
-      for (const quoted of tag[0].matchAll(QUOTED)) {
-        const start = tag.index! + quoted.index! + 1;
-        const end = start + quoted[2].length;
-        out += this.prose.translate(text.slice(last, start)) + this.prose.translate(text.slice(start, end), { stringValue: true });
-        last = end;
-      }
-    }
-    return out + this.prose.translate(text.slice(last));
+    return this.prose.translateTemplate(text);
   }
 
   /**
@@ -243,7 +224,3 @@ function isTestData(path: string): boolean {
   return folders.some((f) => f.startsWith('test') || f === 'fixtures');
 }
 
-/** A tag of a template language (Django's, Jinja's): `{% ... %}` or `{{ ... }}`, on one line. */
-const TEMPLATE_TAG = /\{%[^\n]*?%\}|\{\{[^\n]*?\}\}/g;
-/** A quoted string in a template tag. */
-const QUOTED = /(['"])([^'"\n]*)\1/g;
