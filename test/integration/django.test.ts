@@ -265,7 +265,7 @@ const DJANGO_VIEWS_PROBE = `def run():
     out = io.StringIO(); call_command('dumpdata', 'sites', 'auth.user', stdout=out); print(sorted((o['model'], len(o['fields'])) for o in json.loads(out.getvalue())))
 `;
 
-/** A program that defines a model of its own: generic list and detail views finding their templates by the model's name, a login view, a feed, mail, model forms, a lookup path through a transform, translations and a registered check. */
+/** A program that defines a model of its own: generic list and detail views finding their templates by the model's name, a login view, a feed, mail, model forms and form widgets (select, radio, checkbox templates), a lookup path through a transform, translations and a registered check. */
 const DJANGO_MODEL_PROBE = `def run():
     import datetime, io, json
     from django.conf import settings
@@ -347,8 +347,10 @@ const DJANGO_MODEL_PROBE = `def run():
     print(BookForm().as_p())
     class Contact(forms.Form):
         email = forms.EmailField(help_text='where')
-        when = forms.DateField()
-    print(Contact(initial={'email': 'b@x.org'}).as_table())
+        when = forms.DateField(widget=forms.SelectDateWidget(years=[2000]))
+        choice = forms.ChoiceField(choices=[('a', 'A'), ('b', 'B')], widget=forms.RadioSelect)
+        many = forms.MultipleChoiceField(choices=[(1, 'One'), (2, 'Two')], widget=forms.CheckboxSelectMultiple, required=False)
+    print(Contact(initial={'choice': 'b', 'many': [2]}).as_table())
     from django.utils import dateparse, translation
     from django.utils.translation import gettext as _, ngettext
     print(dateparse.parse_duration('1 02:03:04'), dateparse.parse_datetime('2020-01-02T03:04:05+02:00'))
@@ -375,8 +377,8 @@ test("Debian's Django in a repository's layout: class-based views given attribut
   await runsAlike(DJANGO_VIEWS_PROBE, 12157, 'repository');
 });
 
-test("Debian's Django in a repository's layout: a model the program defines, its generic views and templates named after it, forms, mail and a feed print what they print in the original", async () => {
-  await runsAlike(DJANGO_MODEL_PROBE, 12169, 'repository');
+test("Debian's Django in a repository's layout: a model the program defines, its generic views and templates named after it, forms and their widgets, mail and a feed print what they print in the original", async () => {
+  await runsAlike(DJANGO_MODEL_PROBE, 12197, 'repository');
 });
 
 /**

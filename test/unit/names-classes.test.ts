@@ -688,7 +688,7 @@ test('keywords a callable takes into **kwargs and sets as attributes (setattr ov
   });
 });
 
-test("a template the program renders from a string of its code ({{ notice.level_tag }}, {% for reader in readers %}) reads the names the code gives its variables and attributes", async () => {
+test("a template the program renders from a string of its code ({{ notice.level_tag }}, {% for reader in readers %}) reads the attribute names the code gives, and the variables the code hands the engine by keyword or key", async () => {
   const files = {
     'notices/__init__.py': [
       'import jinja2',
@@ -711,12 +711,15 @@ test("a template the program renders from a string of its code ({{ notice.level_
       'PAGE = "<p class=\\"{{ notice.level_tag }}\\">{{ notice.body|upper }}</p>{% for reader in readers %}{{ reader.display_name }}{% if reader.is_staff %}*{% endif %};{% endfor %}"',
       '',
       '',
+      'PAGE_TEMPLATE = jinja2.Template(PAGE)',
+      '',
+      '',
       'def page(notice, readers):',
-      '    return jinja2.Template(PAGE).render(notice=notice, readers=readers)',
+      '    return PAGE_TEMPLATE.render(notice=notice, readers=readers)',
       '',
       '',
       'def badge(notice):',
-      '    return jinja2.Environment().from_string("[{{ notice.level_tag }}]").render(notice=notice)',
+      '    return jinja2.Template("[{{ notice.level_tag }}]").render({"notice": notice})',
       '',
     ].join('\n'),
     'tests/test_notices.py': [
@@ -772,4 +775,97 @@ test('a lookup path of fields in a string ("published__year", split on __ and re
     ].join('\n'),
   };
   await viewRunsLikeOriginal(files);
+});
+
+test('a rendering laid out to a width (a box padded up to its border, a title framed by its rule), in strings concatenated or not: a name it shows whose view has another length keeps its spelling', async () => {
+  const files = {
+    'panels/__init__.py': [
+      'class ConfigurationFailure(Exception):',
+      '    pass',
+      '',
+      '',
+      'class Reading:',
+      '    def __init__(self):',
+      '        self.failure = ConfigurationFailure()',
+      '        self.count = 2',
+      '',
+      '',
+      'def panel(title, rows):',
+      '    width = max(len(r) for r in rows + [title])',
+      '    lines = ["╭─" + title.center(width, "─") + "─╮"]',
+      '    for row in rows:',
+      '        lines.append("│ " + row.ljust(width) + " │")',
+      '    lines.append("╰" + "─" * (width + 2) + "╯")',
+      '    return "\\n".join(lines)',
+      '',
+      '',
+      'def describe(obj):',
+      '    rows = ["count = %d" % obj.count, "failure = %s" % type(obj.failure).__name__]',
+      '    return panel(type(obj).__name__, rows)',
+      '',
+    ].join('\n'),
+    'tests/test_panels.py': [
+      'from panels import Reading, describe',
+      '',
+      '',
+      'def test_describe():',
+      '    assert describe(Reading()) == (',
+      '        "╭────────────Reading─────────────╮\\n"',
+      '        "│ count = 2                      │\\n"',
+      '        "│ failure = ConfigurationFailure │\\n"',
+      '        "╰────────────────────────────────╯"',
+      '    )',
+      '',
+    ].join('\n'),
+  };
+  const d = await viewRunsLikeOriginal(files);
+  assert.equal(d.bundle.names!.excluded.ConfigurationFailure, 'laid-out-in-text');
+  assert.notEqual(d.name('Reading'), 'Reading');
+});
+
+test("a word a template reads after a dot ({{ widget.optgroups }}) that the code spells as a key (context['widget']['optgroups'] = ...) reads that key: it keeps its spelling everywhere", async () => {
+  const files = {
+    'choicebox/__init__.py': [
+      'import os',
+      '',
+      'import jinja2',
+      '',
+      'ENVIRONMENT = jinja2.Environment(loader=jinja2.FileSystemLoader(os.path.join(os.path.dirname(__file__), "templates")))',
+      '',
+      '',
+      'class Select:',
+      '    template_name = "select.html"',
+      '',
+      '    def __init__(self, choices):',
+      '        self.choices = choices',
+      '',
+      '    def optgroups(self, value):',
+      '        return [(label, label == value) for label in self.choices]',
+      '',
+      '    def get_context(self, name, value):',
+      '        context = {"widget": {"name": name}}',
+      '        context["widget"]["optgroups"] = self.optgroups(value)',
+      '        return context',
+      '',
+      '    def render(self, name, value):',
+      '        return ENVIRONMENT.get_template(self.template_name).render(self.get_context(name, value))',
+      '',
+    ].join('\n'),
+    'choicebox/templates/select.html': '<select name="{{ widget.name }}">{% for label, chosen in widget.optgroups %}<option{% if chosen %} selected{% endif %}>{{ label }}</option>{% endfor %}</select>\n',
+    'tests/test_choicebox.py': [
+      'from choicebox import Select',
+      '',
+      '',
+      'def test_render():',
+      '    assert Select(["a", "b"]).render("pick", "b") == \'<select name="pick"><option>a</option><option selected>b</option></select>\'',
+      '',
+      '',
+      'def test_optgroups():',
+      '    assert Select(["x"]).optgroups("x") == [("x", True)]',
+      '',
+    ].join('\n'),
+  };
+  const d = await viewRunsLikeOriginal(files);
+  assert.equal(d.bundle.names!.excluded.optgroups, 'template-key');
+  assert.notEqual(d.name('get_context'), 'get_context');
 });

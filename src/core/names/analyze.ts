@@ -9,6 +9,7 @@ import { FileResolver, type ModuleContext } from './resolve';
 import { externalValueWord, isKwargsName, nameArgumentFlow, stringRole, withNameFlow, type ArgumentFlow } from './string-roles';
 import { appendTo } from '../common/multimap';
 import { forEachWord, splitWord } from './words';
+import { isTemplateText, templateAttributes } from './prose';
 
 export type DefinitionKind = 'class' | 'function' | 'variable' | 'class-attribute' | 'parameter' | 'local' | 'local-callable' | 'attribute' | 'alias' | 'export';
 
@@ -133,6 +134,16 @@ export interface FileFacts {
    * line, which must keep their length for the cut to fall where it did.
    */
   cutWords: Array<[word: string, candidates: string[] | null, before: string[]]>;
+  /**
+   * Words of its string values that are renderings laid out to a width (a line padded up to a
+   * border, `│   broken = InspectError()      │`, or framed by a rule, `╭── <class 'Foo'> ──╮`):
+   * a name there whose view has another length would move the borders.
+   */
+  laidOutWords: string[];
+  /** One-word strings it uses as keys (`{"name": ...}`, `context["widget"]["optgroups"]`). */
+  keyWords: string[];
+  /** The attribute names the templates it renders from its strings read (`level_tag` of `"{{ m.level_tag }}"`). */
+  templateAttributes: string[];
   /** One-word strings it hands to code outside the repository as values (`Token(type="front_matter")`). */
   externalValues: string[];
   /** One-word strings held in the file's containers or compared with (`{"blink": "blink"}`, `word == "link"`): data that may become keywords. */
@@ -171,7 +182,7 @@ const UPDATES_NAMESPACE = /\b(?:vars|globals)\(\s*\)\s*(?:\.\s*(?:update|setdefa
 export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   const scan = scanPython(text);
   const resolver = new FileResolver(scan, context);
-  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], standIns: [], computedModuleParents: [], pathWords: [], oneWordStrings: [], lowerWordStrings: [], nameKeys: [], nameReaders: [], nameAttributes: [], attributeWords: [], decorated: [], stringWords: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), wordStrings: [], externalValues: [], namePieces: [], cutWords: [], computedKeywordCallees: [], containerWords: [], dynamicAttributes: false, optionNames: [], nameValued: [], nameArguments: nameArgumentFlow(resolver) };
+  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], standIns: [], computedModuleParents: [], pathWords: [], oneWordStrings: [], lowerWordStrings: [], nameKeys: [], nameReaders: [], nameAttributes: [], attributeWords: [], decorated: [], stringWords: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), wordStrings: [], externalValues: [], namePieces: [], cutWords: [], laidOutWords: [], keyWords: [], templateAttributes: [], computedKeywordCallees: [], containerWords: [], dynamicAttributes: false, optionNames: [], nameValued: [], nameArguments: nameArgumentFlow(resolver) };
   // Strings flow into names within the file, as the translation sees them (code.ts).
   const flow = withNameFlow(resolver);
   facts.nameValued = flow.names;
@@ -350,6 +361,7 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   }
   const stringWords = new Set<string>();
   const walksPackages = LISTS_MODULES.test(text);
+  const laidOut = laidOutStrings(scan);
   for (const site of scan.strings) {
     const content = text.slice(site.token.contentStart, site.token.contentEnd);
     const role = stringRole(site, flow.resolver, content);
@@ -357,13 +369,15 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
     if (role === 'local-names') facts.frameKeys.push(content);
     const piece = namePieceTest(scan, resolver, site, content, role);
     if (piece) facts.namePieces.push(piece);
-    if (!site.token.parts && (role === 'prose' || role === 'docstring')) cutWords(scan, content, facts.cutWords);
+    if (!site.token.parts && (role === 'prose' || role === 'docstring')) cutWords(scan, content, facts.cutWords, role === 'prose' && laidOut.has(site) ? facts.laidOutWords : undefined);
     const template = site.docstring ? null : MODULE_TEMPLATE.exec(content);
     if (template && resolver.isInternalModule(template[1], 0)) facts.computedModuleParents.push(template[1]);
     // Not one handed to the repository's own callable, which may take it for a name (`run_sample("numerics")`, the name of a module it imports).
     const toRepository = site.call !== undefined && site.whole && !resolver.isExternalChain(site.call.callee);
     if (!site.docstring) forEachWord(text, (start, end) => stringWords.add(text.slice(start, end)), site.token.contentStart, site.token.contentEnd);
     if ((role === 'prose' || role === 'keep') && !toRepository && !site.token.parts && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) facts.oneWordStrings.push(content);
+    if (role === 'prose' && !site.token.parts && (site.container === 'dict-key' || site.container === 'subscript') && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) facts.keyWords.push(content);
+    if (role === 'prose' && !site.token.parts && isTemplateText(content)) facts.templateAttributes.push(...templateAttributes(content));
     if ((role === 'prose' || role === 'keep') && !site.token.parts) {
       const lower = /^\p{Ll}+$/u.test(content) ? content : DATA_FILE_NAME_START.exec(content)?.[1];
       if (lower) facts.lowerWordStrings.push(lower);
@@ -397,6 +411,9 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   }
   facts.oneWordStrings = [...new Set(facts.oneWordStrings)].sort();
   facts.lowerWordStrings = [...new Set(facts.lowerWordStrings)].sort();
+  facts.laidOutWords = [...new Set(facts.laidOutWords)].sort();
+  facts.keyWords = [...new Set(facts.keyWords)].sort();
+  facts.templateAttributes = [...new Set(facts.templateAttributes)].sort();
   facts.stringWords = [...stringWords].sort();
   for (const call of scan.calls) {
     // `**kwargs` handed on carries the caller's keywords, which the view already renames.
@@ -497,13 +514,17 @@ const PATH_CALLS: ReadonlySet<string> = new Set(['join', 'joinpath', 'Path', 'Pu
 /** How many words before a cut on its line are kept with it (`FileFacts.cutWords`). */
 const CUT_LINE_WORDS = 24;
 
-/** Words of a string's text that may be a name cut at a width (see `FileFacts.cutWords`), each line of it apart. */
-function cutWords(scan: PyScan, content: string, out: FileFacts['cutWords']): void {
+/**
+ * Words of a string's text that may be a name cut at a width (see `FileFacts.cutWords`), each
+ * line of it apart, and the words of its lines laid out to a width (`FileFacts.laidOutWords`).
+ */
+function cutWords(scan: PyScan, content: string, out: FileFacts['cutWords'], laidOut?: string[]): void {
   for (const line of content.split(/\r?\n|\\n/)) {
     const text = line.replace(/\\[\s\S]/g, '  ');
     const before: string[] = [];
     for (const m of text.matchAll(/(?<![\p{L}\p{N}_])[\p{L}_][\p{L}\p{N}_]*/gu)) {
       const word = m[0];
+      laidOut?.push(word);
       const at = m.index + word.length;
       // A word a placeholder continues (`get_next_%s`) is a piece of a name made at run time; one in a placeholder (`%(name)s`, `{name}`) is a key.
       const placeholder = text[at] === '%' || text[at] === '{' || text[m.index - 1] === '{' || text.startsWith('%(', m.index - 2);
@@ -527,6 +548,33 @@ function endsAtBorder(text: string, at: number): boolean {
 }
 
 const BORDER = / *(?:$|[|+]|-(?![\p{L}\p{N}])|\.\.\.|[^\x00-\x7f\p{L}\p{N}])/uy;
+
+/** A line laid out to a width: padding up to a border (`   │`, `  |`), or a frame's rule (`──`). */
+const LAID_OUT = / {2}[│┃║|]|[─━═]{2}/u;
+
+/**
+ * The strings that are renderings laid out to a width: one line of the string, with the strings
+ * implicitly concatenated to it, is laid out (`LAID_OUT`), and its widest line, padded least, sets
+ * the width of the rest.
+ */
+function laidOutStrings(scan: PyScan): Set<StringSite> {
+  const out = new Set<StringSite>();
+  let group: StringSite[] = [];
+  let laidOut = false;
+  const close = () => {
+    if (laidOut) for (const site of group) out.add(site);
+    group = [];
+    laidOut = false;
+  };
+  for (const site of scan.strings) {
+    const previous = group[group.length - 1];
+    if (previous && !/^\s*$/.test(scan.text.slice(previous.token.end, site.token.start))) close();
+    group.push(site);
+    laidOut ||= !site.docstring && LAID_OUT.test(scan.text.slice(site.token.contentStart, site.token.contentEnd));
+  }
+  close();
+  return out;
+}
 
 /** The functions and classes defined (at any depth) in the file's functions named `owner`. */
 function definedIn(scan: PyScan, owner: string): string[] {

@@ -45,6 +45,8 @@ export interface NamesInput {
   vocabulary: Set<string>;
   /** Words of the Python files the view cannot decode (they pass through unchanged): kept everywhere. */
   undecodedWords: string[];
+  /** The attribute names the tags of its template files read (`optgroups` of `{{ widget.optgroups }}`). */
+  templateAttributes: string[];
   /** The repository's own top-level packages and modules. */
   ownPackages: string[];
   /** Words of who the repository is (identity.ts). */
@@ -204,13 +206,16 @@ export function buildNames(
   for (const word of input.undecodedWords) keptEverywhere[word] ??= 'undecodable-file';
   for (const word of namePieceNames(input.facts, definitions)) keptEverywhere[word] ??= 'name-piece-test';
   const moduleWords = new Set(input.modules.flatMap((m) => m.split('.')));
-  const cut = cutNames(input.facts, definitions, (word) => (definitions.has(word) || moduleWords.has(word)) && rules.naming.viewName(word).length !== word.length);
+  const changesLength = (word: string) => (definitions.has(word) || moduleWords.has(word)) && rules.naming.viewName(word).length !== word.length;
+  const cut = cutNames(input.facts, definitions, changesLength);
   for (const word of cut.names) keptEverywhere[word] ??= 'cut-in-text';
   for (const word of cut.before) keptEverywhere[word] ??= 'before-cut-in-text';
+  for (const word of new Set(input.facts.flatMap((f) => f.laidOutWords))) if (changesLength(word)) keptEverywhere[word] ??= 'laid-out-in-text';
   for (const word of dataModuleNames(input)) keptEverywhere[word] ??= 'module-named-by-data';
   // Everywhere: a class or function defined inside a function is named in its reprs as well.
   for (const word of registeredByName(input.facts)) keptEverywhere[word] ??= 'registered-by-name';
   for (const word of lowercasedClassNames(input.facts, input.paths)) keptEverywhere[word] ??= 'lowercased-in-data';
+  for (const word of templateKeys(input)) keptEverywhere[word] ??= 'template-key';
   for (const word of Object.keys(options.mixedData ?? {})) keptEverywhere[word] ??= 'mixed-data';
   for (const word of Object.keys(options.givenBack ?? {})) keptEverywhere[word] = 'gate';
   // A `*items` parameter's name is seen only by code that reads signatures (`getfullargspec(f).varargs`).
@@ -497,6 +502,17 @@ function lowercasedClassNames(facts: FileFacts[], paths: readonly string[]): str
     if (lower !== name && words.has(lower)) out.push(name, lower);
   }
   return [...new Set(out)].sort();
+}
+
+/**
+ * Words a template reads after a dot (`{{ widget.optgroups }}`, in a template file or a template
+ * the code renders from a string) that the code spells as a key (`context['widget']['optgroups'] =
+ * ...`): the template reads that key, which is data, so the word keeps its spelling everywhere.
+ */
+function templateKeys(input: NamesInput): string[] {
+  const keys = new Set(input.facts.flatMap((f) => f.keyWords));
+  const read = new Set([...input.templateAttributes, ...input.facts.flatMap((f) => f.templateAttributes)]);
+  return [...read].filter((word) => keys.has(word)).sort();
 }
 
 /** Classes whose attributes are data fields (`ClassFacts.declarative`) and the repository's subclasses of them. */

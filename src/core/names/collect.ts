@@ -6,7 +6,8 @@ import { loadExternalNames } from './external-names';
 import type { Repository } from '../repository/repository';
 import { createHash } from 'node:crypto';
 import { analyzeFile, type FileFacts } from './analyze';
-import type { FactsCache } from './facts-cache';
+import type { FactsCache, RepositoryWords } from './facts-cache';
+import { templateAttributes } from './prose';
 import { Naming } from './naming';
 import type { NamesInput } from './build';
 import type { ModuleContext } from './resolve';
@@ -60,14 +61,14 @@ function viewOfSegment(naming: Naming, segment: string): string {
  * names such a file defines and uses mean the same in the view). Seed-independent: kept in the
  * cache under a digest of every path and byte.
  */
-function repositoryWords(repository: Repository, cache: FactsCache | undefined): { vocabulary: Set<string>; undecodedWords: string[] } {
+function repositoryWords(repository: Repository, cache: FactsCache | undefined): Omit<RepositoryWords, 'vocabulary'> & { vocabulary: Set<string> } {
   let key: string | undefined;
   if (cache) {
     const hash = createHash('sha256').update('vocabulary');
     for (const file of repository.files) hash.update(`\0${file.path}\0${file.text === undefined ? 'b' : 't'}`).update(file.text ?? file.bytes);
     key = cache.key(hash.digest('hex'), 'vocabulary');
     const cached = cache.getWords(key);
-    if (cached) return { vocabulary: new Set(cached.vocabulary), undecodedWords: cached.undecodedWords };
+    if (cached) return { ...cached, vocabulary: new Set(cached.vocabulary) };
   }
   const vocabulary = new Set<string>();
   const undecoded = new Set<string>();
@@ -75,15 +76,18 @@ function repositoryWords(repository: Repository, cache: FactsCache | undefined):
     forEachWord(text, (start, end) => {
       set.add(text.slice(start, end));
     });
+  const attributes = new Set<string>();
   for (const file of repository.files) {
+    if (file.text !== undefined && !isPythonFile(file.path)) for (const word of templateAttributes(file.text)) attributes.add(word);
     if (file.text !== undefined) addTo(vocabulary, file.text);
     else if (isPythonFile(file.path)) addTo(undecoded, file.bytes.toString('latin1'));
     addTo(vocabulary, file.path);
   }
   for (const word of undecoded) vocabulary.add(word);
   const undecodedWords = [...undecoded].sort();
-  if (key) cache!.setWords(key, { vocabulary: [...vocabulary], undecodedWords });
-  return { vocabulary, undecodedWords };
+  const words = { undecodedWords, templateAttributes: [...attributes].sort() };
+  if (key) cache!.setWords(key, { vocabulary: [...vocabulary], ...words });
+  return { vocabulary, ...words };
 }
 
 export async function analyzeRepository(
@@ -112,7 +116,7 @@ export async function analyzeRepository(
     }
   }
   onProgress?.(python.length, python.length);
-  const { vocabulary, undecodedWords } = repositoryWords(repository, cache);
+  const { vocabulary, undecodedWords, templateAttributes } = repositoryWords(repository, cache);
   const addWords = (text: string) =>
     forEachWord(text, (start, end) => {
       vocabulary.add(text.slice(start, end));
@@ -131,7 +135,7 @@ export async function analyzeRepository(
   const modules = [...new Set(repository.modules.values())].filter((m) => !external.stdlibTopModules.has(m.split('.')[0]));
   const paths = repository.files.map((f) => f.path);
   return {
-    input: { facts, factModules: python.map((f) => repository.modules.get(f.path)), modules, paths, packageFolders: repository.layout.packageFolders, vocabulary, undecodedWords, ownPackages: [...own].sort(), identity: identityWords(repository, [...own]) },
+    input: { facts, factModules: python.map((f) => repository.modules.get(f.path)), modules, paths, packageFolders: repository.layout.packageFolders, vocabulary, undecodedWords, templateAttributes, ownPackages: [...own].sort(), identity: identityWords(repository, [...own]) },
     pythonFiles: python.length,
     keptSegments(tables: NamesTables): string[] {
       const kept = new Set<string>();

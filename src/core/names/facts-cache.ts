@@ -37,6 +37,8 @@ function digestOf(text: string): string {
 export interface RepositoryWords {
   vocabulary: string[];
   undecodedWords: string[];
+  /** The attribute names the tags of its template files read (prose.ts `templateAttributes`). */
+  templateAttributes: string[];
 }
 
 export class FactsCache {
@@ -58,7 +60,7 @@ export class FactsCache {
   /** The words of a whole repository (collect.ts), kept like a file's facts. */
   getWords(key: string): RepositoryWords | undefined {
     const value = this.read(key) as RepositoryWords | undefined;
-    return value && Array.isArray(value.vocabulary) && Array.isArray(value.undecodedWords) ? value : undefined;
+    return value && Array.isArray(value.vocabulary) && Array.isArray(value.undecodedWords) && Array.isArray(value.templateAttributes) ? value : undefined;
   }
 
   setWords(key: string, words: RepositoryWords): void {

@@ -113,8 +113,22 @@ const PLURAL_ENDINGS = ['es', 's'];
 const TEMPLATE_TAG = /\{%[^\n]*?%\}|\{\{[^\n]*?\}\}/g;
 /** A quoted string in a template tag. */
 const QUOTED = /(['"])([^'"\n]*)\1/g;
+/** An attribute a template's tag reads: a name after a dot that follows a name (`level_tag` of `notice.level_tag`). */
+const TAG_ATTRIBUTE = /(?<=[\p{L}\p{N}_]\.)[\p{L}_][\p{L}\p{N}_]*/gu;
+/**
+ * A name in a template's tag: the first group set when it is an attribute (`TAG_ATTRIBUTE`), the
+ * second when it names a tag (`{% url`) or a filter (`|date`).
+ */
+const TAG_NAME = /(?<![\p{L}\p{N}_])(?:(?<=[\p{L}\p{N}_]\.)()|(?<=(?:\{%-?|\|)\s*)()|(?<![\p{L}\p{N}_.]))[\p{L}_][\p{L}\p{N}_]*/gu;
 /** A statement tag (`{% for u in users %}`) or a variable tag (`{{ m.level_tag }}`, `{{ n|intcomma }}`), never a format string's escaped braces. */
 const TEMPLATE_STATEMENT_OR_VARIABLE = /\{%-?\s*[\p{L}_][^\n]*?%\}|\{\{-?\s*[\p{L}_][\p{L}\p{N}_.]*\s*(?:\|[^{}\n]*)?-?\}\}/u;
+
+/** The attribute names the tags of a template read (`optgroups` of `{% for g in widget.optgroups %}`), quoted strings aside. */
+export function templateAttributes(text: string): string[] {
+  const out: string[] = [];
+  for (const tag of text.matchAll(TEMPLATE_TAG)) for (const m of tag[0].replace(QUOTED, '""').matchAll(TAG_ATTRIBUTE)) out.push(m[0]);
+  return out;
+}
 
 /** Text written in a template language: it holds a statement tag or a variable tag. */
 export function isTemplateText(text: string): boolean {
@@ -129,32 +143,38 @@ export class ProseTranslator {
   }
 
   /**
-   * Text of a template language (`{% url opts|urlname:'changelist' %}`, `{{ x|default:"none" }}`):
-   * a quoted string in a tag is a string value of that language, under the same rules as a string
-   * value of the code. In a template file the rest is prose. In a string of the code (`outside`
-   * given: the options of its text between tags), the rest of a tag is code: the names of the
-   * variables and attributes it reads (`{{ notice.level_tag }}`), as the code that fills them spells them.
+   * Text of a template language (`{% url opts|urlname:'changelist' %}`, `{{ x|default:"none" }}`),
+   * in a template file or in a string of the code (`outside`: the options of its text between
+   * tags; a file's is prose). In a tag, a quoted string is a string value of that language, under
+   * the same rules as a string value of the code; an attribute name (`level_tag` of
+   * `{{ notice.level_tag }}`) is the program's member; a tag's or a filter's name (`{% url`,
+   * `|date`) is prose, as the library registered it (a function's `__name__`, a string); any other
+   * name (a variable of the context, which the code hands the engine as a key or a keyword, a loop
+   * variable) is a field's name when it is one, else prose: the same word wherever it stands.
    */
   translateTemplate(text: string, outside?: ProseOptions): string {
     if (!text.includes('{%') && !text.includes('{{')) return this.translate(text, outside);
+    const tagWords = (piece: string) =>
+      piece.replace(TAG_NAME, (word: string, attribute: string | undefined, registered: string | undefined) => {
+        if (attribute !== undefined) return this.rules.memberView(word);
+        // A tag's or a filter's name: what the library registered, a function's name or a string.
+        if (registered !== undefined) return this.translate(word);
+        return this.rules.isDataName(word) ? this.rules.memberView(word) : this.translate(word);
+      });
     let out = '';
     let last = 0;
     for (const tag of text.matchAll(TEMPLATE_TAG)) {
       const tagStart = tag.index!;
-      if (outside) {
-        out += this.translate(text.slice(last, tagStart), outside);
-        last = tagStart;
-      }
+      out += this.translate(text.slice(last, tagStart), outside);
+      last = tagStart;
       for (const quoted of tag[0].matchAll(QUOTED)) {
         const start = tagStart + quoted.index! + 1;
         const end = start + quoted[2].length;
-        out += this.translate(text.slice(last, start), outside && { code: true }) + this.translate(text.slice(start, end), { stringValue: true });
+        out += tagWords(text.slice(last, start)) + this.translate(text.slice(start, end), { stringValue: true });
         last = end;
       }
-      if (outside) {
-        out += this.translate(text.slice(last, tagStart + tag[0].length), { code: true });
-        last = tagStart + tag[0].length;
-      }
+      out += tagWords(text.slice(last, tagStart + tag[0].length));
+      last = tagStart + tag[0].length;
     }
     return out + this.translate(text.slice(last), outside);
   }
