@@ -869,3 +869,29 @@ test("a word a template reads after a dot ({{ widget.optgroups }}) that the code
   assert.equal(d.bundle.names!.excluded.optgroups, 'template-key');
   assert.notEqual(d.name('get_context'), 'get_context');
 });
+
+test('a keyword given to a method of an outside class\'s instance made inline (string.Template(...).substitute(reader=...)) is that method\'s, as on a variable holding the instance: it keeps its spelling', async () => {
+  const files = {
+    'greeter/__init__.py': [
+      'import string',
+      '',
+      '',
+      'def reader(index):',
+      '    return "reader-%d" % index',
+      '',
+      '',
+      'def greeting(index):',
+      '    return string.Template("Hello $reader, page $page").substitute(reader=reader(index), page=index + 1)',
+      '',
+    ].join('\n'),
+    'tests/test_greeter.py': [
+      'from greeter import greeting',
+      '',
+      '',
+      'def test_greeting():',
+      '    assert greeting(2) == "Hello reader-2, page 3"',
+      '',
+    ].join('\n'),
+  };
+  await viewRunsLikeOriginal(files);
+});
