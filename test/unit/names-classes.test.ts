@@ -895,3 +895,32 @@ test('a keyword given to a method of an outside class\'s instance made inline (s
   };
   await viewRunsLikeOriginal(files);
 });
+
+test("a file's name given to an outside path method (Path(...).joinpath(\"fixtures\", \"colon_fence.md\")) names the file, as the same path joined with / does: no outside value", async () => {
+  const files = {
+    'plugins/__init__.py': '',
+    'plugins/colon_fence/__init__.py': 'def colon_fence_plugin(text):\n    return text.upper()\n',
+    'tests/fixtures/colon_fence.md': 'hello\n',
+    'tests/fixtures/settings.json': '{"a": 1}\n',
+    'plugins/settings.py': 'def settings():\n    return 1\n\n\ndef layout():\n    return 2\n',
+    'tests/fixtures/layout.json': '[1]\n',
+    'tests/test_fence.py': [
+      'from pathlib import Path',
+      'from plugins.colon_fence import colon_fence_plugin',
+      '',
+      'FIXTURE = Path(__file__).parent.joinpath("fixtures", "colon_fence.md")',
+      'OTHER = Path(__file__).parent / "fixtures" / "colon_fence.md"',
+      'SETTINGS = Path(__file__).parent.joinpath("fixtures", "settings.json")',
+      '',
+      '',
+      'def test_fixture():',
+      '    assert colon_fence_plugin(FIXTURE.read_text()) == "HELLO\\n"',
+      '    assert OTHER.read_text() == "hello\\n"',
+      '    assert open(SETTINGS).read() == \'{"a": 1}\\n\'',
+      '    assert open(Path(__file__).parent.joinpath("fixtures", "layout.json")).read() == "[1]\\n"',
+      '    assert open(Path(__file__).parent / "fixtures" / "settings.json").read() == \'{"a": 1}\\n\'',
+      '',
+    ].join('\n'),
+  };
+  await viewRunsLikeOriginal(files);
+});
