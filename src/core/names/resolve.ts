@@ -236,11 +236,7 @@ export class FileResolver {
     if (chain.steps.includes('()') || chain.steps.includes('[]')) {
       // Calling a builtin type gives a builtin object: `str(x).join`.
       const first = this.scan.sites[chain.root];
-      if (chain.steps[0] === '()' && BUILTIN_TYPES.has(first.text) && this.classify(chain.root) === 'external' && chain.steps.indexOf('()', 1) === -1) return true;
-      // Calling an outside class gives one of its instances (`jinja2.Template(source).render`), as a variable assigned one holds (`isExternalInstance`).
-      const call = chain.steps.indexOf('()');
-      const called = call === 0 ? first.text : chain.steps[call - 1];
-      return call === chain.steps.lastIndexOf('()') && !chain.steps.includes('[]') && /^[A-Z]/.test(called) && this.classify(chain.root) === 'external';
+      return chain.steps[0] === '()' && BUILTIN_TYPES.has(first.text) && this.classify(chain.root) === 'external' && chain.steps.indexOf('()', 1) === -1;
     }
     return this.classify(chain.root) === 'external';
   }
