@@ -869,3 +869,112 @@ test("a word a template reads after a dot ({{ widget.optgroups }}) that the code
   assert.equal(d.bundle.names!.excluded.optgroups, 'template-key');
   assert.notEqual(d.name('get_context'), 'get_context');
 });
+
+test('a keyword given to a method of an outside class\'s instance made inline (string.Template(...).substitute(reader=...)) is that method\'s, as on a variable holding the instance: it keeps its spelling', async () => {
+  const files = {
+    'greeter/__init__.py': [
+      'import string',
+      '',
+      '',
+      'def reader(index):',
+      '    return "reader-%d" % index',
+      '',
+      '',
+      'def greeting(index):',
+      '    return string.Template("Hello $reader, page $page").substitute(reader=reader(index), page=index + 1)',
+      '',
+    ].join('\n'),
+    'tests/test_greeter.py': [
+      'from greeter import greeting',
+      '',
+      '',
+      'def test_greeting():',
+      '    assert greeting(2) == "Hello reader-2, page 3"',
+      '',
+    ].join('\n'),
+  };
+  await viewRunsLikeOriginal(files);
+});
+
+test("a file's name given to an outside path method (Path(...).joinpath(\"fixtures\", \"colon_fence.md\")) names the file, as the same path joined with / does: no outside value", async () => {
+  const files = {
+    'plugins/__init__.py': '',
+    'plugins/colon_fence/__init__.py': 'def colon_fence_plugin(text):\n    return text.upper()\n',
+    'tests/fixtures/colon_fence.md': 'hello\n',
+    'tests/fixtures/settings.json': '{"a": 1}\n',
+    'plugins/settings.py': 'def settings():\n    return 1\n\n\ndef layout():\n    return 2\n',
+    'tests/fixtures/layout.json': '[1]\n',
+    'tests/test_fence.py': [
+      'from pathlib import Path',
+      'from plugins.colon_fence import colon_fence_plugin',
+      '',
+      'FIXTURE = Path(__file__).parent.joinpath("fixtures", "colon_fence.md")',
+      'OTHER = Path(__file__).parent / "fixtures" / "colon_fence.md"',
+      'SETTINGS = Path(__file__).parent.joinpath("fixtures", "settings.json")',
+      '',
+      '',
+      'def test_fixture():',
+      '    assert colon_fence_plugin(FIXTURE.read_text()) == "HELLO\\n"',
+      '    assert OTHER.read_text() == "hello\\n"',
+      '    assert open(SETTINGS).read() == \'{"a": 1}\\n\'',
+      '    assert open(Path(__file__).parent.joinpath("fixtures", "layout.json")).read() == "[1]\\n"',
+      '    assert open(Path(__file__).parent / "fixtures" / "settings.json").read() == \'{"a": 1}\\n\'',
+      '',
+    ].join('\n'),
+  };
+  await viewRunsLikeOriginal(files);
+});
+
+test("a keyword an outside callable takes beside one of the repository's functions (md.use(shout_plugin, shout_level=2), stack.callback(record, log, entry_text=...)) is handed on to that function: it is the function's parameter", async () => {
+  const files = {
+    'shouting/__init__.py': [
+      'from contextlib import ExitStack',
+      '',
+      'from markdown_it import MarkdownIt',
+      '',
+      '',
+      'def shout_plugin(md, shout_level=1):',
+      '    def render_text(self, tokens, idx, options, env):',
+      '        return tokens[idx].content.upper() + "!" * shout_level',
+      '',
+      '    md.add_render_rule("text", render_text)',
+      '',
+      '',
+      'def shouted(text, shout_level):',
+      '    return MarkdownIt("commonmark").use(shout_plugin, shout_level=shout_level).renderInline(text)',
+      '',
+      '',
+      'def shouted_twice(text):',
+      '    parser = MarkdownIt("commonmark")',
+      '    parser.use(shout_plugin, shout_level=2)',
+      '    return parser.renderInline(text)',
+      '',
+      '',
+      'def record(log, entry_text):',
+      '    log.append(entry_text)',
+      '',
+      '',
+      'def closing_log(lines):',
+      '    log = []',
+      '    with ExitStack() as stack:',
+      '        for line in lines:',
+      '            stack.callback(record, log, entry_text=line)',
+      '    return log',
+      '',
+    ].join('\n'),
+    'tests/test_shouting.py': [
+      'from shouting import closing_log, shouted, shouted_twice',
+      '',
+      '',
+      'def test_shouted():',
+      '    assert shouted("hi", 3) == "HI!!!"',
+      '    assert shouted_twice("ok") == "OK!!"',
+      '',
+      '',
+      'def test_closing_log():',
+      '    assert closing_log(["a", "b"]) == ["b", "a"]',
+      '',
+    ].join('\n'),
+  };
+  await viewRunsLikeOriginal(files);
+});

@@ -236,7 +236,11 @@ export class FileResolver {
     if (chain.steps.includes('()') || chain.steps.includes('[]')) {
       // Calling a builtin type gives a builtin object: `str(x).join`.
       const first = this.scan.sites[chain.root];
-      return chain.steps[0] === '()' && BUILTIN_TYPES.has(first.text) && this.classify(chain.root) === 'external' && chain.steps.indexOf('()', 1) === -1;
+      if (chain.steps[0] === '()' && BUILTIN_TYPES.has(first.text) && this.classify(chain.root) === 'external' && chain.steps.indexOf('()', 1) === -1) return true;
+      // Calling an outside class gives one of its instances (`jinja2.Template(source).render`), as a variable assigned one holds (`isExternalInstance`).
+      const call = chain.steps.indexOf('()');
+      const called = call === 0 ? first.text : chain.steps[call - 1];
+      return call === chain.steps.lastIndexOf('()') && !chain.steps.includes('[]') && /^[A-Z]/.test(called) && this.classify(chain.root) === 'external';
     }
     return this.classify(chain.root) === 'external';
   }
@@ -331,12 +335,27 @@ export class FileResolver {
     return this.forwardTarget(site) !== undefined;
   }
 
-  /** The repository's callable a forwarding external callable hands the keyword on to. */
+  /**
+   * The repository's callable a forwarding external callable hands the keyword on to: the one
+   * in its place for the known forwarders, else one of the repository's functions or classes
+   * given by name among the positional arguments (`md.use(anchors_plugin, permalink=True)`,
+   * `atexit.register(flush, force=True)`). A keyword an outside API declares stays the outside
+   * callable's (build.ts, `forwarded-keyword`).
+   */
   forwardTarget(site: NameSite): Chain | undefined {
     const index = FORWARDING_CALLEES.get(this.lastAttribute(site.chain) ?? '');
-    if (index === undefined) return undefined;
+    if (index === undefined) return site.call?.args.find((arg) => arg !== undefined && this.isRepositoryCallable(arg));
     const target = site.call?.args[index];
     return target !== undefined && !this.isExternalChain(target) ? target : undefined;
+  }
+
+  /** A function or class of the repository named by a chain of attributes (`plugin`, `pkg.mod.plugin`). */
+  private isRepositoryCallable(chain: Chain): boolean {
+    if (chain.root === -1 || chain.steps.some((s) => s === '()' || s === '[]') || this.isExternalChain(chain)) return false;
+    const found = this.lookupSite(this.scan.sites[chain.root]);
+    if (!found) return false;
+    const kinds = found.binding.kinds;
+    return chain.steps.length === 0 ? (kinds & (Bind.Def | Bind.Class | Bind.ImportName)) !== 0 && (kinds & (Bind.Assign | Bind.Param)) === 0 : (kinds & Bind.ImportModule) !== 0;
   }
 
   /**

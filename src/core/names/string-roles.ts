@@ -27,6 +27,7 @@ import { Site, type Chain, type StringSite } from '../python/binder';
 import { isIdentifier } from '../python/identifiers';
 import { FileResolver } from './resolve';
 import { appendTo } from '../common/multimap';
+import { fileExtensionAt } from './prose';
 
 export type StringRole = 'docstring' | 'names' | 'definition-names' | 'local-names' | 'binding' | 'flow' | 'fragments' | 'pattern' | 'code' | 'keep' | 'prose';
 
@@ -97,6 +98,8 @@ function isExternalValue(site: StringSite, resolver: FileResolver, content: stri
     site.call !== undefined &&
     site.whole &&
     SINGLE_VALUE.test(content) &&
+    // A file's name (`"colon_fence.md"` given to `joinpath`) names a file, as the path does.
+    fileExtensionAt(content) === -1 &&
     resolver.isExternalChain(site.call.callee) &&
     !TYPING_MODULES.has((resolver.externalName(site.call.callee) ?? '').split('.')[0]) &&
     !STR_SEARCH.has(resolver.lastAttribute(site.call.callee) ?? '') &&
