@@ -21,11 +21,11 @@ const DOTTED_NAME = new RegExp(`${IDENTIFIER_SOURCE}(?:\\.${IDENTIFIER_SOURCE})*
 type Edit = [start: number, end: number, text: string];
 
 
-/** Comments whose words are instructions to tools (`# noqa: E501`, `# doctest: +SKIP`, `# -*- coding: utf-8 -*-`). */
 /** A string that is a SQL statement (`SELECT username FROM auth_user`, `INSERT INTO t ...`). */
 const SQL_STATEMENT = /^\s*(?:SELECT\b[^;]*?\bFROM\b|INSERT\s+INTO\b|UPDATE\s+[\w."`]+\s+SET\b|DELETE\s+FROM\b|CREATE\s+(?:TEMP(?:ORARY)?\s+)?(?:TABLE|(?:UNIQUE\s+)?INDEX|VIEW|TRIGGER)\b|ALTER\s+TABLE\b|DROP\s+(?:TABLE|INDEX|VIEW|TRIGGER)\b)/i;
 /** A name in a SQL statement (a keyword, a table, a column). */
 const SQL_NAME = /(?<![\p{L}\p{N}_])[\p{L}_][\p{L}\p{N}_]*/gu;
+/** Comments whose words are instructions to tools (`# noqa: E501`, `# doctest: +SKIP`, `# -*- coding: utf-8 -*-`). */
 const PRAGMA_COMMENT = /^#\s*(?:doctest:|noqa|pragma|pylint:|fmt:|type:\s*ignore|isort:|mypy:|flake8|nosec|-\*-|!|vim?:|coding[:=])/;
 
 export class CodeTranslator {
@@ -219,13 +219,13 @@ export class CodeTranslator {
         const lead = token.parts ? controlSequenceLead(text, token.parts, range) : 0;
         const from = range.start + lead;
         const piece = text.slice(from, range.end);
-        // A message quoting a function or class (`"Hook 'conflict' ..."`) quotes the name.
-        const inTest = isTestModule(resolver.context.module);
-        const options: ProseOptions = { stringValue: true, value: isValueArgument(site, resolver) || comparedWithValueCall(site, resolver), quotedName: (word) => this.rules.isQuotable(word) || (inTest && definesCallable(resolver, word)) };
         if (!token.parts && SQL_STATEMENT.test(piece)) {
           this.sqlNames(text, from, range.end, edits);
           continue;
         }
+        // A message quoting a function or class (`"Hook 'conflict' ..."`) quotes the name.
+        const inTest = isTestModule(resolver.context.module);
+        const options: ProseOptions = { stringValue: true, value: isValueArgument(site, resolver) || comparedWithValueCall(site, resolver), quotedName: (word) => this.rules.isQuotable(word) || (inTest && definesCallable(resolver, word)) };
         // A template the program renders (`Template("{{ m.level_tag }}")`) reads as a template file does.
         const view = !token.parts && isTemplateText(piece) ? this.prose.translateTemplate(piece, options) : this.prose.translate(piece, options);
         if (view !== piece) edits.push([from, range.end, view]);
