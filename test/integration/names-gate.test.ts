@@ -28,7 +28,11 @@ function gizmoSite(newVersion: boolean): string {
   return site;
 }
 
-/** A repository with enough names of its own that one given back is under 2% of them, and a suite. */
+/**
+ * A repository with enough names of its own that one given back is under 2% of them, and a suite.
+ * It reads `border_colour` on a gizmo `Frame` its own function returns, where only the
+ * environment's gizmo can tell the attribute is gizmo's.
+ */
 function repository(): string {
   const repo = tempDir('gate-repo');
   fs.mkdirSync(path.join(repo, 'shapes'));
@@ -36,7 +40,7 @@ function repository(): string {
   const helpers = Array.from({ length: 60 }, (_, i) => `def helper_${['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot'][i % 6]}_${['north', 'south', 'east', 'west', 'inner', 'outer', 'upper', 'lower', 'front', 'back'][Math.floor(i / 6)]}(value):\n    return value + ${i}\n`).join('\n\n');
   fs.writeFileSync(
     path.join(repo, 'shapes', 'panel.py'),
-    `import gizmo\n\n\nclass Panel:\n    def __init__(self, border_colour):\n        self.border_colour = border_colour\n\n    def frame_colour(self):\n        return gizmo.Frame(width=2).border_colour\n\n\n${helpers}`,
+    `import gizmo\n\n\ndef wide_frame():\n    return gizmo.Frame(width=2)\n\n\nclass Panel:\n    def __init__(self, border_colour):\n        self.border_colour = border_colour\n\n    def frame_colour(self):\n        return wide_frame().border_colour\n\n\n${helpers}`,
   );
   fs.mkdirSync(path.join(repo, 'tests'));
   fs.writeFileSync(
