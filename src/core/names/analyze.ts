@@ -376,7 +376,6 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
     const toRepository = site.call !== undefined && site.whole && !resolver.isExternalChain(site.call.callee);
     if (!site.docstring) forEachWord(text, (start, end) => stringWords.add(text.slice(start, end)), site.token.contentStart, site.token.contentEnd);
     if ((role === 'prose' || role === 'keep') && !toRepository && !site.token.parts && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) facts.oneWordStrings.push(content);
-    if (role === 'prose' && !site.token.parts && (site.container === 'dict-key' || site.container === 'subscript') && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) facts.keyWords.push(content);
     if (role === 'prose' && !site.token.parts && isTemplateText(content)) facts.templateAttributes.push(...templateAttributes(content));
     if ((role === 'prose' || role === 'keep') && !site.token.parts) {
       const lower = /^\p{Ll}+$/u.test(content) ? content : DATA_FILE_NAME_START.exec(content)?.[1];
@@ -390,7 +389,9 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
       facts.oneWordStrings.push(listed[1]);
     }
     if (role === 'prose' && !site.token.parts && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) {
-      if (toRepository || site.container === 'subscript' || site.container === 'dict-key') facts.wordStrings.push(content);
+      const key = site.container === 'subscript' || site.container === 'dict-key';
+      if (toRepository || key) facts.wordStrings.push(content);
+      if (key) facts.keyWords.push(content);
       if (site.comparedWith || (site.container !== undefined && CONTAINERS.has(site.container))) facts.containerWords.push(content);
     }
     if (role === 'fragments' || ((role === 'names' || role === 'definition-names' || role === 'flow') && site.token.parts)) facts.families.push(...familyPieces(scan, site));
@@ -682,16 +683,23 @@ function kwargsForwards(resolver: FileResolver): Map<number, Set<string>> {
     const callee = resolver.lastAttribute(call.callee);
     if (callee === undefined) continue;
     for (const arg of call.splatArgs) {
-      if (arg.root === -1 || arg.steps.length > 0) continue;
-      const site = scan.sites[arg.root];
-      const found = resolver.lookupSite(site);
-      if (!found || !scan.scopes[found.scope].params.some((p) => p.name === site.text && p.kind === 'dstar')) continue;
-      let names = out.get(found.scope);
-      if (!names) out.set(found.scope, (names = new Set()));
+      if (arg.steps.length > 0) continue;
+      const scope = kwargsScope(resolver, arg);
+      if (scope === -1) continue;
+      let names = out.get(scope);
+      if (!names) out.set(scope, (names = new Set()));
       names.add(callee);
     }
   }
   return out;
+}
+
+/** The function scope whose `**kwargs` parameter the root of `chain` is, else -1. */
+function kwargsScope(resolver: FileResolver, chain: Chain | undefined): number {
+  if (!chain || chain.root === -1) return -1;
+  const site = resolver.scan.sites[chain.root];
+  const found = resolver.lookupSite(site);
+  return found && resolver.scan.scopes[found.scope].params.some((p) => p.name === site.text && p.kind === 'dstar') ? found.scope : -1;
 }
 
 /** A path whose file name starts with a lower-case word and an underscore: the word (`book` of `library/book_list.html`). */
@@ -707,18 +715,12 @@ const ATTRIBUTE_NAME_BUILTINS = ['setattr', 'getattr', 'hasattr', 'delattr'];
  */
 function attributeKwargs(resolver: FileResolver): Set<number> {
   const scan = resolver.scan;
-  const kwargsScope = (chain: Chain | undefined): number => {
-    if (!chain || chain.root === -1) return -1;
-    const site = scan.sites[chain.root];
-    const found = resolver.lookupSite(site);
-    return found && scan.scopes[found.scope].params.some((p) => p.name === site.text && p.kind === 'dstar') ? found.scope : -1;
-  };
   const out = new Set<number>();
   const keyLoops = new Map<string, number>();
   for (const loop of scan.forLoops) {
     const steps = loop.iterable?.steps ?? [];
     if (!(steps.length === 0 || (steps.length === 2 && steps[1] === '()' && (steps[0] === 'items' || steps[0] === 'keys')))) continue;
-    const scope = kwargsScope(loop.iterable && { ...loop.iterable, steps: [] });
+    const scope = kwargsScope(resolver, loop.iterable && { ...loop.iterable, steps: [] });
     if (scope !== -1 && loop.targets.length > 0) keyLoops.set(`${scope}:${loop.targets[0]}`, scope);
   }
   for (const call of scan.calls) {
@@ -733,7 +735,7 @@ function attributeKwargs(resolver: FileResolver): Set<number> {
     const steps = call.callee.steps;
     const mergesNamespace = steps.length >= 1 && steps[steps.length - 1] === 'update' && (steps[steps.length - 2] === '__dict__' || (steps.length === 2 && resolver.isBuiltinCall({ ...call.callee, steps: [] }, 'vars')));
     if (!mergesNamespace) continue;
-    const scope = kwargsScope(call.args[0]?.steps.length === 0 ? call.args[0] : undefined);
+    const scope = kwargsScope(resolver, call.args[0]?.steps.length === 0 ? call.args[0] : undefined);
     if (scope !== -1) out.add(scope);
   }
   return out;

@@ -492,7 +492,10 @@ function keepDynamicGlobals(input: NamesInput, bindings: (module: string) => Mod
  */
 function lowercasedClassNames(facts: FileFacts[], paths: readonly string[]): string[] {
   const words = new Set(facts.flatMap((f) => f.lowerWordStrings));
-  for (const file of paths) if (!/\.pyi?$/.test(file)) words.add(DATA_FILE_NAME_START.exec(file)?.[1] ?? '');
+  for (const file of paths) {
+    const start = /\.pyi?$/.test(file) ? undefined : DATA_FILE_NAME_START.exec(file)?.[1];
+    if (start) words.add(start);
+  }
   // The classes that are declarative by themselves (`Model`, with the metaclass) are bases, not what the data names.
   const roots = new Set(facts.flatMap((f) => f.classes.filter((c) => c.declarative).map((c) => c.name)));
   const out: string[] = [];

@@ -78,9 +78,10 @@ function repositoryWords(repository: Repository, cache: FactsCache | undefined):
     });
   const attributes = new Set<string>();
   for (const file of repository.files) {
-    if (file.text !== undefined && !isPythonFile(file.path)) for (const word of templateAttributes(file.text)) attributes.add(word);
-    if (file.text !== undefined) addTo(vocabulary, file.text);
-    else if (isPythonFile(file.path)) addTo(undecoded, file.bytes.toString('latin1'));
+    if (file.text !== undefined) {
+      addTo(vocabulary, file.text);
+      if (!isPythonFile(file.path)) for (const word of templateAttributes(file.text)) attributes.add(word);
+    } else if (isPythonFile(file.path)) addTo(undecoded, file.bytes.toString('latin1'));
     addTo(vocabulary, file.path);
   }
   for (const word of undecoded) vocabulary.add(word);
