@@ -978,3 +978,91 @@ test("a keyword an outside callable takes beside one of the repository's functio
   };
   await viewRunsLikeOriginal(files);
 });
+
+test('a SQL statement names tables and columns: the fields of a dataclass are its columns, and a table the program names from data ("%s_%s" % ("ledger", "rows")) keeps its spelling, though a parameter elsewhere is spelled like it', async () => {
+  const files = {
+    'store/__init__.py': [
+      'import sqlite3',
+      'from dataclasses import astuple, dataclass',
+      '',
+      '',
+      '@dataclass',
+      'class Entry:',
+      '    entry_label: str',
+      '    entry_amount: int',
+      '',
+      '',
+      'TABLE = "%s_%s" % ("ledger", "rows")',
+      '',
+      '',
+      'def connect():',
+      '    db = sqlite3.connect(":memory:")',
+      '    db.execute("CREATE TABLE %s (entry_label TEXT, entry_amount INTEGER)" % TABLE)',
+      '    return db',
+      '',
+      '',
+      'def add(db, entry):',
+      '    db.execute("INSERT INTO %s VALUES (?, ?)" % TABLE, astuple(entry))',
+      '',
+      '',
+      'def total(db, ledger_rows=None):',
+      '    return db.execute("SELECT SUM(entry_amount) FROM ledger_rows").fetchone()[0]',
+      '',
+      '',
+      'def labels(db):',
+      '    return [Entry(*row).entry_label for row in db.execute("SELECT entry_label, entry_amount FROM ledger_rows ORDER BY entry_label")]',
+      '',
+    ].join('\n'),
+    'tests/test_store.py': [
+      'from store import Entry, add, connect, labels, total',
+      '',
+      '',
+      'def test_ledger():',
+      '    db = connect()',
+      '    add(db, Entry("b", 2))',
+      '    add(db, Entry("a", 3))',
+      '    assert total(db) == 5',
+      '    assert labels(db) == ["a", "b"]',
+      '',
+    ].join('\n'),
+  };
+  await viewRunsLikeOriginal(files);
+});
+
+test('a model class whose lower-cased name a data file of the repository starts with (invoice_detail.txt, found by type(obj).__name__.lower()) keeps its name', async () => {
+  const files = {
+    'billing/__init__.py': [
+      'import os',
+      'from dataclasses import dataclass',
+      '',
+      'TEMPLATES = os.path.join(os.path.dirname(__file__), "templates")',
+      '',
+      '',
+      '@dataclass',
+      'class Record:',
+      '    number: int',
+      '',
+      '',
+      'class Invoice(Record):',
+      '    pass',
+      '',
+      '',
+      'def render(record):',
+      '    name = "%s_detail.txt" % type(record).__name__.lower()',
+      '    with open(os.path.join(TEMPLATES, name)) as f:',
+      '        return f.read()',
+      '',
+    ].join('\n'),
+    'billing/templates/invoice_detail.txt': 'INVOICE\n',
+    'tests/test_billing.py': [
+      'from billing import Invoice, render',
+      '',
+      '',
+      'def test_render():',
+      '    assert render(Invoice(1)) == "INVOICE\\n"',
+      '',
+    ].join('\n'),
+  };
+  const d = await viewRunsLikeOriginal(files);
+  assert.equal(d.bundle.names!.excluded.Invoice, 'lowercased-in-data');
+});
