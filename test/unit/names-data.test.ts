@@ -167,6 +167,32 @@ test('the modules of a package keep their order in the view and, where words are
   }
 });
 
+test('every one of many ordered names keeps its length: a draw never strands the names after it', async () => {
+  // 400 made-up module names of 3 to 9 letters (the lexicon's lengths) in one package: the words
+  // that keep their order are drawn one after another, and each must leave words for the rest.
+  const consonants = 'bdfgklmnprstvz';
+  const vowels = 'aeiou';
+  let state = 7;
+  const next = (n: number) => (state = (state * 48271) % 2147483647) % n;
+  const names = new Set<string>();
+  while (names.size < 400) {
+    const length = 3 + next(7);
+    let name = '';
+    for (let k = 0; k < length; k++) name += k % 2 === 0 ? consonants[next(consonants.length)] : vowels[next(vowels.length)];
+    names.add(name);
+  }
+  const files: Record<string, string> = { 'suite/__init__.py': '' };
+  for (const name of names) files[`suite/${name}.py`] = `VALUE = "${name.toUpperCase()}"\n`;
+  for (const seed of [1, 2, 3]) {
+    const paths = (await disguise(files, seed)).bundle.names!.paths;
+    const renamed = [...names].sort().filter((name) => paths[`${name}.py`] !== undefined);
+    assert.ok(renamed.length > 390, `seed ${seed}: ${renamed.length} renamed`);
+    const views = renamed.map((name) => paths[`${name}.py`].slice(0, -3));
+    assert.deepEqual([...views].sort(), views, `seed ${seed}`);
+    assert.deepEqual(renamed.filter((name, i) => views[i].length !== name.length), [], `seed ${seed}`);
+  }
+});
+
 test('source the program runs with exec is code: its module paths and its names follow the module', async () => {
   await viewRunsLikeOriginal({
     'maker/__init__.py': '',

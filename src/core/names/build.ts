@@ -1073,37 +1073,54 @@ function firstIndex(words: readonly string[], past: (word: string) => boolean): 
   return low;
 }
 
-/** How many quantiles past its own a token's word may lie to keep its token's length. */
+/** How many quantiles past its own a token's word may lie before it is drawn from all that keep the order. */
 const ORDER_REACH = 4;
 
 /**
  * Words in the order of their tokens, by construction: every pair of `orderPairs` goes from a
  * smaller token to a larger one, so words that rise with the tokens' own order keep every pair.
- * The i-th of m tokens takes a random free word of its length (a layout's widths) between the
- * word of the token before it and the (i+1)-th m-quantile of the lexicon's words, or a few
- * quantiles on; where none is free, of any length below the (i+1)-th, else it keeps its word and
- * the trades of `keepNameOrder` see to it.
+ * Each token takes a free word of its length (a layout's widths) when the words of these lengths
+ * allow an order at all: `latest[i]`, the largest word the i-th token can take with a word left
+ * for each token after it, bounds its draw, so no draw strands a later token. The i-th of m
+ * tokens draws between the word before it and the (i+1)-th m-quantile of the lexicon's words, or
+ * a few quantiles on, else up to `latest[i]`; a token no word of its length can order takes one
+ * of any length.
  */
 function orderWords(ordered: readonly string[], tokens: Record<string, string>, lexicon: Lexicon, random: () => number, forbidden: (word: string) => boolean): void {
   if (ordered.length === 0) return;
   const own = new Set(ordered.map((t) => tokens[t]));
   const used = new Set(Object.values(tokens).filter((w) => !own.has(w)));
+  const free = (w: string) => !forbidden(w) && !used.has(w);
   const all = lexicon.sortedWords();
-  let lower = '';
+  const wordsFor = ordered.map((token) => lexicon.sortedWords(token.length));
+  const latestBelow = (words: readonly string[], upper: string | undefined) => {
+    for (let j = (upper === undefined ? words.length : firstIndex(words, (w) => w >= upper)) - 1; j >= 0; j--) if (free(words[j])) return words[j];
+    return undefined;
+  };
+  const latest: string[] = new Array(ordered.length);
+  for (let i = ordered.length - 1; i >= 0; i--) {
+    const upper = latest[i + 1];
+    const word = latestBelow(wordsFor[i], upper) ?? latestBelow((wordsFor[i] = all), upper);
+    if (word === undefined) return;
+    latest[i] = word;
+  }
   const bound = (k: number) => (k < ordered.length ? all[Math.floor((k * all.length) / ordered.length)] : undefined);
+  let lower = '';
   ordered.forEach((token, i) => {
-    const within = (words: readonly string[], upper: string | undefined) => {
+    const within = (upper: string | undefined, inclusive: boolean) => {
+      const words = wordsFor[i];
       const from = firstIndex(words, (w) => w > lower);
-      const to = upper === undefined ? words.length : firstIndex(words, (w) => w >= upper);
-      const candidates = words.slice(from, Math.max(from, to)).filter((w) => !forbidden(w) && !used.has(w));
+      const to = upper === undefined ? words.length : firstIndex(words, (w) => (inclusive ? w > upper : w >= upper));
+      const candidates = words.slice(from, Math.max(from, to)).filter(free);
       return candidates.length === 0 ? undefined : candidates[Math.floor(random() * candidates.length)];
     };
-    const sameLength = lexicon.sortedWords(token.length);
-    // A word of the token's length a few quantiles on, rather than a word of another length.
+    const capped = (upper: string | undefined) => (upper !== undefined && upper < latest[i] ? upper : undefined);
     let word: string | undefined;
-    for (let k = i + 1; word === undefined && k <= i + 1 + ORDER_REACH; k++) word = within(sameLength, bound(k));
-    word ??= within(all, bound(i + 1));
-    if (word === undefined) return;
+    for (let k = i + 1; word === undefined && k <= i + 1 + ORDER_REACH; k++) {
+      const upper = capped(bound(k));
+      if (upper !== undefined) word = within(upper, false);
+    }
+    word ??= within(latest[i], true)!;
     used.add(word);
     tokens[token] = word;
     lower = word;
