@@ -247,6 +247,40 @@ test('parameters of a callable called with keywords the program computes (cls(**
   assert.notEqual(d.name('colour_name'), 'colour_name');
 });
 
+test("keywords given to dict() that a later call hands on as **options are that callable's parameter names, as the keys of the same dict written as a literal are", async () => {
+  const d = await viewRunsLikeOriginal(
+    {
+      'measures/__init__.py': [
+        'def measure(graph, start, stop, helper=None, remainder=None, limit=None):',
+        '    return (helper, remainder, limit)',
+        '',
+        '',
+        'def run(graph):',
+        '    options = dict(helper=1, remainder=2)',
+        '    options["limit"] = 3',
+        '    return measure(graph, 0, 1, **options)',
+        '',
+        '',
+        'def run_literal(graph):',
+        '    options = {"helper": 1, "remainder": 2}',
+        '    return measure(graph, 0, 1, limit=3, **options)',
+        '',
+      ].join('\n'),
+      'tests/test_measures.py': [
+        'from measures import run, run_literal',
+        '',
+        '',
+        'def test_run():',
+        '    assert run(None) == (1, 2, 3)',
+        '    assert run_literal(None) == (1, 2, 3)',
+        '',
+      ].join('\n'),
+    },
+    [1, 2, 3],
+  );
+  assert.notEqual(d.name('helper'), 'helper');
+});
+
 test("a parameter named after an installed pytest plugin's fixture receives that fixture: the plugin is learned from the interpreter's entry points", async (t) => {
   const site = path.join(tempDir('plugin-site'), 'site');
   fs.mkdirSync(path.join(site, 'shelfplug-1.0.dist-info'), { recursive: true });

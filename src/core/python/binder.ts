@@ -133,6 +133,8 @@ export interface NameSite {
   classKeyword?: boolean;
   /** Keyword: the call it is passed in. */
   call?: CallContext;
+  /** Keyword: the simple names a statement assigns that call's value to (`options = dict(a=1)`). */
+  assignedTo?: string[];
 }
 
 export interface CallContext {
@@ -632,6 +634,7 @@ class Scanner {
       site.classKeyword = bracket.kind === 'class-args';
       if (site.classKeyword && bracket.fn !== -1) this.scopes[bracket.fn].classKeywords.push(text);
       site.call = bracket.call;
+      if (this.brackets.length === 1 && this.stmt.targetEnd >= 0 && k > this.stmt.targetEnd) site.assignedTo = this.stmt.targetNames;
       bracket.keyword = text;
       bracket.atArgStart = false;
       this.chain = undefined;
