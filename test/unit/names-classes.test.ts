@@ -248,37 +248,62 @@ test('parameters of a callable called with keywords the program computes (cls(**
 });
 
 test("keywords given to dict() that a later call hands on as **options are that callable's parameter names, as the keys of the same dict written as a literal are", async () => {
-  const d = await viewRunsLikeOriginal(
-    {
-      'measures/__init__.py': [
-        'def measure(graph, start, stop, helper=None, remainder=None, limit=None):',
-        '    return (helper, remainder, limit)',
-        '',
-        '',
-        'def run(graph):',
-        '    options = dict(helper=1, remainder=2)',
-        '    options["limit"] = 3',
-        '    return measure(graph, 0, 1, **options)',
-        '',
-        '',
-        'def run_literal(graph):',
-        '    options = {"helper": 1, "remainder": 2}',
-        '    return measure(graph, 0, 1, limit=3, **options)',
-        '',
-      ].join('\n'),
-      'tests/test_measures.py': [
-        'from measures import run, run_literal',
-        '',
-        '',
-        'def test_run():',
-        '    assert run(None) == (1, 2, 3)',
-        '    assert run_literal(None) == (1, 2, 3)',
-        '',
-      ].join('\n'),
-    },
-    [1, 2, 3],
-  );
+  const d = await viewRunsLikeOriginal({
+    'measures/__init__.py': [
+      'def measure(graph, start, stop, helper=None, remainder=None, limit=None):',
+      '    return (helper, remainder, limit)',
+      '',
+      '',
+      'def run(graph):',
+      '    options = dict(helper=1, remainder=2)',
+      '    options["limit"] = 3',
+      '    return measure(graph, 0, 1, **options)',
+      '',
+      '',
+      'def run_literal(graph):',
+      '    options = {"helper": 1, "remainder": 2}',
+      '    return measure(graph, 0, 1, limit=3, **options)',
+      '',
+    ].join('\n'),
+    'tests/test_measures.py': [
+      'from measures import run, run_literal',
+      '',
+      '',
+      'def test_run():',
+      '    assert run(None) == (1, 2, 3)',
+      '    assert run_literal(None) == (1, 2, 3)',
+      '',
+    ].join('\n'),
+  });
   assert.notEqual(d.name('helper'), 'helper');
+});
+
+test("a private name as Python mangles it for a class outside the repository (\"_DocTestRunner__\" + method, built into a variable) keeps that class's spelling; the repository's own class's is renamed", async () => {
+  const d = await viewRunsLikeOriginal({
+    'ledger/__init__.py': '',
+    'ledger/runner.py': [
+      'from doctest import DocTestRunner',
+      '',
+      '',
+      'class QuietRunner(DocTestRunner):',
+      '    pass',
+      '',
+      '',
+      'for method in ["run", "record_outcome"]:',
+      '    inherited = "_DocTestRunner__" + method',
+      '    own = "_QuietRunner__" + method',
+      '    setattr(QuietRunner, own, getattr(DocTestRunner, inherited))',
+      '',
+      '',
+      'def borrowed(name):',
+      '    return getattr(QuietRunner, "_QuietRunner__" + name) is getattr(DocTestRunner, "_DocTestRunner__" + name)',
+      '',
+    ].join('\n'),
+    'tests/test_runner.py': 'from ledger.runner import borrowed\n\n\ndef test_borrowed():\n    assert borrowed("run")\n    assert borrowed("record_outcome")\n',
+  });
+  const view = d.view('ledger/runner.py');
+  assert.match(view, /= "_DocTestRunner__" \+ \w+\n/);
+  assert.match(view, new RegExp(`= "_${d.name('QuietRunner')}__" \\+ \\w+\\n`));
 });
 
 test("a parameter named after an installed pytest plugin's fixture receives that fixture: the plugin is learned from the interpreter's entry points", async (t) => {

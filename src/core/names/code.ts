@@ -361,12 +361,18 @@ export class CodeTranslator {
       text,
       (s, e) => {
         const word = text.slice(s, e);
-        const view = this.rules.isKeptEverywhere(word) ? word : word.split(/(?<=[^_])__(?=[^_])/).map(pieceView).join('__');
+        const view = this.rules.isKeptEverywhere(word) || this.isOutsideMangled(word) ? word : word.split(/(?<=[^_])__(?=[^_])/).map(pieceView).join('__');
         if (view !== word) edits.push([s, e, view]);
       },
       start,
       end,
     );
+  }
+
+  /** `_DocTestRunner__run` or its start: a private name as Python mangles it for a class the repository does not rename, that class's as it is. */
+  private isOutsideMangled(word: string): boolean {
+    const mangled = /^_([A-Z][A-Za-z0-9]*)__/.exec(word);
+    return mangled !== null && !this.rules.isDefined(mangled[1]);
   }
 
   /**
