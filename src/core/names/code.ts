@@ -108,9 +108,10 @@ export class CodeTranslator {
         const method = resolver.lastAttribute(site.chain);
         // An upper-case word is a constant's or a setting's name, never prose (`configure(TEMPLATES=...)`, which become attributes): the name's view, as `USE_I18N`'s.
         // A data keyword that is a lookup path (`codename__in`) names the declarative fields on it, as their strings do.
+        const toDict = resolver.isBuiltinCall(site.chain, 'dict');
         // `options = dict(a=1)` handed on as `f(**options)`: its keys are keyword names, as the same dict's literal keys are.
-        if (resolver.isBuiltinCall(site.chain, 'dict') && site.assignedTo?.some((name) => resolver.context.isNameContainer?.(name))) return rules.memberView(text);
-        if (resolver.isBuiltinCall(site.chain, 'dict') || rules.isDataKeyword(method ?? '', text)) return /^\p{Lu}[\p{Lu}\p{N}]*$/u.test(text) && rules.isDefined(text) ? rules.memberView(text) : lookupPathView(text, this.dataWord(text), (part) => this.fieldView(part));
+        if (toDict && site.assignedTo?.some((name) => resolver.context.isNameContainer?.(name))) return rules.memberView(text);
+        if (toDict || rules.isDataKeyword(method ?? '', text)) return /^\p{Lu}[\p{Lu}\p{N}]*$/u.test(text) && rules.isDefined(text) ? rules.memberView(text) : lookupPathView(text, this.dataWord(text), (part) => this.fieldView(part));
         // A template's `{field}` is prose: its keyword is the same word.
         if (method === 'format' || method === 'format_map') return this.prose.translate(text, { standalone: true });
         if (resolver.isExternalChain(site.chain)) return resolver.partialOfRepository(site) || resolver.makesAttributes(site.chain) || resolver.namesParameters(site.chain) ? rules.memberView(text) : text;
