@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { test } from 'node:test';
 import { buildBundle, parseBundle, serializeBundle } from '../../src/core/disguise/bundle';
 import { translatorFor } from '../../src/core/disguise/translator';
-import { choosePython, environmentDrift, learnEnvironment, prefetchedChoice, prefetchEnvironment } from '../../src/core/names/environment';
+import { choosePython, environmentDrift, environmentReaderFolder, learnEnvironment, prefetchedChoice, prefetchEnvironment } from '../../src/core/names/environment';
 import { importedTops } from '../../src/core/python/imports';
 import { loadExternalNames } from '../../src/core/names/external-names';
 import { PYTHON, requirePath, tempDir } from '../helpers';
@@ -71,6 +71,30 @@ test('what was read is cached per interpreter, distribution, version and files; 
   assert.notEqual(changed.record.distributions[0].digest, first.record.distributions[0].digest);
   includesAll(loadExternalNames().withLayers(changed.layers).classInitParameters('widgetlib.Widget'), ['dither_mode'], 'Widget()');
   assert.deepEqual(environmentDrift(first.record, { ...changed.record, distributions: [{ ...changed.record.distributions[0], version: '1.3' }] }), ['widgetlib 1.2 then, 1.3 now']);
+});
+
+test('the cache follows the reader: the same sources in another folder read the cache, changed sources read the distribution again', async () => {
+  const site = tempDir('env-reader-site');
+  fs.mkdirSync(path.join(site, 'gizmolib'));
+  fs.writeFileSync(path.join(site, 'gizmolib', '__init__.py'), 'class Gizmo:\n    def spin(self, turns=1):\n        return self.axle\n');
+  fs.mkdirSync(path.join(site, 'gizmolib-0.3.dist-info'));
+  fs.writeFileSync(path.join(site, 'gizmolib-0.3.dist-info', 'METADATA'), 'Metadata-Version: 2.1\nName: gizmolib\nVersion: 0.3\n');
+  const env = { ...process.env, PYTHONPATH: site };
+  const cacheDir = tempDir('env-reader-cache');
+  const readerCopy = (name: string) => {
+    const folder = path.join(tempDir(name), 'python');
+    fs.cpSync(environmentReaderFolder(), folder, { recursive: true });
+    return folder;
+  };
+  const learn = (reader: string) => learnEnvironment({ python: PYTHON, tops: ['gizmolib'], cacheDir, env, reader });
+  const first = await learn(readerCopy('reader-a'));
+  assert.deepEqual([first.read, first.cached], [1, 0]);
+  const same = await learn(readerCopy('reader-b'));
+  assert.deepEqual([same.read, same.cached], [0, 1]);
+  const changed = readerCopy('reader-c');
+  fs.appendFileSync(path.join(changed, 'external_names', 'python_source.py'), '\n# another reader\n');
+  const again = await learn(changed);
+  assert.deepEqual([again.read, again.cached], [1, 0]);
 });
 
 test('the prefetch reads the modules the import statements name into the cache while the analysis runs; its choice serves the build only for the same tops', async () => {

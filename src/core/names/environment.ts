@@ -66,6 +66,8 @@ export interface LearnOptions {
   env?: NodeJS.ProcessEnv;
   /** What the interpreter answered already for these tops (choosePython): not asked again. */
   located?: ChosenPython['located'];
+  /** The reader's package folder (default: the one shipped, `environmentReaderFolder`). */
+  reader?: string;
 }
 
 export const ENVIRONMENT_TIMEOUT_MS = 120_000;
@@ -147,7 +149,8 @@ export async function learnEnvironment(options: LearnOptions): Promise<LearnedEn
   }
   const byDistribution = new Map<string, LocateAnswer['found'][number]>();
   for (const found of located.found) byDistribution.set(`${found.distribution}\0${found.version}`, found);
-  const folder = options.cacheDir ? path.join(options.cacheDir, digestOf(`${located.python.executable}\0${located.python.version}`)) : undefined;
+  // What another reader read is not trusted: its sources are part of the key.
+  const folder = options.cacheDir ? path.join(options.cacheDir, digestOf(`${located.python.executable}\0${located.python.version}\0${readerDigest(options.reader ?? environmentReaderFolder())}`)) : undefined;
   const cacheFile = (found: LocateAnswer['found'][number]) => path.join(folder!, `${safe(found.distribution)}-${safe(found.version)}-${found.stamp}.json`);
   const distributions: CachedDistribution[] = [];
   const toRead: Array<LocateAnswer['found'][number]> = [];
@@ -320,13 +323,27 @@ export function environmentReaderFolder(): string {
   return path.dirname(path.dirname(assetPath('python', path.join('external_names', 'environment.py'))));
 }
 
+const readerDigests = new Map<string, string>();
+
+/** A digest of the reader's sources in `folder`. */
+function readerDigest(folder: string): string {
+  let digest = readerDigests.get(folder);
+  if (digest === undefined) {
+    const sources = path.join(folder, 'external_names');
+    const hash = createHash('sha256');
+    for (const file of fs.readdirSync(sources).filter((f) => f.endsWith('.py')).sort()) hash.update(`${file}\0`).update(fs.readFileSync(path.join(sources, file))).update('\0');
+    readerDigests.set(folder, (digest = hash.digest('hex')));
+  }
+  return digest;
+}
+
 const BOOTSTRAP = 'import sys; sys.path.append(sys.argv[1]); from external_names.environment import main; main()';
 
 function ask<T>(options: LearnOptions, request: unknown): Promise<T> {
   const timeoutMs = options.timeoutMs ?? ENVIRONMENT_TIMEOUT_MS;
   return new Promise((resolve, reject) => {
     // -B: nothing written into the environment's folders; cwd /: the repository is not importable.
-    const child = spawn(options.python, ['-B', '-c', BOOTSTRAP, environmentReaderFolder()], { cwd: '/', env: { ...(options.env ?? process.env), PYTHONDONTWRITEBYTECODE: '1' }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+    const child = spawn(options.python, ['-B', '-c', BOOTSTRAP, options.reader ?? environmentReaderFolder()], { cwd: '/', env: { ...(options.env ?? process.env), PYTHONDONTWRITEBYTECODE: '1' }, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     const out: Buffer[] = [];
     let err = '';
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
