@@ -1099,8 +1099,11 @@ function orderWords(ordered: readonly string[], tokens: Record<string, string>, 
   };
   const latest: string[] = new Array(ordered.length);
   for (let i = ordered.length - 1; i >= 0; i--) {
-    const upper = latest[i + 1];
-    const word = latestBelow(wordsFor[i], upper) ?? latestBelow((wordsFor[i] = all), upper);
+    let word = latestBelow(wordsFor[i], latest[i + 1]);
+    if (word === undefined) {
+      wordsFor[i] = all;
+      word = latestBelow(all, latest[i + 1]);
+    }
     if (word === undefined) return;
     latest[i] = word;
   }
@@ -1114,11 +1117,11 @@ function orderWords(ordered: readonly string[], tokens: Record<string, string>, 
       const candidates = words.slice(from, Math.max(from, to)).filter(free);
       return candidates.length === 0 ? undefined : candidates[Math.floor(random() * candidates.length)];
     };
-    const capped = (upper: string | undefined) => (upper !== undefined && upper < latest[i] ? upper : undefined);
     let word: string | undefined;
     for (let k = i + 1; word === undefined && k <= i + 1 + ORDER_REACH; k++) {
-      const upper = capped(bound(k));
-      if (upper !== undefined) word = within(upper, false);
+      const upper = bound(k);
+      if (upper === undefined || upper >= latest[i]) break;
+      word = within(upper, false);
     }
     word ??= within(latest[i], true)!;
     used.add(word);
