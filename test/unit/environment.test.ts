@@ -168,6 +168,59 @@ test('a build keeps the keywords and attributes of a package only the interprete
   assert.equal(serializeBundle(same), serializeBundle(withGizmo), 'same repository, seed and environment: same bytes');
 });
 
+test("an attribute an outside class's methods read through self but only set from outside (mpmath's _mpf reads s._ctxdata, its context sets it) is that class's: the repository setting it keeps its spelling, and so does an override of a hook the outside base only calls", async () => {
+  const site = tempDir('env-reads-site');
+  fs.mkdirSync(path.join(site, 'ctxlib'));
+  fs.writeFileSync(
+    path.join(site, 'ctxlib', '__init__.py'),
+    [
+      'class Number:',
+      '    def __init__(self, value):',
+      '        self.value = value',
+      '',
+      '    def scaled(self):',
+      '        return self.value * self._ctxdata',
+      '',
+      '    def described(self):',
+      '        return "number %s" % self.describe_value()',
+      '',
+    ].join('\n'),
+  );
+  const repo = tempDir('env-reads-repo');
+  fs.mkdirSync(path.join(repo, 'calc'));
+  fs.writeFileSync(path.join(repo, 'calc', '__init__.py'), '');
+  fs.writeFileSync(
+    path.join(repo, 'calc', 'core.py'),
+    [
+      'import ctxlib',
+      '',
+      '',
+      'class Precise(ctxlib.Number):',
+      '    def describe_value(self):',
+      '        return str(self.value)',
+      '',
+      '',
+      'def configure(kind, factor):',
+      '    kind._ctxdata = factor',
+      '    return kind',
+      '',
+      '',
+      'class Settings:',
+      '    def __init__(self, _ctxdata, describe_value):',
+      '        self._ctxdata = _ctxdata',
+      '        self.describe_value = describe_value',
+      '',
+    ].join('\n'),
+  );
+  const python = path.join(tempDir('env-reads-bin'), 'python3');
+  fs.writeFileSync(python, `#!/bin/sh\nPYTHONPATH=${site} exec ${PYTHON} "$@"\n`, { mode: 0o755 });
+  const names = (await buildBundle(repo, { seed: 5, granularity: 'full', python })).bundle.names!;
+  assert.equal(names.keptMembers._ctxdata, 'external-attribute');
+  assert.equal(names.keptMembers.describe_value, 'external-base');
+  const without = (await buildBundle(repo, { seed: 5, granularity: 'full', python: PYTHON })).bundle.names!;
+  assert.ok(without.identifiers._ctxdata && without.identifiers.describe_value, 'renamed where the environment has no ctxlib');
+});
+
 test('choosePython asks every candidate at once, chooses by the fewest missing in order, and learnEnvironment does not ask the chosen one again', async () => {
   requirePath(PYTHON, 'python3');
   const dir = tempDir('choose-python-');

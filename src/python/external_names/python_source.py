@@ -4,7 +4,7 @@ For the module: its module-level names, the parameter names of its functions, wh
 imports and simple assignments bind (to resolve aliases and bases later), the modules it
 star-imports and its literal ``__all__``.  For every class (nested ones too): its bases as
 written, its attributes (methods, class attributes, annotated instance attributes,
-``self.X = ...`` in any method, ``__slots__``, namedtuple fields), the parameter names of its
+``self.X`` stored or read in any method, ``__slots__``, namedtuple fields), the parameter names of its
 methods and, apart, those of ``__init__``/``__new__``.
 
 Parameter names are the ones a caller can write as keywords: positional-only parameters
@@ -297,7 +297,8 @@ class _Reader:
 
     @staticmethod
     def read_instance_attributes(fn, cls, static):
-        """`self.X = ...` (any store through the bound first parameter) anywhere in a method."""
+        """`self.X` anywhere in a method, stored or read through the bound first parameter: an attribute
+        only code outside the class sets (mpmath's `_ctxdata`) or a hook only subclasses define."""
         if static:
             return
         first = (positional_only(fn.args) + fn.args.args)[:1]
@@ -305,8 +306,7 @@ class _Reader:
             return
         receiver = first[0].arg
         for node in ast.walk(fn):
-            if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store) \
-                    and isinstance(node.value, ast.Name) and node.value.id == receiver:
+            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == receiver:
                 cls.names.add(node.attr)
 
 
