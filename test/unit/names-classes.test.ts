@@ -955,6 +955,335 @@ test('a keyword given to a method of an outside class\'s instance made inline (s
   await viewRunsLikeOriginal(files);
 });
 
+test('a keyword given to a method the repository defines nowhere, called on what outside code returned (Environment().from_string(s).render(headline=...), or through variables holding such values), is that method\'s: it keeps its spelling; a method the repository defines, or one called on what a builtin gives back (super().render), keeps following the repository', async () => {
+  const files = {
+    'notices/__init__.py': [
+      'import collections',
+      '',
+      'from jinja2 import Environment',
+      '',
+      '',
+      'class Notice:',
+      '    def __init__(self, headline, footer):',
+      '        self.headline = headline',
+      '        self.footer = footer',
+      '',
+      '    def shout(self, loudness=1):',
+      '        return self.headline.upper() * loudness',
+      '',
+      '',
+      'def inline(notice, source):',
+      '    return Environment().from_string(source).render(headline=notice.headline, footer=notice.footer)',
+      '',
+      '',
+      'def through_variables(notice, source):',
+      '    env = Environment(autoescape=False)',
+      '    template = env.from_string(source)',
+      '    return template.render(headline=notice.headline, footer=notice.footer)',
+      '',
+      '',
+      'def held_by_outside_container(notice):',
+      '    registry = collections.OrderedDict()',
+      '    registry["n"] = notice',
+      '    return registry.get("n").shout(loudness=2)',
+      '',
+      '',
+      'class Banner:',
+      '    def render(self, headline="", footer=""):',
+      '        return "%s|%s" % (headline, footer)',
+      '',
+      '',
+      'class LoudBanner(Banner):',
+      '    def render(self, headline="", footer=""):',
+      '        return super().render(headline=headline.upper(), footer=footer)',
+      '',
+    ].join('\n'),
+    'tests/test_notices.py': [
+      'from notices import LoudBanner, Notice, held_by_outside_container, inline, through_variables',
+      '',
+      '',
+      'def test_inline():',
+      '    assert inline(Notice("a", "b"), "{{ headline }}-{{ footer }}") == "a-b"',
+      '',
+      '',
+      'def test_through_variables():',
+      '    assert through_variables(Notice("a", "b"), "{{ footer }}+{{ headline }}") == "b+a"',
+      '',
+      '',
+      'def test_held_by_outside_container():',
+      '    assert held_by_outside_container(Notice("ab", "c")) == "ABAB"',
+      '',
+      '',
+      'def test_banner():',
+      '    assert LoudBanner().render(headline="a", footer="b") == "A|b"',
+      '',
+    ].join('\n'),
+  };
+  const d = await viewRunsLikeOriginal(files);
+  assert.notEqual(d.name('headline'), 'headline');
+  assert.notEqual(d.name('loudness'), 'loudness');
+});
+
+test("a package's submodule whose name its __init__ binds to a member (from .convert import convert) is one attribute of the package: when the member keeps its spelling (a stand-in for an outside name), so does the submodule, and from pkg import convert still reads the member", async () => {
+  const d = await viewRunsLikeOriginal({
+    'algebra/__init__.py': 'from .core import convert\n',
+    'algebra/core/__init__.py': 'from .convert import convert, ConvertError\n',
+    'algebra/core/convert.py': [
+      'class ConvertError(ValueError):',
+      '    pass',
+      '',
+      '',
+      'def convert(value):',
+      '    if value is None:',
+      '        raise ConvertError("none")',
+      '    return int(value)',
+      '',
+    ].join('\n'),
+    'algebra/backend.py': [
+      'import os',
+      '',
+      'if os.environ.get("USE_FAST_ENGINE"):',
+      '    from fastengine import convert',
+      'else:',
+      '    from algebra.core.convert import convert',
+      '',
+    ].join('\n'),
+    'algebra/domain.py': [
+      'from algebra.core import convert, ConvertError',
+      '',
+      '',
+      'def parse(value):',
+      '    try:',
+      '        return convert(value)',
+      '    except ConvertError:',
+      '        return 0',
+      '',
+    ].join('\n'),
+    'tests/test_domain.py': [
+      'from algebra.domain import parse',
+      'from algebra.backend import convert',
+      '',
+      '',
+      'def test_parse():',
+      '    assert parse("4") == 4 and parse(None) == 0 and convert("2") == 2',
+      '',
+    ].join('\n'),
+  });
+  assert.equal(d.bundle.names!.excluded.convert, 'module-shadowed-by-kept-member');
+  assert.notEqual(d.name('ConvertError'), 'ConvertError');
+});
+
+test("an outside name a module of the repository imports (from itertools import product as grid) stays outside where a package re-exports it (from .iterables import grid, then from .tools import grid), and a module's __all__ spells each of its globals as the module binds it and a package's submodule as the module is (__all__.extend(('release',))), so import * gives the same names, submodules too", async () => {
+  const d = await viewRunsLikeOriginal({
+    'combin/__init__.py': 'from .release import version\nfrom .tools import pairs_of, grid\n\n__all__ = ["pairs_of", "grid"]\n__all__.extend(("release", "tools"))\n',
+    'combin/release.py': 'import platform\n\nversion = "1.0"\nhost = platform.uname().release\n\n\ndef release_notes():\n    return version\n',
+    'combin/tools/__init__.py': 'from .iterables import pairs_of, grid\n\n__all__ = ["pairs_of", "grid"]\n',
+    'combin/tools/iterables.py': [
+      'from itertools import product as grid',
+      '',
+      '',
+      'def pairs_of(items):',
+      '    return list(grid(items, repeat=2))',
+      '',
+    ].join('\n'),
+    'tests/test_combin.py': [
+      'import combin',
+      'from combin.tools import *',
+      'from combin import *',
+      'from combin import grid, pairs_of',
+      '',
+      '',
+      'def test_grid():',
+      '    assert list(grid("ab", "c")) == [("a", "c"), ("b", "c")]',
+      '    assert len(pairs_of([1, 2])) == 4 and combin.grid is grid and pairs_of is combin.pairs_of and release.version == "1.0" and tools is combin.tools',
+      '',
+    ].join('\n'),
+  });
+  assert.match(d.view('combin/__init__.py'), /__all__ = \["\w+", "grid"\]/);
+});
+
+test("classes of one name in two modules are two classes: a base is the one of the module it is imported from, so an outside base of the other (a TestCase named Function) keeps none of this one's names; and a base from a module the interpreter cannot import keeps nothing, as that class cannot be made where the view runs", async () => {
+  const d = await viewRunsLikeOriginal({
+    'shapes/__init__.py': '',
+    'shapes/core.py': [
+      'class Function:',
+      '    def __init__(self, size):',
+      '        self.size = size',
+      '',
+      '    def shortDescription(self):',
+      '        return "size=%d" % self.size',
+      '',
+      '    def summary(self):',
+      '        return self.shortDescription()',
+      '',
+      '    def shade_level(self):',
+      '        return self.size // 2',
+      '',
+    ].join('\n'),
+    'shapes/bench.py': [
+      'import unittest',
+      '',
+      '',
+      'class Function(unittest.TestCase):',
+      '    def runTest(self):',
+      '        self.assertTrue(True)',
+      '',
+    ].join('\n'),
+    'shapes/bridge.py': [
+      'from shapes.core import Function',
+      '',
+      'try:',
+      '    from widgetlib_not_installed import Widget',
+      'except ImportError:',
+      '    Widget = None',
+      'else:',
+      '    class Gadget(Widget, Function):',
+      '        pass',
+      '',
+    ].join('\n'),
+    'tests/test_shapes.py': [
+      'from shapes.core import Function',
+      'import shapes.bridge',
+      '',
+      '',
+      'def test_function():',
+      '    f = Function(6)',
+      '    assert f.summary() == "size=6" and f.shade_level() == 3',
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('shortDescription'), 'shortDescription');
+  assert.notEqual(d.name('shade_level'), 'shade_level');
+});
+
+test('a function that builds method names both from data and from __name__ ("from_" + base.alias, else "from_" + type(base).__name__) builds each from its own line: the data alias keeps its spelling in the method it names, a class\'s name follows the class', async () => {
+  const d = await viewRunsLikeOriginal({
+    'rings/__init__.py': [
+      'class Ring:',
+      '    alias = None',
+      '',
+      '    def convert_from(self, element, base):',
+      '        if base.alias is not None:',
+      '            method = "from_" + base.alias',
+      '        else:',
+      '            method = "from_" + base.__class__.__name__',
+      '        return getattr(self, method)(element, base)',
+      '',
+      '',
+      'class IntegerRing(Ring):',
+      '    alias = "ZZ"',
+      '',
+      '    def from_ZZ(self, a, base):',
+      '        return a',
+      '',
+      '    def from_RealField(self, a, base):',
+      '        return int(a)',
+      '',
+      '',
+      'class RealField(Ring):',
+      '    def from_ZZ(self, a, base):',
+      '        return float(a)',
+      '',
+      '',
+      'class GaussianRing(IntegerRing):',
+      '    alias = "Gaussian"',
+      '',
+      '    def from_Gaussian(self, a, base):',
+      '        return a + 0',
+      '',
+      '',
+      'ZZ = IntegerRing()',
+      'Gaussian = GaussianRing()',
+      'RR = RealField()',
+      '',
+    ].join('\n'),
+    'tests/test_rings.py': [
+      'from rings import RR, ZZ, Gaussian',
+      '',
+      '',
+      'def test_convert():',
+      '    assert ZZ.convert_from(3, ZZ) == 3 and RR.convert_from(3, ZZ) == 3.0 and ZZ.convert_from(2.5, RR) == 2 and Gaussian.convert_from(4, Gaussian) == 4',
+      '',
+    ].join('\n'),
+  });
+  assert.equal(d.bundle.names!.overrides.from_Gaussian, 'from_Gaussian');
+  assert.equal(d.bundle.names!.overrides.from_RealField, `from_${d.name('RealField')}`);
+});
+
+test('a key read back from **kwargs (options.get("combine")) that the calls give as data (recurse(item, combine="base") to def recurse(part, **options), which declares no combine) is the same data word as the keyword', async () => {
+  const d = await viewRunsLikeOriginal({
+    'simplify/__init__.py': [
+      'def collapse(items, combine="all", depth=2):',
+      '    def recurse(part, **options):',
+      '        _combine = options.get("combine", combine)',
+      '        _depth = options.get("depth", depth) if "depth" in options else depth',
+      '        return collapse(part, _combine, _depth - 1)',
+      '',
+      '    if depth <= 0 or not isinstance(items, list):',
+      '        return [items] if combine == "base" else items',
+      '    return [recurse(item, combine="base") for item in items]',
+      '',
+    ].join('\n'),
+    'tests/test_simplify.py': [
+      'from simplify import collapse',
+      '',
+      '',
+      'def test_collapse():',
+      '    assert collapse([1, [2]], depth=2) == [[1], [[2]]]',
+      '',
+    ].join('\n'),
+  });
+  assert.match(d.view('simplify/__init__.py'), /\.get\("combine", /);
+});
+
+test('a name built from a piece and data and handed to operator.attrgetter or methodcaller through an attribute (self.handler_attribute = "_%s_handler" % name; attrgetter(self.handler_attribute)) is a name: its piece follows the methods it builds, the data keeps its spelling', async () => {
+  const files = {
+    'ops/__init__.py': [
+      'from operator import attrgetter, methodcaller',
+      '',
+      '',
+      'class Dispatcher:',
+      '    def __init__(self, name):',
+      '        self.handler_attribute = "_%s_handler" % name',
+      '        self._getter = attrgetter(self.handler_attribute)',
+      '',
+      '    def __call__(self, obj):',
+      '        return self._getter(obj)()',
+      '',
+      '',
+      'class Caller:',
+      '    def __init__(self, name):',
+      '        self.method_name = "%s_now" % name',
+      '        self._call = methodcaller(self.method_name)',
+      '',
+      '    def __call__(self, obj):',
+      '        return self._call(obj)',
+      '',
+      '',
+      'class Thing:',
+      '    def _combine_handler(self):',
+      '        return "combined"',
+      '',
+      '    def refresh_now(self):',
+      '        return "refreshed"',
+      '',
+      '',
+      'combine = Dispatcher("combine")',
+      'refresh = Caller("refresh")',
+      '',
+    ].join('\n'),
+    'tests/test_ops.py': [
+      'from ops import Thing, combine, refresh',
+      '',
+      '',
+      'def test_dispatch():',
+      '    assert combine(Thing()) == "combined" and refresh(Thing()) == "refreshed"',
+      '',
+    ].join('\n'),
+  };
+  await viewRunsLikeOriginal(files);
+});
+
 test("a file's name given to an outside path method (Path(...).joinpath(\"fixtures\", \"colon_fence.md\")) names the file, as the same path joined with / does: no outside value", async () => {
   const files = {
     'plugins/__init__.py': '',

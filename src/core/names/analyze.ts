@@ -15,8 +15,12 @@ export type DefinitionKind = 'class' | 'function' | 'variable' | 'class-attribut
 
 export interface ClassFacts {
   name: string;
-  /** Base classes: external ones by dotted name as imported (`unittest.TestCase`), the repository's by name. */
-  bases: Array<{ external?: string; repo?: string }>;
+  /**
+   * Base classes: external ones by dotted name as imported (`unittest.TestCase`), the
+   * repository's by name, with the module it comes from when the file says (imported from, or
+   * defined in this module).
+   */
+  bases: Array<{ external?: string; repo?: string; module?: string }>;
   /** Names defined in the class body (methods, class attributes). */
   members: string[];
   /** `self.x = ...` in its methods. */
@@ -107,6 +111,13 @@ export interface FileFacts {
   /** Its `__all__`, when it is a literal list. */
   exports?: string[];
   /**
+   * A package's submodules whose name its `__init__` binds to something else (`from .sympify
+   * import sympify`): `from pkg import sympify` and `pkg.sympify` read that, not the submodule.
+   */
+  shadowedModules: string[];
+  /** Module-level names it imports from a module of the repository (`from .iterables import cartes`): `[name, absolute module, imported name]`. */
+  reexports: Array<[name: string, module: string, imported: string]>;
+  /**
    * Names that command-line parsers derive from option strings (`add_argument("--owner-name")`
    * gives `owner_name`, `dest="x"` gives `x`, `click.option("--flag")` a parameter `flag`):
    * the program reads them as attributes or parameters, so they keep their spelling.
@@ -179,10 +190,21 @@ const INSPECTS_SIGNATURES = /\b(?:getfullargspec|getargspec|getcallargs|signatur
 
 const UPDATES_NAMESPACE = /\b(?:vars|globals)\(\s*\)\s*(?:\.\s*(?:update|setdefault)\s*\(|\[)/;
 
+/** The module of the repository a base class comes from: the one the file imports it from, this module when it defines it at its top, the module path before it (`pkg.mod.Base`). */
+function baseModule(resolver: FileResolver, chain: Chain): string | undefined {
+  if (chain.root === -1 || chain.steps.some((s) => s === '()' || s === '[]')) return undefined;
+  if (chain.steps.length > 0) return resolver.modulePath({ ...chain, steps: chain.steps.slice(0, -1) });
+  const found = resolver.lookupSite(resolver.scan.sites[chain.root]);
+  if (!found) return undefined;
+  const binding = found.binding;
+  if (binding.kinds === Bind.ImportName && resolver.isInternalModule(binding.module ?? '', binding.level ?? 0)) return resolver.absoluteModule(binding.module ?? '', binding.level ?? 0);
+  return binding.kinds === Bind.Class && found.scope === 0 ? resolver.context.module : undefined;
+}
+
 export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   const scan = scanPython(text);
   const resolver = new FileResolver(scan, context);
-  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], standIns: [], computedModuleParents: [], pathWords: [], oneWordStrings: [], lowerWordStrings: [], nameKeys: [], nameReaders: [], nameAttributes: [], attributeWords: [], decorated: [], stringWords: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), wordStrings: [], externalValues: [], namePieces: [], cutWords: [], laidOutWords: [], keyWords: [], templateAttributes: [], computedKeywordCallees: [], containerWords: [], dynamicAttributes: false, optionNames: [], nameValued: [], nameArguments: nameArgumentFlow(resolver) };
+  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], standIns: [], computedModuleParents: [], pathWords: [], oneWordStrings: [], lowerWordStrings: [], nameKeys: [], nameReaders: [], nameAttributes: [], attributeWords: [], decorated: [], stringWords: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), wordStrings: [], externalValues: [], namePieces: [], cutWords: [], laidOutWords: [], keyWords: [], templateAttributes: [], computedKeywordCallees: [], containerWords: [], dynamicAttributes: false, shadowedModules: [], reexports: [], optionNames: [], nameValued: [], nameArguments: nameArgumentFlow(resolver) };
   // Strings flow into names within the file, as the translation sees them (code.ts).
   const flow = withNameFlow(resolver);
   facts.nameValued = flow.names;
@@ -193,6 +215,21 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   }
   for (const [name, binding] of scan.scopes[0].bindings) {
     if (binding.kinds & (Bind.Def | Bind.Class | Bind.Assign) && !facts.externalGlobals.includes(name)) facts.globals.push(name);
+    const imports = binding.imports ?? [];
+    if (binding.kinds === Bind.ImportName && imports.length === 1 && imports[0].imported !== undefined && resolver.isInternalModule(imports[0].module, imports[0].level)) {
+      facts.reexports.push([name, resolver.absoluteModule(imports[0].module, imports[0].level), imports[0].imported]);
+    }
+  }
+  if (context.isPackage && context.module !== undefined) {
+    for (const [name, binding] of scan.scopes[0].bindings) {
+      const submodule = `${context.module}.${name}`;
+      if (!context.isModule(submodule)) continue;
+      const elsewhere = (binding.imports ?? []).some((i) => {
+        const from = resolver.absoluteModule(i.module, i.level);
+        return (i.imported === undefined ? from : `${from}.${i.imported}`) !== submodule;
+      });
+      if (elsewhere || binding.kinds & (Bind.Def | Bind.Class | Bind.Assign)) facts.shadowedModules.push(name);
+    }
   }
   for (const scope of scan.scopes) {
     for (const [name, binding] of scope.bindings) {
@@ -234,7 +271,8 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
         if (external !== undefined) cls.bases.push({ external });
         else {
           const name = resolver.lastAttribute(base);
-          if (name) cls.bases.push({ repo: name });
+          const module = name ? baseModule(resolver, base) : undefined;
+          if (name) cls.bases.push(module === undefined ? { repo: name } : { repo: name, module });
         }
       }
       for (const [name, binding] of scope.bindings) if (binding.kinds & (Bind.Def | Bind.Class | Bind.Assign)) cls.members.push(name);
@@ -619,11 +657,23 @@ function familyPieces(scan: ReturnType<typeof scanPython>, site: StringSite): Fi
   let fn = site.scope;
   while (fn > 0 && scan.scopes[fn].kind !== 'function') fn = scan.scopes[fn].parent;
   const { start: from, end: to } = scan.scopes[fn];
-  const source: 'data' | 'name' = scan.sites.some(
-    (s) => s.start >= from && s.end <= to && ((s.kind === Site.Attribute && NAME_READERS.has(s.text)) || (s.kind === Site.Name && (s.text === 'dir' || s.text === 'vars' || s.text === 'getmembers'))),
-  )
-    ? 'name'
-    : 'data';
+  const text = scan.text;
+  const lineOf = (offset: number): [number, number] => {
+    const end = text.indexOf('\n', offset);
+    return [text.lastIndexOf('\n', offset - 1) + 1, end === -1 ? text.length : end];
+  };
+  const [lineStart, lineEnd] = lineOf(site.token.start);
+  // A line that builds a name from `__name__` itself tells its value; a line reading names that
+  // builds no string prepares a value for the function's other lines (`n = cls.__name__`), and a
+  // line that builds one from what it reads itself (`"from_" + base.__class__.__name__`) does not
+  // make the function's other lines (`"from_" + base.alias`) read names.
+  let source: 'data' | 'name' = 'data';
+  for (const s of scan.sites) {
+    if (s.start < from || s.end > to || !((s.kind === Site.Attribute && NAME_READERS.has(s.text)) || (s.kind === Site.Name && (s.text === 'dir' || s.text === 'vars' || s.text === 'getmembers')))) continue;
+    if (s.start >= lineStart && s.end <= lineEnd) return shapes.map(([piece, side]) => [piece, side, 'name']);
+    const [readStart, readEnd] = lineOf(s.start);
+    if (!scan.strings.some((other) => other.token.start >= readStart && other.token.end <= readEnd)) source = 'name';
+  }
   return shapes.map(([piece, side]) => [piece, side, source]);
 }
 

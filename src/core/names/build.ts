@@ -119,7 +119,7 @@ export function buildNames(
     // Name-shaped words change in strings too (prose), so only plain words need keeping.
     for (const file of input.facts) for (const word of file.unknownAttributes) if (words.has(word) && !isNameShaped(word)) keep(word, 'dynamic-attribute');
   }
-  keepExternalBaseNames(input.facts, external, universe, keep);
+  keepExternalBaseNames(input.facts, input.factModules, external, universe, new Set(options.environment?.missing ?? []), keep);
   keepForwardedKeywords(input.facts, universe, keep);
   keepComputedKeywords(input.facts, keep);
   // A parameter named after an installed plugin's fixture receives that fixture (environment.ts).
@@ -220,6 +220,8 @@ export function buildNames(
   for (const word of Object.keys(options.givenBack ?? {})) keptEverywhere[word] = 'gate';
   // A `*items` parameter's name is seen only by code that reads signatures (`getfullargspec(f).varargs`).
   if (input.facts.some((f) => f.inspectsSignatures)) for (const file of input.facts) for (const name of file.variadicParams) keptEverywhere[name] ??= 'inspected-parameter';
+  // A package's submodule and the member its `__init__` binds in its place are one attribute of the package: one spelling.
+  for (const file of input.facts) for (const word of file.shadowedModules) if (word in keptMembers) keptEverywhere[word] ??= 'module-shadowed-by-kept-member';
   tables.keptEverywhere = sortedRecord(keptEverywhere);
   tables.keptMembers = sortedRecord(keptMembers);
   rules = new NameRules(tables, external);
@@ -322,11 +324,13 @@ function moduleBindings(input: NamesInput): (module: string) => ModuleNames {
   // A name a module (or a module it star-imports) defines itself is the repository's, whatever else imports it.
   const direct = new Map<string, { external: Set<string>; own: Set<string>; exports?: Set<string> }>();
   const stars = new Map<string, string[]>();
+  const reexports = new Map<string, Array<[name: string, module: string, imported: string]>>();
   input.facts.forEach((file, i) => {
     const module = input.factModules[i];
     if (module === undefined) return;
     direct.set(module, { external: new Set(file.externalGlobals), own: new Set(file.globals), exports: file.exports ? new Set(file.exports) : undefined });
     if (file.starImports.length > 0) stars.set(module, file.starImports);
+    if (file.reexports.length > 0) reexports.set(module, file.reexports);
   });
   const resolved = new Map<string, ModuleNames>();
   const bound = (module: string, seen: Set<string>): ModuleNames => {
@@ -342,6 +346,8 @@ function moduleBindings(input: NamesInput): (module: string) => ModuleNames {
         for (const n of source.external) if (!exported || exported.has(n)) result.external.add(n);
         for (const n of source.own) if (!exported || exported.has(n)) result.own.add(n);
       }
+      // `from .iterables import cartes` where `iterables` binds `cartes` to an outside thing: outside here too.
+      for (const [name, from, imported] of reexports.get(module) ?? []) if (bound(from, seen).external.has(imported)) result.external.add(name);
     }
     for (const n of result.own) result.external.delete(n);
     resolved.set(module, result);
@@ -552,8 +558,15 @@ function declarativeFields(facts: FileFacts[]): string[] {
  * `__name__`).
  */
 function familyOverrides(facts: FileFacts[], definitions: Map<string, Set<string>>, rules: NameRules, keptNames: readonly string[]): { overrides: Record<string, string>; keptFamilies: string[] } {
-  const families = new Map<string, { side: 'prefix' | 'suffix' | 'around'; source: 'data' | 'name' }>();
-  for (const file of facts) for (const [piece, side, source] of file.families) families.set(`${side}:${piece}`, { side, source });
+  const families = new Map<string, { side: 'prefix' | 'suffix' | 'around'; sources: Set<'data' | 'name'> }>();
+  for (const file of facts) {
+    for (const [piece, side, source] of file.families) {
+      const key = `${side}:${piece}`;
+      const family = families.get(key) ?? { side, sources: new Set() };
+      family.sources.add(source);
+      families.set(key, family);
+    }
+  }
   // A family with both ends decides its members over one that knows only one end.
   const order = (side: string) => (side === 'around' ? 1 : 0);
   if (families.size === 0) return { overrides: {}, keptFamilies: [] };
@@ -574,7 +587,8 @@ function familyOverrides(facts: FileFacts[], definitions: Map<string, Set<string
     .sort();
   const kept = new Set(keptFamilies);
   const overrides: Record<string, string> = {};
-  for (const [key, { side, source }] of [...families].sort((a, b) => order(a[1].side) - order(b[1].side))) {
+  const callable = (name: string) => [...(definitions.get(name) ?? [])].some((kind) => kind === 'class' || kind === 'function' || kind === 'local-callable');
+  for (const [key, { side, sources }] of [...families].sort((a, b) => order(a[1].side) - order(b[1].side))) {
     const piece = key.slice(key.indexOf(':') + 1);
     const pieceView = (p: string) => (kept.has(key) || rules.isKeptEverywhere(p) ? p : rules.naming.viewName(p));
     if (side === 'around') {
@@ -588,8 +602,9 @@ function familyOverrides(facts: FileFacts[], definitions: Map<string, Set<string
     for (const name of members.get(key)!) {
       const rest = side === 'prefix' ? name.slice(piece.length) : name.slice(0, name.length - piece.length);
       let restView = rest;
-      if (source === 'name') {
-        const cls = classes.get(rest.toLowerCase());
+      const cls = classes.get(rest.toLowerCase());
+      // `__name__` names classes and functions: a piece built on from both data and names (`"from_" + alias`, `"from_" + cls.__name__`) joins data where the rest names neither.
+      if (sources.has('name') && (!sources.has('data') || cls !== undefined || callable(rest))) {
         restView = cls === undefined || cls === rest ? rules.decideMember(rest) : rules.decideMember(cls).toLowerCase();
       } else if (definitions.has(rest) && isNameShaped(rest)) {
         // Data that spells one of the repository's names as a name does (`'unique_together'`, an option's name) reads as that name in the view (prose.ts).
@@ -619,56 +634,77 @@ function isMember(name: string, side: string, piece: string): boolean {
  */
 function keepExternalBaseNames(
   facts: FileFacts[],
+  modules: ReadonlyArray<string | undefined>,
   external: ExternalNames,
   universe: { attributes: ReadonlySet<string>; parameters: ReadonlySet<string> },
+  missing: ReadonlySet<string>,
   keep: (word: string, reason: string) => void,
 ): void {
-  const byName = new Map<string, FileFacts['classes']>();
-  for (const file of facts) for (const cls of file.classes) appendTo(byName, cls.name, cls);
-  const ancestry = new Map<string, { members: Set<string>; opaque: boolean } | null>();
-  const externalOf = (name: string, seen: Set<string>): { members: Set<string>; opaque: boolean } | null => {
-    if (ancestry.has(name)) return ancestry.get(name)!;
-    if (seen.has(name)) return null;
-    seen.add(name);
+  const byName = new Map<string, ClassFacts[]>();
+  const moduleOf = new Map<ClassFacts, string | undefined>();
+  facts.forEach((file, i) => {
+    for (const cls of file.classes) {
+      appendTo(byName, cls.name, cls);
+      moduleOf.set(cls, modules[i]);
+    }
+  });
+  // Classes of one name in several modules are several classes: a base is the one of the module
+  // it comes from (or a module of that package, which re-exports it), else any of that name.
+  const classesOf = (base: { repo?: string; module?: string }): ClassFacts[] => {
+    const all = byName.get(base.repo ?? '') ?? [];
+    const from = base.module;
+    if (from === undefined || all.length <= 1) return all;
+    const exact = all.filter((cls) => moduleOf.get(cls) === from);
+    if (exact.length > 0) return exact;
+    const inside = all.filter((cls) => moduleOf.get(cls)?.startsWith(`${from}.`));
+    return inside.length > 0 ? inside : all;
+  };
+  const ancestry = new Map<ClassFacts, { members: Set<string>; opaque: boolean } | null>();
+  const externalOf = (cls: ClassFacts, seen: Set<ClassFacts>): { members: Set<string>; opaque: boolean } | null => {
+    if (ancestry.has(cls)) return ancestry.get(cls)!;
+    if (seen.has(cls)) return null;
+    seen.add(cls);
     let result: { members: Set<string>; opaque: boolean } | null = null;
-    for (const cls of byName.get(name) ?? []) {
-      for (const base of cls.bases) {
-        let found: { members: Set<string>; opaque: boolean } | null = null;
-        if (base.external !== undefined) {
-          if (base.external === 'builtins.object') continue;
-          const qualified = external.resolveClass(base.external);
-          const members = qualified ? external.classMembers(qualified) : undefined;
-          found = members ? { members: new Set(members), opaque: false } : { members: new Set(), opaque: true };
-          // An Enum's members are looked up by name (`Color["RED"]`, serialised by name): kept.
-          if (qualified && ENUM_BASES.has(qualified)) for (const cls2 of byName.get(name) ?? []) for (const f of cls2.fields) found.members.add(f);
-        } else if (base.repo !== undefined && base.repo !== name) {
-          found = externalOf(base.repo, seen);
-        }
-        if (found) {
-          result ??= { members: new Set(), opaque: false };
-          for (const m of found.members) result.members.add(m);
-          result.opaque ||= found.opaque;
-        }
+    const add = (found: { members: Set<string>; opaque: boolean } | null) => {
+      if (!found) return;
+      result ??= { members: new Set(), opaque: false };
+      for (const m of found.members) result.members.add(m);
+      result.opaque ||= found.opaque;
+    };
+    for (const base of cls.bases) {
+      if (base.external !== undefined) {
+        // A base from a module the interpreter cannot import: the class cannot be made where the view runs.
+        if (base.external === 'builtins.object' || missing.has(base.external.split('.')[0])) continue;
+        const qualified = external.resolveClass(base.external);
+        const members = qualified ? external.classMembers(qualified) : undefined;
+        const found = members ? { members: new Set(members), opaque: false } : { members: new Set<string>(), opaque: true };
+        // An Enum's members are looked up by name (`Color["RED"]`, serialised by name): kept.
+        if (qualified && ENUM_BASES.has(qualified)) for (const f of cls.fields) found.members.add(f);
+        add(found);
+      } else if (base.repo !== undefined) {
+        for (const parent of classesOf(base)) if (parent !== cls) add(externalOf(parent, seen));
       }
     }
-    ancestry.set(name, result);
+    ancestry.set(cls, result);
     return result;
   };
   // The repository's classes a class inherits from, itself included: a mixin combined with an
   // external base (`class T(Mixin, lib.Translator)`) overrides that base's methods too.
-  const lineage = (name: string, seen = new Set<string>()): string[] => {
-    if (seen.has(name)) return [];
-    seen.add(name);
-    return [name, ...(byName.get(name) ?? []).flatMap((cls) => cls.bases.flatMap((base) => (base.repo !== undefined ? lineage(base.repo, seen) : [])))];
+  const lineage = (cls: ClassFacts, seen = new Set<ClassFacts>()): ClassFacts[] => {
+    if (seen.has(cls)) return [];
+    seen.add(cls);
+    return [cls, ...cls.bases.flatMap((base) => (base.repo !== undefined ? classesOf(base).flatMap((parent) => lineage(parent, seen)) : []))];
   };
-  for (const name of byName.keys()) {
-    const ext = externalOf(name, new Set());
-    if (!ext) continue;
-    for (const cls of lineage(name).flatMap((n) => byName.get(n) ?? [])) {
-      for (const word of [...cls.members, ...cls.assigned, ...cls.used]) {
-        if (ext.opaque || ext.members.has(word)) keep(word, 'external-base');
+  for (const file of facts) {
+    for (const start of file.classes) {
+      const ext = externalOf(start, new Set());
+      if (!ext) continue;
+      for (const cls of lineage(start)) {
+        for (const word of [...cls.members, ...cls.assigned, ...cls.used]) {
+          if (ext.opaque || ext.members.has(word)) keep(word, 'external-base');
+        }
+        for (const word of cls.keywords) if (ext.opaque || universe.parameters.has(word) || universe.attributes.has(word)) keep(word, 'external-base');
       }
-      for (const word of cls.keywords) if (ext.opaque || universe.parameters.has(word) || universe.attributes.has(word)) keep(word, 'external-base');
     }
   }
 }

@@ -9,7 +9,7 @@ import { applyEdits, isNameShaped, isTemplateText, type ProseOptions, type Prose
 import { outermostFunction, Site, type NameSite, type PyScan, scanPython, type StringPart, type StringSite } from '../python/binder';
 import { FileResolver, type ModuleContext, type NameClass } from './resolve';
 import type { NameRules } from './rules';
-import { stringRole, withNameFlow, type StringRole } from './string-roles';
+import { inModuleExports, kwargsOwner, stringRole, withNameFlow, type StringRole } from './string-roles';
 import { pieceShapes } from './analyze';
 import { controlSequenceLength, forEachWord, isDunder } from './words';
 import type { DataWordLedger } from './data-words';
@@ -111,10 +111,10 @@ export class CodeTranslator {
         const toDict = resolver.isBuiltinCall(site.chain, 'dict');
         // `options = dict(a=1)` handed on as `f(**options)`: its keys are keyword names, as the same dict's literal keys are.
         if (toDict && site.assignedTo?.some((name) => resolver.context.isNameContainer?.(name))) return rules.memberView(text);
-        if (toDict || rules.isDataKeyword(method ?? '', text)) return /^\p{Lu}[\p{Lu}\p{N}]*$/u.test(text) && rules.isDefined(text) ? rules.memberView(text) : lookupPathView(text, this.dataWord(text), (part) => this.fieldView(part));
+        if (toDict || rules.isDataKeyword(method ?? '', text)) return this.dataKeywordView(text);
         // A template's `{field}` is prose: its keyword is the same word.
         if (method === 'format' || method === 'format_map') return this.prose.translate(text, { standalone: true });
-        if (resolver.isExternalChain(site.chain)) return resolver.partialOfRepository(site) || resolver.makesAttributes(site.chain) || resolver.namesParameters(site.chain) ? rules.memberView(text) : text;
+        if (resolver.isExternalChain(site.chain) || resolver.callsOutsideResult(site.chain, (name) => rules.isDefined(name) || isDunder(name))) return resolver.partialOfRepository(site) || resolver.makesAttributes(site.chain) || resolver.namesParameters(site.chain) ? rules.memberView(text) : text;
         // A keyword no definition names that a family builds at run time (`site_id`, the attribute `'%s_id' % name` makes) is that family's.
         const member = rules.memberView(text);
         return lookupPathView(text, member === text && !rules.isKeptMember(text) ? rules.naming.familyView(text) ?? text : member, (part) => rules.memberView(part));
@@ -174,8 +174,25 @@ export class CodeTranslator {
       }
       return role;
     }
-    if (role === 'binding') {
-      const found = resolver.lookup(content, site.scope);
+    // A module's `__all__` names its own globals: each spelled as the module's binding of it is
+    // (`from itertools import product as cartes` keeps `cartes`), a package's submodule it does
+    // not bind otherwise as the module is.
+    const exports = role === 'names' && !token.parts && isIdentifier(content) && inModuleExports(site, resolver);
+    const exported = exports ? resolver.lookup(content, 0) : undefined;
+    // A key read back from `**kwargs` that calls give as data (`recurse(x, combine="base")` to `def recurse(arg, **kwargs)`) is that data's word.
+    const owner = role === 'names' && !token.parts ? kwargsOwner(site, resolver) : undefined;
+    if (owner !== undefined && this.rules.isDataKeyword(owner, content)) {
+      const view = this.dataKeywordView(content);
+      if (view !== content) edits.push([token.contentStart, token.contentEnd, view]);
+      return role;
+    }
+    if (exports && !exported && resolver.context.isPackage && resolver.context.module !== undefined && resolver.context.isModule(`${resolver.context.module}.${content}`)) {
+      const view = this.rules.moduleView(content);
+      if (view !== content) edits.push([token.contentStart, token.contentEnd, view]);
+      return role;
+    }
+    if (role === 'binding' || exported) {
+      const found = exported ?? resolver.lookup(content, site.scope);
       const view = found ? classView(this.rules, resolver.bindingClass(found.scope, content, found.binding), content) : content;
       if (view !== content) edits.push([token.contentStart, token.contentEnd, view]);
       return role;
@@ -285,6 +302,11 @@ export class CodeTranslator {
     if (!field) return this.prose.translate(word, { standalone: !key, key });
     if (this.rules.isDataName(word)) return this.rules.memberView(word);
     return lookupPathView(word, this.prose.translate(word, { standalone: !key, key }), (part) => this.fieldView(part));
+  }
+
+  /** A keyword that is data (a dict's key, a key a function collects in `**kwargs`): a constant's upper-case name follows the name, other words the data. */
+  private dataKeywordView(word: string): string {
+    return /^\p{Lu}[\p{Lu}\p{N}]*$/u.test(word) && this.rules.isDefined(word) ? this.rules.memberView(word) : lookupPathView(word, this.dataWord(word), (part) => this.fieldView(part));
   }
 
   /** A field's name in its member view; any other word as it is. */

@@ -146,6 +146,8 @@ export class FileResolver {
       if (outer) return outer;
       if (this.context.builtins.has(site.text)) return 'external';
       if (this.fromExternalWildcard(site.text)) return 'external';
+      // `from pkg import *` gives the package's submodules too (`release` for `pkg.release`).
+      if (this.scan.scopes[0].wildcards.some((w) => this.isInternalModule(w.module, w.level) && this.context.isModule(`${this.absoluteModule(w.module, w.level)}.${site.text}`))) return 'module';
       return 'member';
     }
     return this.bindingClass(found.scope, site.text, found.binding);
@@ -301,6 +303,27 @@ export class FileResolver {
       const called = value.steps.length >= 2 ? value.steps[value.steps.length - 2] : this.scan.sites[value.root].text;
       return /^[A-Z]/.test(called) && this.classify(value.root) === 'external';
     });
+  }
+
+  /**
+   * A method the repository defines nowhere, called on what outside code returned
+   * (`Environment().from_string(s).render`, or `t.render` after `t = env.from_string(s)`):
+   * outside code runs it, as it runs a method of an outside instance. `defines` says which
+   * methods the repository defines; a step after a call that it defines may be the repository's
+   * (`random.choice(handlers).handle`).
+   */
+  callsOutsideResult(chain: Chain | undefined, defines: (name: string) => boolean, depth = 0): boolean {
+    if (!chain || chain.root === -1 || chain.steps.includes('[]') || depth > 3) return false;
+    if (depth === 0 && (chain.steps.length === 0 || chain.steps[chain.steps.length - 1] === '()')) return false;
+    const call = chain.steps.indexOf('()');
+    if (chain.steps.slice(call + 1).some((step) => step !== '()' && defines(step))) return false;
+    const root = this.scan.sites[chain.root];
+    const found = this.lookupSite(root);
+    // A builtin gives back what it is given (`super()`, `type(x)`, `next(it)`): maybe the repository's own object.
+    if (call !== -1 && this.classify(chain.root) === 'external') return found !== undefined || !this.context.builtins.has(root.text);
+    if (!found || found.binding.otherValue || found.binding.values.length === 0 || found.binding.kinds !== Bind.Assign) return false;
+    if (call === -1 && chain.steps.some(defines)) return false;
+    return found.binding.values.every((value) => value.steps.includes('()') && this.callsOutsideResult(value, defines, depth + 1));
   }
 
   /** The receiver of a method: the first parameter of a function defined in a class body. */

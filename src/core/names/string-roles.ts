@@ -146,6 +146,15 @@ function isPatternArgument(site: StringSite, resolver: FileResolver): boolean {
   return indices.includes((site.call ? site.argIndex : site.outer?.argIndex) ?? -1);
 }
 
+/** A string of the module's own `__all__` (`__all__ = [...]`, `__all__ += ...`, `__all__.extend(...)` at module level): a global of the module. */
+export function inModuleExports(site: StringSite, resolver: FileResolver): boolean {
+  if (site.scope !== 0) return false;
+  if (site.assignedTo?.includes('__all__')) return true;
+  const call = site.call ?? site.outer?.call;
+  const method = call && resolver.lastAttribute(call.callee);
+  return !!call && call.callee.steps.length === 1 && resolver.rootName(call.callee) === '__all__' && (method === 'append' || method === 'extend');
+}
+
 function nameRole(site: StringSite, resolver: FileResolver): StringRole | undefined {
   if (site.assignedTo?.some((n) => ALL_LIKE.has(n)) && (site.container === 'list' || site.container === 'group' || site.container === 'set' || site.container === undefined)) return 'names';
   if (site.comparedWith && NAMEISH_ATTRIBUTES.has(resolver.lastAttribute(site.comparedWith) ?? '')) return 'definition-names';
@@ -295,9 +304,15 @@ export function nameValuedNames(resolver: FileResolver): { names: string[]; cont
     if (method && OBJECT_TARGET.has(method) && method !== 'object' && call.callee.steps.length === 0) {
       const name = nameOf(call.args[1]);
       if (name) out.add(name);
-    } else if (method === 'getfixturevalue' || method === 'import_module') {
+    } else if (method === 'getfixturevalue' || method === 'import_module' || method === 'methodcaller') {
       const name = nameOf(call.args[0]);
       if (name) out.add(name);
+    } else if (method === 'attrgetter') {
+      // `attrgetter(self.handler_attribute)`: each argument is an attribute's name.
+      for (const arg of call.args) {
+        const name = nameOf(arg);
+        if (name) out.add(name);
+      }
     }
     if (!resolver.isExternalChain(call.callee)) for (const key of call.splatKeys) {
       const name = nameOf(key);
@@ -399,6 +414,23 @@ function isNamespaceChain(chain: NonNullable<StringSite['subscripted']>, resolve
   const root = resolver.rootName(chain);
   if ((root === 'vars' || root === 'globals' || root === 'locals') && chain.steps.length === 1 && chain.steps[0] === '()') return true;
   return chain.steps.length === 0 && isKwargsName(chain, resolver);
+}
+
+/**
+ * The function whose `**` parameter a string looks a key up in (`kwargs.get("x")`, `kwargs["x"]`,
+ * `"x" in kwargs`): its name, as calls name it (`rules.isDataKeyword`).
+ */
+export function kwargsOwner(site: StringSite, resolver: FileResolver): string | undefined {
+  const owner = (name: string, scope: number): string | undefined => {
+    const found = resolver.lookup(name, scope);
+    const fn = found && resolver.scan.scopes[found.scope];
+    return fn && fn.params.some((p) => p.name === name && p.kind === 'dstar') ? fn.name : undefined;
+  };
+  if (site.lookedUpIn !== undefined) return owner(site.lookedUpIn, site.scope);
+  const chain = site.subscripted ?? (site.call && site.argIndex === 0 && KEY_METHODS.has(resolver.lastAttribute(site.call.callee) ?? '') && site.call.callee.steps.length === 1 ? site.call.callee : undefined);
+  if (!chain || chain.root === -1 || chain.steps.length > 1 || (site.subscripted && chain.steps.length > 0)) return undefined;
+  const root = resolver.scan.sites[chain.root];
+  return owner(root.text, root.scope);
 }
 
 /** The root of `chain` is a function's `**` parameter (`kwargs`). */
