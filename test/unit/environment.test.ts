@@ -221,6 +221,25 @@ test("an attribute an outside class's methods read through self but only set fro
   assert.ok(without.identifiers._ctxdata && without.identifiers.describe_value, 'renamed where the environment has no ctxlib');
 });
 
+test("a name an outside class only reads through self, under a base of another package (pytest's plugin manager under the repository's own pluggy), may be that base's: the repository's own method of that name stays renamed", async () => {
+  const site = tempDir('env-base-reads-site');
+  fs.mkdirSync(path.join(site, 'hooklib'));
+  fs.writeFileSync(
+    path.join(site, 'hooklib', '__init__.py'),
+    ['import calc.base', '', '', 'class Manager(calc.base.Base):', '    def setup(self):', '        return self.register_hooks()', ''].join('\n'),
+  );
+  const repo = tempDir('env-base-reads-repo');
+  fs.mkdirSync(path.join(repo, 'calc'));
+  fs.writeFileSync(path.join(repo, 'calc', '__init__.py'), '');
+  fs.writeFileSync(path.join(repo, 'calc', 'base.py'), ['class Base:', '    def register_hooks(self):', '        return 1', ''].join('\n'));
+  fs.writeFileSync(path.join(repo, 'calc', 'use.py'), ['import hooklib', '', '', 'def go(manager):', '    return manager.register_hooks()', ''].join('\n'));
+  const python = path.join(tempDir('env-base-reads-bin'), 'python3');
+  fs.writeFileSync(python, `#!/bin/sh\nPYTHONPATH=${site} exec ${PYTHON} "$@"\n`, { mode: 0o755 });
+  const names = (await buildBundle(repo, { seed: 5, granularity: 'full', python })).bundle.names!;
+  assert.deepEqual(names.environment.distributions.map((d) => d.tops), [['hooklib']]);
+  assert.ok(names.identifiers.register_hooks, `renamed (${names.keptMembers.register_hooks})`);
+});
+
 test('choosePython asks every candidate at once, chooses by the fewest missing in order, and learnEnvironment does not ask the chosen one again', async () => {
   requirePath(PYTHON, 'python3');
   const dir = tempDir('choose-python-');

@@ -4,7 +4,8 @@ For the module: its module-level names, the parameter names of its functions, wh
 imports and simple assignments bind (to resolve aliases and bases later), the modules it
 star-imports and its literal ``__all__``.  For every class (nested ones too): its bases as
 written, its attributes (methods, class attributes, annotated instance attributes,
-``self.X`` stored or read in any method, ``__slots__``, namedtuple fields), the parameter names of its
+``self.X = ...`` in any method, ``__slots__``, namedtuple fields, and ``self.X`` read as
+universe.py admits it), the parameter names of its
 methods and, apart, those of ``__init__``/``__new__``.
 
 Parameter names are the ones a caller can write as keywords: positional-only parameters
@@ -27,10 +28,11 @@ FIELD_CALLS = {"ib", "attrib", "field"}
 
 
 class ClassFacts:
-    __slots__ = ("names", "bases", "params", "init", "forwards")
+    __slots__ = ("names", "reads", "bases", "params", "init", "forwards")
 
     def __init__(self):
         self.names = set()
+        self.reads = set()  # read through self, never stored: the class's only where its bases say nothing (universe.py)
         self.bases = []  # dotted expressions in the module's scope, resolved later
         self.params = set()
         self.init = None  # parameters of __init__/__new__, None when the class defines neither
@@ -297,8 +299,9 @@ class _Reader:
 
     @staticmethod
     def read_instance_attributes(fn, cls, static):
-        """`self.X` anywhere in a method, stored or read through the bound first parameter: an attribute
-        only code outside the class sets (mpmath's `_ctxdata`) or a hook only subclasses define."""
+        """`self.X = ...` anywhere in a method (a store through the bound first parameter), and apart
+        the names only read so: an attribute only code outside the class sets (mpmath's `_ctxdata`),
+        a hook only subclasses define, or a base's method."""
         if static:
             return
         first = (positional_only(fn.args) + fn.args.args)[:1]
@@ -307,7 +310,7 @@ class _Reader:
         receiver = first[0].arg
         for node in ast.walk(fn):
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == receiver:
-                cls.names.add(node.attr)
+                (cls.names if isinstance(node.ctx, ast.Store) else cls.reads).add(node.attr)
 
 
 def read_module(name, text, is_package, is_stub):

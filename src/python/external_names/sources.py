@@ -70,6 +70,7 @@ def merge_module(into, other):
 
 def merge_class(into, other):
     into.names |= other.names
+    into.reads |= other.reads
     into.bases += [b for b in other.bases if b not in into.bases]
     into.params |= other.params
     if other.init is not None:

@@ -29,6 +29,7 @@ The run-time records alone give the schema-1 view (CPython's runtime introspecti
 """
 
 import builtins
+import sys
 
 from .python_source import ModuleFacts
 from .sources import SOURCE_NAMES, merge_class, merge_module
@@ -69,6 +70,7 @@ class Universe:
         self.add_submodule_names()
         self.expand_stars()
         self.resolve_bases()
+        self.admit_reads()
         self.aliases = self.find_aliases()
 
     # ---- modules ------------------------------------------------------------------------------
@@ -167,6 +169,30 @@ class Universe:
             if key in self.classes:
                 cls = self.classes[key]
                 cls.bases += [b for b in self.runtime["bases"][key] if b not in cls.bases and b != key]
+
+    def admit_reads(self):
+        """A name a class's methods only read through `self` is its own where every ancestor is of its
+        package, the standard library or builtins: set from outside (mpmath's `_ctxdata`) or a hook.
+        Under a base of another package (pytest's plugin manager under pluggy's) it may be that base's."""
+        stdlib = {m.split(".")[0] for m in self.runtime["stdlibModules"]} | set(getattr(sys, "stdlib_module_names", ())) | {"builtins"}
+        own = {}
+
+        def admitted(key, seen):
+            if key in own:
+                return own[key]
+            if key in seen or key not in self.classes:
+                return False
+            seen.add(key)
+            top = key.split(".")[0]
+            result = all(base.split(".")[0] in stdlib or (base.split(".")[0] == top and admitted(base, seen))
+                         for base in self.classes[key].bases if base.split(".")[0] != "builtins")
+            own[key] = result
+            return result
+
+        for key in sorted(self.classes):
+            cls = self.classes[key]
+            if cls.reads and admitted(key, set()):
+                cls.names |= cls.reads
 
     def find_aliases(self):
         aliases = {}
