@@ -23,7 +23,7 @@
  * - `prose`: any other string: only name-shaped spans change (see prose.ts).
  */
 import { aliasesOf } from '../python/aliases';
-import { Site, type Chain, type StringSite } from '../python/binder';
+import { Site, type Chain, type Scope, type StringSite } from '../python/binder';
 import { isIdentifier } from '../python/identifiers';
 import { FileResolver } from './resolve';
 import { appendTo } from '../common/multimap';
@@ -421,11 +421,7 @@ function isNamespaceChain(chain: NonNullable<StringSite['subscripted']>, resolve
  * `"x" in kwargs`): its name, as calls name it (`rules.isDataKeyword`).
  */
 export function kwargsOwner(site: StringSite, resolver: FileResolver): string | undefined {
-  const owner = (name: string, scope: number): string | undefined => {
-    const found = resolver.lookup(name, scope);
-    const fn = found && resolver.scan.scopes[found.scope];
-    return fn && fn.params.some((p) => p.name === name && p.kind === 'dstar') ? fn.name : undefined;
-  };
+  const owner = (name: string, scope: number) => kwargsFunction(name, scope, resolver)?.name;
   if (site.lookedUpIn !== undefined) return owner(site.lookedUpIn, site.scope);
   const chain = site.subscripted ?? (site.call && site.argIndex === 0 && KEY_METHODS.has(resolver.lastAttribute(site.call.callee) ?? '') && site.call.callee.steps.length === 1 ? site.call.callee : undefined);
   if (!chain || chain.root === -1 || chain.steps.length > 1 || (site.subscripted && chain.steps.length > 0)) return undefined;
@@ -442,9 +438,14 @@ export function isKwargsName(chain: NonNullable<StringSite['subscripted']>, reso
 
 /** `name`, used in `scope`, is a function's `**` parameter. */
 function isKwargsParam(name: string, scope: number, resolver: FileResolver): boolean {
+  return kwargsFunction(name, scope, resolver) !== undefined;
+}
+
+/** The function whose `**` parameter `name`, used in `scope`, is. */
+function kwargsFunction(name: string, scope: number, resolver: FileResolver): Scope | undefined {
   const found = resolver.lookup(name, scope);
-  if (!found) return false;
-  return resolver.scan.scopes[found.scope].params.some((p) => p.name === name && p.kind === 'dstar');
+  const fn = found && resolver.scan.scopes[found.scope];
+  return fn && fn.params.some((p) => p.name === name && p.kind === 'dstar') ? fn : undefined;
 }
 
 /**

@@ -32,7 +32,7 @@ class ClassFacts:
 
     def __init__(self):
         self.names = set()
-        self.reads = set()  # read through self, never stored: the class's only where its bases say nothing (universe.py)
+        self.reads = set()  # read through self, never stored: the class's where its ancestors are of its package (universe.py)
         self.bases = []  # dotted expressions in the module's scope, resolved later
         self.params = set()
         self.init = None  # parameters of __init__/__new__, None when the class defines neither

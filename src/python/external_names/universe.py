@@ -185,7 +185,7 @@ class Universe:
             seen.add(key)
             top = key.split(".")[0]
             result = all(base.split(".")[0] in stdlib or (base.split(".")[0] == top and admitted(base, seen))
-                         for base in self.classes[key].bases if base.split(".")[0] != "builtins")
+                         for base in self.classes[key].bases)
             own[key] = result
             return result
 
