@@ -10,7 +10,9 @@ import { translatorFor } from '../../src/core/disguise/translator';
 import { choosePython, environmentDrift, environmentReaderFolder, learnEnvironment, prefetchedChoice, prefetchEnvironment } from '../../src/core/names/environment';
 import { importedTops } from '../../src/core/python/imports';
 import { loadExternalNames } from '../../src/core/names/external-names';
-import { PYTHON, requirePath, tempDir } from '../helpers';
+import { materialize } from '../../src/core/disguise/materialize';
+import { readRepository } from '../../src/core/repository/repository';
+import { PYTHON, requirePath, runPytest, tempDir } from '../helpers';
 
 function includesAll(names: Iterable<string> | undefined, expected: readonly string[], what: string): void {
   assert.ok(names, `${what} should be known`);
@@ -238,6 +240,72 @@ test("a name an outside class only reads through self, under a base of another p
   const names = (await buildBundle(repo, { seed: 5, granularity: 'full', python })).bundle.names!;
   assert.deepEqual(names.environment.distributions.map((d) => d.tops), [['hooklib']]);
   assert.ok(names.identifiers.register_hooks, `renamed (${names.keptMembers.register_hooks})`);
+});
+
+test("a hook outside code looks up on the objects handed to it and defines nowhere itself (mpmath's hasattr(x, '_mpmath_'), then x._mpmath_()) keeps its spelling where the repository defines it, and the view runs like the original; a name the outside code only looks up on its own objects or on self stays renamed", async () => {
+  const site = tempDir('env-hooks-site');
+  fs.mkdirSync(path.join(site, 'convlib'));
+  fs.writeFileSync(
+    path.join(site, 'convlib', '__init__.py'),
+    [
+      'class Box:',
+      '    def __init__(self, value):',
+      '        self.value = to_number(value)',
+      '        self.width = 1',
+      '',
+      '    def measured(self):',
+      '        return getattr(self, "measure_box", None)',
+      '',
+      '',
+      'def to_number(value):',
+      '    if isinstance(value, (int, float)):',
+      '        return value',
+      '    if hasattr(value, "_as_number_"):',
+      '        return value._as_number_()',
+      '    return getattr(value, "width", 0)',
+      '',
+    ].join('\n'),
+  );
+  const repo = tempDir('env-hooks-repo');
+  const files: Record<string, string> = {
+    'fractions_view/__init__.py': [
+      'import convlib',
+      '',
+      '',
+      'class Ratio:',
+      '    def __init__(self, top, bottom):',
+      '        self.top = top',
+      '        self.bottom = bottom',
+      '',
+      '    def _as_number_(self):',
+      '        return self.top / self.bottom',
+      '',
+      '    def measure_box(self):',
+      '        return 2',
+      '',
+      '',
+      'def boxed(ratio):',
+      '    return convlib.Box(ratio).value',
+      '',
+    ].join('\n'),
+    'tests/test_ratio.py': ['from fractions_view import Ratio, boxed', '', '', 'def test_boxed():', '    assert boxed(Ratio(1, 4)) == 0.25', ''].join('\n'),
+  };
+  for (const [file, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
+    fs.writeFileSync(path.join(repo, file), text);
+  }
+  const python = path.join(tempDir('env-hooks-bin'), 'python3');
+  fs.writeFileSync(python, `#!/bin/sh\nPYTHONPATH=${site} exec ${PYTHON} "$@"\n`, { mode: 0o755 });
+  const bundle = (await buildBundle(repo, { seed: 7, granularity: 'full', python })).bundle;
+  const names = bundle.names!;
+  assert.equal(names.keptMembers._as_number_, 'outside-hook');
+  assert.ok(names.identifiers.measure_box, `measure_box renamed (${names.keptMembers.measure_box})`);
+  const view = path.join(tempDir('env-hooks-view'), 'view');
+  await materialize(readRepository(repo), bundle, view);
+  const translator = translatorFor(bundle);
+  assert.deepEqual([...runPytest(view, [], python)].map(([id, outcome]) => [translator.toReal(id), outcome]), [...runPytest(repo, [], python)]);
+  const without = (await buildBundle(repo, { seed: 7, granularity: 'full', python: PYTHON })).bundle.names!;
+  assert.ok(without.identifiers._as_number_, 'renamed where the environment has no convlib');
 });
 
 test('choosePython asks every candidate at once, chooses by the fewest missing in order, and learnEnvironment does not ask the chosen one again', async () => {

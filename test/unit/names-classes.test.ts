@@ -1210,6 +1210,179 @@ test('a function that builds method names both from data and from __name__ ("fro
   assert.equal(d.bundle.names!.overrides.from_RealField, `from_${d.name('RealField')}`);
 });
 
+test('a name built from a piece and a loop variable over data ("_check_%s" % fact, for fact in FACTS, words of rule strings) takes the data\'s spelling, though the function reads names on another line (fact not in cls.__dict__) and a member elsewhere is spelled like the word (Ring.zero)', async () => {
+  const d = await viewRunsLikeOriginal({
+    'facts/__init__.py': [
+      'RULES = ["zero -> finite", "positive -> nonzero"]',
+      'FACTS = sorted({word for rule in RULES for word in rule.split(" -> ")})',
+      '',
+      '',
+      'class Fact:',
+      '    def __init_subclass__(cls, **kwargs):',
+      '        super().__init_subclass__(**kwargs)',
+      '        cls.handlers = {}',
+      '        for fact in FACTS:',
+      '            method = getattr(cls, "_check_%s" % fact, None)',
+      '            if method is not None:',
+      '                cls.handlers[fact] = method',
+      '        for fact in FACTS:',
+      '            if fact not in cls.__dict__:',
+      '                setattr(cls, fact, None)',
+      '',
+      '    def ask(self, fact):',
+      '        handler = self.handlers.get(fact)',
+      '        return None if handler is None else handler(self)',
+      '',
+      '',
+      'class Number(Fact):',
+      '    def __init__(self, value):',
+      '        self.value = value',
+      '',
+      '    def _check_zero(self):',
+      '        return self.value == 0',
+      '',
+      '    def _check_positive(self):',
+      '        return self.value > 0',
+      '',
+      '',
+      'class Ring:',
+      '    zero = 0',
+      '    positive = 1',
+      '',
+    ].join('\n'),
+    'tests/test_facts.py': [
+      'from facts import Number, Ring',
+      '',
+      '',
+      'def test_ask():',
+      '    assert Number(Ring.zero).ask("zero") is True',
+      '    assert Number(Ring.positive).ask("positive") is True',
+      '    assert Number(3).ask("finite") is None',
+      '',
+    ].join('\n'),
+  });
+  assert.match(d.view('facts/__init__.py'), /def _\w+_zero\(self\)/);
+});
+
+test('families that build one member ("do_%s" % command and "do_report_" + what both build do_report_users) spell it one way: where one keeps its piece (cmd.Cmd owns do_help), so does the other', async () => {
+  const d = await viewRunsLikeOriginal({
+    'console/__init__.py': [
+      'import cmd',
+      '',
+      '',
+      'class Shell(cmd.Cmd):',
+      '    def do_help(self, arg):',
+      '        return "help"',
+      '',
+      '    def do_report_users(self, arg):',
+      '        return "users"',
+      '',
+      '    def do_report_groups(self, arg):',
+      '        return "groups"',
+      '',
+      '    def run(self, command):',
+      '        return getattr(self, "do_%s" % command)("")',
+      '',
+      '    def report(self, what):',
+      '        return getattr(self, "do_report_" + what)("")',
+      '',
+    ].join('\n'),
+    'tests/test_console.py': [
+      'from console import Shell',
+      '',
+      '',
+      'def test_commands():',
+      '    shell = Shell()',
+      '    assert shell.report("users") == "users"',
+      '    assert shell.run("report_groups") == "groups"',
+      '    assert shell.run("help") == "help"',
+      '',
+    ].join('\n'),
+  });
+  assert.deepEqual(d.bundle.names!.keptFamilies, ['prefix:do_', 'prefix:do_report_']);
+});
+
+test('a class made in a function that the file also reads as an attribute (a registry serving classes by their __name__: R.LocalWidget) is one name: the attribute follows the class', async () => {
+  const d = await viewRunsLikeOriginal({
+    'registry/__init__.py': [
+      'class Registry:',
+      '    def __init__(self):',
+      '        self._waiting = {}',
+      '',
+      '    def register(self, cls):',
+      '        self._waiting[cls.__name__] = cls',
+      '',
+      '    def __getattr__(self, name):',
+      '        if name not in self._waiting:',
+      '            raise AttributeError(name)',
+      '        made = self._waiting.pop(name)()',
+      '        setattr(self, name, made)',
+      '        return made',
+      '',
+      '',
+      'R = Registry()',
+      '',
+      '',
+      'class Registered(type):',
+      '    def __init__(cls, *args, **kwargs):',
+      '        super().__init__(*args, **kwargs)',
+      '        R.register(cls)',
+      '',
+    ].join('\n'),
+    'tests/test_registry.py': [
+      'from registry import R, Registered',
+      '',
+      '',
+      'def test_local_class():',
+      '    class LocalWidget(metaclass=Registered):',
+      '        pass',
+      '',
+      '    assert isinstance(R.LocalWidget, LocalWidget)',
+      '',
+    ].join('\n'),
+  });
+  assert.match(d.view('tests/test_registry.py'), new RegExp(`R\\.${d.name('LocalWidget')}\\b`));
+});
+
+test('a method name built from __name__ ("_rewrite_as_%s" % rule.__name__) takes the class of that very spelling (floor, kept as an outside name is) over one that only lower-cases to it (Floor)', async () => {
+  const d = await viewRunsLikeOriginal({
+    'shapes/__init__.py': [
+      'import math',
+      '',
+      '',
+      'class Shape:',
+      '    def rewrite(self, rule):',
+      '        method = "_rewrite_as_%s" % rule.__name__',
+      '        return getattr(self, method)()',
+      '',
+      '',
+      'class floor(Shape):',
+      '    def _rewrite_as_Floor(self):',
+      '        return "big"',
+      '',
+      '',
+      'class Floor(Shape):',
+      '    def _rewrite_as_floor(self):',
+      '        return "small"',
+      '',
+      '',
+      'def lowest(value):',
+      '    return value.floor() + math.pi',
+      '',
+    ].join('\n'),
+    'tests/test_shapes.py': [
+      'from shapes import Floor, floor',
+      '',
+      '',
+      'def test_rewrite():',
+      '    assert Floor().rewrite(floor) == "small"',
+      '    assert floor().rewrite(Floor) == "big"',
+      '',
+    ].join('\n'),
+  });
+  assert.match(d.view('shapes/__init__.py'), /def _\w+_as_floor\(self\)/);
+});
+
 test('a key read back from **kwargs (options.get("combine")) that the calls give as data (recurse(item, combine="base") to def recurse(part, **options), which declares no combine) is the same data word as the keyword', async () => {
   const d = await viewRunsLikeOriginal({
     'simplify/__init__.py': [
@@ -1234,6 +1407,46 @@ test('a key read back from **kwargs (options.get("combine")) that the calls give
     ].join('\n'),
   });
   assert.match(d.view('simplify/__init__.py'), /\.get\("combine", /);
+});
+
+test('a keyword given as data to a function that hands its **kwargs on (replace(old, new, combine=True) to _replace(old, new, **hints)) is data where it arrives: hints.get("combine") reads the same word, though a parameter elsewhere is spelled like it', async () => {
+  const d = await viewRunsLikeOriginal({
+    'algebra/__init__.py': [
+      'class Expr:',
+      '    def __init__(self, *items):',
+      '        self.items = items',
+      '',
+      '    def replace(self, old, new, **kwargs):',
+      '        if old == new:',
+      '            kwargs["combine"] = False',
+      '        return self._replace(old, new, **kwargs)',
+      '',
+      '    def _replace(self, old, new, **hints):',
+      '        def fallback():',
+      '            items = [new if item == old else item for item in self.items]',
+      '            if hints.get("combine", False):',
+      '                return Expr(sum(items))',
+      '            return Expr(*items)',
+      '        return fallback()',
+      '',
+      '    def substitute(self, mapping, combine=False):',
+      '        out = self',
+      '        for old, new in mapping.items():',
+      '            out = out.replace(old, new, combine=combine)',
+      '        return out',
+      '',
+    ].join('\n'),
+    'tests/test_algebra.py': [
+      'from algebra import Expr',
+      '',
+      '',
+      'def test_replace():',
+      '    assert Expr(1, 2, 3).replace(2, 5, combine=True).items == (9,)',
+      '    assert Expr(1, 2).substitute({2: 4}).items == (1, 4)',
+      '',
+    ].join('\n'),
+  });
+  assert.match(d.view('algebra/__init__.py'), /\.get\("combine", False\)/);
 });
 
 test('a name built from a piece and data and handed to operator.attrgetter or methodcaller through an attribute (self.handler_attribute = "_%s_handler" % name; attrgetter(self.handler_attribute)) is a name: its piece follows the methods it builds, the data keeps its spelling', async () => {

@@ -4,7 +4,7 @@
  * receivers, keywords of unknown callees), its classes with their bases, and the external
  * modules it imports. Plain data, so that it can be computed in a worker and cached by content.
  */
-import { Bind, IMPORTING_CALLEES, Site, calledName, enclosingFunction, loopIterableNames, outermostFunction, scanPython, type Chain, type PyScan, type StringSite } from '../python/binder';
+import { Bind, IMPORTING_CALLEES, Site, calledName, enclosingFunction, lookupSite, loopIterableNames, outermostFunction, scanPython, type Chain, type NameSite, type PyScan, type StringSite } from '../python/binder';
 import { FileResolver, type ModuleContext } from './resolve';
 import { externalValueWord, isKwargsName, nameArgumentFlow, stringRole, withNameFlow, type ArgumentFlow } from './string-roles';
 import { appendTo } from '../common/multimap';
@@ -115,6 +115,8 @@ export interface FileFacts {
    * import sympify`): `from pkg import sympify` and `pkg.sympify` read that, not the submodule.
    */
   shadowedModules: string[];
+  /** Classes and functions made in a function that the file also reads as attributes (`registry.LocalWidget`). */
+  attributeLocals: string[];
   /** Module-level names it imports from a module of the repository (`from .iterables import cartes`): `[name, absolute module, imported name]`. */
   reexports: Array<[name: string, module: string, imported: string]>;
   /**
@@ -204,7 +206,7 @@ function baseModule(resolver: FileResolver, chain: Chain): string | undefined {
 export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   const scan = scanPython(text);
   const resolver = new FileResolver(scan, context);
-  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], standIns: [], computedModuleParents: [], pathWords: [], oneWordStrings: [], lowerWordStrings: [], nameKeys: [], nameReaders: [], nameAttributes: [], attributeWords: [], decorated: [], stringWords: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), wordStrings: [], externalValues: [], namePieces: [], cutWords: [], laidOutWords: [], keyWords: [], templateAttributes: [], computedKeywordCallees: [], containerWords: [], dynamicAttributes: false, shadowedModules: [], reexports: [], optionNames: [], nameValued: [], nameArguments: nameArgumentFlow(resolver) };
+  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], standIns: [], computedModuleParents: [], pathWords: [], oneWordStrings: [], lowerWordStrings: [], nameKeys: [], nameReaders: [], nameAttributes: [], attributeWords: [], decorated: [], stringWords: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), wordStrings: [], externalValues: [], namePieces: [], cutWords: [], laidOutWords: [], keyWords: [], templateAttributes: [], computedKeywordCallees: [], containerWords: [], dynamicAttributes: false, shadowedModules: [], attributeLocals: [], reexports: [], optionNames: [], nameValued: [], nameArguments: nameArgumentFlow(resolver) };
   // Strings flow into names within the file, as the translation sees them (code.ts).
   const flow = withNameFlow(resolver);
   facts.nameValued = flow.names;
@@ -442,6 +444,8 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
       if (kind === 'export' && site.scope === 0) (facts.exports ??= []).push(m[0]);
     }
   }
+  const localCallables = new Set(facts.definitions.filter(([, kind]) => kind === 'local-callable').map(([name]) => name));
+  facts.attributeLocals = [...new Set(sites.filter((s) => s.kind === Site.Attribute && localCallables.has(s.text)).map((s) => s.text))].sort();
   facts.nameKeys = nameKeys(scan, resolver);
   facts.nameReaders = nameReaders(scan, resolver);
   classNameAttributes(scan, facts);
@@ -663,14 +667,43 @@ function familyPieces(scan: ReturnType<typeof scanPython>, site: StringSite): Fi
     return [text.lastIndexOf('\n', offset - 1) + 1, end === -1 ? text.length : end];
   };
   const [lineStart, lineEnd] = lineOf(site.token.start);
-  // A line that builds a name from `__name__` itself tells its value; a line reading names that
-  // builds no string prepares a value for the function's other lines (`n = cls.__name__`), and a
-  // line that builds one from what it reads itself (`"from_" + base.__class__.__name__`) does not
-  // make the function's other lines (`"from_" + base.alias`) read names.
+  const readsNames = (s: NameSite) => (s.kind === Site.Attribute && NAME_READERS.has(s.text)) || (s.kind === Site.Name && (s.text === 'dir' || s.text === 'vars' || s.text === 'getmembers'));
+  const inFunction = (scope: number) => {
+    for (let k = scope; k !== -1; k = scan.scopes[k].parent) if (k === fn) return true;
+    return false;
+  };
+  const local = scan.sites.filter((s) => s.start >= from && s.end <= to);
+  // A line that builds a name from `__name__` itself tells its value.
+  if (local.some((s) => s.start >= lineStart && s.end <= lineEnd && readsNames(s))) return shapes.map(([piece, side]) => [piece, side, 'name']);
+  // The function's own variables the line builds from tell where the value comes from: the lines
+  // that assign them, and theirs in turn (`for fact in FACTS:` is data, `n = cls.__name__` names).
+  const seen = new Set<number>();
+  const pending: Array<[number, number]> = [[lineStart, lineEnd]];
+  let traced = false;
+  while (pending.length > 0) {
+    const [start, end] = pending.pop()!;
+    for (const s of local) {
+      if (s.start < start || s.end > end || s.kind !== Site.Name || s.store) continue;
+      const found = lookupSite(scan, s);
+      if (!found || !inFunction(found.scope) || found.binding.kinds & Bind.Param) continue;
+      traced = true;
+      for (const declaration of found.binding.declarations) {
+        if (seen.has(declaration)) continue;
+        seen.add(declaration);
+        const [declaredStart, declaredEnd] = lineOf(scan.sites[declaration].start);
+        if (local.some((other) => other.start >= declaredStart && other.end <= declaredEnd && readsNames(other))) return shapes.map(([piece, side]) => [piece, side, 'name']);
+        pending.push([declaredStart, declaredEnd]);
+      }
+    }
+  }
+  if (traced) return shapes.map(([piece, side]) => [piece, side, 'data']);
+  // Else (parameters, attributes): a line reading names that builds no string prepares a value
+  // for the function's other lines, and a line that builds one from what it reads itself
+  // (`"from_" + base.__class__.__name__`) does not make the function's other lines
+  // (`"from_" + base.alias`) read names.
   let source: 'data' | 'name' = 'data';
-  for (const s of scan.sites) {
-    if (s.start < from || s.end > to || !((s.kind === Site.Attribute && NAME_READERS.has(s.text)) || (s.kind === Site.Name && (s.text === 'dir' || s.text === 'vars' || s.text === 'getmembers')))) continue;
-    if (s.start >= lineStart && s.end <= lineEnd) return shapes.map(([piece, side]) => [piece, side, 'name']);
+  for (const s of local) {
+    if (!readsNames(s)) continue;
     const [readStart, readEnd] = lineOf(s.start);
     if (!scan.strings.some((other) => other.token.start >= readStart && other.token.end <= readEnd)) source = 'name';
   }

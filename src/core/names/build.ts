@@ -103,6 +103,8 @@ export function buildNames(
     // `self.assertIsNone` in a mixin: a name no class of the repository defines is inherited from outside.
     for (const cls of file.classes) for (const word of cls.used) if (!definitions.has(word) && universe.attributes.has(word)) keep(word, 'external-attribute');
     for (const word of file.unknownKeywords) if (universe.parameters.has(word) || universe.attributes.has(word)) keep(word, 'external-keyword');
+    // A hook outside code looks up on the objects handed to it (mpmath's `hasattr(x, "_mpmath_")`).
+    for (const cls of file.classes) for (const word of [...cls.members, ...cls.assigned]) if (universe.hooks.has(word)) keep(word, 'outside-hook');
   }
   for (const file of input.facts) for (const name of file.dynamicParams) keep(name, 'dynamic-locals');
   const bindings = moduleBindings(input);
@@ -232,10 +234,13 @@ export function buildNames(
 
   const identifiers: Record<string, string> = {};
   const locals: Record<string, string> = {};
+  const attributeLocals = new Set(input.facts.flatMap((f) => f.attributeLocals));
   for (const [name, kinds] of definitions) {
     const inScope = [...kinds].filter((k) => kindsInScope.has(k));
     if (inScope.length === 0) continue;
-    if (inScope.some((k) => !LOCAL_KINDS.has(k))) {
+    // A class or function made in a function and read as an attribute too (a registry serving it
+    // by its `__name__`: `registry.LocalWidget`) is one name, renamed as a member is.
+    if (inScope.some((k) => !LOCAL_KINDS.has(k)) || (inScope.includes('local-callable') && attributeLocals.has(name))) {
       const view = rules.decideMember(name);
       if (view !== name) identifiers[name] = view;
       // Kept as a member (a parameter, an attribute) but renamed where it is a function's local
@@ -577,15 +582,37 @@ function familyOverrides(facts: FileFacts[], definitions: Map<string, Set<string
     for (const cls of file.classes) for (const word of [...cls.used, ...cls.assigned]) candidates.add(word);
   }
   const classes = new Map<string, string>();
-  for (const file of facts) for (const cls of file.classes) classes.set(cls.name.toLowerCase(), cls.name);
+  const classNames = new Set<string>();
+  for (const file of facts) {
+    for (const cls of file.classes) {
+      classes.set(cls.name.toLowerCase(), cls.name);
+      classNames.add(cls.name);
+    }
+  }
   // A family one of whose members keeps its spelling (data spells it, an outside API owns it) keeps
   // its pieces: the program builds that member from them (`'%s_id' % name` and a kept `site_id`).
   const members = new Map([...families].map(([key, { side }]) => [key, [...candidates].filter((name) => isMember(name, side, key.slice(key.indexOf(':') + 1)))]));
-  const keptFamilies = [...families]
-    .filter(([key, { side }]) => members.get(key)!.some((name) => rules.isKeptMember(name)) || keptNames.some((name) => isMember(name, side, key.slice(key.indexOf(':') + 1))))
-    .map(([key]) => key)
-    .sort();
-  const kept = new Set(keptFamilies);
+  const kept = new Set(
+    [...families]
+      .filter(([key, { side }]) => members.get(key)!.some((name) => rules.isKeptMember(name)) || keptNames.some((name) => isMember(name, side, key.slice(key.indexOf(':') + 1))))
+      .map(([key]) => key),
+  );
+  // Families that build one member (`"_eval_%s" % prop` and `"_eval_is_%s" % fact` both build
+  // `_eval_is_zero`) spell it one way: one kept keeps the other.
+  const byMember = new Map<string, string[]>();
+  for (const [key, names] of members) for (const name of names) appendTo(byMember, name, key);
+  const pending = [...kept];
+  while (pending.length > 0) {
+    const key = pending.pop()!;
+    for (const name of members.get(key)!) {
+      for (const other of byMember.get(name)!) {
+        if (kept.has(other)) continue;
+        kept.add(other);
+        pending.push(other);
+      }
+    }
+  }
+  const keptFamilies = [...kept].sort();
   const overrides: Record<string, string> = {};
   const callable = (name: string) => [...(definitions.get(name) ?? [])].some((kind) => kind === 'class' || kind === 'function' || kind === 'local-callable');
   for (const [key, { side, sources }] of [...families].sort((a, b) => order(a[1].side) - order(b[1].side))) {
@@ -602,7 +629,8 @@ function familyOverrides(facts: FileFacts[], definitions: Map<string, Set<string
     for (const name of members.get(key)!) {
       const rest = side === 'prefix' ? name.slice(piece.length) : name.slice(0, name.length - piece.length);
       let restView = rest;
-      const cls = classes.get(rest.toLowerCase());
+      // A class of that very spelling, else one the program lower-cases (`type(x).__name__.lower()`).
+      const cls = classNames.has(rest) ? rest : classes.get(rest.toLowerCase());
       // `__name__` names classes and functions: a piece built on from both data and names (`"from_" + alias`, `"from_" + cls.__name__`) joins data where the rest names neither.
       if (sources.has('name') && (!sources.has('data') || cls !== undefined || callable(rest))) {
         restView = cls === undefined || cls === rest ? rules.decideMember(rest) : rules.decideMember(cls).toLowerCase();
@@ -744,6 +772,18 @@ function dataKeywords(facts: FileFacts[]): string[] {
     for (const [callee, keyword] of file.calls) {
       const fn = functions.get(callee);
       if (fn && fn.kwargs && !declares(callee, keyword, new Set())) out.add(`${callee}.${keyword}`);
+    }
+  }
+  // Handed on through `**kwargs` (`subs(**kwargs)` to `_subs(**hints)`, which reads `hints.get("hack2")`), it is data there too.
+  const pending = [...out];
+  while (pending.length > 0) {
+    const key = pending.pop()!;
+    const dot = key.indexOf('.');
+    for (const target of functions.get(key.slice(0, dot))!.forwardsTo) {
+      const next = `${target}${key.slice(dot)}`;
+      if (!functions.get(target)?.kwargs || out.has(next)) continue;
+      out.add(next);
+      pending.push(next);
     }
   }
   return [...out].sort();

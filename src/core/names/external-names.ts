@@ -55,6 +55,8 @@ interface ExternalNamesFile {
 interface ModuleRecord {
   names: number[];
   parameters: number[];
+  /** Names it looks up on what its callers hand it that nothing read with it defines (universe.py `find_hooks`). */
+  hooks: number[];
 }
 
 interface ClassRecord {
@@ -68,6 +70,8 @@ interface ClassRecord {
 export interface ExternalUniverse {
   attributes: ReadonlySet<string>;
   parameters: ReadonlySet<string>;
+  /** Hooks: names outside code looks up on the objects handed to it (`hasattr(x, "_mpmath_")`) and defines nowhere itself. */
+  hooks: ReadonlySet<string>;
 }
 
 /** The shipped data's encoding, as the environment reader writes it too (one document per distribution). */
@@ -226,14 +230,16 @@ export class ExternalNames {
     return this.once(`universe ${sorted.join(' ')}`, () => {
       const attributes = new Set<string>(this.builtinTypeAttributes);
       const parameters = new Set<string>();
+      const hooks = new Set<string>();
       for (const names of [this.own, ...this.layers]) {
         for (const top of sorted) {
           const part = names.topUniverse(top);
           for (const name of part.attributes) attributes.add(name);
           for (const name of part.parameters) parameters.add(name);
+          for (const name of part.hooks) hooks.add(name);
         }
       }
-      return { attributes, parameters };
+      return { attributes, parameters, hooks };
     });
   }
 
@@ -359,8 +365,8 @@ export class ExternalNames {
   private moduleRecord(index: number): ModuleRecord {
     const raw = this.once('moduleBlob', () => this.file.modules.split(this.file.recordSeparator));
     return this.once(`module ${index}`, () => {
-      const [names, parameters] = this.fields(raw[index]);
-      return { names: this.unpack(names), parameters: this.unpack(parameters) };
+      const [names, parameters, hooks] = this.fields(raw[index]);
+      return { names: this.unpack(names), parameters: this.unpack(parameters), hooks: this.unpack(hooks ?? '') };
     });
   }
 
@@ -437,16 +443,18 @@ export class ExternalNames {
     return this.once(`top ${top}`, () => {
       const attributes = new Set<string>();
       const parameters = new Set<string>();
+      const hooks = new Set<string>();
       const { modules, classes } = this.byTop().get(top) ?? { modules: [], classes: [] };
       for (const index of modules) {
         for (const name of this.moduleMembers(index)) attributes.add(name);
         for (const i of this.moduleRecord(index).parameters) parameters.add(this.string(i));
+        for (const i of this.moduleRecord(index).hooks) hooks.add(this.string(i));
       }
       for (const index of classes) {
         for (const name of this.membersOf(index)) attributes.add(name);
         for (const name of this.parametersOf(index)) parameters.add(name);
       }
-      return { attributes, parameters };
+      return { attributes, parameters, hooks };
     });
   }
 

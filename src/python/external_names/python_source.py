@@ -17,6 +17,7 @@ strings are ``ast.Str`` before 3.8, and positional-only parameters exist from 3.
 """
 
 import ast
+import re
 
 # Decorators that synthesise __init__ from the annotated (or attr.ib) fields of a class.
 FIELD_INIT_DECORATORS = {
@@ -51,6 +52,9 @@ class ModuleFacts:
         self.stars = []
         self.all = None
         self.classes = {}  # qualified name inside the module ("Outer.Inner") -> ClassFacts
+        # Names the module looks up by name on what its callers hand it (`hasattr(x, "_mpmath_")`):
+        # where nothing read with it defines one, a hook for others' objects (universe.py).
+        self.lookups = set()
 
 
 def dotted_name(node):
@@ -313,9 +317,43 @@ class _Reader:
                 (cls.names if isinstance(node.ctx, ast.Store) else cls.reads).add(node.attr)
 
 
+LOOKUP_BUILTINS = ("hasattr", "getattr")
+# Where the text has no such call, the walk is skipped.
+LOOKUP_CALL = re.compile(r"\b(?:has|get)attr\(\s*\w+\s*,\s*[rbuRBU]*['\"]")
+LOOKUP_CALL_BYTES = re.compile(LOOKUP_CALL.pattern.encode())
+
+
+def parameter_lookups(tree):
+    """The literal names given to `hasattr`/`getattr` on a parameter of a function they are in,
+    other than a method's bound first one (`hasattr(x, "_mpmath_")`; not `getattr(self, "x")`),
+    dunders left out.  One walk of the tree."""
+    out = set()
+
+    def visit(node, params, in_class):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                args = child.args
+                positional = positional_only(args) + args.args
+                if in_class and not any(dotted_name(d) in ("staticmethod", "builtins.staticmethod") for d in child.decorator_list):
+                    positional = positional[1:]
+                visit(child, params | {p.arg for p in positional + args.kwonlyargs}, False)
+                continue
+            if params and isinstance(child, ast.Call) and isinstance(child.func, ast.Name) and child.func.id in LOOKUP_BUILTINS \
+                    and len(child.args) >= 2 and isinstance(child.args[0], ast.Name) and child.args[0].id in params:
+                value = string_value(child.args[1])
+                if value and value.isidentifier() and not (value.startswith("__") and value.endswith("__")):
+                    out.add(value)
+            visit(child, params, isinstance(child, ast.ClassDef))
+
+    visit(tree, frozenset(), False)
+    return out
+
+
 def read_module(name, text, is_package, is_stub):
     """ModuleFacts of one source text; raises SyntaxError/ValueError when `ast` cannot parse it."""
     tree = ast.parse(text, filename=name)
     facts = ModuleFacts(name, is_package, is_stub)
     _Reader(facts).read_module(tree)
+    if (LOOKUP_CALL if isinstance(text, str) else LOOKUP_CALL_BYTES).search(text):
+        facts.lookups = parameter_lookups(tree)
     return facts

@@ -53,6 +53,7 @@ def merge_module(into, other):
     """A module given both as .py and .pyi (numpy): the union of both."""
     into.names |= other.names
     into.params |= other.params
+    into.lookups |= other.lookups
     for k, v in other.bindings.items():
         into.bindings.setdefault(k, v)
     into.stars += [s for s in other.stars if s not in into.stars]

@@ -15,7 +15,8 @@ index.  `absent` ("!") stands for a list that does not exist, unlike an empty on
   moduleNames                packed: the name of each module record, in record order
   modules                    module records, joined by `recordSeparator`, fields by
                              `fieldSeparator`: names read from sources (less the run-time ones),
-                             parameters of its functions
+                             parameters of its functions, hooks (names it looks up on what its
+                             callers hand it that nothing read with it defines: `_mpmath_`)
   runtimeModules             records: module record (1 index), the names dir() gave at run time
   classNames                 packed pairs per class record: module record, name inside the module
   classes                    class records: names read from sources (less the run-time ones),
@@ -72,6 +73,7 @@ class Universe:
         self.resolve_bases()
         self.admit_reads()
         self.aliases = self.find_aliases()
+        self.hooks = self.find_hooks()
 
     # ---- modules ------------------------------------------------------------------------------
 
@@ -194,6 +196,17 @@ class Universe:
             if cls.reads and admitted(key, set()):
                 cls.names |= cls.reads
 
+    def find_hooks(self):
+        """Per module, the names it looks up on what its callers hand it that nothing read with it
+        defines (`hasattr(x, "_mpmath_")`): hooks that other code's objects provide."""
+        defined = set()
+        for facts in self.modules.values():
+            defined |= facts.names
+        for key, cls in self.classes.items():
+            defined |= cls.names
+            defined.add(key.rpartition(".")[2])
+        return {dotted: facts.lookups - defined for dotted, facts in self.modules.items() if facts.lookups - defined}
+
     def find_aliases(self):
         aliases = {}
         for dotted in sorted(self.modules):
@@ -246,6 +259,8 @@ class Universe:
             strings.add(key[len(owners[key]) + 1:])
         for facts in self.modules.values():
             strings |= facts.names | facts.params
+        for hooks in self.hooks.values():
+            strings |= hooks
         for cls in self.classes.values():
             strings |= cls.names | cls.params | (cls.init or set())
         for _, _, _, tops in distributions:
@@ -281,7 +296,7 @@ class Universe:
         for number, dotted in enumerate(module_keys):
             facts = self.modules.get(dotted)
             names = source_names(number, runtime["modules"].get(dotted), facts.names if facts else set(), runtime_modules)
-            modules.append([names, ids(facts.params if facts else ())])
+            modules.append([names, ids(facts.params if facts else ()), ids(self.hooks.get(dotted, ()))])
         classes, runtime_classes, class_names = [], [], []
         for number, key in enumerate(class_keys):
             cls = self.classes.get(key)
