@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { buildBundle, parseBundle, serializeBundle } from '../../src/core/disguise/bundle';
+import { buildBundle, parseBundle, serializeBundle, type Bundle } from '../../src/core/disguise/bundle';
 import { translatorFor } from '../../src/core/disguise/translator';
 import { choosePython, environmentDrift, environmentReaderFolder, learnEnvironment, prefetchedChoice, prefetchEnvironment } from '../../src/core/names/environment';
 import { importedTops } from '../../src/core/python/imports';
@@ -18,6 +18,29 @@ function includesAll(names: Iterable<string> | undefined, expected: readonly str
   assert.ok(names, `${what} should be known`);
   const set = new Set(names);
   for (const n of expected) assert.ok(set.has(n), `${what} should include ${JSON.stringify(n)}`);
+}
+
+/** Writes `files` (path -> text) under `root`. */
+function writeFiles(root: string, files: Record<string, string>): void {
+  for (const [file, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    fs.writeFileSync(path.join(root, file), text);
+  }
+}
+
+/** An interpreter (Debian's) that imports from `site` first. */
+function pythonSeeing(site: string): string {
+  const python = path.join(tempDir('env-python-'), 'python3');
+  fs.writeFileSync(python, `#!/bin/sh\nPYTHONPATH=${site} exec ${PYTHON} "$@"\n`, { mode: 0o755 });
+  return python;
+}
+
+/** The repository's view materialized with `bundle` runs its suite with `python` as the original does. */
+async function assertViewRunsLikeOriginal(repo: string, bundle: Bundle, python: string): Promise<void> {
+  const view = path.join(tempDir('env-view-'), 'view');
+  await materialize(readRepository(repo), bundle, view);
+  const translator = translatorFor(bundle);
+  assert.deepEqual([...runPytest(view, [], python)].map(([id, outcome]) => [translator.toReal(id), outcome]), [...runPytest(repo, [], python)]);
 }
 
 test("installed packages are read from the interpreter's sources, compiled modules from importing them; distributions, versions and siblings come from their metadata", async () => {
@@ -290,22 +313,54 @@ test("a hook outside code looks up on the objects handed to it and defines nowhe
     ].join('\n'),
     'tests/test_ratio.py': ['from fractions_view import Ratio, boxed', '', '', 'def test_boxed():', '    assert boxed(Ratio(1, 4)) == 0.25', ''].join('\n'),
   };
-  for (const [file, text] of Object.entries(files)) {
-    fs.mkdirSync(path.dirname(path.join(repo, file)), { recursive: true });
-    fs.writeFileSync(path.join(repo, file), text);
-  }
-  const python = path.join(tempDir('env-hooks-bin'), 'python3');
-  fs.writeFileSync(python, `#!/bin/sh\nPYTHONPATH=${site} exec ${PYTHON} "$@"\n`, { mode: 0o755 });
+  writeFiles(repo, files);
+  const python = pythonSeeing(site);
   const bundle = (await buildBundle(repo, { seed: 7, granularity: 'full', python })).bundle;
   const names = bundle.names!;
   assert.equal(names.keptMembers._as_number_, 'outside-hook');
   assert.ok(names.identifiers.measure_box, `measure_box renamed (${names.keptMembers.measure_box})`);
-  const view = path.join(tempDir('env-hooks-view'), 'view');
-  await materialize(readRepository(repo), bundle, view);
-  const translator = translatorFor(bundle);
-  assert.deepEqual([...runPytest(view, [], python)].map(([id, outcome]) => [translator.toReal(id), outcome]), [...runPytest(repo, [], python)]);
+  await assertViewRunsLikeOriginal(repo, bundle, python);
   const without = (await buildBundle(repo, { seed: 7, granularity: 'full', python: PYTHON })).bundle.names!;
   assert.ok(without.identifiers._as_number_, 'renamed where the environment has no convlib');
+});
+
+test("a package known from typeshed's stubs is read from the interpreter too (a stub declares, it does not show what the package reads on the objects handed to it): its hooks keep the repository's definitions; a stubbed package the interpreter lacks is not reported missing", async () => {
+  const site = tempDir('env-stubbed-site');
+  fs.mkdirSync(path.join(site, 'html5lib'));
+  fs.writeFileSync(
+    path.join(site, 'html5lib', '__init__.py'),
+    ['def describe(node):', '    if hasattr(node, "_flavour_"):', '        return node._flavour_()', '    return "plain"', ''].join('\n'),
+  );
+  const repo = tempDir('env-stubbed-repo');
+  const files: Record<string, string> = {
+    'leaves/__init__.py': [
+      'import html5lib',
+      '',
+      '',
+      'class Leaf:',
+      '    def _flavour_(self):',
+      '        return "leafy"',
+      '',
+      '',
+      'def flavour(leaf):',
+      '    return html5lib.describe(leaf)',
+      '',
+      '',
+      'def table(rows):',
+      '    import tabulate',
+      '    return tabulate.tabulate(rows)',
+      '',
+    ].join('\n'),
+    'tests/test_leaves.py': ['from leaves import Leaf, flavour', '', '', 'def test_flavour():', '    assert flavour(Leaf()) == "leafy"', ''].join('\n'),
+  };
+  writeFiles(repo, files);
+  const python = pythonSeeing(site);
+  const bundle = (await buildBundle(repo, { seed: 9, granularity: 'full', python })).bundle;
+  const names = bundle.names!;
+  assert.equal(names.keptMembers._flavour_, 'outside-hook');
+  assert.ok(names.environment.distributions.some((d) => d.tops.includes('html5lib')), 'html5lib read from the interpreter');
+  assert.ok(!names.environment.missing.includes('tabulate'), `tabulate is known from its stubs (missing: ${names.environment.missing.join(', ')})`);
+  await assertViewRunsLikeOriginal(repo, bundle, python);
 });
 
 test('choosePython asks every candidate at once, chooses by the fewest missing in order, and learnEnvironment does not ask the chosen one again', async () => {

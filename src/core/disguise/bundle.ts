@@ -9,7 +9,7 @@ import { BUNDLE_SCHEMA } from './bundle-document';
 import { validateBundle } from './bundle-schema';
 import { UsageError } from '../common/errors';
 import { loadExternalNames } from '../names/external-names';
-import { choosePython, DEFAULT_PYTHONS, learnEnvironment, parameterNames, prefetchedChoice, prefetchEnvironment, thirdPartyTops } from '../names/environment';
+import { choosePython, DEFAULT_PYTHONS, learnEnvironment, onlyStubbed, parameterNames, prefetchedChoice, prefetchEnvironment, thirdPartyTops } from '../names/environment';
 import { loadLexicon } from '../names/lexicon';
 import { analyzeRepository } from '../names/collect';
 import { FactsCache } from '../names/facts-cache';
@@ -159,6 +159,8 @@ export async function buildBundleFor(repository: Repository, options: BuildOptio
     const python = options.python ?? (tops.length > 0 ? chosen?.python : DEFAULT_PYTHONS[0]);
     if (python === undefined) throw new UsageError(`no Python interpreter runs (tried ${DEFAULT_PYTHONS.join(', ')}): give the one the tests run with (--python)`);
     const learned = await learnEnvironment({ python, tops, parameters: parameterNames(analysis.input), cacheDir: options.environmentCache, located: chosen?.located });
+    // A stubbed package the interpreter lacks is still known from its stubs.
+    learned.record.missing = learned.record.missing.filter((top) => !onlyStubbed(top, external));
     if (learned.record.missing.length > 0) {
       options.onWarning?.(`${learned.record.python.executable || python} cannot import ${learned.record.missing.join(', ')}: their APIs are unknown to the disguise (give the interpreter the tests run with: --python; the Level 2 gate gives back what the tests show)`);
     }

@@ -184,7 +184,11 @@ export async function learnEnvironment(options: LearnOptions): Promise<LearnedEn
   };
 }
 
-/** The top-level modules the repository imports that are neither its own, nor the standard library's, nor in the shipped data: those to learn. */
+/**
+ * The top-level modules the repository imports that are neither its own, nor the standard
+ * library's, nor in the shipped data but from typeshed's stubs of third-party packages (a stub
+ * says what a package declares, not what it reads on the objects it is handed): those to learn.
+ */
 export function thirdPartyTops(input: Pick<NamesInput, 'facts' | 'modules'>, external: ExternalNames): string[] {
   return thirdPartyOf(input.facts.flatMap((file) => file.externalModules.map((dotted) => dotted.split('.')[0])), input.modules, external);
 }
@@ -193,8 +197,13 @@ export function thirdPartyTops(input: Pick<NamesInput, 'facts' | 'modules'>, ext
 export function thirdPartyOf(imported: Iterable<string>, modules: Iterable<string>, external: ExternalNames): string[] {
   const own = new Set([...modules].map((m) => m.split('.')[0]));
   const tops = new Set<string>();
-  for (const top of imported) if (!own.has(top) && !external.isStdlib(top) && !external.stdlibTopModules.has(top) && !external.hasPackage(top)) tops.add(top);
+  for (const top of imported) if (!own.has(top) && !external.isStdlib(top) && !external.stdlibTopModules.has(top) && (!external.hasPackage(top) || onlyStubbed(top, external))) tops.add(top);
   return [...tops].sort();
+}
+
+/** A top-level module the shipped data knows only from typeshed's stubs of a third-party package. */
+export function onlyStubbed(top: string, external: ExternalNames): boolean {
+  return external.distribution(top)?.source === 'typeshed-stubs';
 }
 
 /** What `prefetchEnvironment` chose an interpreter for. */
