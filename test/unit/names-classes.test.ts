@@ -1383,6 +1383,58 @@ test('a method name built from __name__ ("_rewrite_as_%s" % rule.__name__) takes
   assert.match(d.view('shapes/__init__.py'), /def _\w+_as_floor\(self\)/);
 });
 
+/** Nodes whose fields `__slots__` names, each converted by the method `"_construct_%s" % attr` names, through two functions. */
+const SLOT_NODES = [
+  'class Token:',
+  '    __slots__ = ()',
+  '',
+  '    def __new__(cls, *args):',
+  '        self = object.__new__(cls)',
+  '        for attrname, value in zip(cls.__slots__, args):',
+  '            object.__setattr__(self, attrname, cls._construct(attrname, value))',
+  '        return self',
+  '',
+  '    @classmethod',
+  '    def _construct(cls, attr, value):',
+  '        return cls._get_constructor(attr)(value)',
+  '',
+  '    @classmethod',
+  '    def _get_constructor(cls, attr):',
+  '        return getattr(cls, "_construct_%s" % attr, lambda x: x)',
+  '',
+  '',
+  'class Loop(Token):',
+  '    __slots__ = ("counter", "body")',
+  '    _construct_counter = staticmethod(str)',
+  '    _construct_body = staticmethod(tuple)',
+  '',
+];
+
+test('a name built from a parameter ("_construct_%s" % attr) takes its source from what the file\'s calls pass it, through functions (cls._construct(attrname, value), then cls._get_constructor(attr)): slot names read from __slots__ are names, so the methods they build follow the renamed fields', async () => {
+  const d = await viewRunsLikeOriginal({
+    'nodes/__init__.py': [...SLOT_NODES, '', 'def make_loop(counter, body):', '    return Loop(counter, body)', ''].join('\n'),
+    'tests/test_nodes.py': [
+      'from nodes import Loop, make_loop',
+      '',
+      '',
+      'def test_loop():',
+      '    loop = Loop(3, [1, 2])',
+      '    assert loop.counter == "3" and loop.body == (1, 2)',
+      '    assert make_loop(counter=4, body=[5]).counter == "4"',
+      '',
+    ].join('\n'),
+  });
+  assert.match(d.view('nodes/__init__.py'), new RegExp(`_\\w+_${d.name('counter')} = `));
+});
+
+test('a name built from names whose value the repository does not define (a slot only data spells) keeps that spelling in the methods it builds', async () => {
+  const d = await viewRunsLikeOriginal({
+    'nodes/__init__.py': SLOT_NODES.join('\n'),
+    'tests/test_nodes.py': ['from nodes import Loop', '', '', 'def test_loop():', '    loop = Loop(3, [1, 2])', '    assert loop.counter == "3" and loop.body == (1, 2)', ''].join('\n'),
+  });
+  assert.match(d.view('nodes/__init__.py'), /_counter = staticmethod/);
+});
+
 test('a key read back from **kwargs (options.get("combine")) that the calls give as data (recurse(item, combine="base") to def recurse(part, **options), which declares no combine) is the same data word as the keyword', async () => {
   const d = await viewRunsLikeOriginal({
     'simplify/__init__.py': [

@@ -672,28 +672,59 @@ function familyPieces(scan: ReturnType<typeof scanPython>, site: StringSite): Fi
     for (let k = scope; k !== -1; k = scan.scopes[k].parent) if (k === fn) return true;
     return false;
   };
-  const local = scan.sites.filter((s) => s.start >= from && s.end <= to);
+  // The sites of a range of the text (sites are in the order of the text).
+  const sitesIn = (rangeStart: number, rangeEnd: number): NameSite[] => {
+    let lo = 0;
+    let hi = scan.sites.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (scan.sites[mid].start < rangeStart) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: NameSite[] = [];
+    for (let k = lo; k < scan.sites.length && scan.sites[k].start < rangeEnd; k++) if (scan.sites[k].end <= rangeEnd) out.push(scan.sites[k]);
+    return out;
+  };
+  const readsOnLine = (rangeStart: number, rangeEnd: number) => sitesIn(rangeStart, rangeEnd).some(readsNames);
   // A line that builds a name from `__name__` itself tells its value.
-  if (local.some((s) => s.start >= lineStart && s.end <= lineEnd && readsNames(s))) return shapes.map(([piece, side]) => [piece, side, 'name']);
-  // The function's own variables the line builds from tell where the value comes from: the lines
-  // that assign them, and theirs in turn (`for fact in FACTS:` is data, `n = cls.__name__` names).
+  if (readsOnLine(lineStart, lineEnd)) return shapes.map(([piece, side]) => [piece, side, 'name']);
+  // The variables the line builds from tell where the value comes from: the lines that assign
+  // them, and theirs in turn (`for fact in FACTS:` is data, `n = cls.__name__` names); a
+  // parameter, what the file's calls of its function pass (`cls._construct(attr, value)` with
+  // `for attr, value in zip(cls.__slots__, args)` names).
   const seen = new Set<number>();
-  const pending: Array<[number, number]> = [[lineStart, lineEnd]];
+  const seenParams = new Set<string>();
+  const pending: NameSite[] = sitesIn(lineStart, lineEnd).filter((s) => s.kind === Site.Name && !s.store && inFunction(s.scope));
   let traced = false;
   while (pending.length > 0) {
-    const [start, end] = pending.pop()!;
-    for (const s of local) {
-      if (s.start < start || s.end > end || s.kind !== Site.Name || s.store) continue;
-      const found = lookupSite(scan, s);
-      if (!found || !inFunction(found.scope) || found.binding.kinds & Bind.Param) continue;
-      traced = true;
-      for (const declaration of found.binding.declarations) {
-        if (seen.has(declaration)) continue;
-        seen.add(declaration);
-        const [declaredStart, declaredEnd] = lineOf(scan.sites[declaration].start);
-        if (local.some((other) => other.start >= declaredStart && other.end <= declaredEnd && readsNames(other))) return shapes.map(([piece, side]) => [piece, side, 'name']);
-        pending.push([declaredStart, declaredEnd]);
+    const s = pending.pop()!;
+    const found = lookupSite(scan, s);
+    if (!found) continue;
+    const scope = scan.scopes[found.scope];
+    if (found.binding.kinds & Bind.Param) {
+      if (scope.kind !== 'function' || seenParams.has(`${found.scope}:${s.text}`)) continue;
+      seenParams.add(`${found.scope}:${s.text}`);
+      const index = scope.params.findIndex((p) => p.name === s.text && (p.kind === 'normal' || p.kind === 'posonly'));
+      if (index === -1) continue;
+      const bound = scan.scopes[scope.parent]?.kind === 'class' && !scope.decorators.includes('staticmethod') ? 1 : 0;
+      for (const call of scan.calls) {
+        if (calledName(scan, call.callee) !== scope.name) continue;
+        const arg = call.args[index - (call.callee.steps.length > 0 ? bound : 0)];
+        if (!arg || arg.root === -1 || arg.steps.length > 0 || scan.sites[arg.root].kind !== Site.Name) continue;
+        traced = true;
+        pending.push(scan.sites[arg.root]);
       }
+      continue;
+    }
+    if (scope.kind !== 'function' && scope.kind !== 'comprehension' && scope.kind !== 'lambda') continue;
+    traced = true;
+    for (const declaration of found.binding.declarations) {
+      if (seen.has(declaration)) continue;
+      seen.add(declaration);
+      const [declaredStart, declaredEnd] = lineOf(scan.sites[declaration].start);
+      const line = sitesIn(declaredStart, declaredEnd);
+      if (line.some(readsNames)) return shapes.map(([piece, side]) => [piece, side, 'name']);
+      for (const other of line) if (other.kind === Site.Name && !other.store) pending.push(other);
     }
   }
   if (traced) return shapes.map(([piece, side]) => [piece, side, 'data']);
@@ -702,7 +733,7 @@ function familyPieces(scan: ReturnType<typeof scanPython>, site: StringSite): Fi
   // (`"from_" + base.__class__.__name__`) does not make the function's other lines
   // (`"from_" + base.alias`) read names.
   let source: 'data' | 'name' = 'data';
-  for (const s of local) {
+  for (const s of sitesIn(from, to)) {
     if (!readsNames(s)) continue;
     const [readStart, readEnd] = lineOf(s.start);
     if (!scan.strings.some((other) => other.token.start >= readStart && other.token.end <= readEnd)) source = 'name';

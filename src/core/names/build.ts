@@ -227,7 +227,9 @@ export function buildNames(
   tables.keptEverywhere = sortedRecord(keptEverywhere);
   tables.keptMembers = sortedRecord(keptMembers);
   rules = new NameRules(tables, external);
-  const families = familyOverrides(input.facts, definitions, rules, [...Object.keys(keptEverywhere), ...Object.keys(keptMembers)]);
+  // A member the view renames wherever it is named (the identifiers below): a definition of a kind in scope that is not only a function's local.
+  const isMemberName = (name: string) => [...(definitions.get(name) ?? [])].some((kind) => kindsInScope.has(kind) && !LOCAL_KINDS.has(kind));
+  const families = familyOverrides(input.facts, definitions, rules, [...Object.keys(keptEverywhere), ...Object.keys(keptMembers)], isMemberName);
   tables.overrides = sortedRecord(families.overrides);
   tables.keptFamilies = families.keptFamilies;
   rules = new NameRules(tables, external);
@@ -562,7 +564,7 @@ function declarativeFields(facts: FileFacts[]): string[] {
  * name, which the view's data spells renamed too; the view name of a class when it comes from
  * `__name__`).
  */
-function familyOverrides(facts: FileFacts[], definitions: Map<string, Set<string>>, rules: NameRules, keptNames: readonly string[]): { overrides: Record<string, string>; keptFamilies: string[] } {
+function familyOverrides(facts: FileFacts[], definitions: Map<string, Set<string>>, rules: NameRules, keptNames: readonly string[], isMemberName: (name: string) => boolean): { overrides: Record<string, string>; keptFamilies: string[] } {
   const families = new Map<string, { side: 'prefix' | 'suffix' | 'around'; sources: Set<'data' | 'name'> }>();
   for (const file of facts) {
     for (const [piece, side, source] of file.families) {
@@ -633,7 +635,10 @@ function familyOverrides(facts: FileFacts[], definitions: Map<string, Set<string
       const cls = classNames.has(rest) ? rest : classes.get(rest.toLowerCase());
       // `__name__` names classes and functions: a piece built on from both data and names (`"from_" + alias`, `"from_" + cls.__name__`) joins data where the rest names neither.
       if (sources.has('name') && (!sources.has('data') || cls !== undefined || callable(rest))) {
-        restView = cls === undefined || cls === rest ? rules.decideMember(rest) : rules.decideMember(cls).toLowerCase();
+        // The repository's name of that very spelling, else a class the program lower-cases; a name
+        // the view does not rename as a member (a slot's name only data spells, an outside class's) keeps its spelling.
+        if (definitions.has(rest)) restView = isMemberName(rest) ? rules.decideMember(rest) : callable(rest) ? rules.localView(rest) : rest;
+        else if (cls !== undefined) restView = rules.decideMember(cls).toLowerCase();
       } else if (definitions.has(rest) && isNameShaped(rest)) {
         // Data that spells one of the repository's names as a name does (`'unique_together'`, an option's name) reads as that name in the view (prose.ts).
         restView = rules.decideMember(rest);
