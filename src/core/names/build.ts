@@ -584,13 +584,7 @@ function familyOverrides(facts: FileFacts[], definitions: Map<string, Set<string
     for (const cls of file.classes) for (const word of [...cls.used, ...cls.assigned]) candidates.add(word);
   }
   const classes = new Map<string, string>();
-  const classNames = new Set<string>();
-  for (const file of facts) {
-    for (const cls of file.classes) {
-      classes.set(cls.name.toLowerCase(), cls.name);
-      classNames.add(cls.name);
-    }
-  }
+  for (const file of facts) for (const cls of file.classes) classes.set(cls.name.toLowerCase(), cls.name);
   // A family one of whose members keeps its spelling (data spells it, an outside API owns it) keeps
   // its pieces: the program builds that member from them (`'%s_id' % name` and a kept `site_id`).
   const members = new Map([...families].map(([key, { side }]) => [key, [...candidates].filter((name) => isMember(name, side, key.slice(key.indexOf(':') + 1)))]));
@@ -631,12 +625,12 @@ function familyOverrides(facts: FileFacts[], definitions: Map<string, Set<string
     for (const name of members.get(key)!) {
       const rest = side === 'prefix' ? name.slice(piece.length) : name.slice(0, name.length - piece.length);
       let restView = rest;
-      // A class of that very spelling, else one the program lower-cases (`type(x).__name__.lower()`).
-      const cls = classNames.has(rest) ? rest : classes.get(rest.toLowerCase());
+      const cls = classes.get(rest.toLowerCase());
       // `__name__` names classes and functions: a piece built on from both data and names (`"from_" + alias`, `"from_" + cls.__name__`) joins data where the rest names neither.
       if (sources.has('name') && (!sources.has('data') || cls !== undefined || callable(rest))) {
-        // The repository's name of that very spelling, else a class the program lower-cases; a name
-        // the view does not rename as a member (a slot's name only data spells, an outside class's) keeps its spelling.
+        // The repository's name of that very spelling, else a class the program lower-cases
+        // (`type(x).__name__.lower()`); a name the view does not rename as a member (a slot's name
+        // only data spells, an outside class's) keeps its spelling.
         if (definitions.has(rest)) restView = isMemberName(rest) ? rules.decideMember(rest) : callable(rest) ? rules.localView(rest) : rest;
         else if (cls !== undefined) restView = rules.decideMember(cls).toLowerCase();
       } else if (definitions.has(rest) && isNameShaped(rest)) {
