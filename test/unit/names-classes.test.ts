@@ -7,6 +7,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { tempDir } from '../helpers';
+import { orderWords } from '../../src/core/names/build';
+import { loadLexicon } from '../../src/core/names/lexicon';
 import { disguise, viewRunsLikeOriginal as runsLikeOriginal } from '../names-helper';
 
 /** Two seeds: the rules decide which names change, the seed only their replacements. */
@@ -1718,4 +1720,104 @@ test('a model class whose lower-cased name a data file of the repository starts 
   };
   const d = await viewRunsLikeOriginal(files);
   assert.equal(d.bundle.names!.excluded.Invoice, 'lowercased-in-data');
+});
+
+/** `count` distinct made-up three-letter class names (`Bcd`, `Bcf`, ...; no word of any language keeps them) in the order of their spellings. */
+function shortClassNames(count: number): string[] {
+  const consonants = 'bcdfghjklmnpqrstvwxz';
+  const names: string[] = [];
+  for (const a of consonants.toUpperCase()) for (const b of consonants) for (const c of consonants) if (names.length < count && b !== c) names.push(`${a}${b}${c}`);
+  return names;
+}
+
+test("classes a repository sorts by their names keep their names' order in the view, even when most of its tokens must (a sort key over three hundred classes)", async () => {
+  const names = shortClassNames(300);
+  const d = await viewRunsLikeOriginal({
+    'shelf/__init__.py': [...names.flatMap((name) => [`class ${name}:`, '    pass', '', '']), `ALL = [${names.join(', ')}]`, '', '', 'def arrange(classes):', '    return sorted(classes, key=lambda cls: cls.__name__)', ''].join('\n'),
+    'tests/test_shelf.py': 'from shelf import ALL, arrange\n\n\ndef test_arrange():\n    assert arrange(reversed(ALL)) == ALL\n',
+  });
+  for (const name of names) assert.notEqual(d.name(name), name);
+});
+
+test('words drawn in the order of their tokens leave a word for every later token, also when the names of the rest of the repository have taken most of the lexicon', () => {
+  const lexicon = loadLexicon();
+  const all = lexicon.sortedWords();
+  const tokens: Record<string, string> = {};
+  // The rest of the repository: every word but one in five is taken.
+  all.forEach((word, i) => {
+    if (i % 5 !== 0) tokens[`other${i}`] = word;
+  });
+  // More tokens of nine letters than there are free words of nine letters (no made-up word has nine).
+  const ordered = shortClassNames(1500).map((name) => name.toLowerCase().repeat(3)).sort();
+  // Each first drew one of the free words, as the build's first draw does.
+  const free = all.filter((_, i) => i % 5 === 0);
+  ordered.forEach((token, i) => (tokens[token] = free[(i * 613) % free.length]));
+  let state = 7;
+  const random = () => ((state = (state * 48271) % 2147483647) / 2147483647);
+  orderWords(ordered, tokens, lexicon, random, () => false);
+  const words = ordered.map((token) => tokens[token]);
+  for (let i = 0; i + 1 < words.length; i++) assert.ok(words[i] < words[i + 1], `${ordered[i]} ${words[i]} / ${ordered[i + 1]} ${words[i + 1]}`);
+  const taken = new Set(Object.entries(tokens).filter(([token]) => token.startsWith('other')).map(([, word]) => word));
+  assert.ok(words.every((word) => !taken.has(word)));
+});
+
+test('classes compared by their names (through the variables a method assigns) and ordered by a key function that returns a name keep that order in the view', async () => {
+  const names = ['Barley', 'Clover', 'Fennel', 'Millet', 'Sorrel', 'Thistle', 'Yarrow'];
+  const d = await viewRunsLikeOriginal({
+    'meadow/__init__.py': [
+      'class Herb:',
+      '    def __lt__(self, other):',
+      '        mine = type(self).__name__',
+      '        theirs = type(other).__name__',
+      '        return mine < theirs',
+      '',
+      '',
+      ...names.flatMap((name) => [`class ${name}(Herb):`, '    pass', '', '']),
+      'def class_key(cls):',
+      '    return 1, cls.__name__',
+      '',
+    ].join('\n'),
+    'tests/test_meadow.py': [
+      'from meadow import class_key',
+      `from meadow import ${names.join(', ')}`,
+      '',
+      `HERBS = [${names.join(', ')}]`,
+      '',
+      '',
+      'def test_compared():',
+      '    assert [type(h) for h in sorted(cls() for cls in reversed(HERBS))] == HERBS',
+      '',
+      '',
+      'def test_key():',
+      '    assert sorted(reversed(HERBS), key=class_key) == HERBS',
+      '',
+    ].join('\n'),
+  });
+  for (const name of names) assert.notEqual(d.name(name), name);
+});
+
+test('a keyword given to a function that hands its **kwargs on to the callable it is given (symbols("a", cls=Marker, exclude=...)) is the parameter of that callable', async () => {
+  const d = await viewRunsLikeOriginal({
+    'marks/__init__.py': [
+      'class Marker:',
+      '    def __init__(self, label, exclude=()):',
+      '        self.label = label',
+      '        self.exclude = exclude',
+      '',
+      '',
+      'def make_all(labels, cls=Marker, **options):',
+      '    return [cls(label, **options) for label in labels.split()]',
+      '',
+    ].join('\n'),
+    'tests/test_marks.py': [
+      'from marks import Marker, make_all',
+      '',
+      '',
+      'def test_make_all():',
+      '    first, second = make_all("a b", cls=Marker, exclude=(1,))',
+      '    assert (first.label, second.exclude) == ("a", (1,))',
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('exclude'), 'exclude');
 });

@@ -183,6 +183,8 @@ export interface FileFacts {
   inspectsSignatures: boolean;
   /** It reads parameter or attribute names at run time (signatures, `dir(obj)`, `obj.__dict__`). */
   readsNames: boolean;
+  /** It orders things by the spelling of their `__name__` (see `ordersByName`). */
+  ordersByName: boolean;
 }
 
 /** `dir(obj)`, `obj.__dict__`, `vars(obj)`, `inspect.getmembers(obj)`. */
@@ -206,7 +208,7 @@ function baseModule(resolver: FileResolver, chain: Chain): string | undefined {
 export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   const scan = scanPython(text);
   const resolver = new FileResolver(scan, context);
-  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], standIns: [], computedModuleParents: [], pathWords: [], oneWordStrings: [], lowerWordStrings: [], nameKeys: [], nameReaders: [], nameAttributes: [], attributeWords: [], decorated: [], stringWords: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), wordStrings: [], externalValues: [], namePieces: [], cutWords: [], laidOutWords: [], keyWords: [], templateAttributes: [], computedKeywordCallees: [], containerWords: [], dynamicAttributes: false, shadowedModules: [], attributeLocals: [], reexports: [], optionNames: [], nameValued: [], nameArguments: nameArgumentFlow(resolver) };
+  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], standIns: [], computedModuleParents: [], pathWords: [], oneWordStrings: [], lowerWordStrings: [], nameKeys: [], nameReaders: [], nameAttributes: [], attributeWords: [], decorated: [], stringWords: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), ordersByName: ordersByName(scan), wordStrings: [], externalValues: [], namePieces: [], cutWords: [], laidOutWords: [], keyWords: [], templateAttributes: [], computedKeywordCallees: [], containerWords: [], dynamicAttributes: false, shadowedModules: [], attributeLocals: [], reexports: [], optionNames: [], nameValued: [], nameArguments: nameArgumentFlow(resolver) };
   // Strings flow into names within the file, as the translation sees them (code.ts).
   const flow = withNameFlow(resolver);
   facts.nameValued = flow.names;
@@ -503,6 +505,46 @@ function classNameAttributes(scan: PyScan, facts: FileFacts): void {
   }
 }
 
+/** An ordering comparison right after a spot (`n1 > n2`, `a.__name__ <= b`), not a shift or `->`. */
+const ORDERED_AFTER = /^\s*(?:<(?![<>])|>(?![>]))/;
+/** The same right before a spot. */
+const ORDERED_BEFORE = /(?:^|[^<>=!-])(?:<|>|<=|>=)\s*$/;
+/** A sort key on the line before a spot: `key=lambda c: c.`, `sorted(c.`. */
+const SORT_KEY_BEFORE = /(?:\bkey\s*=\s*lambda\b[^:]*:[^;]*|\bsorted\(\s*)$/;
+
+/**
+ * Whether the file orders things by the spelling of their names: a `__name__` compared with `<`
+ * or `>` (directly or through a variable of the function it is assigned to), handed to a sort
+ * as its key (`key=lambda c: c.__name__`, `attrgetter('__name__')`, `sorted(c.__name__ for ...)`),
+ * or returned by a function named as a key (`def class_key(cls): return 5, 0, cls.__name__`).
+ */
+function ordersByName(scan: PyScan): boolean {
+  const text = scan.text;
+  if (!text.includes('__name__')) return false;
+  if (/\b(?:key\s*=\s*(?:operator\.)?attrgetter)\(\s*['"]__name__['"]/.test(text)) return true;
+  for (const site of scan.sites) {
+    if (site.kind !== Site.Attribute || site.text !== '__name__' || !site.chain || site.chain.root === -1) continue;
+    const start = scan.sites[site.chain.root].start;
+    const lineStart = text.lastIndexOf('\n', start) + 1;
+    const before = text.slice(lineStart, start);
+    const lineEnd = text.indexOf('\n', site.end);
+    const after = text.slice(site.end, lineEnd === -1 ? text.length : lineEnd);
+    if (ORDERED_AFTER.test(after) || ORDERED_BEFORE.test(before) || SORT_KEY_BEFORE.test(before)) return true;
+    const fn = enclosingFunction(scan.scopes, site.scope);
+    if (fn === -1) continue;
+    const scope = scan.scopes[fn];
+    if (/^\s*return\b/.test(before) && /(?:^|_)key$/i.test(scope.name)) return true;
+    const assigned = /^\s*([\p{L}_][\p{L}\p{N}_]*)\s*=\s*$/u.exec(before);
+    if (assigned && /^\s*(?:#.*)?$/.test(after)) {
+      const name = assigned[1];
+      const body = text.slice(site.end, scope.end);
+      const compared = new RegExp(`(?<![\\p{L}\\p{N}_.])${name}\\s*(?:<(?![<>])|>(?!>))|(?:^|[^<>=!-])(?:<|>|<=|>=)\\s*${name}(?![\\p{L}\\p{N}_])`, 'u');
+      if (compared.test(body)) return true;
+    }
+  }
+  return false;
+}
+
 /** `FileFacts.nameReaders`: what each function (with the functions in it) reads and calls. */
 function nameReaders(scan: PyScan, resolver: FileResolver): FileFacts['nameReaders'] {
   const reads = new Set<number>();
@@ -788,7 +830,10 @@ function isDotNext(text: string, end: number): boolean {
   return text.charCodeAt(end) === 46;
 }
 
-/** Per function scope: the names of the repository's callables it hands its own `**kwargs` on to. */
+/** A `FileFacts.functions` forward target: a callable the function is handed (`def symbols(names, cls=Symbol, **args): cls(name, **args)`). */
+export const HANDED_IN_CALLABLE = '(parameter)';
+
+/** Per function scope: the names of the repository's callables it hands its own `**kwargs` on to (`HANDED_IN_CALLABLE` for one of its parameters). */
 function kwargsForwards(resolver: FileResolver): Map<number, Set<string>> {
   const out = new Map<number, Set<string>>();
   const scan = resolver.scan;
@@ -802,7 +847,8 @@ function kwargsForwards(resolver: FileResolver): Map<number, Set<string>> {
       if (scope === -1) continue;
       let names = out.get(scope);
       if (!names) out.set(scope, (names = new Set()));
-      names.add(callee);
+      const handedIn = call.callee.steps.length === 0 && scan.scopes[scope].params.some((p) => p.name === callee && p.kind !== 'star' && p.kind !== 'dstar');
+      names.add(handedIn ? HANDED_IN_CALLABLE : callee);
     }
   }
   return out;

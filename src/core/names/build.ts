@@ -7,7 +7,7 @@ import { environmentTops, NO_RECORD, type EnvironmentRecord } from './environmen
 import seedrandom from 'seedrandom';
 import type { ExternalNames } from './external-names';
 import type { Lexicon } from './lexicon';
-import { DATA_FILE_NAME_START, type ClassFacts, type FileFacts } from './analyze';
+import { DATA_FILE_NAME_START, HANDED_IN_CALLABLE, type ClassFacts, type FileFacts } from './analyze';
 import { FIXED_TOKENS, isConventionName, isFixedToken } from './conventions';
 import { isEnglishWord } from './english';
 import { isNameShaped } from './prose';
@@ -164,7 +164,7 @@ export function buildNames(
     used.add(word);
     tokens[token] = word;
   }
-  const ordered = [...testMethodGroups(input.facts), ...folderGroups(input.modules)];
+  const ordered = [...testMethodGroups(input.facts), ...folderGroups(input.modules), ...classNameGroups(input.facts)];
   orderWords(orderedTokens(ordered, tokens), tokens, lexicon, random, (w) => forbidden.has(w) || isFixedToken(w));
   keepNameOrder(ordered, tokens);
 
@@ -759,8 +759,10 @@ function dataKeywords(facts: FileFacts[]): string[] {
       functions.set(name, entry);
     }
   }
-  // A keyword handed on through `**kwargs` to a callable that declares it (or sets it as an attribute) names that callable's parameter (or attribute).
+  // A keyword handed on through `**kwargs` to a callable that declares it (or sets it as an attribute) names that callable's parameter (or attribute); handed on to a callable the function is given, a parameter of any callable of the repository's (`symbols('a', cls=Wild, exclude=...)`).
+  const anyParameter = new Set([...functions.values()].flatMap((fn) => [...fn.params]));
   const declares = (name: string, keyword: string, seen: Set<string>): boolean => {
+    if (name === HANDED_IN_CALLABLE) return anyParameter.has(keyword);
     const fn = functions.get(name);
     if (!fn || seen.has(name)) return false;
     seen.add(name);
@@ -1088,6 +1090,16 @@ function testMethodGroups(facts: readonly FileFacts[]): string[][] {
   return facts.flatMap((f) => f.classes).filter((cls) => isTestCase(cls, new Set())).map((cls) => [...testMethods(cls, new Set(), new Set())]);
 }
 
+/**
+ * A repository that orders things by the spelling of their names (sympy sorts an expression's
+ * arguments by `cls.__name__`, and what it simplifies to follows that order) sees its classes in
+ * the order of their names: one group of every class it defines.
+ */
+function classNameGroups(facts: readonly FileFacts[]): string[][] {
+  if (!facts.some((f) => f.ordersByName)) return [];
+  return [[...new Set(facts.flatMap((f) => f.classes.map((cls) => cls.name)))]];
+}
+
 /** The modules of one package: pytest collects them, and `sorted(os.listdir(...))` lists them, in the order of their names. */
 function folderGroups(modules: readonly string[]): string[][] {
   const byPackage = new Map<string, Set<string>>();
@@ -1156,49 +1168,62 @@ const ORDER_REACH = 4;
  * smaller token to a larger one, so words that rise with the tokens' own order keep every pair.
  * Each token takes a free word of its length (a layout's widths) when the words of these lengths
  * allow an order at all: `latest[i]`, the largest word the i-th token can take with a word left
- * for each token after it, bounds its draw, so no draw strands a later token. The i-th of m
+ * for each token after it, bounds its draw, so no draw strands a later token. Where the names of
+ * the rest of the repository have taken too many words of those lengths, the bounds come from the
+ * words of every length, and a token takes one of its length where one is left. The i-th of m
  * tokens draws between the word before it and the (i+1)-th m-quantile of the lexicon's words, or
  * a few quantiles on, else up to `latest[i]`; a token no word of its length can order takes one
  * of any length.
  */
-function orderWords(ordered: readonly string[], tokens: Record<string, string>, lexicon: Lexicon, random: () => number, forbidden: (word: string) => boolean): void {
+export function orderWords(ordered: readonly string[], tokens: Record<string, string>, lexicon: Lexicon, random: () => number, forbidden: (word: string) => boolean): void {
   if (ordered.length === 0) return;
   const own = new Set(ordered.map((t) => tokens[t]));
   const used = new Set(Object.values(tokens).filter((w) => !own.has(w)));
   const free = (w: string) => !forbidden(w) && !used.has(w);
   const all = lexicon.sortedWords();
-  const wordsFor = ordered.map((token) => lexicon.sortedWords(token.length));
   const latestBelow = (words: readonly string[], upper: string | undefined) => {
     for (let j = (upper === undefined ? words.length : firstIndex(words, (w) => w >= upper)) - 1; j >= 0; j--) if (free(words[j])) return words[j];
     return undefined;
   };
-  const latest: string[] = new Array(ordered.length);
-  for (let i = ordered.length - 1; i >= 0; i--) {
-    let word = latestBelow(wordsFor[i], latest[i + 1]);
-    if (word === undefined) {
-      wordsFor[i] = all;
-      word = latestBelow(all, latest[i + 1]);
+  /** `latest`, each token's bound drawn from `wordsFor` (its length's words, else all), or undefined where no order is left. */
+  const bounds = (wordsFor: Array<readonly string[]>): string[] | undefined => {
+    const latest: string[] = new Array(ordered.length);
+    for (let i = ordered.length - 1; i >= 0; i--) {
+      let word = latestBelow(wordsFor[i], latest[i + 1]);
+      if (word === undefined && wordsFor[i] !== all) {
+        wordsFor[i] = all;
+        word = latestBelow(all, latest[i + 1]);
+      }
+      if (word === undefined) return undefined;
+      latest[i] = word;
     }
-    if (word === undefined) return;
-    latest[i] = word;
+    return latest;
+  };
+  let wordsFor: Array<readonly string[]> = ordered.map((token) => lexicon.sortedWords(token.length));
+  let latest = bounds(wordsFor);
+  if (latest === undefined) {
+    wordsFor = ordered.map(() => all);
+    latest = bounds(wordsFor);
+    if (latest === undefined) return;
   }
   const bound = (k: number) => (k < ordered.length ? all[Math.floor((k * all.length) / ordered.length)] : undefined);
   let lower = '';
   ordered.forEach((token, i) => {
-    const within = (upper: string | undefined, inclusive: boolean) => {
-      const words = wordsFor[i];
+    const within = (words: readonly string[], upper: string | undefined, inclusive: boolean) => {
       const from = firstIndex(words, (w) => w > lower);
       const to = upper === undefined ? words.length : firstIndex(words, (w) => (inclusive ? w > upper : w >= upper));
       const candidates = words.slice(from, Math.max(from, to)).filter(free);
       return candidates.length === 0 ? undefined : candidates[Math.floor(random() * candidates.length)];
     };
+    // With bounds from every length, a word of the token's own length where one lies below its bound.
+    const preferred = wordsFor[i] === all ? lexicon.sortedWords(token.length) : wordsFor[i];
     let word: string | undefined;
     for (let k = i + 1; word === undefined && k <= i + 1 + ORDER_REACH; k++) {
       const upper = bound(k);
       if (upper === undefined || upper >= latest[i]) break;
-      word = within(upper, false);
+      word = within(preferred, upper, false);
     }
-    word ??= within(latest[i], true)!;
+    word ??= within(preferred, latest[i], true) ?? within(all, latest[i], true)!;
     used.add(word);
     tokens[token] = word;
     lower = word;
