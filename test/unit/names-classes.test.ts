@@ -1346,6 +1346,126 @@ test('a class made in a function that the file also reads as an attribute (a reg
   assert.match(d.view('tests/test_registry.py'), new RegExp(`R\\.${d.name('LocalWidget')}\\b`));
 });
 
+test('a class made in a function that derives from one the file reads as an attribute is registered by its name too: a list of member names spells it as the view does', async () => {
+  const d = await viewRunsLikeOriginal({
+    'registry/__init__.py': [
+      'class Registry:',
+      '    def register(self, cls):',
+      '        setattr(self, cls.__name__, cls)',
+      '',
+      '',
+      'R = Registry()',
+      '',
+      '',
+      'class Registered(type):',
+      '    def __init__(cls, *args, **kwargs):',
+      '        super().__init__(*args, **kwargs)',
+      '        R.register(cls)',
+      '',
+    ].join('\n'),
+    'tests/test_registry.py': [
+      'from registry import R, Registered',
+      '',
+      '',
+      'def test_local_classes():',
+      '    class LocalWidget(metaclass=Registered):',
+      '        pass',
+      '',
+      '    class LocalWidget_child(LocalWidget):',
+      '        pass',
+      '',
+      '    assert R.LocalWidget is LocalWidget',
+      '',
+      '',
+      'def test_every_registered_name_is_known():',
+      '    for name in dir(R):',
+      '        if name.startswith("_") or name == "register":',
+      '            continue',
+      '        if getattr(R, name) is None:',
+      '            continue',
+      '        if name in ["LocalWidget", "LocalWidget_child"]:',
+      '            continue',
+      '        assert False, name',
+      '',
+    ].join('\n'),
+  });
+  assert.match(d.view('tests/test_registry.py'), new RegExp(`\\["${d.name('LocalWidget')}", "${d.name('LocalWidget_child')}"\\]`));
+});
+
+test("the strings of a class's tuple that another module's __getattr__ looks attribute names up in (self._argnames.index(attr)) are those attributes' names", async () => {
+  const d = await viewRunsLikeOriginal({
+    'dice/__init__.py': '',
+    'dice/base.py': [
+      'class NamedArgs:',
+      '    _argnames = ()',
+      '',
+      '    def __init__(self, *args):',
+      '        self.args = args',
+      '',
+      '    def __getattr__(self, attr):',
+      '        try:',
+      '            return self.args[self._argnames.index(attr)]',
+      '        except ValueError:',
+      '            raise AttributeError(attr)',
+      '',
+    ].join('\n'),
+    'dice/kinds.py': [
+      'from dice.base import NamedArgs',
+      '',
+      '',
+      'class Die(NamedArgs):',
+      "    _argnames = ('faces', 'weight')",
+      '',
+      '    @property',
+      '    def heaviest(self):',
+      '        return self.faces * self.weight',
+      '',
+      '',
+      'def roll(faces, weight):',
+      '    return Die(faces, weight)',
+      '',
+    ].join('\n'),
+    'tests/test_dice.py': 'from dice.kinds import roll\n\n\ndef test_die():\n    assert roll(6, 2).heaviest == 12\n',
+  });
+  assert.match(d.view('dice/kinds.py'), new RegExp(`\\('${d.name('faces')}', '${d.name('weight')}'\\)`));
+});
+
+test("a name built from a module's dotted path (test_shop__orders__basket__Basket, looked up by 'test_' + module.replace('.', '__')) spells a module kept in its spelling as the module does", async () => {
+  const d = await viewRunsLikeOriginal({
+    'shop/__init__.py': '',
+    'shop/orders/__init__.py': '',
+    'shop/orders/basket.py': 'class Basket:\n    pass\n\n\nclass BasketBase:\n    pass\n',
+    // `orders` is a module named by data: it keeps its spelling, though its token is renamed in other names.
+    'shop/loader.py': 'import importlib\n\n\ndef load(kind):\n    return importlib.import_module("shop." + kind)\n\n\nLOADED = [load(kind) for kind in ["orders"]]\n',
+    'tests/test_all.py': [
+      'from shop.loader import LOADED',
+      'from shop.orders.basket import Basket, BasketBase',
+      '',
+      '',
+      'def test_shop__orders__basket__Basket():',
+      '    assert Basket() and LOADED',
+      '',
+      '',
+      'def test_shop__orders__basket__BasketBase():',
+      '    assert BasketBase()',
+      '',
+      '',
+      'def test_every_class_has_a_test():',
+      '    for cls in (Basket, BasketBase):',
+      "        name = 'test_' + cls.__module__.replace('.', '__') + '__' + cls.__name__",
+      '        assert name in globals()',
+      '',
+      '',
+      '# Names ending in "Base" keep their spelling; the test built from the path of one keeps only that end.',
+      'def test_bases():',
+      "    assert [cls.__name__.endswith('Base') for cls in (Basket, BasketBase)] == [False, True]",
+      '',
+    ].join('\n'),
+  });
+  assert.equal(d.name('test_shop__orders__basket__Basket'), `test_${d.name('shop')}__orders__${d.name('basket')}__${d.name('Basket')}`);
+  assert.equal(d.name('test_shop__orders__basket__BasketBase'), `test_${d.name('shop')}__orders__${d.name('basket')}__BasketBase`);
+});
+
 test('a method name built from __name__ ("_rewrite_as_%s" % rule.__name__) takes the class of that very spelling (floor, kept as an outside name is) over one that only lower-cases to it (Floor)', async () => {
   const d = await viewRunsLikeOriginal({
     'shapes/__init__.py': [

@@ -447,7 +447,7 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
     }
   }
   const localCallables = new Set(facts.definitions.filter(([, kind]) => kind === 'local-callable').map(([name]) => name));
-  facts.attributeLocals = [...new Set(sites.filter((s) => s.kind === Site.Attribute && localCallables.has(s.text)).map((s) => s.text))].sort();
+  facts.attributeLocals = attributeLocals(scan, localCallables);
   facts.nameKeys = nameKeys(scan, resolver);
   facts.nameReaders = nameReaders(scan, resolver);
   classNameAttributes(scan, facts);
@@ -503,6 +503,25 @@ function classNameAttributes(scan: PyScan, facts: FileFacts): void {
     const word = scan.text.slice(site.token.contentStart, site.token.contentEnd);
     if (/^[\p{L}_][\p{L}\p{N}_]*$/u.test(word)) facts.attributeWords.push([scope.name, site.assignedValueOf[0], word]);
   }
+}
+
+/**
+ * `FileFacts.attributeLocals`: callables made in a function that the file reads as attributes
+ * (a registry serves `S.MySingleton` by the class's `__name__`), and the classes made in a
+ * function that derive from one (the registry holds `MySingleton_sub` by its name too).
+ */
+function attributeLocals(scan: PyScan, localCallables: ReadonlySet<string>): string[] {
+  const out = new Set(scan.sites.filter((s) => s.kind === Site.Attribute && localCallables.has(s.text)).map((s) => s.text));
+  const localClasses = scan.scopes.filter((scope) => scope.kind === 'class' && localCallables.has(scope.name) && scan.scopes[scope.parent]?.kind !== 'module' && scan.scopes[scope.parent]?.kind !== 'class');
+  for (let grew = out.size > 0; grew; ) {
+    grew = false;
+    for (const cls of localClasses) {
+      if (out.has(cls.name) || !cls.bases.some((base) => base.root !== -1 && base.steps.length === 0 && out.has(scan.sites[base.root].text))) continue;
+      out.add(cls.name);
+      grew = true;
+    }
+  }
+  return [...out].sort();
 }
 
 /** An ordering comparison right after a spot (`n1 > n2`, `a.__name__ <= b`), not a shift or `->`. */

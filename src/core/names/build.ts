@@ -233,6 +233,16 @@ export function buildNames(
   tables.overrides = sortedRecord(families.overrides);
   tables.keptFamilies = families.keptFamilies;
   rules = new NameRules(tables, external);
+  // A name kept only because a test compares a piece of it keeps that piece in its path-built view too, and is renamed so.
+  const pieces = input.facts.flatMap((f) => f.namePieces.map(([piece, side]) => (name: string) => (side === 'prefix' ? name.startsWith(piece) : name.endsWith(piece))));
+  const mayRename = (name: string, view: string) => keptEverywhere[name] === undefined ? !(name in keptMembers) : keptEverywhere[name] === 'name-piece-test' && pieces.every((matches) => matches(name) === matches(view));
+  const pathBuilt = modulePathNames(definitions.keys(), input.modules, rules, mayRename);
+  if (Object.keys(pathBuilt).length > 0) {
+    for (const name of Object.keys(pathBuilt)) delete keptEverywhere[name];
+    tables.keptEverywhere = sortedRecord(keptEverywhere);
+    tables.overrides = sortedRecord({ ...pathBuilt, ...tables.overrides });
+    rules = new NameRules(tables, external);
+  }
 
   const identifiers: Record<string, string> = {};
   const locals: Record<string, string> = {};
@@ -1088,6 +1098,35 @@ function testMethodGroups(facts: readonly FileFacts[]): string[][] {
     return out;
   };
   return facts.flatMap((f) => f.classes).filter((cls) => isTestCase(cls, new Set())).map((cls) => [...testMethods(cls, new Set(), new Set())]);
+}
+
+/**
+ * A name built from a module's dotted path (`'test_' + module.replace('.', '__') + '__' + name`:
+ * sympy's `test_sympy__simplify__hyperexpand__Hyper_Function`) spells each part of the path as the
+ * module's view does, so a module kept in its own spelling (`simplify`, named by data) keeps it in
+ * the name built from it; the part before takes its tokens' words, the name after its member view.
+ * Only paths of two parts or more are read.
+ */
+function modulePathNames(names: Iterable<string>, modules: readonly string[], rules: NameRules, mayRename: (name: string, view: string) => boolean): Record<string, string> {
+  const paths = new Set(modules.filter((m) => m.includes('.')).map((m) => m.split('.').join('__')));
+  const out: Record<string, string> = {};
+  if (paths.size === 0) return out;
+  for (const name of names) {
+    if (!name.includes('__')) continue;
+    const starts = [0];
+    for (let i = 1; i < name.length; i++) if (name[i - 1] === '_' && name[i] !== '_') starts.push(i);
+    const ends = [name.length];
+    for (let i = name.indexOf('__'); i !== -1; i = name.indexOf('__', i + 1)) ends.push(i);
+    let found: [number, number] | undefined;
+    for (const start of starts) for (const stop of ends) if (stop > start && paths.has(name.slice(start, stop)) && (!found || stop - start > found[1] - found[0])) found = [start, stop];
+    if (!found) continue;
+    const [start, stop] = found;
+    const rest = name.slice(stop);
+    const restView = rest.startsWith('__') && rest.length > 2 ? `__${rules.decideMember(rest.slice(2))}` : rules.naming.viewName(rest);
+    const view = rules.naming.viewName(name.slice(0, start)) + name.slice(start, stop).split('__').map((part) => rules.moduleView(part)).join('__') + restView;
+    if (view !== rules.decideMember(name) && rules.naming.realName(view) === name && mayRename(name, view)) out[name] = view;
+  }
+  return out;
 }
 
 /**

@@ -23,7 +23,7 @@
  * - `prose`: any other string: only name-shaped spans change (see prose.ts).
  */
 import { aliasesOf } from '../python/aliases';
-import { Site, type Chain, type Scope, type StringSite } from '../python/binder';
+import { Site, type Chain, type PyScan, type Scope, type StringSite } from '../python/binder';
 import { isIdentifier } from '../python/identifiers';
 import { FileResolver } from './resolve';
 import { appendTo } from '../common/multimap';
@@ -247,6 +247,8 @@ function flowsIntoName(site: StringSite, resolver: FileResolver): boolean {
   // `formatters["formatvalue"] = f` and later `render(**formatters)`: a key of such a mapping is a keyword.
   if (containers && site.whole && site.subscripted && site.subscripted.steps.length === 0 && site.subscripted.root !== -1 && containers(resolver.scan.sites[site.subscripted.root].text)) return true;
   if (containers && site.assignedTo?.some(containers) && (site.container === 'dict-key' || site.container === 'list' || site.container === 'set' || site.container === 'group' || splitIntoWords(site, resolver))) return true;
+  // `_argnames = ('sides',)` in a class body, where a `__getattr__` of the repository looks attribute names up in `self._argnames`.
+  if (resolver.scan.scopes[site.scope]?.kind === 'class' && (site.container === 'list' || site.container === 'group' || site.container === 'set') && site.assignedTo?.length === 1 && resolver.context.isNameKeyword?.(site.assignedTo[0])) return true;
   const compared = site.comparedWith && site.comparedWith.steps.length === 0 && site.comparedWith.root !== -1 ? resolver.scan.sites[site.comparedWith.root].text : undefined;
   if (compared !== undefined && valued(compared)) return true;
   if (site.keyword !== undefined && site.whole && (valued(site.keyword) || resolver.context.isNameKeyword?.(site.keyword)) && !resolver.isExternalChain(site.call?.callee)) return true;
@@ -536,7 +538,28 @@ export function nameArgumentFlow(resolver: FileResolver): ArgumentFlow {
     const offset = index.root === -1 ? 0 : scan.sites[index.root].start;
     sink(offset, chainText(index), isNamespaceChain(receiver, resolver) ? sinks : keySinks);
   }
+  for (const [offset, dotted] of attributeNameLookups(scan)) sink(offset, dotted);
   return { sinks: [...sinks].sort(), keySinks: [...keySinks].sort(), valueSinks: [...valueSinks].sort(), edges };
+}
+
+/**
+ * Where a `__getattr__` (or its kin) looks the attribute name it is given up in a container of
+ * strings (`self._argnames.index(attr)`, `attr in self._fields`): that container holds the names
+ * of attributes, as `[offset, dotted chain]`.
+ */
+function attributeNameLookups(scan: PyScan): Array<[number, string]> {
+  const out: Array<[number, string]> = [];
+  for (const fn of scan.scopes) {
+    if (fn.kind !== 'function' || !ATTRIBUTE_HOOKS.has(fn.name)) continue;
+    const positional = fn.params.filter((p) => p.kind === 'normal' || p.kind === 'posonly');
+    const name = positional[scan.scopes[fn.parent]?.kind === 'class' ? 1 : 0]?.name;
+    if (name === undefined) continue;
+    const body = scan.text.slice(fn.start, fn.end);
+    const chain = '([\\p{L}_][\\p{L}\\p{N}_]*(?:\\.[\\p{L}_][\\p{L}\\p{N}_]*)*)';
+    const lookups = new RegExp(`${chain}\\.index\\(\\s*${name}\\s*\\)|(?<![\\p{L}\\p{N}_.])${name}\\s+(?:not\\s+)?in\\s+${chain}(?![\\p{L}\\p{N}_(.\\[])`, 'gu');
+    for (const m of body.matchAll(lookups)) out.push([fn.start + m.index!, m[1] ?? m[2]]);
+  }
+  return out;
 }
 
 /** What a file's code does with the arguments of its callables (see `nameArgumentFlow`). */
