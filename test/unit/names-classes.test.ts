@@ -1304,9 +1304,14 @@ test('families that build one member ("do_%s" % command and "do_report_" + what 
   assert.deepEqual(d.bundle.names!.keptFamilies, ['prefix:do_', 'prefix:do_report_']);
 });
 
+/** A module with the registry class given, its one instance `R`, and a metaclass that registers each class made with it in `R`. */
+function registryModule(registry: string[]): string {
+  return [...registry, '', '', 'R = Registry()', '', '', 'class Registered(type):', '    def __init__(cls, *args, **kwargs):', '        super().__init__(*args, **kwargs)', '        R.register(cls)', ''].join('\n');
+}
+
 test('a class made in a function that the file also reads as an attribute (a registry serving classes by their __name__: R.LocalWidget) is one name: the attribute follows the class', async () => {
   const d = await viewRunsLikeOriginal({
-    'registry/__init__.py': [
+    'registry/__init__.py': registryModule([
       'class Registry:',
       '    def __init__(self):',
       '        self._waiting = {}',
@@ -1320,17 +1325,7 @@ test('a class made in a function that the file also reads as an attribute (a reg
       '        made = self._waiting.pop(name)()',
       '        setattr(self, name, made)',
       '        return made',
-      '',
-      '',
-      'R = Registry()',
-      '',
-      '',
-      'class Registered(type):',
-      '    def __init__(cls, *args, **kwargs):',
-      '        super().__init__(*args, **kwargs)',
-      '        R.register(cls)',
-      '',
-    ].join('\n'),
+    ]),
     'tests/test_registry.py': [
       'from registry import R, Registered',
       '',
@@ -1348,21 +1343,7 @@ test('a class made in a function that the file also reads as an attribute (a reg
 
 test('a class made in a function that derives from one the file reads as an attribute is registered by its name too: a list of member names spells it as the view does', async () => {
   const d = await viewRunsLikeOriginal({
-    'registry/__init__.py': [
-      'class Registry:',
-      '    def register(self, cls):',
-      '        setattr(self, cls.__name__, cls)',
-      '',
-      '',
-      'R = Registry()',
-      '',
-      '',
-      'class Registered(type):',
-      '    def __init__(cls, *args, **kwargs):',
-      '        super().__init__(*args, **kwargs)',
-      '        R.register(cls)',
-      '',
-    ].join('\n'),
+    'registry/__init__.py': registryModule(['class Registry:', '    def register(self, cls):', '        setattr(self, cls.__name__, cls)']),
     'tests/test_registry.py': [
       'from registry import R, Registered',
       '',
