@@ -1447,6 +1447,50 @@ test("a name built from a module's dotted path (test_shop__orders__basket__Baske
   assert.equal(d.name('test_shop__orders__basket__BasketBase'), `test_${d.name('shop')}__orders__${d.name('basket')}__BasketBase`);
 });
 
+test("the repository's functions an outside module is asked for by their computed names (getattr(math, type(self).__name__)) keep the outside module's spelling", async () => {
+  const d = await viewRunsLikeOriginal({
+    'calc/__init__.py': [
+      'import math',
+      '',
+      '',
+      'class Function:',
+      '    def __init__(self, arg):',
+      '        self.arg = arg',
+      '',
+      '    def evaluate(self):',
+      '        name = type(self).__name__',
+      '        if not hasattr(math, name):',
+      '            return None',
+      '        return getattr(math, name)(self.arg)',
+      '',
+      '',
+      'class radians(Function):',
+      '    pass',
+      '',
+      '',
+      'class lgamma(Function):',
+      '    pass',
+      '',
+      '',
+      'class halve(Function):',
+      '    pass',
+      '',
+    ].join('\n'),
+    'tests/test_calc.py': [
+      'from calc import halve, lgamma, radians',
+      '',
+      '',
+      'def test_evaluate():',
+      '    assert round(radians(180).evaluate(), 3) == 3.142',
+      '    assert lgamma(1).evaluate() == 0',
+      '    assert halve(2).evaluate() is None',
+      '',
+    ].join('\n'),
+  });
+  assert.equal(d.bundle.names!.excluded.lgamma, 'outside-lookup');
+  assert.notEqual(d.name('halve'), 'halve');
+});
+
 test('a method name built from __name__ ("_rewrite_as_%s" % rule.__name__) takes the class of that very spelling (floor, kept as an outside name is) over one that only lower-cases to it (Floor)', async () => {
   const d = await viewRunsLikeOriginal({
     'shapes/__init__.py': [

@@ -185,6 +185,8 @@ export interface FileFacts {
   readsNames: boolean;
   /** It orders things by the spelling of their `__name__` (see `ordersByName`). */
   ordersByName: boolean;
+  /** Outside modules it looks a computed name up on (`getattr(mpmath, fname)`, `hasattr(mpmath, fname)`), absolute. */
+  outsideLookups: string[];
 }
 
 /** `dir(obj)`, `obj.__dict__`, `vars(obj)`, `inspect.getmembers(obj)`. */
@@ -208,7 +210,7 @@ function baseModule(resolver: FileResolver, chain: Chain): string | undefined {
 export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   const scan = scanPython(text);
   const resolver = new FileResolver(scan, context);
-  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], standIns: [], computedModuleParents: [], pathWords: [], oneWordStrings: [], lowerWordStrings: [], nameKeys: [], nameReaders: [], nameAttributes: [], attributeWords: [], decorated: [], stringWords: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), ordersByName: ordersByName(scan), wordStrings: [], externalValues: [], namePieces: [], cutWords: [], laidOutWords: [], keyWords: [], templateAttributes: [], computedKeywordCallees: [], containerWords: [], dynamicAttributes: false, shadowedModules: [], attributeLocals: [], reexports: [], optionNames: [], nameValued: [], nameArguments: nameArgumentFlow(resolver) };
+  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], standIns: [], computedModuleParents: [], pathWords: [], oneWordStrings: [], lowerWordStrings: [], nameKeys: [], nameReaders: [], nameAttributes: [], attributeWords: [], decorated: [], stringWords: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), ordersByName: ordersByName(scan), outsideLookups: outsideLookups(scan, resolver), wordStrings: [], externalValues: [], namePieces: [], cutWords: [], laidOutWords: [], keyWords: [], templateAttributes: [], computedKeywordCallees: [], containerWords: [], dynamicAttributes: false, shadowedModules: [], attributeLocals: [], reexports: [], optionNames: [], nameValued: [], nameArguments: nameArgumentFlow(resolver) };
   // Strings flow into names within the file, as the translation sees them (code.ts).
   const flow = withNameFlow(resolver);
   facts.nameValued = flow.names;
@@ -520,6 +522,19 @@ function attributeLocals(scan: PyScan, localCallables: ReadonlySet<string>): str
       out.add(cls.name);
       grew = true;
     }
+  }
+  return [...out].sort();
+}
+
+/** `FileFacts.outsideLookups`: the outside things `getattr` and `hasattr` look a name up on that is no literal. */
+function outsideLookups(scan: PyScan, resolver: FileResolver): string[] {
+  const out = new Set<string>();
+  for (const call of scan.calls) {
+    const called = call.callee.steps.length === 0 && call.callee.root !== -1 ? scan.sites[call.callee.root].text : undefined;
+    const [target, key] = call.args;
+    if ((called !== 'getattr' && called !== 'hasattr') || !target || !key || key.root === -1 || resolver.classify(call.callee.root) !== 'external') continue;
+    const outside = resolver.externalName(target);
+    if (outside !== undefined && !outside.startsWith('builtins.')) out.add(outside);
   }
   return [...out].sort();
 }

@@ -214,6 +214,7 @@ export function buildNames(
   for (const word of cut.before) keptEverywhere[word] ??= 'before-cut-in-text';
   for (const word of new Set(input.facts.flatMap((f) => f.laidOutWords))) if (changesLength(word)) keptEverywhere[word] ??= 'laid-out-in-text';
   for (const word of dataModuleNames(input)) keptEverywhere[word] ??= 'module-named-by-data';
+  for (const word of outsideLookupNames(input.facts, definitions, external)) keptEverywhere[word] ??= 'outside-lookup';
   // Everywhere: a class or function defined inside a function is named in its reprs as well.
   for (const word of registeredByName(input.facts)) keptEverywhere[word] ??= 'registered-by-name';
   for (const word of lowercasedClassNames(input.facts, input.paths)) keptEverywhere[word] ??= 'lowercased-in-data';
@@ -1127,6 +1128,18 @@ function modulePathNames(names: Iterable<string>, modules: readonly string[], ru
     if (view !== rules.decideMember(name) && rules.naming.realName(view) === name && mayRename(name, view)) out[name] = view;
   }
   return out;
+}
+
+/**
+ * A name the repository looks up on an outside module by a name it computes (sympy's
+ * `getattr(mpmath, self.func.__name__)`: its function `asech` evaluates through mpmath's `asech`)
+ * finds there only the outside module's spelling: the repository's definitions spelled as that
+ * module's names keep their spelling.
+ */
+function outsideLookupNames(facts: readonly FileFacts[], definitions: ReadonlyMap<string, ReadonlySet<string>>, external: ExternalNames): string[] {
+  const out = new Set<string>();
+  for (const module of new Set(facts.flatMap((f) => f.outsideLookups))) for (const name of external.moduleNames(module) ?? []) if (definitions.has(name) && !isDunder(name)) out.add(name);
+  return [...out].sort();
 }
 
 /**
