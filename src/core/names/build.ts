@@ -113,6 +113,7 @@ export function buildNames(
   // The repository's stand-in for an outside name, imported by that name where the outside one may be (`FileFacts.standIns`).
   for (const file of input.facts) for (const name of file.standIns) keep(name, 'external-stand-in');
   for (const file of input.facts) for (const name of file.nameKeys) keep(name, 'name-as-outside-key');
+  for (const name of outsideLookupNames(input.facts, definitions, external)) keep(name, 'outside-lookup');
   for (const name of namesInAttributes(input.facts)) keep(name, 'name-in-attribute');
   // A class that serves attributes from its data (`__getattr__` looking up keys) makes a word
   // that is both such a key (a string) and an attribute of an unknown receiver one name: kept.
@@ -214,7 +215,6 @@ export function buildNames(
   for (const word of cut.before) keptEverywhere[word] ??= 'before-cut-in-text';
   for (const word of new Set(input.facts.flatMap((f) => f.laidOutWords))) if (changesLength(word)) keptEverywhere[word] ??= 'laid-out-in-text';
   for (const word of dataModuleNames(input)) keptEverywhere[word] ??= 'module-named-by-data';
-  for (const word of outsideLookupNames(input.facts, definitions, external)) keptEverywhere[word] ??= 'outside-lookup';
   // Everywhere: a class or function defined inside a function is named in its reprs as well.
   for (const word of registeredByName(input.facts)) keptEverywhere[word] ??= 'registered-by-name';
   for (const word of lowercasedClassNames(input.facts, input.paths)) keptEverywhere[word] ??= 'lowercased-in-data';
