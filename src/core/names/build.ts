@@ -235,8 +235,8 @@ export function buildNames(
   tables.keptFamilies = families.keptFamilies;
   rules = new NameRules(tables, external);
   // A name kept only because a test compares a piece of it keeps that piece in its path-built view too, and is renamed so.
-  const pieces = input.facts.flatMap((f) => f.namePieces.map(([piece, side]) => (name: string) => (side === 'prefix' ? name.startsWith(piece) : name.endsWith(piece))));
-  const mayRename = (name: string, view: string) => keptEverywhere[name] === undefined ? !(name in keptMembers) : keptEverywhere[name] === 'name-piece-test' && pieces.every((matches) => matches(name) === matches(view));
+  const pieces = input.facts.flatMap((f) => f.namePieces);
+  const mayRename = (name: string, view: string) => keptEverywhere[name] === undefined ? !(name in keptMembers) : keptEverywhere[name] === 'name-piece-test' && pieces.every(([piece, side]) => hasPiece(name, piece, side) === hasPiece(view, piece, side));
   const pathBuilt = modulePathNames(definitions.keys(), input.modules, rules, mayRename);
   if (Object.keys(pathBuilt).length > 0) {
     for (const name of Object.keys(pathBuilt)) delete keptEverywhere[name];
@@ -396,13 +396,18 @@ function namePieceNames(facts: readonly FileFacts[], definitions: ReadonlyMap<st
   const out = new Set<string>();
   for (const file of facts) {
     for (const [piece, side, neighbours] of file.namePieces) {
-      const matches = (name: string) => name !== piece && (side === 'prefix' ? name.startsWith(piece) : name.endsWith(piece));
+      const matches = (name: string) => name !== piece && hasPiece(name, piece, side);
       const local = (neighbours ?? []).filter(matches);
       if (local.length > 0) for (const name of neighbours!) out.add(name);
       else for (const name of definitions.keys()) if (matches(name)) out.add(name);
     }
   }
   return [...out].sort();
+}
+
+/** Whether a name starts (`prefix`) or ends with a piece a test compares. */
+function hasPiece(name: string, piece: string, side: FileFacts['namePieces'][number][1]): boolean {
+  return side === 'prefix' ? name.startsWith(piece) : name.endsWith(piece);
 }
 
 /**

@@ -388,11 +388,14 @@ function isAttributeNameParameter(chain: NonNullable<StringSite['comparedWith']>
   const site = resolver.scan.sites[chain.root];
   const found = resolver.lookupSite(site);
   if (!found) return false;
-  const fn = resolver.scan.scopes[found.scope];
-  if (fn.kind !== 'function' || !ATTRIBUTE_HOOKS.has(fn.name)) return false;
+  return hookAttributeParameter(resolver.scan, resolver.scan.scopes[found.scope]) === site.text;
+}
+
+/** The parameter a module's or class's `__getattr__` (or its kin) is given the attribute name in, when `fn` is one. */
+function hookAttributeParameter(scan: PyScan, fn: Scope): string | undefined {
+  if (fn.kind !== 'function' || !ATTRIBUTE_HOOKS.has(fn.name)) return undefined;
   const positional = fn.params.filter((p) => p.kind === 'normal' || p.kind === 'posonly');
-  const index = resolver.scan.scopes[fn.parent]?.kind === 'class' ? 1 : 0;
-  return positional[index]?.name === site.text;
+  return positional[scan.scopes[fn.parent]?.kind === 'class' ? 1 : 0]?.name;
 }
 
 /** `__all__`, `mod.__all__`, or a name imported as `from mod import __all__ as ALL`. */
@@ -550,9 +553,7 @@ export function nameArgumentFlow(resolver: FileResolver): ArgumentFlow {
 function attributeNameLookups(scan: PyScan): Array<[number, string]> {
   const out: Array<[number, string]> = [];
   for (const fn of scan.scopes) {
-    if (fn.kind !== 'function' || !ATTRIBUTE_HOOKS.has(fn.name)) continue;
-    const positional = fn.params.filter((p) => p.kind === 'normal' || p.kind === 'posonly');
-    const name = positional[scan.scopes[fn.parent]?.kind === 'class' ? 1 : 0]?.name;
+    const name = hookAttributeParameter(scan, fn);
     if (name === undefined) continue;
     const body = scan.text.slice(fn.start, fn.end);
     const chain = '([\\p{L}_][\\p{L}\\p{N}_]*(?:\\.[\\p{L}_][\\p{L}\\p{N}_]*)*)';
