@@ -17,8 +17,8 @@ export interface Disguise {
   name(original: string): string;
 }
 
-/** Writes a small repository to a temporary folder and builds its real bundle. */
-export async function disguise(files: Record<string, string>, seed = 1): Promise<Disguise> {
+/** Writes a small repository (text files, and binary ones as bytes) to a temporary folder and builds its real bundle. */
+export async function disguise(files: Record<string, string | Buffer>, seed = 1): Promise<Disguise> {
   const root = path.join(tempDir('names'), 'repo');
   for (const [file, text] of Object.entries(files)) {
     fs.mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
@@ -30,7 +30,7 @@ export async function disguise(files: Record<string, string>, seed = 1): Promise
     bundle,
     translator,
     root,
-    view: (file) => translator.fileToView(file, files[file]),
+    view: (file) => translator.fileToView(file, String(files[file])),
     name(original) {
       const view = bundle.names!.identifiers[original] ?? bundle.names!.locals[original];
       if (view === undefined) throw new Error(`${original} is not renamed (${bundle.names!.excluded[original] ?? 'not defined'})`);
@@ -40,7 +40,7 @@ export async function disguise(files: Record<string, string>, seed = 1): Promise
 }
 
 /** Materializes the view of a small repository for each seed and runs its suite there: every test passes, as in the original. */
-export async function viewRunsLikeOriginal(repo: Record<string, string>, seeds: readonly number[] = [1]): Promise<Disguise> {
+export async function viewRunsLikeOriginal(repo: Record<string, string | Buffer>, seeds: readonly number[] = [1]): Promise<Disguise> {
   let last: Disguise | undefined;
   for (const seed of seeds) {
     const d = await disguise(repo, seed);

@@ -3,16 +3,17 @@
  * written here, whose materialized view must run its suite like the original.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { test } from 'node:test';
-import { tempDir } from '../helpers';
+import { PYTHON, tempDir } from '../helpers';
 import { orderWords } from '../../src/core/names/build';
 import { loadLexicon } from '../../src/core/names/lexicon';
 import { disguise, viewRunsLikeOriginal as runsLikeOriginal } from '../names-helper';
 
 /** Two seeds: the rules decide which names change, the seed only their replacements. */
-const viewRunsLikeOriginal = (repo: Record<string, string>) => runsLikeOriginal(repo, [1, 2]);
+const viewRunsLikeOriginal = (repo: Record<string, string | Buffer>) => runsLikeOriginal(repo, [1, 2]);
 
 test('a replacement field of an f-string reads the name it names, also inside a nested function (it binds nothing)', async () => {
   const d = await viewRunsLikeOriginal({
@@ -1965,4 +1966,239 @@ test('a keyword given to a function that hands its **kwargs on to the callable i
     ].join('\n'),
   });
   assert.notEqual(d.name('exclude'), 'exclude');
+});
+
+test("a keyword the repository's function given to an outside callable cannot take (property(_get, _set, doc=...), Thread(target=work, daemon=True)) is the outside callable's own: it keeps its spelling, though a parameter elsewhere is spelled like it", async () => {
+  const d = await viewRunsLikeOriginal({
+    'grid/__init__.py': [
+      'import threading',
+      '',
+      '',
+      'class Grid:',
+      '    def __init__(self):',
+      '        self._rows = 0',
+      '',
+      '    def _get_rows(self):',
+      '        return self._rows',
+      '',
+      '    def _set_rows(self, value):',
+      '        self._rows = value',
+      '',
+      '    rows = property(_get_rows, _set_rows, doc="number of rows")',
+      '',
+      '',
+      'def fill(grid):',
+      '    grid.rows = 3',
+      '',
+      '',
+      'def run_fill(grid):',
+      '    worker = threading.Thread(target=fill, args=(grid,), daemon=True)',
+      '    worker.start()',
+      '    worker.join()',
+      '    return worker',
+      '',
+      '',
+      'def describe(doc="", daemon=False):',
+      '    return doc, daemon',
+      '',
+    ].join('\n'),
+    'tests/test_grid.py': [
+      'from grid import Grid, describe, run_fill',
+      '',
+      '',
+      'def test_property_doc():',
+      '    assert Grid.rows.__doc__ == "number of rows"',
+      '',
+      '',
+      'def test_thread():',
+      '    grid = Grid()',
+      '    assert run_fill(grid).daemon and grid.rows == 3',
+      '',
+      '',
+      'def test_describe():',
+      '    assert describe(doc="d", daemon=True) == ("d", True)',
+      '',
+    ].join('\n'),
+  });
+  assert.equal(d.bundle.names!.excluded.doc, 'forwarded-keyword');
+  assert.notEqual(d.name('describe'), 'describe');
+});
+
+/** A compiled extension module (C, built with the interpreter's headers): the bytes of `pkg/<name><EXT_SUFFIX>`. */
+function compileExtension(name: string, source: string): { file: string; bytes: Buffer } {
+  const dir = tempDir('extension');
+  const [include, suffix] = execFileSync(PYTHON, ['-c', 'import sysconfig; print(sysconfig.get_paths()["include"]); print(sysconfig.get_config_var("EXT_SUFFIX"))'], { encoding: 'utf8' }).trim().split('\n');
+  fs.writeFileSync(path.join(dir, `${name}.c`), source);
+  const out = path.join(dir, `${name}${suffix}`);
+  execFileSync('gcc', ['-shared', '-fPIC', '-O2', `-I${include}`, '-o', out, path.join(dir, `${name}.c`)]);
+  return { file: `${name}${suffix}`, bytes: fs.readFileSync(out) };
+}
+
+test("a compiled module of the repository reads names by their C strings: the attributes it reads (PyObject_GetAttrString), its keywords and functions (a kwlist, a method table, an argument format), the module of the repository it imports (\"ledger.errors\") and its own file's name keep their spelling", async () => {
+  const scanner = compileExtension('_scanner', [
+    '#define PY_SSIZE_T_CLEAN',
+    '#include <Python.h>',
+    '',
+    'static PyObject *scan(PyObject *self, PyObject *args, PyObject *kw) {',
+    '    static char *kwlist[] = {"context", "text", NULL};',
+    '    PyObject *context, *text;',
+    '    if (!PyArg_ParseTupleAndKeywords(args, kw, "OU:scan_text", kwlist, &context, &text)) return NULL;',
+    '    PyObject *strict = PyObject_GetAttrString(context, "strict");',
+    '    if (strict == NULL) return NULL;',
+    '    int on = PyObject_IsTrue(strict);',
+    '    Py_DECREF(strict);',
+    '    if (on < 0) return NULL;',
+    '    if (on && PyUnicode_GetLength(text) == 0) {',
+    '        PyObject *errors = PyImport_ImportModule("ledger.errors");',
+    '        if (errors == NULL) return NULL;',
+    '        PyObject *cls = PyObject_GetAttrString(errors, "ScanError");',
+    '        Py_DECREF(errors);',
+    '        if (cls == NULL) return NULL;',
+    '        PyErr_SetString(cls, "empty text");',
+    '        Py_DECREF(cls);',
+    '        return NULL;',
+    '    }',
+    '    Py_INCREF(text);',
+    '    return text;',
+    '}',
+    '',
+    'static PyMethodDef methods[] = {{"scan_text", (PyCFunction)(void (*)(void))scan, METH_VARARGS | METH_KEYWORDS, NULL}, {NULL, NULL, 0, NULL}};',
+    'static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_scanner", NULL, -1, methods};',
+    'PyMODINIT_FUNC PyInit__scanner(void) { return PyModule_Create(&module); }',
+    '',
+  ].join('\n'));
+  const d = await viewRunsLikeOriginal({
+    'ledger/__init__.py': '',
+    'ledger/errors.py': ['class ScanError(ValueError):', '    pass', ''].join('\n'),
+    [`ledger/${scanner.file}`]: scanner.bytes,
+    'ledger/reader.py': [
+      'from ._scanner import scan_text',
+      '',
+      '',
+      'class Reader:',
+      '    def __init__(self, strict=True):',
+      '        self.strict = strict',
+      '',
+      '    def read(self, text):',
+      '        return scan_text(context=self, text=text)',
+      '',
+      '',
+      'def describe(context, text):',
+      '    return "%s: %s" % (context, text)',
+      '',
+    ].join('\n'),
+    'tests/test_reader.py': [
+      'import pytest',
+      '',
+      'from ledger.errors import ScanError',
+      'from ledger.reader import Reader, describe',
+      '',
+      '',
+      'def test_read():',
+      '    assert Reader().read("abc") == "abc"',
+      '',
+      '',
+      'def test_strict_empty():',
+      '    with pytest.raises(ScanError):',
+      '        Reader().read("")',
+      '',
+      '',
+      'def test_lenient_empty():',
+      '    assert Reader(strict=False).read("") == ""',
+      '',
+      '',
+      'def test_describe():',
+      '    assert describe(context="a", text="b") == "a: b"',
+      '',
+    ].join('\n'),
+  });
+  assert.equal(d.bundle.names!.excluded.strict, 'compiled-module');
+  assert.equal(d.bundle.names!.keptEverywhere.ledger, 'compiled-module');
+  assert.notEqual(d.name('Reader'), 'Reader');
+});
+
+test('source the program builds from a template and pieces before it runs it (code = template.replace("%BODY%", body); exec_(code, ...)), the pieces handed to its parameters and the strings spliced into them, is code: its names follow the repository', async () => {
+  const d = await viewRunsLikeOriginal({
+    'ledger/compat.py': ['import builtins', '', 'exec_ = getattr(builtins, "exec")', ''].join('\n'),
+    'ledger/__init__.py': [
+      'from .compat import exec_',
+      '',
+      'template = """',
+      'def %NAME%(self, other):',
+      '    total = self.amount + other.amount',
+      '    %BODY%',
+      '"""',
+      '',
+      'tail = "; result.amount = total; return result"',
+      '',
+      '',
+      'def make_operator(name, body=""):',
+      '    code = template',
+      '    code = code.replace("%BODY%", body)',
+      '    code = code.replace("%NAME%", name)',
+      '    namespace = {}',
+      '    exec_(code, globals(), namespace)',
+      '    return namespace[name]',
+      '',
+      '',
+      'class Money:',
+      '    def __init__(self, amount):',
+      '        self.amount = amount',
+      '',
+      '',
+      'Money.__add__ = make_operator("__add__", "result = Money(0)" + tail)',
+      '',
+    ].join('\n'),
+    'tests/test_ledger.py': ['from ledger import Money', '', '', 'def test_add():', '    assert (Money(2) + Money(3)).amount == 5', ''].join('\n'),
+  });
+  assert.notEqual(d.name('amount'), 'amount');
+});
+
+test("a container one file iterates into names (for alias, value in self._aliases.items(): setattr(self, alias, getattr(self, value))) holds names where another file fills it (self._aliases.update({...})): its keys and values follow the repository", async () => {
+  const d = await viewRunsLikeOriginal({
+    'registry/base.py': [
+      'class Base:',
+      '    def __init__(self):',
+      '        self._aliases = {}',
+      '        self.setup()',
+      '        for alias, value in self._aliases.items():',
+      '            setattr(self, alias, getattr(self, value))',
+      '',
+    ].join('\n'),
+    'registry/functions.py': [
+      'class Functions:',
+      '    def setup(self):',
+      '        self._aliases.update({"polygamma": "digamma_series"})',
+      '',
+      '    def digamma_series(self, x):',
+      '        return x + 1',
+      '',
+    ].join('\n'),
+    'registry/__init__.py': [
+      'from .base import Base',
+      'from .functions import Functions',
+      '',
+      '',
+      'class Context(Base, Functions):',
+      '    pass',
+      '',
+      '',
+      'context = Context()',
+      'polygamma = context.polygamma',
+      '',
+    ].join('\n'),
+    'tests/test_registry.py': ['from registry import polygamma', '', '', 'def test_alias():', '    assert polygamma(1) == 2', ''].join('\n'),
+  });
+  assert.notEqual(d.name('polygamma'), 'polygamma');
+  assert.notEqual(d.name('digamma_series'), 'digamma_series');
+});
+
+test("a submodule that importing another binds in its package, reached through the names `from package import *` gives (engine.handlers.parse_count), is that module: its view's name, though an outside API has an attribute spelled like it", async () => {
+  const d = await viewRunsLikeOriginal({
+    'numbers_kit/__init__.py': ['from .engine.handlers import parse_count as _parse', '', '', 'def count_of(value):', '    return _parse(value)', ''].join('\n'),
+    'numbers_kit/engine/__init__.py': ['from . import handlers', ''].join('\n'),
+    'numbers_kit/engine/handlers.py': ['import logging', '', '', 'def parse_count(text):', '    return int(text)', '', '', 'def current(logger):', '    return logger.handlers', '', '', 'def handlers_count(logger):', '    return len(current(logger))', ''].join('\n'),
+    'tests/test_numbers.py': ['from numbers_kit import *', '', 'parse_count = engine.handlers.parse_count', '', '', 'def test_parse():', '    assert parse_count("3") == count_of("3") == 3', ''].join('\n'),
+  });
+  assert.notEqual(d.bundle.names!.keptMembers.handlers, undefined);
 });

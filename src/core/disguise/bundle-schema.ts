@@ -84,6 +84,8 @@ const namesShape = (): Shape<NamesSection> => ({
   valueArguments: required(arrayOf(calleeIndex)),
   frameReaders: optional(arrayOf(name, { unique: true })),
   frameKeys: optional(arrayOf(name, { unique: true })),
+  nameContainers: optional(arrayOf(name, { unique: true })),
+  nameValueContainers: optional(arrayOf(name, { unique: true })),
   dataNames: required(arrayOf(name)),
   families: required(arrayOf(familyKey, { unique: true })),
   keptFamilies: required(arrayOf(familyKey, { unique: true })),

@@ -6,7 +6,7 @@
  */
 import { Bind, IMPORTING_CALLEES, Site, calledName, enclosingFunction, lookupSite, loopIterableNames, outermostFunction, scanPython, type Chain, type NameSite, type PyScan, type StringSite } from '../python/binder';
 import { FileResolver, type ModuleContext } from './resolve';
-import { externalValueWord, isKwargsName, nameArgumentFlow, stringRole, withNameFlow, type ArgumentFlow } from './string-roles';
+import { externalValueWord, isKwargsName, nameArgumentFlow, stringRole, withNameFlow, type ArgumentFlow, type NameContainers } from './string-roles';
 import { appendTo } from '../common/multimap';
 import { forEachWord, splitWord } from './words';
 import { isTemplateText, templateAttributes } from './prose';
@@ -47,8 +47,8 @@ export interface FileFacts {
   unknownAttributes: string[];
   /** Keyword names passed to callees the file cannot resolve, and class keywords. */
   unknownKeywords: string[];
-  /** Keywords passed to the repository's own callables, by callee name. */
-  calls: Array<[callee: string, keyword: string]>;
+  /** Keywords passed to the repository's own callables, by callee name; `handedOn`: given to an outside callable beside that callable (`Thread(target=run, daemon=True)`). */
+  calls: Array<[callee: string, keyword: string, handedOn?: true]>;
   /**
    * Functions and methods: name, parameters that can be passed by keyword, whether it takes
    * `**kwargs`, the callables (by name) it hands its `**kwargs` on to (`super().__init__(**kwargs)`),
@@ -127,6 +127,8 @@ export interface FileFacts {
   optionNames: string[];
   /** Identifiers whose values the file uses as names (`getattr(obj, self.attribute)`). */
   nameValued: string[];
+  /** Attributes holding containers the file iterates into names (string-roles.ts `NameContainers`), which other files fill. */
+  nameContainers: NameContainers;
   /** Positional parameters that carry names, keys or text, and where parameters are passed on (string-roles.ts `nameArgumentFlow`). */
   nameArguments: ArgumentFlow;
   /** One-word strings given to the repository's callables or used as keys (candidates for attributes served by `__getattr__`). */
@@ -210,10 +212,11 @@ function baseModule(resolver: FileResolver, chain: Chain): string | undefined {
 export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   const scan = scanPython(text);
   const resolver = new FileResolver(scan, context);
-  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], standIns: [], computedModuleParents: [], pathWords: [], oneWordStrings: [], lowerWordStrings: [], nameKeys: [], nameReaders: [], nameAttributes: [], attributeWords: [], decorated: [], stringWords: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), ordersByName: ordersByName(scan), outsideLookups: outsideLookups(scan, resolver), wordStrings: [], externalValues: [], namePieces: [], cutWords: [], laidOutWords: [], keyWords: [], templateAttributes: [], computedKeywordCallees: [], containerWords: [], dynamicAttributes: false, shadowedModules: [], attributeLocals: [], reexports: [], optionNames: [], nameValued: [], nameArguments: nameArgumentFlow(resolver) };
+  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], standIns: [], computedModuleParents: [], pathWords: [], oneWordStrings: [], lowerWordStrings: [], nameKeys: [], nameReaders: [], nameAttributes: [], attributeWords: [], decorated: [], stringWords: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), ordersByName: ordersByName(scan), outsideLookups: outsideLookups(scan, resolver), wordStrings: [], externalValues: [], namePieces: [], cutWords: [], laidOutWords: [], keyWords: [], templateAttributes: [], computedKeywordCallees: [], containerWords: [], dynamicAttributes: false, shadowedModules: [], attributeLocals: [], reexports: [], optionNames: [], nameValued: [], nameContainers: { keys: [], values: [] }, nameArguments: nameArgumentFlow(resolver) };
   // Strings flow into names within the file, as the translation sees them (code.ts).
   const flow = withNameFlow(resolver);
   facts.nameValued = flow.names;
+  facts.nameContainers = flow.attributeContainers;
   collectOptionNames(scan, resolver, facts.optionNames);
   facts.dynamicAttributes = scan.scopes.some((s) => s.kind === 'function' && (s.name === '__getattr__' || s.name === '__getattribute__') && scan.scopes[s.parent]?.kind === 'class');
   for (const [name, binding] of scan.scopes[0].bindings) {
@@ -361,7 +364,7 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
           const target = resolver.forwardTarget(site);
           if (target) {
             const name = resolver.lastAttribute(target);
-            if (name) facts.calls.push([name, site.text]);
+            if (name) facts.calls.push([name, site.text, true]);
           }
           break;
         }

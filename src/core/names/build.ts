@@ -47,6 +47,10 @@ export interface NamesInput {
   undecodedWords: string[];
   /** The attribute names the tags of its template files read (`optgroups` of `{{ widget.optgroups }}`). */
   templateAttributes: string[];
+  /** The names and dotted paths its compiled extension modules spell (compiled.ts). */
+  compiledNames?: string[];
+  /** The names of those modules (their files' stems). */
+  compiledModules?: string[];
   /** The repository's own top-level packages and modules. */
   ownPackages: string[];
   /** Words of who the repository is (identity.ts). */
@@ -114,6 +118,8 @@ export function buildNames(
   for (const file of input.facts) for (const name of file.standIns) keep(name, 'external-stand-in');
   for (const file of input.facts) for (const name of file.nameKeys) keep(name, 'name-as-outside-key');
   for (const name of outsideLookupNames(input.facts, definitions, external)) keep(name, 'outside-lookup');
+  // A compiled module of the repository reads names by their C strings (compiled.ts).
+  for (const name of input.compiledNames ?? []) if (!name.includes('.') && definitions.has(name)) keep(name, 'compiled-module');
   for (const name of namesInAttributes(input.facts)) keep(name, 'name-in-attribute');
   // A class that serves attributes from its data (`__getattr__` looking up keys) makes a word
   // that is both such a key (a string) and an attribute of an unknown receiver one name: kept.
@@ -191,6 +197,8 @@ export function buildNames(
     valueArguments: valueArguments(input.facts),
     frameReaders: frameReaders(input.facts),
     frameKeys: [...new Set(input.facts.flatMap((f) => f.frameKeys))].sort(),
+    nameContainers: [...new Set(input.facts.flatMap((f) => f.nameContainers.keys))].sort(),
+    nameValueContainers: [...new Set(input.facts.flatMap((f) => f.nameContainers.values))].sort(),
     readsNames: input.facts.some((f) => f.readsNames),
     dataNames: [],
     families: [...new Set(input.facts.flatMap((f) => f.families.map(([piece, side]) => `${side}:${piece}`)))].sort(),
@@ -215,6 +223,9 @@ export function buildNames(
   for (const word of cut.before) keptEverywhere[word] ??= 'before-cut-in-text';
   for (const word of new Set(input.facts.flatMap((f) => f.laidOutWords))) if (changesLength(word)) keptEverywhere[word] ??= 'laid-out-in-text';
   for (const word of dataModuleNames(input)) keptEverywhere[word] ??= 'module-named-by-data';
+  // A compiled module's file keeps its name (its init function is named after it), and a module of the repository it imports by its dotted path keeps every part.
+  for (const name of input.compiledModules ?? []) keptEverywhere[name] ??= 'compiled-module';
+  for (const name of input.compiledNames ?? []) if (input.modules.includes(name)) for (const part of name.split('.')) keptEverywhere[part] ??= 'compiled-module';
   // Everywhere: a class or function defined inside a function is named in its reprs as well.
   for (const word of registeredByName(input.facts)) keptEverywhere[word] ??= 'registered-by-name';
   for (const word of lowercasedClassNames(input.facts, input.paths)) keptEverywhere[word] ??= 'lowercased-in-data';
@@ -831,9 +842,15 @@ function keepForwardedKeywords(facts: FileFacts[], universe: { attributes: Reado
     }
   }
   for (const file of facts) {
-    for (const [callee, keyword] of file.calls) {
+    for (const [callee, keyword, handedOn] of file.calls) {
       const fn = functions.get(callee);
-      if (fn && (fn.params.has(keyword) || !fn.kwargs)) continue;
+      if (fn && (fn.params.has(keyword) || !fn.kwargs)) {
+        // A keyword an outside callable takes beside the repository's callable that this one
+        // cannot take (no such parameter, no `**kwargs`) is the outside callable's own
+        // (`property(_get, _set, doc=...)`, `Thread(target=run, daemon=True)`).
+        if (handedOn && !fn.params.has(keyword)) keep(keyword, 'forwarded-keyword');
+        continue;
+      }
       if (universe.parameters.has(keyword) || universe.attributes.has(keyword)) keep(keyword, 'forwarded-keyword');
     }
   }

@@ -15,6 +15,7 @@ import type { NamesTables } from './rules';
 import { isPythonFile } from '../common/text-encoding';
 import { forEachWord } from './words';
 import { identityWords } from './identity';
+import { extensionModuleName, extensionStrings } from './compiled';
 
 export interface RepositoryAnalysis {
   input: NamesInput;
@@ -77,16 +78,25 @@ function repositoryWords(repository: Repository, cache: FactsCache | undefined):
       set.add(text.slice(start, end));
     });
   const attributes = new Set<string>();
+  const compiled = new Set<string>();
+  const compiledModules = new Set<string>();
   for (const file of repository.files) {
     if (file.text !== undefined) {
       addTo(vocabulary, file.text);
       if (!isPythonFile(file.path)) for (const word of templateAttributes(file.text)) attributes.add(word);
     } else if (isPythonFile(file.path)) addTo(undecoded, file.bytes.toString('latin1'));
+    else {
+      const module = extensionModuleName(file.path, file.bytes);
+      if (module !== undefined) {
+        compiledModules.add(module);
+        for (const name of extensionStrings(file.bytes)) compiled.add(name);
+      }
+    }
     addTo(vocabulary, file.path);
   }
   for (const word of undecoded) vocabulary.add(word);
   const undecodedWords = [...undecoded].sort();
-  const words = { undecodedWords, templateAttributes: [...attributes].sort() };
+  const words = { undecodedWords, templateAttributes: [...attributes].sort(), compiledNames: [...compiled].sort(), compiledModules: [...compiledModules].sort() };
   if (key) cache!.setWords(key, { vocabulary: [...vocabulary], ...words });
   return { vocabulary, ...words };
 }
@@ -117,7 +127,7 @@ export async function analyzeRepository(
     }
   }
   onProgress?.(python.length, python.length);
-  const { vocabulary, undecodedWords, templateAttributes } = repositoryWords(repository, cache);
+  const { vocabulary, undecodedWords, templateAttributes, compiledNames, compiledModules } = repositoryWords(repository, cache);
   const addWords = (text: string) =>
     forEachWord(text, (start, end) => {
       vocabulary.add(text.slice(start, end));
@@ -136,7 +146,7 @@ export async function analyzeRepository(
   const modules = [...new Set(repository.modules.values())].filter((m) => !external.stdlibTopModules.has(m.split('.')[0]));
   const paths = repository.files.map((f) => f.path);
   return {
-    input: { facts, factModules: python.map((f) => repository.modules.get(f.path)), modules, paths, packageFolders: repository.layout.packageFolders, vocabulary, undecodedWords, templateAttributes, ownPackages: [...own].sort(), identity: identityWords(repository, [...own]) },
+    input: { facts, factModules: python.map((f) => repository.modules.get(f.path)), modules, paths, packageFolders: repository.layout.packageFolders, vocabulary, undecodedWords, templateAttributes, compiledNames, compiledModules, ownPackages: [...own].sort(), identity: identityWords(repository, [...own]) },
     pythonFiles: python.length,
     keptSegments(tables: NamesTables): string[] {
       const kept = new Set<string>();

@@ -39,6 +39,10 @@ export interface RepositoryWords {
   undecodedWords: string[];
   /** The attribute names the tags of its template files read (prose.ts `templateAttributes`). */
   templateAttributes: string[];
+  /** The names and dotted paths the repository's compiled extension modules spell (compiled.ts). */
+  compiledNames: string[];
+  /** Those modules' names (their files' stems). */
+  compiledModules: string[];
 }
 
 export class FactsCache {
@@ -60,7 +64,7 @@ export class FactsCache {
   /** The words of a whole repository (collect.ts), kept like a file's facts. */
   getWords(key: string): RepositoryWords | undefined {
     const value = this.read(key) as RepositoryWords | undefined;
-    return value && Array.isArray(value.vocabulary) && Array.isArray(value.undecodedWords) && Array.isArray(value.templateAttributes) ? value : undefined;
+    return value && Array.isArray(value.vocabulary) && Array.isArray(value.undecodedWords) && Array.isArray(value.templateAttributes) && Array.isArray(value.compiledNames) && Array.isArray(value.compiledModules) ? value : undefined;
   }
 
   setWords(key: string, words: RepositoryWords): void {

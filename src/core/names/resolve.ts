@@ -43,6 +43,8 @@ export interface ModuleContext {
   isNameKeyword?: (name: string) => boolean;
   /** Whether containers of this name are iterated into name-valued variables (their keys and items are names). */
   isNameContainer?: (name: string) => boolean;
+  /** Whether the values of mappings of this name are iterated into name-valued variables (`for key, X in self.aliases.items()`). */
+  isNameValueContainer?: (name: string) => boolean;
   /**
    * Names bound outside the snippet (doctest examples run in their module's namespace):
    * consulted for a free name before builtins.
@@ -146,8 +148,7 @@ export class FileResolver {
       if (outer) return outer;
       if (this.context.builtins.has(site.text)) return 'external';
       if (this.fromExternalWildcard(site.text)) return 'external';
-      // `from pkg import *` gives the package's submodules too (`release` for `pkg.release`).
-      if (this.scan.scopes[0].wildcards.some((w) => this.isInternalModule(w.module, w.level) && this.context.isModule(`${this.absoluteModule(w.module, w.level)}.${site.text}`))) return 'module';
+      if (this.wildcardModule(site.text) !== undefined) return 'module';
       return 'member';
     }
     return this.bindingClass(found.scope, site.text, found.binding);
@@ -219,6 +220,16 @@ export class FileResolver {
     return fn.dynamicLocals ? 'kept' : 'member';
   }
 
+  /** `from pkg import *` gives the package's submodules too: the module a free name denotes so (`pkg.release` for `release`). */
+  private wildcardModule(name: string): string | undefined {
+    for (const w of this.scan.scopes[0].wildcards) {
+      if (!this.isInternalModule(w.module, w.level)) continue;
+      const module = `${this.absoluteModule(w.module, w.level)}.${name}`;
+      if (this.context.isModule(module)) return module;
+    }
+    return undefined;
+  }
+
   private fromExternalWildcard(name: string): boolean {
     return this.scan.scopes[0].wildcards.some((w) => {
       if (!this.isInternalModule(w.module, w.level)) return true;
@@ -263,7 +274,7 @@ export class FileResolver {
     if (!chain || chain.root === -1 || chain.steps.some((s) => s === '()' || s === '[]')) return undefined;
     const site = this.scan.sites[chain.root];
     const found = this.lookupSite(site);
-    const base = found ? this.importedModule(found.binding) : this.context.outerModule?.(site.text);
+    const base = found ? this.importedModule(found.binding) : this.context.outerModule?.(site.text) ?? this.wildcardModule(site.text);
     return base === undefined ? undefined : [base, ...chain.steps].join('.');
   }
 

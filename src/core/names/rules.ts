@@ -61,6 +61,10 @@ export interface NamesTables {
   frameReaders?: string[];
   /** Names the repository looks up in a frame's namespace (`f_locals.get("_hidden")`); absent in bundles made before. */
   frameKeys?: string[];
+  /** Attributes holding containers the repository iterates into names: their keys and items are names (a literal filling them anywhere). */
+  nameContainers?: string[];
+  /** Of those, the mappings whose values are names too. */
+  nameValueContainers?: string[];
   /** The repository reads parameter or attribute names at run time (`inspect.signature`, `dir(obj)`, `obj.__dict__`). */
   readsNames: boolean;
   /** Field names of declarative classes (schemas, dataclasses, TypedDicts): as strings they are those names. */
@@ -106,6 +110,8 @@ export class NameRules {
   private readonly valueArguments: ReadonlySet<string>;
   private readonly frameReaders: ReadonlySet<string>;
   private readonly frameKeys: ReadonlySet<string>;
+  private readonly nameContainers: ReadonlySet<string>;
+  private readonly nameValueContainers: ReadonlySet<string>;
   private readonly dataKeywords: ReadonlySet<string>;
   private readonly locals: ReadonlyMap<string, string>;
   private readonly environmentTops: ReadonlySet<string>;
@@ -151,6 +157,8 @@ export class NameRules {
     this.valueArguments = new Set(tables.valueArguments);
     this.frameReaders = new Set(tables.frameReaders ?? []);
     this.frameKeys = new Set(tables.frameKeys ?? []);
+    this.nameContainers = new Set(tables.nameContainers ?? []);
+    this.nameValueContainers = new Set(tables.nameValueContainers ?? []);
     this.dataKeywords = new Set(tables.dataKeywords);
     this.locals = new Map(Object.entries(tables.locals));
     this.externalGlobals = new Map(Object.entries(tables.externalGlobals).map(([m, names]) => [m, new Set(names)]));
@@ -158,6 +166,15 @@ export class NameRules {
 
   isDataKeyword(callee: string, word: string): boolean {
     return this.dataKeywords.has(`${callee}.${word}`);
+  }
+
+  /** See `NamesTables.nameContainers`. */
+  isNameContainer(attribute: string): boolean {
+    return this.nameContainers.has(attribute);
+  }
+
+  isNameValueContainer(attribute: string): boolean {
+    return this.nameValueContainers.has(attribute);
   }
 
   isNameKeyword(word: string): boolean {

@@ -23,7 +23,7 @@
  * - `prose`: any other string: only name-shaped spans change (see prose.ts).
  */
 import { aliasesOf } from '../python/aliases';
-import { Site, type Chain, type PyScan, type Scope, type StringSite } from '../python/binder';
+import { Site, type CallContext, type Chain, type PyScan, type Scope, type StringSite } from '../python/binder';
 import { isIdentifier } from '../python/identifiers';
 import { FileResolver } from './resolve';
 import { appendTo } from '../common/multimap';
@@ -118,9 +118,82 @@ export function externalValueWord(site: StringSite, resolver: FileResolver, cont
 /** The builtins that run (or compile) Python source given as their first argument. */
 const SOURCE_RUNNERS = ['exec', 'eval', 'compile'];
 
+/** The name Python 2 and 3 code gives a function that runs `exec` (six's, future's and many projects' own). */
+const SOURCE_RUNNER_ALIASES = new Set(['exec_']);
+
 /** `exec("class A: ...", namespace)`: the whole first argument of a builtin that runs source. */
 function isSourceArgument(site: StringSite, resolver: FileResolver): boolean {
-  return site.call !== undefined && site.whole && !site.token.parts && site.argIndex === 0 && site.keyword === undefined && SOURCE_RUNNERS.some((name) => resolver.isBuiltinCall(site.call!.callee, name));
+  if (site.token.parts) return false;
+  if (site.call !== undefined && site.whole && site.argIndex === 0 && site.keyword === undefined && isSourceRunner(site.call.callee, resolver)) return true;
+  // Source built from pieces before it runs: `code = template.replace("%BODY%", body)`, `exec_(code, ns)`.
+  const flow = sourceFlow(resolver);
+  if ([...(site.assignedValueOf ?? []), ...(site.assignedPieceOf ?? [])].some((name) => flow.variables.has(variableKey(resolver, name, site.scope)))) return true;
+  return site.call !== undefined && flow.calls.has(site.call);
+}
+
+function isSourceRunner(callee: Chain, resolver: FileResolver): boolean {
+  return SOURCE_RUNNERS.some((name) => resolver.isBuiltinCall(callee, name)) || SOURCE_RUNNER_ALIASES.has(resolver.lastAttribute(callee) ?? '');
+}
+
+/** A variable as `scope:name`, the scope being the one that binds it (the module's for a free name). */
+function variableKey(resolver: FileResolver, name: string, scope: number): string {
+  return `${resolver.lookup(name, scope)?.scope ?? 0}:${name}`;
+}
+
+const sourceFlows = new WeakMap<FileResolver['scan'], { variables: Set<string>; calls: Set<CallContext> }>();
+
+/**
+ * Where the file's source text flows before it runs (in the file): the variables and parameters
+ * whose values reach the first argument of `exec` (or `eval`, `compile`, `exec_`), through
+ * assignments and `.replace(placeholder, piece)` (the piece too), and the calls of the file's
+ * functions that hand such parameters their values (`binary_op("__add__", "val = ...")`), with
+ * the variables holding strings spliced into those calls' arguments (`"val = ..." + tail`).
+ */
+function sourceFlow(resolver: FileResolver): { variables: Set<string>; calls: Set<CallContext> } {
+  const scan = resolver.scan;
+  let flow = sourceFlows.get(scan);
+  if (flow) return flow;
+  const variables = new Set<string>();
+  const calls = new Set<CallContext>();
+  const bare = (chain: Chain | undefined) => (chain && chain.root !== -1 && chain.steps.length === 0 ? scan.sites[chain.root] : undefined);
+  const add = (site: { text: string; scope: number } | undefined) => site && variables.add(variableKey(resolver, site.text, site.scope));
+  for (const call of scan.calls) if (isSourceRunner(call.callee, resolver)) add(bare(call.args[0]));
+  const holdsString = new Set(scan.strings.flatMap((s) => [...(s.assignedValueOf ?? []), ...(s.assignedPieceOf ?? [])].map((name) => variableKey(resolver, name, s.scope))));
+  for (let size = -1; variables.size !== size && variables.size > 0; ) {
+    size = variables.size;
+    scan.scopes.forEach((scope, index) => {
+      for (const [name, binding] of scope.bindings) {
+        if (!variables.has(`${index}:${name}`)) continue;
+        for (const value of binding.values) {
+          let steps = value.steps;
+          while (steps.length >= 2 && steps[steps.length - 1] === '()' && TEXT_METHODS.has(steps[steps.length - 2])) steps = steps.slice(0, -2);
+          if (steps.length === 0) add(bare({ ...value, steps }));
+        }
+      }
+    });
+    for (const call of scan.calls) {
+      const text = call.callee.steps.length === 1 && call.callee.steps[0] === 'replace' ? bare({ ...call.callee, steps: [] }) : undefined;
+      if (text && variables.has(variableKey(resolver, text.text, text.scope))) add(bare(call.args[1]));
+    }
+    // A function of the file whose parameter is source: the calls that hand it its values.
+    const functions = new Set<string>();
+    scan.scopes.forEach((f, index) => {
+      if (f.kind === 'function' && f.params.some((p) => variables.has(`${index}:${p.name}`))) functions.add(f.name);
+    });
+    for (const call of scan.calls) {
+      const callee = bare(call.callee);
+      if (!callee || !functions.has(callee.text) || calls.has(call)) continue;
+      calls.add(call);
+      for (const site of scan.sites) {
+        if (site.kind !== Site.Name || site.start < call.open || site.end > call.close || /^\s*[.([]/.test(scan.text.slice(site.end, site.end + 2))) continue;
+        const key = variableKey(resolver, site.text, site.scope);
+        if (holdsString.has(key)) variables.add(key);
+      }
+    }
+  }
+  flow = { variables, calls };
+  sourceFlows.set(scan, flow);
+  return flow;
 }
 
 /** The functions of `re` (and `regex`) and the index of their pattern arguments (`sub`'s replacement too). */
@@ -245,7 +318,14 @@ function flowsIntoName(site: StringSite, resolver: FileResolver): boolean {
   if (site.loopTargets?.some(valued)) return true;
   const containers = resolver.context.isNameContainer;
   // `formatters["formatvalue"] = f` and later `render(**formatters)`: a key of such a mapping is a keyword.
-  if (containers && site.whole && site.subscripted && site.subscripted.steps.length === 0 && site.subscripted.root !== -1 && containers(resolver.scan.sites[site.subscripted.root].text)) return true;
+  if (containers && site.whole && site.subscripted && site.subscripted.root !== -1) {
+    const steps = site.subscripted.steps;
+    const mapping = steps.length === 0 ? resolver.scan.sites[site.subscripted.root].text : steps[steps.length - 1];
+    if (mapping !== '()' && mapping !== '[]' && containers(mapping)) return true;
+  }
+  // `self._aliases.update({"polygamma": "psi"})`, in a repository that iterates `_aliases` into names (`setattr(ctx, alias, getattr(ctx, value))`).
+  const filled = site.filledContainer;
+  if (filled !== undefined && !site.token.parts && (site.container === 'dict-value' ? resolver.context.isNameValueContainer?.(filled) : containers?.(filled))) return true;
   if (containers && site.assignedTo?.some(containers) && (site.container === 'dict-key' || site.container === 'list' || site.container === 'set' || site.container === 'group' || splitIntoWords(site, resolver))) return true;
   // `_argnames = ('sides',)` in a class body, where a `__getattr__` of the repository looks attribute names up in `self._argnames`.
   if (resolver.scan.scopes[site.scope]?.kind === 'class' && (site.container === 'list' || site.container === 'group' || site.container === 'set') && site.assignedTo?.length === 1 && resolver.context.isNameKeyword?.(site.assignedTo[0])) return true;
@@ -282,18 +362,37 @@ function splitIntoWords(site: StringSite, resolver: FileResolver): boolean {
  * A resolver for the same file that knows where its strings flow into names (`nameValuedNames`),
  * as both the analysis and the translation read strings; and those names.
  */
-export function withNameFlow(resolver: FileResolver): { resolver: FileResolver; names: string[] } {
+export function withNameFlow(resolver: FileResolver): { resolver: FileResolver; names: string[]; attributeContainers: NameContainers } {
   const flow = nameValuedNames(resolver);
   const valued = new Set(flow.names);
   const containers = new Set(flow.containers);
-  return { names: flow.names, resolver: new FileResolver(resolver.scan, { ...resolver.context, isNameValued: (name) => valued.has(name), isNameContainer: (name) => containers.has(name) }) };
+  const valueContainers = new Set(flow.valueContainers);
+  const { isNameContainer, isNameValueContainer } = resolver.context;
+  return {
+    names: flow.names,
+    attributeContainers: flow.attributeContainers,
+    resolver: new FileResolver(resolver.scan, {
+      ...resolver.context,
+      isNameValued: (name) => valued.has(name),
+      isNameContainer: (name) => containers.has(name) || isNameContainer?.(name) === true,
+      isNameValueContainer: (name) => valueContainers.has(name) || isNameValueContainer?.(name) === true,
+    }),
+  };
+}
+
+/** Attributes holding containers whose keys or items (`keys`), or whose values (`values`), the file iterates into names. */
+export interface NameContainers {
+  keys: string[];
+  values: string[];
 }
 
 /**
  * Identifiers whose values are used as names — `getattr(obj, X)`, `**{X: v}`, `kwargs[X]` — and
- * containers iterated into them (`for X, v in self.defaults.items()`).
+ * containers iterated into them (`for X, v in self.defaults.items()`; `valueContainers`: their
+ * values too, `for k, X in ...items()`), and of those the attributes (`attributeContainers`,
+ * which other files fill: `self.defaults.update({...})`).
  */
-export function nameValuedNames(resolver: FileResolver): { names: string[]; containers: string[] } {
+export function nameValuedNames(resolver: FileResolver): { names: string[]; containers: string[]; valueContainers: string[]; attributeContainers: NameContainers } {
   const out = new Set<string>();
   const nameOf = (chain: StringSite['subscripted']) => {
     if (!chain) return undefined;
@@ -336,17 +435,29 @@ export function nameValuedNames(resolver: FileResolver): { names: string[]; cont
       if (name) out.add(name);
     }
   }
+  const valueContainers = new Set<string>();
+  const attributes = { keys: new Set<string>(), values: new Set<string>() };
   for (const loop of resolver.scan.forLoops) {
     if (!loop.iterable || !loop.targets.some((t) => out.has(t))) continue;
     let chain = loop.iterable;
     const steps = chain.steps;
+    let method: string | undefined;
     if (steps.length >= 2 && steps[steps.length - 1] === '()' && ['items', 'keys', 'values'].includes(steps[steps.length - 2])) {
+      method = steps[steps.length - 2];
       chain = { ...chain, steps: steps.slice(0, -2) };
     }
     const name = nameOf(chain);
-    if (name) containers.add(name);
+    if (!name) continue;
+    containers.add(name);
+    const [first] = loop.targets;
+    const last = loop.targets[loop.targets.length - 1];
+    const values = method === 'values' || (method === 'items' && loop.targets.length >= 2 && out.has(last));
+    if (values) valueContainers.add(name);
+    if (chain.steps.length === 0) continue;
+    if (method !== 'values' && (method !== 'items' || out.has(first))) attributes.keys.add(name);
+    if (values) attributes.values.add(name);
   }
-  return { names: [...out], containers: [...containers] };
+  return { names: [...out], containers: [...containers], valueContainers: [...valueContainers], attributeContainers: { keys: [...attributes.keys].sort(), values: [...attributes.values].sort() } };
 }
 
 const keywordDicts = new WeakMap<FileResolver['scan'], Map<number, boolean>>();

@@ -130,6 +130,8 @@ export class NamesTranslator {
       isValueArgument: (callee, index) => this.rules.isValueArgument(callee, index),
       readsCallerFrames: (callee) => this.rules.readsCallerFrames(callee),
       isFrameKey: (name) => this.rules.isFrameKey(name),
+      isNameContainer: (name) => this.rules.isNameContainer(name),
+      isNameValueContainer: (name) => this.rules.isNameValueContainer(name),
     };
   }
 

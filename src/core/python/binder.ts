@@ -187,6 +187,12 @@ export interface StringSite {
   loopTargets?: string[];
   /** The nearest call the string is an argument of, through lists and tuples, and its place there. */
   outer?: { call: CallContext; argIndex: number; position: number };
+  /**
+   * A key, value or item of a literal that fills a container (a dict, list, set or tuple): the
+   * container's name, when the literal is the whole value assigned to it (`self.X = {...}`) or
+   * the argument of one of its filling methods (`self.X.update({...})`, `X.extend([...])`).
+   */
+  filledContainer?: string;
 }
 
 export interface PyScan {
@@ -203,6 +209,9 @@ export interface PyScan {
   /** `for` statements: the names they bind and the chain they iterate (`self.x.items()`). */
   forLoops: Array<{ targets: string[]; iterable: Chain | undefined }>;
 }
+
+/** Methods that put the items of their argument into the container they are called on. */
+const CONTAINER_FILLERS: ReadonlySet<string> = new Set(['update', 'extend', 'setdefault']);
 
 /** Callables that import the module a string names. */
 export const IMPORTING_CALLEES: ReadonlySet<string> = new Set(['importorskip', 'import_module', '__import__']);
@@ -861,6 +870,8 @@ class Scanner {
       if (params.length > 0 && prevToken && this.text.slice(prevToken.start, prevToken.end) === '=') site.paramDefault = params[params.length - 1].name;
     }
     if (this.stmt.kind === 'for' && !this.stmt.inForTarget && this.brackets.length === 1 && this.stmt.forTargets.length > 0) site.loopTargets = this.stmt.forTargets;
+    const filled = this.filledContainer(tokens);
+    if (filled !== undefined) site.filledContainer = filled;
     for (let b = this.brackets.length - 1; b >= 0; b--) {
       const outer = this.brackets[b];
       if (outer.call) {
@@ -891,6 +902,23 @@ class Scanner {
     // Implicitly concatenated strings form one atom.
     const next = tokens[k + 1];
     if (!(next && next.type === Tok.String)) this.atom({ root: -1, literal: 'string', steps: [] }, k);
+  }
+
+  /** See `StringSite.filledContainer`: for a string directly inside the innermost bracket. */
+  private filledContainer(tokens: Token[]): string | undefined {
+    const literal = this.top();
+    if (!literal || (literal.kind !== 'dict' && literal.kind !== 'list' && literal.kind !== 'group')) return undefined;
+    if (this.brackets.length === 1) {
+      const targets = this.stmt.valueTargets;
+      return this.stmt.targetEnd >= 0 && literal.openToken === this.stmt.targetEnd + 1 && targets.length === 1 ? targets[0] : undefined;
+    }
+    const call = this.brackets[this.brackets.length - 2];
+    const callee = call.kind === 'call' ? call.chain : undefined;
+    if (!callee || call.argIndex !== 0 || call.keyword !== undefined || literal.openToken !== call.openToken + 1) return undefined;
+    const steps = callee.steps;
+    if (steps.length === 0 || !CONTAINER_FILLERS.has(steps[steps.length - 1])) return undefined;
+    const owner = steps.length >= 2 ? steps[steps.length - 2] : callee.root !== -1 ? this.sites[callee.root].text : undefined;
+    return owner === undefined || owner === '()' || owner === '[]' ? undefined : owner;
   }
 
   private isWholeArgument(tokens: Token[], k: number, open = '(', close = ')'): boolean {
