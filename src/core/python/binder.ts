@@ -188,9 +188,9 @@ export interface StringSite {
   /** The nearest call the string is an argument of, through lists and tuples, and its place there. */
   outer?: { call: CallContext; argIndex: number; position: number };
   /**
-   * A key, value or item of a literal that fills a container (a dict, list, set or tuple): the
-   * container's name, when the literal is the whole value assigned to it (`self.X = {...}`) or
-   * the argument of one of its filling methods (`self.X.update({...})`, `X.extend([...])`).
+   * A key, value or item of a literal that fills an attribute's container (a dict, list, set or
+   * tuple): the attribute's name, when the literal is the whole value assigned to it
+   * (`self.X = {...}`) or the argument of one of its filling methods (`self.X.update({...})`).
    */
   filledContainer?: string;
 }
@@ -910,14 +910,14 @@ class Scanner {
     if (!literal || (literal.kind !== 'dict' && literal.kind !== 'list' && literal.kind !== 'group')) return undefined;
     if (this.brackets.length === 1) {
       const targets = this.stmt.valueTargets;
-      return this.stmt.targetEnd >= 0 && literal.openToken === this.stmt.targetEnd + 1 && targets.length === 1 ? targets[0] : undefined;
+      return this.stmt.targetEnd >= 0 && literal.openToken === this.stmt.targetEnd + 1 && targets.length === 1 && !this.stmt.targetNames.includes(targets[0]) ? targets[0] : undefined;
     }
     const call = this.brackets[this.brackets.length - 2];
     const callee = call.kind === 'call' ? call.chain : undefined;
     if (!callee || call.argIndex !== 0 || call.keyword !== undefined || literal.openToken !== call.openToken + 1) return undefined;
     const steps = callee.steps;
     if (steps.length === 0 || !CONTAINER_FILLERS.has(steps[steps.length - 1])) return undefined;
-    const owner = steps.length >= 2 ? steps[steps.length - 2] : callee.root !== -1 ? this.sites[callee.root].text : undefined;
+    const owner = steps.length >= 2 ? steps[steps.length - 2] : undefined;
     return owner === undefined || owner === '()' || owner === '[]' ? undefined : owner;
   }
 
