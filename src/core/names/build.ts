@@ -225,7 +225,7 @@ export function buildNames(
   for (const word of dataModuleNames(input)) keptEverywhere[word] ??= 'module-named-by-data';
   // A compiled module's file keeps its name (its init function is named after it), and a module of the repository it imports by its dotted path keeps every part.
   for (const name of input.compiledModules ?? []) keptEverywhere[name] ??= 'compiled-module';
-  for (const name of input.compiledNames ?? []) if (input.modules.includes(name)) for (const part of name.split('.')) keptEverywhere[part] ??= 'compiled-module';
+  for (const name of input.compiledNames ?? []) if (rules.isModule(name)) for (const part of name.split('.')) keptEverywhere[part] ??= 'compiled-module';
   // Everywhere: a class or function defined inside a function is named in its reprs as well.
   for (const word of registeredByName(input.facts)) keptEverywhere[word] ??= 'registered-by-name';
   for (const word of lowercasedClassNames(input.facts, input.paths)) keptEverywhere[word] ??= 'lowercased-in-data';

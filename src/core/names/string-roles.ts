@@ -158,8 +158,11 @@ function sourceFlow(resolver: FileResolver): { variables: Set<string>; calls: Se
   const bare = (chain: Chain | undefined) => (chain && chain.root !== -1 && chain.steps.length === 0 ? scan.sites[chain.root] : undefined);
   const add = (site: { text: string; scope: number } | undefined) => site && variables.add(variableKey(resolver, site.text, site.scope));
   for (const call of scan.calls) if (isSourceRunner(call.callee, resolver)) add(bare(call.args[0]));
+  flow = { variables, calls };
+  sourceFlows.set(scan, flow);
+  if (variables.size === 0) return flow;
   const holdsString = new Set(scan.strings.flatMap((s) => [...(s.assignedValueOf ?? []), ...(s.assignedPieceOf ?? [])].map((name) => variableKey(resolver, name, s.scope))));
-  for (let size = -1; variables.size !== size && variables.size > 0; ) {
+  for (let size = -1; variables.size !== size; ) {
     size = variables.size;
     scan.scopes.forEach((scope, index) => {
       for (const [name, binding] of scope.bindings) {
@@ -191,8 +194,6 @@ function sourceFlow(resolver: FileResolver): { variables: Set<string>; calls: Se
       }
     }
   }
-  flow = { variables, calls };
-  sourceFlows.set(scan, flow);
   return flow;
 }
 
@@ -318,11 +319,8 @@ function flowsIntoName(site: StringSite, resolver: FileResolver): boolean {
   if (site.loopTargets?.some(valued)) return true;
   const containers = resolver.context.isNameContainer;
   // `formatters["formatvalue"] = f` and later `render(**formatters)`: a key of such a mapping is a keyword.
-  if (containers && site.whole && site.subscripted && site.subscripted.root !== -1) {
-    const steps = site.subscripted.steps;
-    const mapping = steps.length === 0 ? resolver.scan.sites[site.subscripted.root].text : steps[steps.length - 1];
-    if (mapping !== '()' && mapping !== '[]' && containers(mapping)) return true;
-  }
+  const mapping = containers && site.whole && site.subscripted?.root !== -1 ? lastName(site.subscripted, resolver.scan) : undefined;
+  if (mapping !== undefined && containers!(mapping)) return true;
   // `self._aliases.update({"polygamma": "psi"})`, in a repository that iterates `_aliases` into names (`setattr(ctx, alias, getattr(ctx, value))`).
   const filled = site.filledContainer;
   if (filled !== undefined && !site.token.parts && (site.container === 'dict-value' ? resolver.context.isNameValueContainer?.(filled) : containers?.(filled))) return true;
@@ -380,6 +378,14 @@ export function withNameFlow(resolver: FileResolver): { resolver: FileResolver; 
   };
 }
 
+/** The name a chain ends with: its last attribute, or the variable itself (`defaults` of `self.defaults` and of `defaults`); none after a call or subscript. */
+function lastName(chain: Chain | undefined, scan: PyScan): string | undefined {
+  if (!chain) return undefined;
+  const last = chain.steps[chain.steps.length - 1];
+  if (last === undefined) return chain.root === -1 ? undefined : scan.sites[chain.root].text;
+  return last === '()' || last === '[]' ? undefined : last;
+}
+
 /** Attributes holding containers whose keys or items (`keys`), or whose values (`values`), the file iterates into names. */
 export interface NameContainers {
   keys: string[];
@@ -394,12 +400,7 @@ export interface NameContainers {
  */
 export function nameValuedNames(resolver: FileResolver): { names: string[]; containers: string[]; valueContainers: string[]; attributeContainers: NameContainers } {
   const out = new Set<string>();
-  const nameOf = (chain: StringSite['subscripted']) => {
-    if (!chain) return undefined;
-    const last = chain.steps[chain.steps.length - 1];
-    if (last === undefined) return chain.root === -1 ? undefined : resolver.scan.sites[chain.root].text;
-    return last === '()' || last === '[]' ? undefined : last;
-  };
+  const nameOf = (chain: Chain | undefined) => lastName(chain, resolver.scan);
   for (const call of resolver.scan.calls) {
     const method = resolver.lastAttribute(call.callee);
     if (method && OBJECT_TARGET.has(method) && method !== 'object' && call.callee.steps.length === 0) {
