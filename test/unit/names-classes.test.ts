@@ -2202,3 +2202,33 @@ test("a submodule that importing another binds in its package, reached through t
   });
   assert.notEqual(d.bundle.names!.keptMembers.handlers, undefined);
 });
+
+test('source written line by line into a list (add = source.append; add(...)), with placeholders a .replace fills ("total += term_# * weight".replace("#", ...), where # would read as a comment) and a header put before it, is code: each piece follows the repository', async () => {
+  const d = await viewRunsLikeOriginal({
+    'kernels/__init__.py': [
+      'def clamp(value):',
+      '    return min(value, 100)',
+      '',
+      '',
+      'def make_summer(count):',
+      '    source = []',
+      '    add = source.append',
+      '    add("total = opening")',
+      '    for i in range(count):',
+      '        add("total += term_# * weight".replace("#", str(i)))',
+      '    add("return clamp(total)")',
+      '    source = "\\n".join("    " + line for line in source)',
+      '    source = ("def summer(opening, weight, %s):\\n" % ", ".join("term_%d" % i for i in range(count))) + source',
+      '    namespace = {}',
+      '    exec(source, globals(), namespace)',
+      '    return namespace["summer"]',
+      '',
+      '',
+      'def weighted(opening, weight, *terms):',
+      '    return make_summer(len(terms))(opening, weight, *terms)',
+      '',
+    ].join('\n'),
+    'tests/test_kernels.py': ['from kernels import weighted', '', '', 'def test_weighted():', '    assert weighted(1, 2, 3, 4) == 15', '    assert weighted(1, 100, 3) == 100', ''].join('\n'),
+  });
+  for (const name of ['clamp', 'opening', 'weight']) assert.notEqual(d.name(name), name);
+});

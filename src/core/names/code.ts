@@ -9,7 +9,7 @@ import { applyEdits, isNameShaped, isTemplateText, type ProseOptions, type Prose
 import { outermostFunction, Site, type NameSite, type PyScan, scanPython, type StringPart, type StringSite } from '../python/binder';
 import { FileResolver, type ModuleContext, type NameClass } from './resolve';
 import type { NameRules } from './rules';
-import { inModuleExports, kwargsOwner, stringRole, withNameFlow, type StringRole } from './string-roles';
+import { inModuleExports, kwargsOwner, sourcePlaceholders, stringRole, withNameFlow, type StringRole } from './string-roles';
 import { pieceShapes } from './analyze';
 import { controlSequenceLength, forEachWord, isDunder } from './words';
 import type { DataWordLedger } from './data-words';
@@ -44,6 +44,24 @@ export class CodeTranslator {
    * Notes in `ledger` which renamed words the file's string values (not its docstrings) keep and
    * which they change (data-words.ts).
    */
+  /** Source with placeholders a `.replace` fills (`%NAME%`, `#`): each piece between them translated as code, the placeholders kept as they are. */
+  private sourceView(text: string, placeholders: readonly string[], context: ModuleContext): string {
+    if (placeholders.length === 0) return this.translate(text, context);
+    let view = '';
+    let last = 0;
+    for (let at = 0; at < text.length; ) {
+      const placeholder = placeholders.find((p) => text.startsWith(p, at));
+      if (placeholder === undefined) {
+        at++;
+        continue;
+      }
+      view += this.translate(text.slice(last, at), context) + placeholder;
+      at += placeholder.length;
+      last = at;
+    }
+    return view + this.translate(text.slice(last), context);
+  }
+
   noteDataWords(text: string, context: ModuleContext, ledger: DataWordLedger, where: string): void {
     const scan = scanPython(text);
     const { resolver } = withNameFlow(new FileResolver(scan, context));
@@ -202,7 +220,7 @@ export class CodeTranslator {
       return role;
     }
     if (role === 'code') {
-      const view = this.translate(content, { ...snippetContext(resolver), unread: true });
+      const view = this.sourceView(content, sourcePlaceholders(site, resolver), { ...snippetContext(resolver), unread: true });
       if (view !== content) edits.push([token.contentStart, token.contentEnd, view]);
       return role;
     }

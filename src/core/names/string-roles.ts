@@ -118,6 +118,9 @@ export function externalValueWord(site: StringSite, resolver: FileResolver, cont
 /** The builtins that run (or compile) Python source given as their first argument. */
 const SOURCE_RUNNERS = ['exec', 'eval', 'compile'];
 
+/** Methods that add items to a list. */
+const LIST_FILLERS: ReadonlySet<string> = new Set(['append', 'extend']);
+
 /** The name Python 2 and 3 code gives a function that runs `exec` (six's, future's and many projects' own). */
 const SOURCE_RUNNER_ALIASES = new Set(['exec_']);
 
@@ -127,8 +130,20 @@ function isSourceArgument(site: StringSite, resolver: FileResolver): boolean {
   if (site.call !== undefined && site.whole && site.argIndex === 0 && site.keyword === undefined && isSourceRunner(site.call.callee, resolver)) return true;
   // Source built from pieces before it runs: `code = template.replace("%BODY%", body)`, `exec_(code, ns)`.
   const flow = sourceFlow(resolver);
-  if ([...(site.assignedValueOf ?? []), ...(site.assignedPieceOf ?? [])].some((name) => flow.variables.has(variableKey(resolver, name, site.scope)))) return true;
+  if (builtInto(site, resolver).some((name) => flow.variables.has(variableKey(resolver, name, site.scope)))) return true;
   return site.call !== undefined && flow.calls.has(site.call);
+}
+
+/**
+ * The variables whose new value a string is part of: the whole value or a piece of it, or any
+ * string of the value assigned to one name outside the arguments of other calls than text
+ * methods (`source = ("def %s(x):\n" % name) + source`, `"\n".join(...)`).
+ */
+function builtInto(site: StringSite, resolver: FileResolver): string[] {
+  const names = [...(site.assignedValueOf ?? []), ...(site.assignedPieceOf ?? [])];
+  const call = site.call ?? site.outer?.call;
+  if (site.assignedTo?.length === 1 && (!call || TEXT_METHODS.has(resolver.lastAttribute(call.callee) ?? '') || STR_SEARCH.has(resolver.lastAttribute(call.callee) ?? ''))) names.push(site.assignedTo[0]);
+  return names;
 }
 
 function isSourceRunner(callee: Chain, resolver: FileResolver): boolean {
@@ -140,16 +155,37 @@ function variableKey(resolver: FileResolver, name: string, scope: number): strin
   return `${resolver.lookup(name, scope)?.scope ?? 0}:${name}`;
 }
 
-const sourceFlows = new WeakMap<FileResolver['scan'], { variables: Set<string>; calls: Set<CallContext> }>();
+interface SourceFlow {
+  variables: Set<string>;
+  calls: Set<CallContext>;
+  /** The placeholders `.replace` fills in those variables (`%NAME%`). */
+  placeholders: Set<string>;
+  /** The placeholders `.replace` fills in a string literal, by the offset where the literal ends (`"X_# += one".replace("#", ...)`). */
+  literalPlaceholders: Map<number, string[]>;
+}
+
+const sourceFlows = new WeakMap<FileResolver['scan'], SourceFlow>();
+
+/**
+ * The placeholders a string of the `code` role holds that the program fills with `.replace`
+ * before it runs the source (`%NAME%`, `#`): text, not code (a `#` would read as a comment).
+ */
+export function sourcePlaceholders(site: StringSite, resolver: FileResolver): string[] {
+  const flow = sourceFlow(resolver);
+  const own = flow.literalPlaceholders.get(site.token.end) ?? [];
+  const filled = builtInto(site, resolver).some((name) => flow.variables.has(variableKey(resolver, name, site.scope))) ? [...flow.placeholders] : [];
+  return [...new Set([...own, ...filled])].filter((p) => p !== '').sort((a, b) => b.length - a.length || (a < b ? -1 : 1));
+}
 
 /**
  * Where the file's source text flows before it runs (in the file): the variables and parameters
  * whose values reach the first argument of `exec` (or `eval`, `compile`, `exec_`), through
  * assignments and `.replace(placeholder, piece)` (the piece too), and the calls of the file's
- * functions that hand such parameters their values (`binary_op("__add__", "val = ...")`), with
+ * functions that hand such parameters their values (`binary_op("__add__", "val = ...")`) or that
+ * add lines to such a list (`source.append(...)`, `add(...)` after `add = source.append`), with
  * the variables holding strings spliced into those calls' arguments (`"val = ..." + tail`).
  */
-function sourceFlow(resolver: FileResolver): { variables: Set<string>; calls: Set<CallContext> } {
+function sourceFlow(resolver: FileResolver): SourceFlow {
   const scan = resolver.scan;
   let flow = sourceFlows.get(scan);
   if (flow) return flow;
@@ -157,10 +193,23 @@ function sourceFlow(resolver: FileResolver): { variables: Set<string>; calls: Se
   const calls = new Set<CallContext>();
   const bare = (chain: Chain | undefined) => (chain && chain.root !== -1 && chain.steps.length === 0 ? scan.sites[chain.root] : undefined);
   const add = (site: { text: string; scope: number } | undefined) => site && variables.add(variableKey(resolver, site.text, site.scope));
+  const isSourceVariable = (site: { text: string; scope: number } | undefined) => site !== undefined && variables.has(variableKey(resolver, site.text, site.scope));
+  // `source.append` of a list of source lines: the list.
+  const filledList = (chain: Chain) => (chain.steps.length === 1 && LIST_FILLERS.has(chain.steps[0]) ? bare({ ...chain, steps: [] }) : undefined);
+  const appenders = new Set<string>();
   for (const call of scan.calls) if (isSourceRunner(call.callee, resolver)) add(bare(call.args[0]));
-  flow = { variables, calls };
+  flow = { variables, calls, placeholders: new Set(), literalPlaceholders: new Map() };
   sourceFlows.set(scan, flow);
   if (variables.size === 0) return flow;
+  // The literal first arguments of `.replace` calls: the placeholders they fill.
+  const replacing = scan.strings.filter((site) => site.call && site.argIndex === 0 && site.keyword === undefined && site.whole && !site.token.parts && resolver.lastAttribute(site.call.callee) === 'replace');
+  const contentOf = (site: StringSite) => scan.text.slice(site.token.contentStart, site.token.contentEnd);
+  for (const site of replacing) {
+    const call = site.call!;
+    if (call.callee.root !== -1 || call.callee.literal !== 'string') continue;
+    const end = /\.\s*replace\s*$/.exec(scan.text.slice(Math.max(0, call.open - 40), call.open));
+    if (end) appendTo(flow.literalPlaceholders, call.open - end[0].length, contentOf(site));
+  }
   const holdsString = new Set(scan.strings.flatMap((s) => [...(s.assignedValueOf ?? []), ...(s.assignedPieceOf ?? [])].map((name) => variableKey(resolver, name, s.scope))));
   for (let size = -1; variables.size !== size; ) {
     size = variables.size;
@@ -176,16 +225,22 @@ function sourceFlow(resolver: FileResolver): { variables: Set<string>; calls: Se
     });
     for (const call of scan.calls) {
       const text = call.callee.steps.length === 1 && call.callee.steps[0] === 'replace' ? bare({ ...call.callee, steps: [] }) : undefined;
-      if (text && variables.has(variableKey(resolver, text.text, text.scope))) add(bare(call.args[1]));
+      if (isSourceVariable(text)) add(bare(call.args[1]));
     }
-    // A function of the file whose parameter is source: the calls that hand it its values.
+    // A function of the file whose parameter is source, and the methods that add lines to a list of source
+    // (`source.append(...)`, or `add(...)` after `add = source.append`): the calls that hand them their values.
     const functions = new Set<string>();
     scan.scopes.forEach((f, index) => {
       if (f.kind === 'function' && f.params.some((p) => variables.has(`${index}:${p.name}`))) functions.add(f.name);
+      for (const [name, binding] of f.bindings) if (binding.values.some((value) => isSourceVariable(filledList(value)))) appenders.add(`${index}:${name}`);
     });
-    for (const call of scan.calls) {
+    const handsSource = (call: CallContext) => {
       const callee = bare(call.callee);
-      if (!callee || !functions.has(callee.text) || calls.has(call)) continue;
+      if (callee) return functions.has(callee.text) || appenders.has(variableKey(resolver, callee.text, callee.scope));
+      return isSourceVariable(filledList(call.callee));
+    };
+    for (const call of scan.calls) {
+      if (calls.has(call) || !handsSource(call)) continue;
       calls.add(call);
       for (const site of scan.sites) {
         if (site.kind !== Site.Name || site.start < call.open || site.end > call.close || /^\s*[.([]/.test(scan.text.slice(site.end, site.end + 2))) continue;
@@ -194,6 +249,7 @@ function sourceFlow(resolver: FileResolver): { variables: Set<string>; calls: Se
       }
     }
   }
+  for (const site of replacing) if (site.call!.callee.steps.length === 1 && isSourceVariable(bare({ ...site.call!.callee, steps: [] }))) flow.placeholders.add(contentOf(site));
   return flow;
 }
 
