@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import { PYTHON, tempDir } from '../helpers';
 import { orderWords } from '../../src/core/names/build';
 import { loadLexicon } from '../../src/core/names/lexicon';
@@ -14,6 +14,33 @@ import { disguise, viewRunsLikeOriginal as runsLikeOriginal } from '../names-hel
 
 /** Two seeds: the rules decide which names change, the seed only their replacements. */
 const viewRunsLikeOriginal = (repo: Record<string, string | Buffer>) => runsLikeOriginal(repo, [1, 2]);
+
+/**
+ * A folder of installed distributions on the interpreter's path for one test (taken off after
+ * it): each one's metadata (`name-version.dist-info`, with `extra` files such as
+ * entry_points.txt) and the files it installs.
+ */
+function installedSite(t: TestContext, distributions: Record<string, { version?: string; tops?: string[]; extra?: Record<string, string>; files?: Record<string, string> }>): string {
+  const site = path.join(tempDir('site'), 'site');
+  for (const [name, d] of Object.entries(distributions)) {
+    const info = path.join(site, `${name}-${d.version ?? '1.0'}.dist-info`);
+    fs.mkdirSync(info, { recursive: true });
+    fs.writeFileSync(path.join(info, 'METADATA'), `Metadata-Version: 2.1\nName: ${name}\nVersion: ${d.version ?? '1.0'}\n`);
+    if (d.tops) fs.writeFileSync(path.join(info, 'top_level.txt'), d.tops.map((top) => `${top}\n`).join(''));
+    for (const [file, text] of Object.entries(d.extra ?? {})) fs.writeFileSync(path.join(info, file), text);
+    for (const [file, text] of Object.entries(d.files ?? {})) {
+      fs.mkdirSync(path.dirname(path.join(site, file)), { recursive: true });
+      fs.writeFileSync(path.join(site, file), text);
+    }
+  }
+  const saved = process.env.PYTHONPATH;
+  process.env.PYTHONPATH = site;
+  t.after(() => {
+    if (saved === undefined) delete process.env.PYTHONPATH;
+    else process.env.PYTHONPATH = saved;
+  });
+  return site;
+}
 
 test('a replacement field of an f-string reads the name it names, also inside a nested function (it binds nothing)', async () => {
   const d = await viewRunsLikeOriginal({
@@ -169,6 +196,193 @@ test('a dotted target rooted in an external module names that module\'s attribut
   });
 });
 
+test('a dotted target through a module of the repository to a name that module imports from outside (mock.patch("pkg.handles.fetch_handle")) keeps that name as the module binds it, with what follows it, also given to a helper that hands it to patch', async () => {
+  const d = await viewRunsLikeOriginal({
+    'consoles/__init__.py': '',
+    'consoles/handles.py': [
+      'import os',
+      '',
+      'try:',
+      '    from _winapi_shim_nowhere import fetch_handle',
+      'except ImportError:',
+      '    def fetch_handle(_):',
+      '        raise OSError("no console handles here")',
+      '',
+      '',
+      'def console_handle(fd):',
+      '    try:',
+      '        return fetch_handle(fd)',
+      '    except OSError:',
+      '        return None',
+      '',
+      '',
+      'def separator():',
+      '    return os.sep',
+      '',
+    ].join('\n'),
+    'tests/test_handles.py': [
+      'from contextlib import ExitStack',
+      'from unittest import mock',
+      'from consoles.handles import console_handle, separator',
+      '',
+      '',
+      'def test_patched_through_a_helper():',
+      '    with ExitStack() as stack:',
+      '        def p(target, value):',
+      '            stack.enter_context(mock.patch(target, value, create=True))',
+      '        p("consoles.handles.fetch_handle", lambda _: 99)',
+      '        assert console_handle(1) == 99',
+      '',
+      '',
+      'def test_patched_handle():',
+      '    assert console_handle(1) is None',
+      '    with mock.patch("consoles.handles.fetch_handle", lambda _: 1234):',
+      '        assert console_handle(1) == 1234',
+      '    with mock.patch("consoles.handles.os.sep", "|"):',
+      '        assert separator() == "|"',
+      '',
+    ].join('\n'),
+  });
+  assert.match(d.view('tests/test_handles.py'), /\.fetch_handle"/);
+});
+
+test("an installed distribution the repository looks up by its name (importlib.metadata.version(\"ledgerkit\")) keeps the name its metadata was installed under, and so does the name setup.py and pyproject.toml declare it by", async (t) => {
+  // The original is installed where both run: its metadata, on the path, spells the original's name.
+  installedSite(t, { ledgerkit: { version: '1.4' } });
+  const d = await viewRunsLikeOriginal({
+    'setup.py': 'from setuptools import setup\n\nsetup(name="ledgerkit", version="1.4", packages=["ledgerkit"])\n',
+    'pyproject.toml': '[project]\nname = "ledgerkit"\nversion = "1.4"\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n',
+    'ledgerkit/__init__.py': [
+      'from importlib import metadata',
+      '',
+      '__version__ = metadata.version("ledgerkit")',
+      '',
+      '',
+      'def ledger_release():',
+      '    return metadata.distribution("ledgerkit").version, __version__',
+      '',
+    ].join('\n'),
+    'tests/test_release.py': 'from ledgerkit import ledger_release\n\n\ndef test_release():\n    assert ledger_release() == ("1.4", "1.4")\n',
+  });
+  assert.doesNotMatch(d.view('tests/test_release.py'), /ledgerkit/);
+  assert.match(d.view('setup.py'), /name="ledgerkit"/);
+  assert.match(d.view('pyproject.toml'), /^name = "ledgerkit"$/m);
+});
+
+test("a class whose instance a method hands to outside code (ElementTree.XMLParser(target=self)) keeps the names of that code's protocol that it defines (data, comment, pi, doctype), which the parser calls on it without it inheriting anything", async () => {
+  const d = await viewRunsLikeOriginal({
+    'outlines/__init__.py': '',
+    'outlines/base.py': [
+      'class Recorder:',
+      '    def __init__(self):',
+      '        self.events = []',
+      '',
+      '    def comment(self, text):',
+      '        self.events.append(("remark", text.strip()))',
+      '',
+    ].join('\n'),
+    'outlines/reader.py': [
+      'from xml.etree import ElementTree',
+      '',
+      'from .base import Recorder',
+      '',
+      '',
+      'class OutlineReader(Recorder):',
+      '    def start(self, tag, attributes):',
+      '        self.events.append(("open", tag))',
+      '',
+      '    def end(self, tag):',
+      '        self.events.append(("shut", tag))',
+      '',
+      '    def data(self, text):',
+      '        if text.strip():',
+      '            self.events.append(("words", text.strip()))',
+      '',
+      '    def pi(self, target, text):',
+      '        self.events.append(("instruction", target))',
+      '',
+      '    def doctype(self, name, public_id, system_id):',
+      '        self.events.append(("kind", name))',
+      '',
+      '    def close(self):',
+      '        return self.events',
+      '',
+      '    def outline(self, markup):',
+      '        parser = ElementTree.XMLParser(target=self)',
+      '        parser.feed(markup)',
+      '        return parser.close()',
+      '',
+    ].join('\n'),
+    'tests/test_reader.py': [
+      'from outlines.reader import OutlineReader',
+      '',
+      '',
+      'def test_outline():',
+      '    events = OutlineReader().outline(\'<!DOCTYPE plan SYSTEM "p.dtd"><?style x?><plan><!-- draft -->Go</plan>\')',
+      '    assert events == [("kind", "plan"), ("instruction", "style"), ("open", "plan"), ("remark", "draft"), ("words", "Go"), ("shut", "plan")]',
+      '',
+    ].join('\n'),
+  });
+  assert.equal(d.bundle.names!.keptMembers.doctype, 'outside-protocol');
+  assert.notEqual(d.name('outline'), 'outline');
+});
+
+test("installed code that imports the repository by its name (a selector library's import pagekit, isinstance(root, pagekit.Node)) finds it and what it reaches there by those names, and reads the attributes its code reads (root.descendants, n.kind) on the objects the repository hands it", async (t) => {
+  // The environment holds a library, read by the environment reader like any other, that imports the repository back.
+  installedSite(t, {
+    pagesieve: {
+      tops: ['pagesieve'],
+      files: {
+        'pagesieve/__init__.py': [
+          'import pagekit',
+          '',
+          '',
+          'def select(wanted, root):',
+          '    if not isinstance(root, pagekit.Node):',
+          '        raise TypeError("pagesieve selects in a pagekit Node only")',
+          '    return [node for node in root.descendants if node.kind == wanted]',
+          '',
+        ].join('\n'),
+      },
+    },
+  });
+  const d = await viewRunsLikeOriginal({
+    'pagekit/__init__.py': 'from .tree import Node\n',
+    'pagekit/tree.py': [
+      'class Node:',
+      '    def __init__(self, kind, children=()):',
+      '        self.kind = kind',
+      '        self.children = list(children)',
+      '',
+      '    @property',
+      '    def descendants(self):',
+      '        for child in self.children:',
+      '            yield child',
+      '            yield from child.descendants',
+      '',
+      '    def select(self, wanted):',
+      '        import pagesieve',
+      '',
+      '        return pagesieve.select(wanted, self)',
+      '',
+    ].join('\n'),
+    'tests/test_select.py': [
+      'from pagekit import Node',
+      '',
+      '',
+      'def test_select():',
+      '    root = Node("page", [Node("para", [Node("word")]), Node("word")])',
+      '    assert [node.kind for node in root.select("word")] == ["word", "word"]',
+      '',
+    ].join('\n'),
+  });
+  const names = d.bundle.names!;
+  assert.equal(names.keptEverywhere.pagekit, 'imported-by-outside');
+  assert.equal(names.keptMembers.Node, 'imported-by-outside');
+  assert.equal(names.keptMembers.descendants, 'outside-protocol');
+  assert.notEqual(d.name('children'), 'children');
+});
+
 test('keywords given to SimpleNamespace or Mock become attributes the repository reads: they are its attribute names', async () => {
   await viewRunsLikeOriginal({
     'speeds/__init__.py': [
@@ -310,20 +524,15 @@ test("a private name as Python mangles it for a class outside the repository (\"
 });
 
 test("a parameter named after an installed pytest plugin's fixture receives that fixture: the plugin is learned from the interpreter's entry points", async (t) => {
-  const site = path.join(tempDir('plugin-site'), 'site');
-  fs.mkdirSync(path.join(site, 'shelfplug-1.0.dist-info'), { recursive: true });
-  fs.writeFileSync(path.join(site, 'shelfplug-1.0.dist-info', 'METADATA'), 'Metadata-Version: 2.1\nName: shelfplug\nVersion: 1.0\n');
-  fs.writeFileSync(path.join(site, 'shelfplug-1.0.dist-info', 'entry_points.txt'), '[pytest11]\nshelfplug = shelfplug\n');
-  fs.writeFileSync(path.join(site, 'shelfplug-1.0.dist-info', 'top_level.txt'), 'shelfplug\n');
-  fs.writeFileSync(
-    path.join(site, 'shelfplug.py'),
-    'import pytest\n\n\nclass Recorder:\n    def record_shelf(self, value):\n        return value * 2\n\n\n@pytest.fixture\ndef shelf_recorder():\n    return Recorder()\n\n\n@pytest.fixture(name="shelf_counter")\ndef _counter():\n    return 7\n',
-  );
-  const saved = process.env.PYTHONPATH;
-  process.env.PYTHONPATH = site;
-  t.after(() => {
-    if (saved === undefined) delete process.env.PYTHONPATH;
-    else process.env.PYTHONPATH = saved;
+  installedSite(t, {
+    shelfplug: {
+      tops: ['shelfplug'],
+      extra: { 'entry_points.txt': '[pytest11]\nshelfplug = shelfplug\n' },
+      files: {
+        'shelfplug.py':
+          'import pytest\n\n\nclass Recorder:\n    def record_shelf(self, value):\n        return value * 2\n\n\n@pytest.fixture\ndef shelf_recorder():\n    return Recorder()\n\n\n@pytest.fixture(name="shelf_counter")\ndef _counter():\n    return 7\n',
+      },
+    },
   });
   const d = await viewRunsLikeOriginal({
     'shelves/__init__.py': 'def shelf_counter(shelf_recorder=None):\n    return shelf_recorder\n\n\ndef record_shelf(value):\n    return value\n',

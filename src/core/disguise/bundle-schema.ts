@@ -86,6 +86,7 @@ const namesShape = (): Shape<NamesSection> => ({
   frameKeys: optional(arrayOf(name, { unique: true })),
   nameContainers: optional(arrayOf(name, { unique: true })),
   nameValueContainers: optional(arrayOf(name, { unique: true })),
+  distributions: optional(arrayOf(matching('distribution name', (s) => /^[a-z0-9]+(-[a-z0-9]+)*$/.test(s)), { unique: true })),
   dataNames: required(arrayOf(name)),
   families: required(arrayOf(familyKey, { unique: true })),
   keptFamilies: required(arrayOf(familyKey, { unique: true })),

@@ -4,9 +4,9 @@
  * receivers, keywords of unknown callees), its classes with their bases, and the external
  * modules it imports. Plain data, so that it can be computed in a worker and cached by content.
  */
-import { Bind, IMPORTING_CALLEES, Site, calledName, enclosingFunction, lookupSite, loopIterableNames, outermostFunction, scanPython, type Chain, type NameSite, type PyScan, type StringSite } from '../python/binder';
+import { Bind, IMPORTING_CALLEES, Site, calledName, enclosingFunction, lookupSite, loopIterableNames, outermostFunction, scanPython, type CallContext, type Chain, type NameSite, type PyScan, type StringSite } from '../python/binder';
 import { FileResolver, type ModuleContext } from './resolve';
-import { externalValueWord, isKwargsName, nameArgumentFlow, stringRole, withNameFlow, type ArgumentFlow, type NameContainers } from './string-roles';
+import { externalValueWord, distributionLookup, isKwargsName, nameArgumentFlow, stringRole, withNameFlow, type ArgumentFlow, type NameContainers } from './string-roles';
 import { appendTo } from '../common/multimap';
 import { forEachWord, splitWord } from './words';
 import { isTemplateText, templateAttributes } from './prose';
@@ -161,6 +161,10 @@ export interface FileFacts {
   templateAttributes: string[];
   /** One-word strings it hands to code outside the repository as values (`Token(type="front_matter")`). */
   externalValues: string[];
+  /** The distributions it looks up in the environment's metadata by name, normalized (`importlib.metadata.version("pkg")`). */
+  distributions: string[];
+  /** Where a method hands its own instance to an outside callable (`etree.XMLParser(target=self)`): the class, and the callable's top-level module. */
+  handedSelf: Array<[cls: string, top: string]>;
   /** One-word strings held in the file's containers or compared with (`{"blink": "blink"}`, `word == "link"`): data that may become keywords. */
   containerWords: string[];
   /** A class of the file serves attributes from its data (`__getattr__`). */
@@ -212,7 +216,7 @@ function baseModule(resolver: FileResolver, chain: Chain): string | undefined {
 export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   const scan = scanPython(text);
   const resolver = new FileResolver(scan, context);
-  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], standIns: [], computedModuleParents: [], pathWords: [], oneWordStrings: [], lowerWordStrings: [], nameKeys: [], nameReaders: [], nameAttributes: [], attributeWords: [], decorated: [], stringWords: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), ordersByName: ordersByName(scan), outsideLookups: outsideLookups(scan, resolver), wordStrings: [], externalValues: [], namePieces: [], cutWords: [], laidOutWords: [], keyWords: [], templateAttributes: [], computedKeywordCallees: [], containerWords: [], dynamicAttributes: false, shadowedModules: [], attributeLocals: [], reexports: [], optionNames: [], nameValued: [], nameContainers: { keys: [], values: [] }, nameArguments: nameArgumentFlow(resolver) };
+  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], standIns: [], computedModuleParents: [], pathWords: [], oneWordStrings: [], lowerWordStrings: [], nameKeys: [], nameReaders: [], nameAttributes: [], attributeWords: [], decorated: [], stringWords: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), ordersByName: ordersByName(scan), outsideLookups: outsideLookups(scan, resolver), handedSelf: handedSelf(scan, resolver), wordStrings: [], externalValues: [], distributions: [], namePieces: [], cutWords: [], laidOutWords: [], keyWords: [], templateAttributes: [], computedKeywordCallees: [], containerWords: [], dynamicAttributes: false, shadowedModules: [], attributeLocals: [], reexports: [], optionNames: [], nameValued: [], nameContainers: { keys: [], values: [] }, nameArguments: nameArgumentFlow(resolver) };
   // Strings flow into names within the file, as the translation sees them (code.ts).
   const flow = withNameFlow(resolver);
   facts.nameValued = flow.names;
@@ -413,6 +417,8 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
     const content = text.slice(site.token.contentStart, site.token.contentEnd);
     const role = stringRole(site, flow.resolver, content);
     if (externalValueWord(site, flow.resolver, content, role)) facts.externalValues.push(content);
+    const distribution = role === 'keep' ? distributionLookup(site, flow.resolver) : undefined;
+    if (distribution !== undefined) facts.distributions.push(distribution);
     if (role === 'local-names') facts.frameKeys.push(content);
     const piece = namePieceTest(scan, resolver, site, content, role);
     if (piece) facts.namePieces.push(piece);
@@ -540,6 +546,33 @@ function outsideLookups(scan: PyScan, resolver: FileResolver): string[] {
     if (outside !== undefined && !outside.startsWith('builtins.')) out.add(outside);
   }
   return [...out].sort();
+}
+
+/**
+ * `FileFacts.handedSelf`: a method's own instance given to a callable outside the repository and
+ * its builtins, as an argument or a keyword's value (`soupsieve.select(css, self)`,
+ * `etree.XMLParser(target=self)`): that code calls the methods its protocol names on it.
+ */
+function handedSelf(scan: PyScan, resolver: FileResolver): Array<[string, string]> {
+  const out = new Map<string, [string, string]>();
+  const note = (call: CallContext, name: string, scope: number) => {
+    const fn = scan.scopes[scope];
+    const owner = fn?.kind === 'function' ? scan.scopes[fn.parent] : undefined;
+    if (owner?.kind !== 'class' || fn.params[0]?.name !== name || fn.decorators.some((d) => d === 'staticmethod' || d === 'classmethod')) return;
+    const outside = resolver.externalName(call.callee);
+    if (outside === undefined || outside.startsWith('builtins.')) return;
+    const top = outside.split('.')[0];
+    out.set(`${owner.name}\0${top}`, [owner.name, top]);
+  };
+  for (const call of scan.calls) {
+    for (const arg of call.args) if (arg && arg.root !== -1 && arg.steps.length === 0) note(call, scan.sites[arg.root].text, scan.sites[arg.root].scope);
+  }
+  for (const site of scan.sites) {
+    if (site.kind !== Site.Keyword || !site.call || site.classKeyword) continue;
+    const value = /^\s*=\s*([\p{L}_][\p{L}\p{N}_]*)\s*[,)]/u.exec(scan.text.slice(site.end, site.end + 80));
+    if (value) note(site.call, value[1], site.scope);
+  }
+  return [...out.values()].sort((a, b) => (a.join('.') < b.join('.') ? -1 : a.join('.') > b.join('.') ? 1 : 0));
 }
 
 /** An ordering comparison right after a spot (`n1 > n2`, `a.__name__ <= b`), not a shift or `->`. */

@@ -120,6 +120,9 @@ export function buildNames(
   for (const name of outsideLookupNames(input.facts, definitions, external)) keep(name, 'outside-lookup');
   // A compiled module of the repository reads names by their C strings (compiled.ts).
   for (const name of input.compiledNames ?? []) if (!name.includes('.') && definitions.has(name)) keep(name, 'compiled-module');
+  // Code of the environment that imports the repository by its name (soupsieve's `import bs4`) finds it by that name, and the modules and names it reaches there by theirs.
+  const outsideImports = importedByOutside(input, external, definitions);
+  for (const [name, where] of outsideImports) if (where === 'member') keep(name, 'imported-by-outside');
   for (const name of namesInAttributes(input.facts)) keep(name, 'name-in-attribute');
   // A class that serves attributes from its data (`__getattr__` looking up keys) makes a word
   // that is both such a key (a string) and an attribute of an unknown receiver one name: kept.
@@ -130,6 +133,7 @@ export function buildNames(
   }
   keepExternalBaseNames(input.facts, input.factModules, external, universe, new Set(options.environment?.missing ?? []), keep);
   keepForwardedKeywords(input.facts, universe, keep);
+  keepProtocolNames(input.facts, external, keep);
   keepComputedKeywords(input.facts, keep);
   // A parameter named after an installed plugin's fixture receives that fixture (environment.ts).
   for (const name of options.environment?.fixtures ?? []) if (definitions.has(name)) keep(name, 'plugin-fixture');
@@ -199,6 +203,7 @@ export function buildNames(
     frameKeys: [...new Set(input.facts.flatMap((f) => f.frameKeys))].sort(),
     nameContainers: [...new Set(input.facts.flatMap((f) => f.nameContainers.keys))].sort(),
     nameValueContainers: [...new Set(input.facts.flatMap((f) => f.nameContainers.values))].sort(),
+    distributions: [...new Set(input.facts.flatMap((f) => f.distributions))].sort(),
     readsNames: input.facts.some((f) => f.readsNames),
     dataNames: [],
     families: [...new Set(input.facts.flatMap((f) => f.families.map(([piece, side]) => `${side}:${piece}`)))].sort(),
@@ -226,6 +231,7 @@ export function buildNames(
   // A compiled module's file keeps its name (its init function is named after it), and a module of the repository it imports by its dotted path keeps every part.
   for (const name of input.compiledModules ?? []) keptEverywhere[name] ??= 'compiled-module';
   for (const name of input.compiledNames ?? []) if (rules.isModule(name)) for (const part of name.split('.')) keptEverywhere[part] ??= 'compiled-module';
+  for (const [name, where] of outsideImports) if (where === 'everywhere') keptEverywhere[name] ??= 'imported-by-outside';
   // Everywhere: a class or function defined inside a function is named in its reprs as well.
   for (const word of registeredByName(input.facts)) keptEverywhere[word] ??= 'registered-by-name';
   for (const word of lowercasedClassNames(input.facts, input.paths)) keptEverywhere[word] ??= 'lowercased-in-data';
@@ -394,6 +400,57 @@ function externalGlobals(input: NamesInput, bindings: (module: string) => Module
     if (names.size > 0) out[module] = [...names].sort();
   }
   return out;
+}
+
+/**
+ * The repository's top-level packages that installed code imports by name, and what it reaches
+ * there (environment.py, python_source.py `outward_uses`): a package or module kept everywhere (its file is named
+ * so), any other name the repository defines as a member.
+ */
+function importedByOutside(input: NamesInput, external: ExternalNames, definitions: ReadonlyMap<string, ReadonlySet<string>>): Array<[string, 'everywhere' | 'member']> {
+  const out: Array<[string, 'everywhere' | 'member']> = [];
+  const tops = [...new Set(input.modules.map((m) => m.split('.')[0]))].sort();
+  for (const top of tops) {
+    const reached = external.importedBy(top);
+    if (reached === undefined) continue;
+    out.push([top, 'everywhere']);
+    const modules = new Set(input.modules.filter((m) => m === top || m.startsWith(`${top}.`)).flatMap((m) => m.split('.')));
+    for (const name of [...reached].sort()) {
+      if (modules.has(name)) out.push([name, 'everywhere']);
+      else if (definitions.has(name)) out.push([name, 'member']);
+    }
+  }
+  return out;
+}
+
+/**
+ * A class whose instance a method hands to code outside the repository (`etree.XMLParser(target=self)`,
+ * `soupsieve.select(css, self)`): that code calls the methods of its protocol on it by their names
+ * and reads its attributes so, though the class inherits nothing of it. The members of the class
+ * and of the repository's bases it inherits from that are spelled as names of that code's library,
+ * or as attributes its code reads (as the environment's sources say), keep their spelling (lxml
+ * calls `target.doctype(...)`, soupsieve reads `el.descendants`).
+ */
+function keepProtocolNames(facts: readonly FileFacts[], external: ExternalNames, keep: (word: string, reason: string) => void): void {
+  const classes = new Map<string, FileFacts['classes']>();
+  for (const file of facts) for (const cls of file.classes) appendTo(classes, cls.name, cls);
+  for (const file of facts) {
+    for (const [name, top] of file.handedSelf) {
+      const universe = external.universe([top]).attributes;
+      const reads = external.attributeReads(top);
+      const names = { has: (name: string) => universe.has(name) || reads.has(name) };
+      const seen = new Set<string>();
+      const visit = (className: string) => {
+        if (seen.has(className)) return;
+        seen.add(className);
+        for (const cls of classes.get(className) ?? []) {
+          for (const member of [...cls.members, ...cls.assigned]) if (names.has(member) && !isDunder(member)) keep(member, 'outside-protocol');
+          for (const base of cls.bases) if (base.repo !== undefined) visit(base.repo);
+        }
+      };
+      visit(name);
+    }
+  }
 }
 
 /**

@@ -9,7 +9,7 @@ import { applyEdits, isNameShaped, isTemplateText, type ProseOptions, type Prose
 import { outermostFunction, Site, type NameSite, type PyScan, scanPython, type StringPart, type StringSite } from '../python/binder';
 import { FileResolver, type ModuleContext, type NameClass } from './resolve';
 import type { NameRules } from './rules';
-import { inModuleExports, kwargsOwner, sourcePlaceholders, stringRole, withNameFlow, type StringRole } from './string-roles';
+import { inModuleExports, kwargsOwner, namesDistribution, sourcePlaceholders, stringRole, withNameFlow, type StringRole } from './string-roles';
 import { pieceShapes } from './analyze';
 import { controlSequenceLength, forEachWord, isDunder } from './words';
 import type { DataWordLedger } from './data-words';
@@ -73,6 +73,8 @@ export class CodeTranslator {
       // code; data is the rest, and a keyword's string taken for a name by the keyword's spelling
       // alone (`name="root"`, where some `name` reaches `getattr`): a guess the data checks.
       if (role !== 'prose' && role !== 'keep' && role !== 'pattern' && !(role === 'flow' && site.keyword !== undefined)) continue;
+      // A distribution's name is the environment's, not a word of the program's data.
+      if (role === 'keep' && namesDistribution(site, resolver, text.slice(site.token.contentStart, site.token.contentEnd))) continue;
       const token = site.token;
       const ranges = token.parts ? token.parts.filter((p) => p.kind === 'literal') : [{ start: token.contentStart, end: token.contentEnd }];
       for (const range of ranges) ledger.note(this.rules, text, range.start, range.end, edits, where);
@@ -386,9 +388,15 @@ export class CodeTranslator {
     const parts = dotted.split('.');
     const internal = parts.length > 1 && this.rules.isInternalTop(parts[0]);
     let soFar = '';
+    let module: string | undefined;
+    let outside = false;
     for (const part of parts) {
+      // `"pkg.mod.get_osfhandle"`, where `mod` binds that name by importing it from outside: the rest of the path is outside's.
+      outside ||= module !== undefined && this.rules.isExternalGlobal(module, part);
       soFar = soFar ? `${soFar}.${part}` : part;
-      const shown = internal && this.rules.isModule(soFar) ? this.rules.moduleView(part) : view(part, internal, parts.length);
+      const isModule = internal && this.rules.isModule(soFar);
+      module = isModule ? soFar : undefined;
+      const shown = outside ? part : isModule ? this.rules.moduleView(part) : view(part, internal, parts.length);
       if (shown !== part) edits.push([offset, offset + part.length, shown]);
       offset += part.length + 1;
     }

@@ -22,6 +22,7 @@ export function translateConfig(kind: ConfigKind, text: string, prose: ProseTran
   const value = (v: string) => configValue(v, prose, rules);
   const lines = text.split(/(?<=\n)/);
   let inMultilineString = false;
+  let section = '';
   return lines
     .map((line) => {
       const body = line.replace(/\r?\n$/, '');
@@ -33,7 +34,11 @@ export function translateConfig(kind: ConfigKind, text: string, prose: ProseTran
         return value(body) + eol;
       }
       if (trimmed.startsWith('#') || (kind === 'ini' && trimmed.startsWith(';'))) return prose.translate(body) + eol;
-      if (trimmed.startsWith('[')) return line;
+      if (trimmed.startsWith('[')) {
+        section = trimmed.replace(/^\[+\s*|\s*\]+.*$/g, '');
+        return line;
+      }
+      if (declaresLookedUpDistribution(kind, section, body, rules)) return line;
       if (kind === 'manifest') {
         const m = /^(\s*\S+)(.*)$/.exec(body)!;
         return m[1] + value(m[2]) + eol;
@@ -57,6 +62,21 @@ export function translateConfig(kind: ConfigKind, text: string, prose: ProseTran
       return value(body) + eol;
     })
     .join('');
+}
+
+/** The section and key that name the distribution a project builds. */
+const DISTRIBUTION_KEYS: Record<string, string> = { 'toml:project': 'name', 'toml:tool.poetry': 'name', 'ini:metadata': 'name' };
+
+/**
+ * `name = "pkg"` of `[project]` (`[metadata]` in setup.cfg), where the repository looks that
+ * distribution up by its name (`importlib.metadata.version("pkg")`): installed from the original,
+ * its metadata spells it so, and the lookup keeps that spelling (string-roles.ts).
+ */
+function declaresLookedUpDistribution(kind: ConfigKind, section: string, body: string, rules: NameRules): boolean {
+  const key = DISTRIBUTION_KEYS[`${kind}:${section}`];
+  if (key === undefined) return false;
+  const m = /^\s*([\w.-]+)\s*[=:]\s*(['"]?)([^'"#;]*)\2\s*(?:[#;].*)?$/.exec(body);
+  return m !== null && m[1] === key && rules.isLookedUpDistribution(m[3]);
 }
 
 function keyOf(key: string, rules: NameRules, prose: ProseTranslator): string {

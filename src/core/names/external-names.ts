@@ -50,6 +50,10 @@ interface ExternalNamesFile {
   classes: string;
   runtimeClasses: string;
   aliases: string;
+  /** A distribution read from an environment: the modules outside it its code imports, with the names it reaches in each (environment.py). */
+  imports?: Record<string, string[]>;
+  /** A distribution read from an environment: the attribute names its code reads (environment.py). */
+  reads?: string[];
 }
 
 interface ModuleRecord {
@@ -200,6 +204,31 @@ export class ExternalNames {
   }
 
   /** A known external top-level import name (stdlib module or third-party package). */
+  /**
+   * The names code outside the repository reaches in a module it imports by this top-level name
+   * (soupsieve's `import bs4` and `bs4.Tag`), where the environment's code imports it; else undefined.
+   */
+  importedBy(top: string): ReadonlySet<string> | undefined {
+    let names: Set<string> | undefined;
+    for (const layer of [this, ...this.layers]) {
+      const reached = layer.file.imports && Object.hasOwn(layer.file.imports, top) ? layer.file.imports[top] : undefined;
+      if (!Array.isArray(reached)) continue;
+      names ??= new Set();
+      for (const name of reached) if (typeof name === 'string') names.add(name);
+    }
+    return names;
+  }
+
+  /** The attribute names the code of the environment's distribution shipping `top` reads (`el.descendants`): what it asks of the objects it is handed among the rest. */
+  attributeReads(top: string): ReadonlySet<string> {
+    const out = new Set<string>();
+    for (const layer of this.layers) {
+      if (!layer.hasPackage(top) || !Array.isArray(layer.file.reads)) continue;
+      for (const name of layer.file.reads) if (typeof name === 'string') out.add(name);
+    }
+    return out;
+  }
+
   hasPackage(top: string): boolean {
     return this.byTop().has(top) || this.layers.some((layer) => layer.hasPackage(top));
   }

@@ -41,6 +41,8 @@ export interface ModuleContext {
   isFrameKey?: (name: string) => boolean;
   /** Whether a keyword of this name carries a name somewhere in the repository. */
   isNameKeyword?: (name: string) => boolean;
+  /** Whether the repository looks up an installed distribution of this name (`importlib.metadata.version("pkg")`). */
+  isLookedUpDistribution?: (name: string) => boolean;
   /** Whether containers of this name are iterated into name-valued variables (their keys and items are names). */
   isNameContainer?: (name: string) => boolean;
   /** Whether the values of mappings of this name are iterated into name-valued variables (`for key, X in self.aliases.items()`). */

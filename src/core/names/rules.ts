@@ -8,6 +8,7 @@ import type { ExternalNames } from './external-names';
 import { isConventionName, PYTEST_FIXTURES } from './conventions';
 import { Naming } from './naming';
 import { isDunder } from './words';
+import { normalizedDistribution } from './string-roles';
 
 /** The Level 2 section of a bundle: everything the translation needs. */
 export interface NamesTables {
@@ -65,6 +66,8 @@ export interface NamesTables {
   nameContainers?: string[];
   /** Of those, the mappings whose values are names too. */
   nameValueContainers?: string[];
+  /** The installed distributions the repository looks up by name, normalized (`importlib.metadata.version("pkg")`); absent in bundles made before. */
+  distributions?: string[];
   /** The repository reads parameter or attribute names at run time (`inspect.signature`, `dir(obj)`, `obj.__dict__`). */
   readsNames: boolean;
   /** Field names of declarative classes (schemas, dataclasses, TypedDicts): as strings they are those names. */
@@ -112,6 +115,7 @@ export class NameRules {
   private readonly frameKeys: ReadonlySet<string>;
   private readonly nameContainers: ReadonlySet<string>;
   private readonly nameValueContainers: ReadonlySet<string>;
+  private readonly distributions: ReadonlySet<string>;
   private readonly dataKeywords: ReadonlySet<string>;
   private readonly locals: ReadonlyMap<string, string>;
   private readonly environmentTops: ReadonlySet<string>;
@@ -159,6 +163,7 @@ export class NameRules {
     this.frameKeys = new Set(tables.frameKeys ?? []);
     this.nameContainers = new Set(tables.nameContainers ?? []);
     this.nameValueContainers = new Set(tables.nameValueContainers ?? []);
+    this.distributions = new Set(tables.distributions ?? []);
     this.dataKeywords = new Set(tables.dataKeywords);
     this.locals = new Map(Object.entries(tables.locals));
     this.externalGlobals = new Map(Object.entries(tables.externalGlobals).map(([m, names]) => [m, new Set(names)]));
@@ -175,6 +180,11 @@ export class NameRules {
 
   isNameValueContainer(attribute: string): boolean {
     return this.nameValueContainers.has(attribute);
+  }
+
+  /** Whether the repository looks up an installed distribution of this name (its declaration in setup.py or pyproject.toml keeps it). */
+  isLookedUpDistribution(name: string): boolean {
+    return this.distributions.has(normalizedDistribution(name.trim()));
   }
 
   isNameKeyword(word: string): boolean {

@@ -77,6 +77,7 @@ export function stringRole(site: StringSite, resolver: FileResolver, content: st
   if (site.docstring) return 'docstring';
   if (isSourceArgument(site, resolver)) return 'code';
   if (isPatternArgument(site, resolver)) return 'pattern';
+  if (namesDistribution(site, resolver, content)) return 'keep';
   if (namesItsBinding(site, content, resolver)) return 'binding';
   const name = nameRole(site, resolver);
   if (name) return name;
@@ -109,6 +110,44 @@ function isExternalValue(site: StringSite, resolver: FileResolver, content: stri
 }
 
 const TYPING_MODULES = new Set(['typing', 'typing_extensions']);
+
+/** The functions that look an installed distribution up by its name (their first argument), by the end of their dotted names. */
+const DISTRIBUTION_LOOKUPS = /(?:^|\.)(?:(?:metadata|importlib_metadata)\.(?:version|distribution|metadata|files|requires|Distribution\.from_name)|pkg_resources\.(?:get_distribution|require|working_set\.require))$/;
+const SETUP_CALLS = new Set(['setuptools.setup', 'distutils.core.setup']);
+
+/**
+ * `importlib.metadata.version("pkg")`: the name of a distribution installed in the environment,
+ * whose metadata spells it as it was installed, from the original: it keeps its spelling. The
+ * name, normalized as the metadata reads it (`Pkg_Name` is `pkg-name`), when the string is one.
+ */
+export function distributionLookup(site: StringSite, resolver: FileResolver): string | undefined {
+  if (site.call === undefined || !site.whole || site.argIndex !== 0 || site.keyword !== undefined || site.token.parts) return undefined;
+  if (!DISTRIBUTION_LOOKUPS.test(resolver.externalName(site.call.callee) ?? '')) return undefined;
+  const content = resolver.scan.text.slice(site.token.contentStart, site.token.contentEnd);
+  const name = /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)/.exec(content);
+  return name ? normalizedDistribution(name[1]) : undefined;
+}
+
+/** A distribution's name as packaging compares names (PEP 503). */
+export function normalizedDistribution(name: string): string {
+  return name.toLowerCase().replace(/[-_.]+/g, '-');
+}
+
+/** A distribution's name as the environment's metadata spells it: looked up, or declared where it is looked up. */
+export function namesDistribution(site: StringSite, resolver: FileResolver, content: string): boolean {
+  return distributionLookup(site, resolver) !== undefined || declaresLookedUpDistribution(site, resolver, content);
+}
+
+/** `setup(name="pkg")` of a distribution the repository looks up by that name: the installed metadata and the lookup spell it alike. */
+function declaresLookedUpDistribution(site: StringSite, resolver: FileResolver, content: string): boolean {
+  return (
+    site.call !== undefined &&
+    site.whole &&
+    site.keyword === 'name' &&
+    SETUP_CALLS.has(resolver.externalName(site.call.callee) ?? '') &&
+    (resolver.context.isLookedUpDistribution?.(content) ?? false)
+  );
+}
 
 /** A word the repository hands to code outside it as a value (see `isExternalValue`): its role is `keep` for that reason. */
 export function externalValueWord(site: StringSite, resolver: FileResolver, content: string, role: StringRole): boolean {
@@ -327,13 +366,18 @@ function nameRole(site: StringSite, resolver: FileResolver): StringRole | undefi
     if (argIndex === 0 || argIndex === 1) return whole ? 'names' : 'fragments';
     return undefined;
   }
-  const indices = NAME_ARGUMENTS[method];
-  if (!indices || !indices.includes(argIndex ?? -1)) return undefined;
-  // `object` only as `patch.object(target, "name")`; `patch` as mock's.
-  if (method === 'object' && resolver.lastAttribute({ ...callee, steps: callee.steps.slice(0, -1) }) !== 'patch') return undefined;
-  if (method === 'multiple' && resolver.lastAttribute({ ...callee, steps: callee.steps.slice(0, -1) }) !== 'patch') return undefined;
-  if ((method === 'getattr' || method === 'setattr' || method === 'hasattr' || method === 'delattr') && callee.steps.length > 0) return undefined;
+  if (!outsideNameArguments(method, callee, resolver).includes(argIndex ?? -1)) return undefined;
   return whole ? 'names' : 'fragments';
+}
+
+/** The positions of a call of `method` that take a name (`NAME_ARGUMENTS`), where the callee is the one meant. */
+function outsideNameArguments(method: string, callee: Chain, resolver: FileResolver): number[] {
+  const indices = NAME_ARGUMENTS[method];
+  if (!indices) return [];
+  // `object` only as `patch.object(target, "name")`; `patch` as mock's.
+  if ((method === 'object' || method === 'multiple') && resolver.lastAttribute({ ...callee, steps: callee.steps.slice(0, -1) }) !== 'patch') return [];
+  if ((method === 'getattr' || method === 'setattr' || method === 'hasattr' || method === 'delattr') && callee.steps.length > 0) return [];
+  return indices;
 }
 
 /**
@@ -693,6 +737,9 @@ export function nameArgumentFlow(resolver: FileResolver): ArgumentFlow {
     if (method && OBJECT_TARGET.has(method) && method !== 'object' && call.callee.steps.length === 0) sink(call.open, chainText(call.args[1]));
     else if (method === 'import_module' || method === '__import__') {
       for (const site of scan.sites) if (site.kind === Site.Name && site.start > call.open && site.end <= call.close) sink(site.start, site.text);
+    } else if (method !== undefined && NAME_ARGUMENTS[method] !== undefined && resolver.isExternalChain(call.callee)) {
+      // `def p(target, value): stack.enter_context(patch(target, value))`: what `p` is given is a name, as given to `patch`.
+      for (const index of outsideNameArguments(method, call.callee, resolver)) sink(call.open, chainText(call.args[index]));
     } else if (method && !resolver.isExternalChain(call.callee)) {
       const fn = functionAt(call.open);
       // A call through a local (`accessor_func(...)`) calls what the local stands for.

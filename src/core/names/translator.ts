@@ -132,6 +132,7 @@ export class NamesTranslator {
       isFrameKey: (name) => this.rules.isFrameKey(name),
       isNameContainer: (name) => this.rules.isNameContainer(name),
       isNameValueContainer: (name) => this.rules.isNameValueContainer(name),
+      isLookedUpDistribution: (name) => this.rules.isLookedUpDistribution(name),
     };
   }
 

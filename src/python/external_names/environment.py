@@ -42,6 +42,8 @@ from .universe import Universe
 EXTENSION_SUFFIXES = tuple(importlib.machinery.EXTENSION_SUFFIXES)
 SOURCE_SUFFIXES = (".py", ".pyi")
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+# Python 3.10 and later name the standard library's modules; before, none is left out.
+STDLIB_TOPS = frozenset(getattr(sys, "stdlib_module_names", ())) | frozenset(sys.builtin_module_names)
 
 
 def python_info():
@@ -410,6 +412,16 @@ def read_distribution(request):
                                            "modules": len(reading.modules),
                                            "classes": sum(len(f.classes) for f in reading.modules.values())}}}
     document = universe.encode(header, set(), [(request["distribution"], request["version"], "environment", dist_tops)])
+    # The modules outside it that its code imports, with the names it reaches in each: one of them
+    # may be the repository it is read for (soupsieve imports bs4 and checks `bs4.Tag`).
+    foreign = {}
+    for facts in reading.modules.values():
+        for top, names in facts.foreign.items():
+            if top not in dist_tops and top not in STDLIB_TOPS:
+                foreign.setdefault(top, set()).update(n for n in names if NAME.match(n))
+    document["imports"] = {top: sorted(foreign[top]) for top in sorted(foreign)}
+    # The attribute names its code reads: on the objects a caller hands it too (soupsieve's `el.descendants`).
+    document["reads"] = sorted(set().union(*(f.reads for f in reading.modules.values())))
     return {"distribution": request["distribution"], "version": request["version"], "tops": dist_tops,
             "digest": "sha256:" + digest.hexdigest(), "document": document, "modules": len(reading.modules),
             "compiled": len(compiled), "unparsable": sum(len(p) for p in reading.unparsable.values())}

@@ -55,6 +55,9 @@ class ModuleFacts:
         # Names the module looks up by name on what its callers hand it (`hasattr(x, "_mpmath_")`):
         # where nothing read with it defines one, a hook for others' objects (universe.py).
         self.lookups = set()
+        # Top-level module it imports -> the names it reaches in it; the attribute names it reads (`outward_uses`).
+        self.foreign = {}
+        self.reads = set()
 
 
 def dotted_name(node):
@@ -349,6 +352,46 @@ def parameter_lookups(tree):
     return out
 
 
+def outward_uses(tree):
+    """(uses, reads): per top-level module imported (absolutely, anywhere in the module), the
+    names reached in it: the parts of the path imported (`from bs4.element import Tag`: element,
+    Tag) and the attributes read through what `import bs4` binds (`bs4.Tag`,
+    `bs4.element.Comment`); and every attribute name the module reads (`el.descendants`), dunders
+    left out: what it asks of the objects it is handed among the rest.  One walk of the tree."""
+    uses = {}
+    bound = {}
+    attributes = []
+    reads = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            attributes.append(node)
+            if isinstance(node.ctx, ast.Load) and not (node.attr.startswith("__") and node.attr.endswith("__")):
+                reads.add(node.attr)
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                parts = alias.name.split(".")
+                uses.setdefault(parts[0], set()).update(parts[1:])
+                if alias.asname:
+                    bound[alias.asname] = parts[0]
+                else:
+                    bound.setdefault(parts[0], parts[0])
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            parts = node.module.split(".")
+            names = uses.setdefault(parts[0], set())
+            names.update(parts[1:])
+            names.update(a.name for a in node.names if a.name != "*")
+    if bound:
+        for node in attributes:
+            parts = [node.attr]
+            value = node.value
+            while isinstance(value, ast.Attribute):
+                parts.append(value.attr)
+                value = value.value
+            if isinstance(value, ast.Name) and value.id in bound:
+                uses[bound[value.id]].update(parts)
+    return uses, reads
+
+
 def read_module(name, text, is_package, is_stub):
     """ModuleFacts of one source text; raises SyntaxError/ValueError when `ast` cannot parse it."""
     tree = ast.parse(text, filename=name)
@@ -356,4 +399,5 @@ def read_module(name, text, is_package, is_stub):
     _Reader(facts).read_module(tree)
     if (LOOKUP_CALL if isinstance(text, str) else LOOKUP_CALL_BYTES).search(text):
         facts.lookups = parameter_lookups(tree)
+    facts.foreign, facts.reads = outward_uses(tree)
     return facts

@@ -54,6 +54,9 @@ def merge_module(into, other):
     into.names |= other.names
     into.params |= other.params
     into.lookups |= other.lookups
+    into.reads |= other.reads
+    for top, names in other.foreign.items():
+        into.foreign.setdefault(top, set()).update(names)
     for k, v in other.bindings.items():
         into.bindings.setdefault(k, v)
     into.stars += [s for s in other.stars if s not in into.stars]
