@@ -246,7 +246,7 @@ test("an attribute an outside class's methods read through self but only set fro
   assert.ok(without.identifiers._ctxdata && without.identifiers.describe_value, 'renamed where the environment has no ctxlib');
 });
 
-test("a name an outside class only reads through self, under a base of another package (pytest's plugin manager under the repository's own pluggy), may be that base's: the repository's own method of that name stays renamed", async () => {
+test("a name an outside class reads through self under a base of the repository's (pytest's plugin manager under the repository's own pluggy), where that outside code imports the repository by its name: it runs the view's base, which keeps that name, and the repository's name with it; a name it does not use stays renamed", async () => {
   const site = tempDir('env-base-reads-site');
   fs.mkdirSync(path.join(site, 'hooklib'));
   fs.writeFileSync(
@@ -256,13 +256,15 @@ test("a name an outside class only reads through self, under a base of another p
   const repo = tempDir('env-base-reads-repo');
   fs.mkdirSync(path.join(repo, 'calc'));
   fs.writeFileSync(path.join(repo, 'calc', '__init__.py'), '');
-  fs.writeFileSync(path.join(repo, 'calc', 'base.py'), ['class Base:', '    def register_hooks(self):', '        return 1', ''].join('\n'));
+  fs.writeFileSync(path.join(repo, 'calc', 'base.py'), ['class Base:', '    def register_hooks(self):', '        return 1', '', '    def unregister_hooks(self):', '        return 0', ''].join('\n'));
   fs.writeFileSync(path.join(repo, 'calc', 'use.py'), ['import hooklib', '', '', 'def go(manager):', '    return manager.register_hooks()', ''].join('\n'));
   const python = path.join(tempDir('env-base-reads-bin'), 'python3');
   fs.writeFileSync(python, `#!/bin/sh\nPYTHONPATH=${site} exec ${PYTHON} "$@"\n`, { mode: 0o755 });
   const names = (await buildBundle(repo, { seed: 5, granularity: 'full', python })).bundle.names!;
   assert.deepEqual(names.environment.distributions.map((d) => d.tops), [['hooklib']]);
-  assert.ok(names.identifiers.register_hooks, `renamed (${names.keptMembers.register_hooks})`);
+  assert.equal(names.keptMembers.register_hooks, 'imported-by-outside');
+  assert.equal(names.keptEverywhere.calc, 'imported-by-outside');
+  assert.ok(names.identifiers.unregister_hooks, `renamed (${names.keptMembers.unregister_hooks})`);
 });
 
 test("a hook outside code looks up on the objects handed to it and defines nowhere itself (mpmath's hasattr(x, '_mpmath_'), then x._mpmath_()) keeps its spelling where the repository defines it, and the view runs like the original; a name the outside code only looks up on its own objects or on self stays renamed", async () => {

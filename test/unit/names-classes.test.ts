@@ -327,9 +327,13 @@ test("a class whose instance a method hands to outside code (ElementTree.XMLPars
   assert.notEqual(d.name('outline'), 'outline');
 });
 
-test("installed code that imports the repository by its name (a selector library's import pagekit, isinstance(root, pagekit.Node)) finds it and what it reaches there by those names, and reads the attributes its code reads (root.descendants, n.kind) on the objects the repository hands it", async (t) => {
-  // The environment holds a library, read by the environment reader like any other, that imports the repository back.
+test("installed code that imports the repository by its name (a selector library's import pagekit, isinstance(root, pagekit.Node)) runs the view's package: it finds it, what it reaches there, the attributes its code uses (root.descendants) and the keywords it gives (Node(kind, subnodes=())) by those names; a library that does not import it reads the attributes its code uses on the objects the repository hands it (root.outline)", async (t) => {
+  // The environment holds libraries, read by the environment reader like any other: one imports the repository back.
   installedSite(t, {
+    pagewalk: {
+      tops: ['pagewalk'],
+      files: { 'pagewalk.py': 'def walk(root):\n    return [root.kind] + [line for child in root.children for line in child.outline()]\n' },
+    },
     pagesieve: {
       tops: ['pagesieve'],
       files: {
@@ -342,6 +346,10 @@ test("installed code that imports the repository by its name (a selector library
           '        raise TypeError("pagesieve selects in a pagekit Node only")',
           '    return [node for node in root.descendants if node.kind == wanted]',
           '',
+          '',
+          'def leaf(kind):',
+          '    return pagekit.Node(kind, subnodes=())',
+          '',
         ].join('\n'),
       },
     },
@@ -350,9 +358,9 @@ test("installed code that imports the repository by its name (a selector library
     'pagekit/__init__.py': 'from .tree import Node\n',
     'pagekit/tree.py': [
       'class Node:',
-      '    def __init__(self, kind, children=()):',
+      '    def __init__(self, kind, subnodes=()):',
       '        self.kind = kind',
-      '        self.children = list(children)',
+      '        self.children = list(subnodes)',
       '',
       '    @property',
       '    def descendants(self):',
@@ -365,22 +373,35 @@ test("installed code that imports the repository by its name (a selector library
       '',
       '        return pagesieve.select(wanted, self)',
       '',
+      '    def outline(self):',
+      '        return ["  " + line for line in self.walked_rows()]',
+      '',
+      '    def walked_rows(self):',
+      '        import pagewalk',
+      '',
+      '        return pagewalk.walk(self)',
+      '',
     ].join('\n'),
     'tests/test_select.py': [
+      'from pagesieve import leaf',
       'from pagekit import Node',
       '',
       '',
       'def test_select():',
+      '    assert leaf("word").children == []',
       '    root = Node("page", [Node("para", [Node("word")]), Node("word")])',
       '    assert [node.kind for node in root.select("word")] == ["word", "word"]',
+      '    assert root.walked_rows() == ["page", "  para", "    word", "  word"]',
       '',
     ].join('\n'),
   });
   const names = d.bundle.names!;
   assert.equal(names.keptEverywhere.pagekit, 'imported-by-outside');
   assert.equal(names.keptMembers.Node, 'imported-by-outside');
-  assert.equal(names.keptMembers.descendants, 'outside-protocol');
-  assert.notEqual(d.name('children'), 'children');
+  assert.equal(names.keptMembers.descendants, 'imported-by-outside');
+  assert.equal(names.keptMembers.subnodes, 'imported-by-outside');
+  assert.equal(names.keptMembers.outline, 'outside-protocol');
+  assert.notEqual(d.name('walked_rows'), 'walked_rows');
 });
 
 test('keywords given to SimpleNamespace or Mock become attributes the repository reads: they are its attribute names', async () => {

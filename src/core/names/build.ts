@@ -403,22 +403,32 @@ function externalGlobals(input: NamesInput, bindings: (module: string) => Module
 }
 
 /**
- * The repository's top-level packages that installed code imports by name, and what it reaches
- * there (environment.py, python_source.py `outward_uses`): a package or module kept everywhere (its file is named
- * so), any other name the repository defines as a member.
+ * The repository's top-level packages that installed code imports by name (pytest's `import
+ * pluggy`, soupsieve's `import bs4`): that code runs the view's package in their place, so it
+ * must find there everything it uses (environment.py, python_source.py `outward_uses`): the
+ * package, and the modules it imports, kept everywhere (their files are named so); the names it
+ * reaches in them, the package's members it uses as attributes and the parameters it gives as
+ * keywords, as members.
  */
 function importedByOutside(input: NamesInput, external: ExternalNames, definitions: ReadonlyMap<string, ReadonlySet<string>>): Array<[string, 'everywhere' | 'member']> {
   const out: Array<[string, 'everywhere' | 'member']> = [];
   const tops = [...new Set(input.modules.map((m) => m.split('.')[0]))].sort();
   for (const top of tops) {
-    const reached = external.importedBy(top);
-    if (reached === undefined) continue;
+    const outside = external.importedBy(top);
+    if (outside === undefined) continue;
     out.push([top, 'everywhere']);
-    const modules = new Set(input.modules.filter((m) => m === top || m.startsWith(`${top}.`)).flatMap((m) => m.split('.')));
-    for (const name of [...reached].sort()) {
+    const inside = (module: string | undefined) => module !== undefined && (module === top || module.startsWith(`${top}.`));
+    const modules = new Set(input.modules.filter(inside).flatMap((m) => m.split('.')));
+    for (const name of [...outside.names].sort()) {
       if (modules.has(name)) out.push([name, 'everywhere']);
       else if (definitions.has(name)) out.push([name, 'member']);
     }
+    input.facts.forEach((file, i) => {
+      if (!inside(input.factModules[i])) return;
+      for (const [name, kind] of file.definitions) if (kind !== 'local' && kind !== 'local-callable' && kind !== 'parameter' && outside.attributes.has(name)) out.push([name, 'member']);
+      for (const cls of file.classes) for (const name of cls.assigned) if (outside.attributes.has(name)) out.push([name, 'member']);
+      for (const [, params] of file.functions) for (const name of params) if (outside.keywords.has(name)) out.push([name, 'member']);
+    });
   }
   return out;
 }
@@ -428,7 +438,7 @@ function importedByOutside(input: NamesInput, external: ExternalNames, definitio
  * `soupsieve.select(css, self)`): that code calls the methods of its protocol on it by their names
  * and reads its attributes so, though the class inherits nothing of it. The members of the class
  * and of the repository's bases it inherits from that are spelled as names of that code's library,
- * or as attributes its code reads (as the environment's sources say), keep their spelling (lxml
+ * or as attributes its code uses (as the environment's sources say), keep their spelling (lxml
  * calls `target.doctype(...)`, soupsieve reads `el.descendants`).
  */
 function keepProtocolNames(facts: readonly FileFacts[], external: ExternalNames, keep: (word: string, reason: string) => void): void {
@@ -437,8 +447,8 @@ function keepProtocolNames(facts: readonly FileFacts[], external: ExternalNames,
   for (const file of facts) {
     for (const [name, top] of file.handedSelf) {
       const universe = external.universe([top]).attributes;
-      const reads = external.attributeReads(top);
-      const names = { has: (name: string) => universe.has(name) || reads.has(name) };
+      const used = external.usedAttributes(top);
+      const names = { has: (name: string) => universe.has(name) || used.has(name) };
       const seen = new Set<string>();
       const visit = (className: string) => {
         if (seen.has(className)) return;

@@ -52,8 +52,10 @@ interface ExternalNamesFile {
   aliases: string;
   /** A distribution read from an environment: the modules outside it its code imports, with the names it reaches in each (environment.py). */
   imports?: Record<string, string[]>;
-  /** A distribution read from an environment: the attribute names its code reads (environment.py). */
-  reads?: string[];
+  /** A distribution read from an environment: the attribute names its code reads or sets (environment.py). */
+  usedAttributes?: string[];
+  /** A distribution read from an environment: the keywords its code's calls give (environment.py). */
+  callKeywords?: string[];
 }
 
 interface ModuleRecord {
@@ -205,26 +207,32 @@ export class ExternalNames {
 
   /** A known external top-level import name (stdlib module or third-party package). */
   /**
-   * The names code outside the repository reaches in a module it imports by this top-level name
-   * (soupsieve's `import bs4` and `bs4.Tag`), where the environment's code imports it; else undefined.
+   * Where the environment's code imports a module by this top-level name (soupsieve's `import
+   * bs4`): the names it reaches there (`bs4.Tag`), and the attribute names and keywords the code
+   * of the distributions importing it uses; else undefined.
    */
-  importedBy(top: string): ReadonlySet<string> | undefined {
-    let names: Set<string> | undefined;
-    for (const layer of [this, ...this.layers]) {
+  importedBy(top: string): { names: ReadonlySet<string>; attributes: ReadonlySet<string>; keywords: ReadonlySet<string> } | undefined {
+    let found: { names: Set<string>; attributes: Set<string>; keywords: Set<string> } | undefined;
+    const add = (into: Set<string>, names: unknown) => {
+      if (Array.isArray(names)) for (const name of names) if (typeof name === 'string') into.add(name);
+    };
+    for (const layer of this.layers) {
       const reached = layer.file.imports && Object.hasOwn(layer.file.imports, top) ? layer.file.imports[top] : undefined;
       if (!Array.isArray(reached)) continue;
-      names ??= new Set();
-      for (const name of reached) if (typeof name === 'string') names.add(name);
+      found ??= { names: new Set(), attributes: new Set(), keywords: new Set() };
+      add(found.names, reached);
+      add(found.attributes, layer.file.usedAttributes);
+      add(found.keywords, layer.file.callKeywords);
     }
-    return names;
+    return found;
   }
 
-  /** The attribute names the code of the environment's distribution shipping `top` reads (`el.descendants`): what it asks of the objects it is handed among the rest. */
-  attributeReads(top: string): ReadonlySet<string> {
+  /** The attribute names the code of the environment's distribution shipping `top` reads or sets (`el.descendants`): what it asks of the objects it is handed among the rest. */
+  usedAttributes(top: string): ReadonlySet<string> {
     const out = new Set<string>();
     for (const layer of this.layers) {
-      if (!layer.hasPackage(top) || !Array.isArray(layer.file.reads)) continue;
-      for (const name of layer.file.reads) if (typeof name === 'string') out.add(name);
+      if (!layer.hasPackage(top) || !Array.isArray(layer.file.usedAttributes)) continue;
+      for (const name of layer.file.usedAttributes) if (typeof name === 'string') out.add(name);
     }
     return out;
   }

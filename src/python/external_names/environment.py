@@ -420,8 +420,10 @@ def read_distribution(request):
             if top not in dist_tops and top not in STDLIB_TOPS:
                 foreign.setdefault(top, set()).update(n for n in names if NAME.match(n))
     document["imports"] = {top: sorted(foreign[top]) for top in sorted(foreign)}
-    # The attribute names its code reads: on the objects a caller hands it too (soupsieve's `el.descendants`).
-    document["reads"] = sorted(set().union(*(f.reads for f in reading.modules.values())))
+    # The attribute names its code uses: on the objects a caller hands it too (soupsieve's `el.descendants`).
+    document["usedAttributes"] = sorted(set().union(*(f.used_attributes for f in reading.modules.values())))
+    # The keywords its calls give: to the repository's callables too, where it imports the repository.
+    document["callKeywords"] = sorted(set().union(*(f.keywords for f in reading.modules.values())))
     return {"distribution": request["distribution"], "version": request["version"], "tops": dist_tops,
             "digest": "sha256:" + digest.hexdigest(), "document": document, "modules": len(reading.modules),
             "compiled": len(compiled), "unparsable": sum(len(p) for p in reading.unparsable.values())}

@@ -55,9 +55,10 @@ class ModuleFacts:
         # Names the module looks up by name on what its callers hand it (`hasattr(x, "_mpmath_")`):
         # where nothing read with it defines one, a hook for others' objects (universe.py).
         self.lookups = set()
-        # Top-level module it imports -> the names it reaches in it; the attribute names it reads (`outward_uses`).
+        # Top-level module it imports -> the names it reaches in it; the attribute names it uses, the keywords it gives (`outward_uses`).
         self.foreign = {}
-        self.reads = set()
+        self.used_attributes = set()
+        self.keywords = set()
 
 
 def dotted_name(node):
@@ -353,20 +354,25 @@ def parameter_lookups(tree):
 
 
 def outward_uses(tree):
-    """(uses, reads): per top-level module imported (absolutely, anywhere in the module), the
+    """(uses, attributes, keywords): per top-level module imported (absolutely, anywhere in the module), the
     names reached in it: the parts of the path imported (`from bs4.element import Tag`: element,
     Tag) and the attributes read through what `import bs4` binds (`bs4.Tag`,
-    `bs4.element.Comment`); and every attribute name the module reads (`el.descendants`), dunders
-    left out: what it asks of the objects it is handed among the rest.  One walk of the tree."""
+    `bs4.element.Comment`); every attribute name the module reads or sets (`el.descendants`,
+    `hook._call_history = []`), dunders left out: what it asks of the objects it is handed among
+    the rest; and the keywords its calls
+    give (`hookspec(warn_on_impl=...)`).  One walk of the tree."""
     uses = {}
     bound = {}
     attributes = []
-    reads = set()
+    used = set()
+    keywords = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.Attribute):
+        if isinstance(node, ast.Call):
+            keywords.update(k.arg for k in node.keywords if k.arg is not None)
+        elif isinstance(node, ast.Attribute):
             attributes.append(node)
-            if isinstance(node.ctx, ast.Load) and not (node.attr.startswith("__") and node.attr.endswith("__")):
-                reads.add(node.attr)
+            if not (node.attr.startswith("__") and node.attr.endswith("__")):
+                used.add(node.attr)
         elif isinstance(node, ast.Import):
             for alias in node.names:
                 parts = alias.name.split(".")
@@ -389,7 +395,7 @@ def outward_uses(tree):
                 value = value.value
             if isinstance(value, ast.Name) and value.id in bound:
                 uses[bound[value.id]].update(parts)
-    return uses, reads
+    return uses, used, keywords
 
 
 def read_module(name, text, is_package, is_stub):
@@ -399,5 +405,5 @@ def read_module(name, text, is_package, is_stub):
     _Reader(facts).read_module(tree)
     if (LOOKUP_CALL if isinstance(text, str) else LOOKUP_CALL_BYTES).search(text):
         facts.lookups = parameter_lookups(tree)
-    facts.foreign, facts.reads = outward_uses(tree)
+    facts.foreign, facts.used_attributes, facts.keywords = outward_uses(tree)
     return facts

@@ -54,7 +54,8 @@ def merge_module(into, other):
     into.names |= other.names
     into.params |= other.params
     into.lookups |= other.lookups
-    into.reads |= other.reads
+    into.used_attributes |= other.used_attributes
+    into.keywords |= other.keywords
     for top, names in other.foreign.items():
         into.foreign.setdefault(top, set()).update(names)
     for k, v in other.bindings.items():
