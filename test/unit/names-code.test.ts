@@ -1639,3 +1639,31 @@ test("a family of names built at run time one of whose members keeps its spellin
   assert.equal(d.bundle.names!.overrides.owner_ref, 'owner_ref');
   assert.equal(d.view('optkit/__init__.py').match(/'%s_ref' %/g)?.length, 2);
 });
+
+test('a method spelled like a property every JavaScript object has (x.constructor("a"), y.toString(1), z.valueOf(name)) is a method like any other', async () => {
+  await viewRunsLikeOriginal({
+    'shapes/__init__.py': [
+      'class Builder:',
+      '    def constructor(self, label):',
+      '        return "built " + label',
+      '',
+      '    def toString(self, width):',
+      '        return "builder".ljust(width)',
+      '',
+      '    def valueOf(self, name):',
+      '        return getattr(self, name)("x")',
+      '',
+    ].join('\n'),
+    'tests/test_shapes.py': [
+      'from shapes import Builder',
+      '',
+      '',
+      'def test_builder():',
+      '    b = Builder()',
+      '    assert b.constructor("a") == "built a"',
+      '    assert b.toString(8) == "builder "',
+      '    assert b.valueOf("constructor") == "built x"',
+      '',
+    ].join('\n'),
+  });
+});

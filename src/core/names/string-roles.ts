@@ -309,7 +309,8 @@ function isPatternArgument(site: StringSite, resolver: FileResolver): boolean {
   if (qualified === undefined) return false;
   const dot = qualified.lastIndexOf('.');
   const module = qualified.slice(0, dot);
-  const indices = PATTERN_ARGUMENTS[qualified.slice(dot + 1)];
+  const method = qualified.slice(dot + 1);
+  const indices = Object.hasOwn(PATTERN_ARGUMENTS, method) ? PATTERN_ARGUMENTS[method] : undefined;
   if (!indices || !PATTERN_MODULES.has(module)) return false;
   if (site.keyword !== undefined) return site.keyword === 'pattern' || site.keyword === 'repl';
   return indices.includes((site.call ? site.argIndex : site.outer?.argIndex) ?? -1);
@@ -372,7 +373,7 @@ function nameRole(site: StringSite, resolver: FileResolver): StringRole | undefi
 
 /** The positions of a call of `method` that take a name (`NAME_ARGUMENTS`), where the callee is the one meant. */
 function outsideNameArguments(method: string, callee: Chain, resolver: FileResolver): number[] {
-  const indices = NAME_ARGUMENTS[method];
+  const indices = Object.hasOwn(NAME_ARGUMENTS, method) ? NAME_ARGUMENTS[method] : undefined;
   if (!indices) return [];
   // `object` only as `patch.object(target, "name")`; `patch` as mock's.
   if ((method === 'object' || method === 'multiple') && resolver.lastAttribute({ ...callee, steps: callee.steps.slice(0, -1) }) !== 'patch') return [];
@@ -737,7 +738,7 @@ export function nameArgumentFlow(resolver: FileResolver): ArgumentFlow {
     if (method && OBJECT_TARGET.has(method) && method !== 'object' && call.callee.steps.length === 0) sink(call.open, chainText(call.args[1]));
     else if (method === 'import_module' || method === '__import__') {
       for (const site of scan.sites) if (site.kind === Site.Name && site.start > call.open && site.end <= call.close) sink(site.start, site.text);
-    } else if (method !== undefined && NAME_ARGUMENTS[method] !== undefined && resolver.isExternalChain(call.callee)) {
+    } else if (method !== undefined && Object.hasOwn(NAME_ARGUMENTS, method) && resolver.isExternalChain(call.callee)) {
       // `def p(target, value): stack.enter_context(patch(target, value))`: what `p` is given is a name, as given to `patch`.
       for (const index of outsideNameArguments(method, call.callee, resolver)) sink(call.open, chainText(call.args[index]));
     } else if (method && !resolver.isExternalChain(call.callee)) {
