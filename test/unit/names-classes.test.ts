@@ -404,6 +404,127 @@ test("installed code that imports the repository by its name (a selector library
   assert.notEqual(d.name('walked_rows'), 'walked_rows');
 });
 
+test("an attribute a class serves from its document's elements by tag name (__getattr__ finds the child <startmark>) that the markup in the program's strings names keeps its spelling, though the class also sets an attribute of that name", async () => {
+  const d = await viewRunsLikeOriginal({
+    'leafdoc/__init__.py': [
+      'from html.parser import HTMLParser',
+      '',
+      '',
+      'class Element:',
+      '    def __init__(self, tag, position=None):',
+      '        self.tag = tag',
+      '        self.children = []',
+      '        if position is not None:',
+      '            self.startmark = position',
+      '',
+      '    def __getattr__(self, tag):',
+      '        for child in self.children:',
+      '            if child.tag == tag:',
+      '                return child',
+      '        return None',
+      '',
+      '',
+      'class TreeBuilder(HTMLParser):',
+      '    def __init__(self, track):',
+      '        super().__init__()',
+      '        self.root = Element("[document]")',
+      '        self.open_elements = [self.root]',
+      '        self.track = track',
+      '',
+      '    def handle_starttag(self, tag, attrs):',
+      '        element = Element(tag, self.getpos()[1] if self.track else None)',
+      '        self.open_elements[-1].children.append(element)',
+      '        self.open_elements.append(element)',
+      '',
+      '    def handle_endtag(self, tag):',
+      '        self.open_elements.pop()',
+      '',
+      '',
+      'def parse(markup, track=True):',
+      '    builder = TreeBuilder(track)',
+      '    builder.feed(markup)',
+      '    return builder.root',
+      '',
+    ].join('\n'),
+    'tests/test_leafdoc.py': [
+      'from leafdoc import parse',
+      '',
+      '',
+      'def test_positions_or_elements():',
+      '    assert parse("<p><startmark>x</startmark></p>").p.startmark == 0',
+      '    assert parse("<p><startmark>x</startmark></p>", track=False).p.startmark.tag == "startmark"',
+      '',
+    ].join('\n'),
+  });
+  assert.equal(d.bundle.names!.keptMembers.startmark, 'dynamic-attribute');
+});
+
+test("a mapping one function splats into the repository's callable (f(**options)) holds keyword names there only: another function's variable of the same name (a dict parameter options) is looked up by its own keys, alike in `'weight' in options` and `options['weight']`", async () => {
+  await viewRunsLikeOriginal({
+    'sums/__init__.py': [
+      'def total(values, **options):',
+      '    return accumulate(values, options)',
+      '',
+      '',
+      'def total_twice(values, **options):',
+      '    return total(values, **options) * 2',
+      '',
+      '',
+      'def accumulate(values, options):',
+      '    scale = 1',
+      '    if "weight" in options:',
+      '        scale = options["weight"]',
+      '    return sum(values) * scale',
+      '',
+      '',
+      'def weighted(value, weight=1):',
+      '    return value * weight',
+      '',
+    ].join('\n'),
+    'tests/test_sums.py': [
+      'from sums import total, total_twice, weighted',
+      '',
+      '',
+      'def test_totals():',
+      '    assert total([1, 2], weight=3) == 9',
+      '    assert total_twice([1], weight=2) == 4',
+      '    assert weighted(2, weight=5) == 10',
+      '',
+    ].join('\n'),
+  });
+});
+
+test('a class type() makes and binds to an attribute of its name (ctx.quantity = type("quantity", ...)) is named as that attribute: pickle finds it by that name in the module that made it', async () => {
+  const d = await viewRunsLikeOriginal({
+    'units/__init__.py': ['from . import context as _context', '', 'ctx = _context.Context()', '_context.quantity = ctx.quantity', ''].join('\n'),
+    'units/context.py': [
+      'class _Quantity:',
+      '    def __init__(self, amount):',
+      '        self.amount = amount',
+      '',
+      '    def __eq__(self, other):',
+      '        return type(other) is type(self) and other.amount == self.amount',
+      '',
+      '',
+      'class Context:',
+      '    def __init__(self):',
+      '        self.quantity = type("quantity", (_Quantity,), {})',
+      '',
+    ].join('\n'),
+    'tests/test_units.py': [
+      'import pickle',
+      '',
+      'from units import ctx',
+      '',
+      '',
+      'def test_pickled_quantity():',
+      '    assert pickle.loads(pickle.dumps(ctx.quantity(3))) == ctx.quantity(3)',
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('quantity'), 'quantity');
+});
+
 test('keywords given to SimpleNamespace or Mock become attributes the repository reads: they are its attribute names', async () => {
   await viewRunsLikeOriginal({
     'speeds/__init__.py': [

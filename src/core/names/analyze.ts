@@ -131,7 +131,11 @@ export interface FileFacts {
   nameContainers: NameContainers;
   /** Positional parameters that carry names, keys or text, and where parameters are passed on (string-roles.ts `nameArgumentFlow`). */
   nameArguments: ArgumentFlow;
-  /** One-word strings given to the repository's callables or used as keys (candidates for attributes served by `__getattr__`). */
+  /**
+   * One-word strings given to the repository's callables or used as keys, and the tag names of
+   * markup its strings hold (`"<p><sourcepos>"`): candidates for attributes served by `__getattr__`
+   * (`soup.p.sourcepos`, the element of that name).
+   */
   wordStrings: string[];
   /** The repository's callables the file calls with keywords computed at run time (`Style(**attributes)`). */
   computedKeywordCallees: string[];
@@ -441,6 +445,7 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
       facts.pathWords.push(listed[1]);
       facts.oneWordStrings.push(listed[1]);
     }
+    if (role === 'prose' && content.includes('<')) for (const m of content.matchAll(MARKUP_TAG)) facts.wordStrings.push(m[1]);
     if (role === 'prose' && !site.token.parts && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) {
       const key = site.container === 'subscript' || site.container === 'dict-key';
       if (toRepository || key) facts.wordStrings.push(content);
@@ -547,6 +552,9 @@ function outsideLookups(scan: PyScan, resolver: FileResolver): string[] {
   }
   return [...out].sort();
 }
+
+/** A tag's name in markup (`<sourcepos>`, `</b>`, `<br/>`, `<a href=...>`), not a repr's (`<Migration %s>`). */
+const MARKUP_TAG = /<\/?([\p{L}_][\p{L}\p{N}_]*)(?=\s*\/?>|\s+[\p{L}_][\p{L}\p{N}_:-]*\s*=)/gu;
 
 /**
  * `FileFacts.handedSelf`: a method's own instance given to a callable outside the repository and

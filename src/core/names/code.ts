@@ -9,7 +9,7 @@ import { applyEdits, isNameShaped, isTemplateText, type ProseOptions, type Prose
 import { outermostFunction, Site, type NameSite, type PyScan, scanPython, type StringPart, type StringSite } from '../python/binder';
 import { FileResolver, type ModuleContext, type NameClass } from './resolve';
 import type { NameRules } from './rules';
-import { inModuleExports, kwargsOwner, namesDistribution, sourcePlaceholders, stringRole, withNameFlow, type StringRole } from './string-roles';
+import { inModuleExports, isContainerVariable, kwargsOwner, namesDistribution, sourcePlaceholders, stringRole, withNameFlow, type StringRole } from './string-roles';
 import { pieceShapes } from './analyze';
 import { controlSequenceLength, forEachWord, isDunder } from './words';
 import type { DataWordLedger } from './data-words';
@@ -130,7 +130,7 @@ export class CodeTranslator {
         // A data keyword that is a lookup path (`codename__in`) names the declarative fields on it, as their strings do.
         const toDict = resolver.isBuiltinCall(site.chain, 'dict');
         // `options = dict(a=1)` handed on as `f(**options)`: its keys are keyword names, as the same dict's literal keys are.
-        if (toDict && site.assignedTo?.some((name) => resolver.context.isNameContainer?.(name))) return rules.memberView(text);
+        if (toDict && site.assignedTo?.some((name) => isContainerVariable(resolver, name, site.scope))) return rules.memberView(text);
         if (toDict || rules.isDataKeyword(method ?? '', text)) return this.dataKeywordView(text);
         // A template's `{field}` is prose: its keyword is the same word.
         if (method === 'format' || method === 'format_map') return this.prose.translate(text, { standalone: true });
@@ -212,6 +212,12 @@ export class CodeTranslator {
       return role;
     }
     if (role === 'binding' || exported) {
+      // Bound to an attribute (`ctx.mpc = type("mpc", ...)`): the member's name.
+      if (!exported && !site.assignedTo?.includes(content)) {
+        const member = this.rules.memberView(content);
+        if (member !== content) edits.push([token.contentStart, token.contentEnd, member]);
+        return role;
+      }
       const found = exported ?? resolver.lookup(content, site.scope);
       const view = found ? classView(this.rules, resolver.bindingClass(found.scope, content, found.binding), content) : content;
       if (view !== content) edits.push([token.contentStart, token.contentEnd, view]);

@@ -387,6 +387,10 @@ function outsideNameArguments(method: string, callee: Chain, resolver: FileResol
  * (`first = opts.get("first")` is a lookup, not a class).
  */
 function namesItsBinding(site: StringSite, content: string, resolver: FileResolver): boolean {
+  // `ctx.mpc = type("mpc", (_mpc,), {})`: the class `type` makes is named after the variable or attribute it is bound to, whatever the case (pickle looks it up by that name).
+  if (site.call !== undefined && site.argIndex === 0 && site.keyword === undefined && site.whole && !site.token.parts && resolver.externalName(site.call.callee) === 'builtins.type') {
+    return site.assignedTargets?.length === 1 && site.assignedTargets[0] === content;
+  }
   return (
     site.call !== undefined &&
     // A word in capitals is a class name only for a factory outside the repository (`TypeVar`):
@@ -420,12 +424,12 @@ function flowsIntoName(site: StringSite, resolver: FileResolver): boolean {
   if (site.loopTargets?.some(valued)) return true;
   const containers = resolver.context.isNameContainer;
   // `formatters["formatvalue"] = f` and later `render(**formatters)`: a key of such a mapping is a keyword.
-  const mapping = containers && site.whole && site.subscripted?.root !== -1 ? lastName(site.subscripted, resolver.scan) : undefined;
+  const mapping = containers && site.whole && site.subscripted?.root !== -1 ? containerKey(site.subscripted, resolver) : undefined;
   if (mapping !== undefined && containers!(mapping)) return true;
   // `self._aliases.update({"polygamma": "psi"})`, in a repository that iterates `_aliases` into names (`setattr(ctx, alias, getattr(ctx, value))`).
   const filled = site.filledContainer;
   if (filled !== undefined && !site.token.parts && (site.container === 'dict-value' ? resolver.context.isNameValueContainer?.(filled) : containers?.(filled))) return true;
-  if (containers && site.assignedTo?.some(containers) && (site.container === 'dict-key' || site.container === 'list' || site.container === 'set' || site.container === 'group' || splitIntoWords(site, resolver))) return true;
+  if (site.assignedTo?.some((name) => isContainerVariable(resolver, name, site.scope)) && (site.container === 'dict-key' || site.container === 'list' || site.container === 'set' || site.container === 'group' || splitIntoWords(site, resolver))) return true;
   // `_argnames = ('sides',)` in a class body, where a `__getattr__` of the repository looks attribute names up in `self._argnames`.
   if (resolver.scan.scopes[site.scope]?.kind === 'class' && (site.container === 'list' || site.container === 'group' || site.container === 'set') && site.assignedTo?.length === 1 && resolver.context.isNameKeyword?.(site.assignedTo[0])) return true;
   const compared = site.comparedWith && site.comparedWith.steps.length === 0 && site.comparedWith.root !== -1 ? resolver.scan.sites[site.comparedWith.root].text : undefined;
@@ -479,6 +483,22 @@ export function withNameFlow(resolver: FileResolver): { resolver: FileResolver; 
   };
 }
 
+/**
+ * How a container is asked for (`NameContainers`, `isNameContainer`): an attribute by its name
+ * (`defaults` of `self.defaults`, whoever holds it), a variable by its scope and name (`kwargs`
+ * of one function is not another's).
+ */
+function containerKey(chain: Chain | undefined, resolver: FileResolver): string | undefined {
+  const name = lastName(chain, resolver.scan);
+  if (name === undefined || chain!.steps.length > 0) return name;
+  return variableKey(resolver, name, resolver.scan.sites[chain!.root].scope);
+}
+
+/** Whether the variable of this name, as seen from `scope`, holds a container of names (`options` of `f(**options)`). */
+export function isContainerVariable(resolver: FileResolver, name: string, scope: number): boolean {
+  return resolver.context.isNameContainer?.(variableKey(resolver, name, scope)) ?? false;
+}
+
 /** The name a chain ends with: its last attribute, or the variable itself (`defaults` of `self.defaults` and of `defaults`); none after a call or subscript. */
 function lastName(chain: Chain | undefined, scan: PyScan): string | undefined {
   if (!chain) return undefined;
@@ -527,8 +547,8 @@ export function nameValuedNames(resolver: FileResolver): { names: string[]; cont
   for (const call of resolver.scan.calls) {
     if (resolver.isExternalChain(call.callee)) continue;
     for (const arg of call.splatArgs) {
-      const name = nameOf(arg);
-      if (name) containers.add(name);
+      const key = containerKey(arg, resolver);
+      if (key) containers.add(key);
     }
   }
   for (const { receiver, index } of resolver.scan.subscripts) {
@@ -549,12 +569,13 @@ export function nameValuedNames(resolver: FileResolver): { names: string[]; cont
       chain = { ...chain, steps: steps.slice(0, -2) };
     }
     const name = nameOf(chain);
-    if (!name) continue;
-    containers.add(name);
+    const key = containerKey(chain, resolver);
+    if (!name || !key) continue;
+    containers.add(key);
     const [first] = loop.targets;
     const last = loop.targets[loop.targets.length - 1];
     const values = method === 'values' || (method === 'items' && loop.targets.length >= 2 && out.has(last));
-    if (values) valueContainers.add(name);
+    if (values) valueContainers.add(key);
     if (chain.steps.length === 0) continue;
     if (method !== 'values' && (method !== 'items' || out.has(first))) attributes.keys.add(name);
     if (values) attributes.values.add(name);

@@ -177,6 +177,8 @@ export interface StringSite {
   lookedUpIn?: string;
   /** The simple names assigned by the statement whose value contains the string (`__all__`). */
   assignedTo?: string[];
+  /** The names and attributes (`mpc` of `ctx.mpc`) assigned by the statement whose value contains the string. */
+  assignedTargets?: string[];
   /** The string is the whole value assigned to these names (`X = "s"`, `self.X = "s"`). */
   assignedValueOf?: string[];
   /** The value assigned to these names is built from the string and other values (`X = "has_%s" % p`, `X = "get_" + p`, `X = p + "_set"`, `X = "a_{}".format(p)`). */
@@ -861,6 +863,7 @@ class Scanner {
     site.lookedUpIn = membershipOperand(this.text, tokens, k);
     if (this.stmt.targetEnd >= 0 && k > this.stmt.targetEnd) {
       site.assignedTo = this.stmt.targetNames;
+      site.assignedTargets = this.stmt.valueTargets;
       if (this.brackets.length === 0 && k === this.stmt.targetEnd + 1 && isLastOfLine(tokens, k)) site.assignedValueOf = this.stmt.valueTargets;
       else if (this.brackets.length === 0 && isPieceOfValue(this.text, tokens, k)) site.assignedPieceOf = this.stmt.valueTargets;
     }
