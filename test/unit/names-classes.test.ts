@@ -494,6 +494,68 @@ test("a mapping one function splats into the repository's callable (f(**options)
   });
 });
 
+test("the keys of a class body's mapping that __init__ iterates into setattr (for name, default in self._defaults.items()) are the instance's attribute names; a function's variable of that name elsewhere is its own", async () => {
+  await viewRunsLikeOriginal({
+    'builders/__init__.py': [
+      'class Builder:',
+      '    _defaults = {"padding": lambda: 4, "filling": lambda: "pass"}',
+      '',
+      '    def __init__(self, **given):',
+      '        for name, default in self._defaults.items():',
+      '            value = given.pop(name, None)',
+      '            setattr(self, name, default() if value is None else value)',
+      '',
+      '    def render(self):',
+      '        return " " * self.padding + self.filling',
+      '',
+      '',
+      'def describe(_defaults):',
+      '    return sorted(_defaults)',
+      '',
+      '',
+      'def padding(text, width):',
+      '    return " " * width + text',
+      '',
+      '',
+      'def filling(text):',
+      '    return text or "pass"',
+      '',
+    ].join('\n'),
+    'tests/test_builders.py': [
+      'from builders import Builder, describe',
+      '',
+      '',
+      'def test_render():',
+      '    assert Builder().render() == "    pass"',
+      '    built = Builder()',
+      '    built.filling = "x"',
+      '    assert built.render() == "    x"',
+      '    assert describe({"b": 1, "a": 2}) == ["a", "b"]',
+      '',
+    ].join('\n'),
+  });
+});
+
+test("the keys of a namespace handed to exec with source (exec(source, {}, namespace)) are the names the source reads: they follow the source's translation", async () => {
+  await viewRunsLikeOriginal({
+    'lazy/__init__.py': [
+      'def attach_loader(package, names):',
+      '    return [package + "." + name for name in names]',
+      '',
+    ].join('\n'),
+    'tests/test_lazy.py': [
+      'import lazy',
+      '',
+      '',
+      'def test_attach_in_exec():',
+      '    namespace = {"attach_loader": lazy.attach_loader, "package": "pkg", "names": ["a", "b"]}',
+      '    exec("loaded = attach_loader(package, names)", {}, namespace)',
+      '    assert namespace["loaded"] == ["pkg.a", "pkg.b"]',
+      '',
+    ].join('\n'),
+  });
+});
+
 test('a class type() makes and binds to an attribute of its name (ctx.quantity = type("quantity", ...)) is named as that attribute: pickle finds it by that name in the module that made it', async () => {
   const d = await viewRunsLikeOriginal({
     'units/__init__.py': ['from . import context as _context', '', 'ctx = _context.Context()', '_context.quantity = ctx.quantity', ''].join('\n'),

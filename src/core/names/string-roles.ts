@@ -491,12 +491,18 @@ export function withNameFlow(resolver: FileResolver): { resolver: FileResolver; 
 function containerKey(chain: Chain | undefined, resolver: FileResolver): string | undefined {
   const name = lastName(chain, resolver.scan);
   if (name === undefined || chain!.steps.length > 0) return name;
-  return variableKey(resolver, name, resolver.scan.sites[chain!.root].scope);
+  return containerVariableKey(resolver, name, resolver.scan.sites[chain!.root].scope);
+}
+
+/** A variable as a container is asked for: a class body's is the class's attribute (`_defaults = {...}`, read as `self._defaults`), by its name. */
+function containerVariableKey(resolver: FileResolver, name: string, scope: number): string {
+  const found = resolver.lookup(name, scope);
+  return found !== undefined && resolver.scan.scopes[found.scope]?.kind === 'class' ? name : `${found?.scope ?? 0}:${name}`;
 }
 
 /** Whether the variable of this name, as seen from `scope`, holds a container of names (`options` of `f(**options)`). */
 export function isContainerVariable(resolver: FileResolver, name: string, scope: number): boolean {
-  return resolver.context.isNameContainer?.(variableKey(resolver, name, scope)) ?? false;
+  return resolver.context.isNameContainer?.(containerVariableKey(resolver, name, scope)) ?? false;
 }
 
 /** The name a chain ends with: its last attribute, or the variable itself (`defaults` of `self.defaults` and of `defaults`); none after a call or subscript. */
@@ -543,8 +549,15 @@ export function nameValuedNames(resolver: FileResolver): { names: string[]; cont
     }
   }
   const containers = new Set<string>();
-  // `cls(**kwargs)` of the repository's callable: the keys of `kwargs` are its keyword names.
   for (const call of resolver.scan.calls) {
+    // `exec(source, {}, namespace)`: the keys of the namespace are the names the source reads.
+    if (isSourceRunner(call.callee, resolver)) {
+      for (const arg of call.args.slice(1, 3)) {
+        const key = containerKey(arg, resolver);
+        if (key) containers.add(key);
+      }
+    }
+    // `cls(**kwargs)` of the repository's callable: the keys of `kwargs` are its keyword names.
     if (resolver.isExternalChain(call.callee)) continue;
     for (const arg of call.splatArgs) {
       const key = containerKey(arg, resolver);
