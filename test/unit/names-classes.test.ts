@@ -536,11 +536,23 @@ test("the keys of a class body's mapping that __init__ iterates into setattr (fo
   });
 });
 
-test("the keys of a namespace handed to exec with source (exec(source, {}, namespace)) are the names the source reads: they follow the source's translation", async () => {
+test("the keys of a namespace handed to exec with source (exec(source, {}, namespace), namespace = dict(_adder=_adder)) are the names the source reads, a function's nested helper too: they follow the source's translation", async () => {
   await viewRunsLikeOriginal({
     'lazy/__init__.py': [
       'def attach_loader(package, names):',
       '    return [package + "." + name for name in names]',
+      '',
+      '',
+      'TEMPLATE = "total = _adder({start})"',
+      '',
+      '',
+      'def make_adder(amount, start):',
+      '    def _adder(value):',
+      '        return value + amount',
+      '',
+      '    namespace = dict(_adder=_adder)',
+      '    exec(TEMPLATE.format(start=start), namespace)',
+      '    return namespace["total"]',
       '',
     ].join('\n'),
     'tests/test_lazy.py': [
@@ -551,21 +563,82 @@ test("the keys of a namespace handed to exec with source (exec(source, {}, names
       '    namespace = {"attach_loader": lazy.attach_loader, "package": "pkg", "names": ["a", "b"]}',
       '    exec("loaded = attach_loader(package, names)", {}, namespace)',
       '    assert namespace["loaded"] == ["pkg.a", "pkg.b"]',
+      '    assert lazy.make_adder(2, 1) == 3',
       '',
     ].join('\n'),
   });
 });
 
-test('a class type() makes and binds to an attribute of its name (ctx.quantity = type("quantity", ...)) is named as that attribute: pickle finds it by that name in the module that made it', async () => {
+test("the strings a name from dir() is compared with ([entry for entry in dir(Task) if entry not in ['cancel', 'quota']]) are method names: they follow the methods", async () => {
+  await viewRunsLikeOriginal({
+    'tasks/__init__.py': [
+      'class Task:',
+      '    def cancel(self):',
+      '        return "cancelled"',
+      '',
+      '    def quota(self, resource):',
+      '        return resource',
+      '',
+      '    def owner(self):',
+      '        return "me"',
+      '',
+      '    def status(self):',
+      '        return "running"',
+      '',
+      '',
+      "SNAPSHOT_NAMES = set([entry for entry in dir(Task) if not entry.startswith('_') and entry not in ['cancel', 'quota']])",
+      '',
+      '',
+      'def snapshot(task):',
+      '    return {name: getattr(task, name)() for name in sorted(SNAPSHOT_NAMES)}',
+      '',
+    ].join('\n'),
+    'tests/test_tasks.py': [
+      'from tasks import Task, snapshot',
+      '',
+      '',
+      'def test_snapshot():',
+      '    assert sorted(snapshot(Task()).values()) == ["me", "running"]',
+      '',
+    ].join('\n'),
+  });
+});
+
+test("a string given to a method of a list of names that takes an element (flags.remove(\"VERBOSE\"), flags.index(...)) is one of those names, as the list's own strings are", async () => {
+  await viewRunsLikeOriginal({
+    'modes/__init__.py': ['VERBOSE = True', 'QUIET = False', 'STRICT = True', ''].join('\n'),
+    'tests/test_modes.py': [
+      'import modes',
+      '',
+      '',
+      'def test_flags():',
+      '    flags = ["VERBOSE", "QUIET", "STRICT"]',
+      '    for flag in flags:',
+      '        assert isinstance(getattr(modes, flag), bool)',
+      '    flags.remove("VERBOSE")',
+      '    assert flags.index("STRICT") == 1',
+      '    assert [getattr(modes, flag) for flag in flags] == [False, True]',
+      '',
+    ].join('\n'),
+  });
+});
+
+test('a class type() makes and binds to an attribute of its name (ctx.quantity = type("quantity", ...)), or namedtuple to a lower-case variable (reading = namedtuple("reading", ...)), is named as that attribute or variable: pickle finds it by that name in the module that made it', async () => {
   const d = await viewRunsLikeOriginal({
     'units/__init__.py': ['from . import context as _context', '', 'ctx = _context.Context()', '_context.quantity = ctx.quantity', ''].join('\n'),
     'units/context.py': [
+      'from collections import namedtuple',
+      '',
+      '',
       'class _Quantity:',
       '    def __init__(self, amount):',
       '        self.amount = amount',
       '',
       '    def __eq__(self, other):',
       '        return type(other) is type(self) and other.amount == self.amount',
+      '',
+      '',
+      'reading = namedtuple("reading", ["amount", "unit"])',
       '',
       '',
       'class Context:',
@@ -577,10 +650,12 @@ test('a class type() makes and binds to an attribute of its name (ctx.quantity =
       'import pickle',
       '',
       'from units import ctx',
+      'from units.context import reading',
       '',
       '',
       'def test_pickled_quantity():',
       '    assert pickle.loads(pickle.dumps(ctx.quantity(3))) == ctx.quantity(3)',
+      '    assert pickle.loads(pickle.dumps(reading(2, "kg"))) == reading(2, "kg")',
       '',
     ].join('\n'),
   });

@@ -129,8 +129,9 @@ export class CodeTranslator {
         // An upper-case word is a constant's or a setting's name, never prose (`configure(TEMPLATES=...)`, which become attributes): the name's view, as `USE_I18N`'s.
         // A data keyword that is a lookup path (`codename__in`) names the declarative fields on it, as their strings do.
         const toDict = resolver.isBuiltinCall(site.chain, 'dict');
-        // `options = dict(a=1)` handed on as `f(**options)`: its keys are keyword names, as the same dict's literal keys are.
-        if (toDict && site.assignedTo?.some((name) => isContainerVariable(resolver, name, site.scope))) return rules.memberView(text);
+        // `options = dict(a=1)` handed on as `f(**options)`: its keys are keyword names, as the same dict's literal keys are; handed to
+        // `exec` with source, the names the source reads (a function's nested helper too).
+        if (toDict && site.assignedTo?.some((name) => isContainerVariable(resolver, name, site.scope))) return rules.memberOrLocalView(text);
         if (toDict || rules.isDataKeyword(method ?? '', text)) return this.dataKeywordView(text);
         // A template's `{field}` is prose: its keyword is the same word.
         if (method === 'format' || method === 'format_map') return this.prose.translate(text, { standalone: true });

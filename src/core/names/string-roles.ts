@@ -381,14 +381,17 @@ function outsideNameArguments(method: string, callee: Chain, resolver: FileResol
   return indices;
 }
 
+/** The callables that make a class named by their first argument, whatever its case. */
+const CLASS_FACTORIES = new Set(['builtins.type', 'collections.namedtuple', 'typing.NamedTuple', 'typing_extensions.NamedTuple']);
+
 /**
  * `Point = namedtuple("Point", ...)`, `T = TypeVar("T")`: the first argument of the external call that
  * makes a class (a capitalised name, as classes are) names the variable it is bound to
  * (`first = opts.get("first")` is a lookup, not a class).
  */
 function namesItsBinding(site: StringSite, content: string, resolver: FileResolver): boolean {
-  // `ctx.mpc = type("mpc", (_mpc,), {})`: the class `type` makes is named after the variable or attribute it is bound to, whatever the case (pickle looks it up by that name).
-  if (site.call !== undefined && site.argIndex === 0 && site.keyword === undefined && site.whole && !site.token.parts && resolver.externalName(site.call.callee) === 'builtins.type') {
+  // `ctx.mpc = type("mpc", (_mpc,), {})`, `pionice = namedtuple("pionice", ...)`: the class a class factory makes is named after the variable or attribute it is bound to, whatever the case (pickle looks it up by that name).
+  if (site.call !== undefined && site.argIndex === 0 && site.keyword === undefined && site.whole && !site.token.parts && CLASS_FACTORIES.has(resolver.externalName(site.call.callee) ?? '')) {
     return site.assignedTargets?.length === 1 && site.assignedTargets[0] === content;
   }
   return (
@@ -426,6 +429,12 @@ function flowsIntoName(site: StringSite, resolver: FileResolver): boolean {
   // `formatters["formatvalue"] = f` and later `render(**formatters)`: a key of such a mapping is a keyword.
   const mapping = containers && site.whole && site.subscripted?.root !== -1 ? containerKey(site.subscripted, resolver) : undefined;
   if (mapping !== undefined && containers!(mapping)) return true;
+  // `names.remove("POSIX")` on a list of names: an element, as the list's literal strings are.
+  const method = site.call && site.whole && site.keyword === undefined ? resolver.lastAttribute(site.call.callee) : undefined;
+  if (method !== undefined && Object.hasOwn(ELEMENT_METHODS, method) && ELEMENT_METHODS[method] === site.argIndex && site.call!.callee.steps.length >= 1) {
+    const receiver = containerKey({ ...site.call!.callee, steps: site.call!.callee.steps.slice(0, -1) }, resolver);
+    if (receiver !== undefined && containers?.(receiver)) return true;
+  }
   // `self._aliases.update({"polygamma": "psi"})`, in a repository that iterates `_aliases` into names (`setattr(ctx, alias, getattr(ctx, value))`).
   const filled = site.filledContainer;
   if (filled !== undefined && !site.token.parts && (site.container === 'dict-value' ? resolver.context.isNameValueContainer?.(filled) : containers?.(filled))) return true;
@@ -570,6 +579,8 @@ export function nameValuedNames(resolver: FileResolver): { names: string[]; cont
       if (name) out.add(name);
     }
   }
+  // `[x for x in dir(Process) if x not in ['kill', 'rlimit']]`: a variable over an object's attribute names holds names.
+  if (resolver.scan.text.includes('dir(')) for (const m of resolver.scan.text.matchAll(OVER_ATTRIBUTE_NAMES)) out.add(m[1]);
   const valueContainers = new Set<string>();
   const attributes = { keys: new Set<string>(), values: new Set<string>() };
   for (const loop of resolver.scan.forLoops) {
@@ -595,6 +606,12 @@ export function nameValuedNames(resolver: FileResolver): { names: string[]; cont
   }
   return { names: [...out], containers: [...containers], valueContainers: [...valueContainers], attributeContainers: { keys: [...attributes.keys].sort(), values: [...attributes.values].sort() } };
 }
+
+/** The methods of a list or set that look one of its elements up, at this position (what `append` adds may be any data). */
+const ELEMENT_METHODS: Record<string, number> = { remove: 0, index: 0, count: 0, discard: 0 };
+
+/** A loop or comprehension over the names `dir()` lists (`for name in dir(obj)`, `in sorted(dir(cls))`): its variable. */
+const OVER_ATTRIBUTE_NAMES = /\bfor\s+([\p{L}_][\p{L}\p{N}_]*)\s+in\s+(?:sorted\(\s*)?dir\(/gu;
 
 const keywordDicts = new WeakMap<FileResolver['scan'], Map<number, boolean>>();
 

@@ -707,7 +707,8 @@ class Scanner {
         const bracket = this.top();
         if (bracket?.inForTarget) bracket.inForTarget = false;
         else if (this.stmt.kind === 'for' && this.brackets.length === 0) this.stmt.inForTarget = false;
-        else this.lastChain = this.chain;
+        // `x not in [...]`: the operand is the one before `not`.
+        else this.lastChain = this.chain ?? (k > 0 && this.text.slice(tokens[k - 1].start, tokens[k - 1].end) === 'not' ? this.lastChain : undefined);
         break;
       }
       case 'as':
