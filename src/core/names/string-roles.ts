@@ -509,6 +509,30 @@ function containerVariableKey(resolver: FileResolver, name: string, scope: numbe
   return found !== undefined && resolver.scan.scopes[found.scope]?.kind === 'class' ? name : `${found?.scope ?? 0}:${name}`;
 }
 
+const namespacesOf = new WeakMap<PyScan, Set<string>>();
+
+/** The variables (container keys) a file hands to `exec` or `eval` as the namespace of source: their keys are the source's names. */
+function sourceNamespaces(resolver: FileResolver): Set<string> {
+  let found = namespacesOf.get(resolver.scan);
+  if (!found) {
+    found = new Set();
+    for (const call of resolver.scan.calls) {
+      if (!isSourceRunner(call.callee, resolver)) continue;
+      for (const arg of call.args.slice(1, 3)) {
+        const key = containerKey(arg, resolver);
+        if (key) found.add(key);
+      }
+    }
+    namespacesOf.set(resolver.scan, found);
+  }
+  return found;
+}
+
+/** Whether the variable of this name, as seen from `scope`, is handed to `exec` as the namespace of source. */
+export function isSourceNamespace(resolver: FileResolver, name: string, scope: number): boolean {
+  return sourceNamespaces(resolver).has(containerVariableKey(resolver, name, scope));
+}
+
 /** Whether the variable of this name, as seen from `scope`, holds a container of names (`options` of `f(**options)`). */
 export function isContainerVariable(resolver: FileResolver, name: string, scope: number): boolean {
   return resolver.context.isNameContainer?.(containerVariableKey(resolver, name, scope)) ?? false;
@@ -557,15 +581,9 @@ export function nameValuedNames(resolver: FileResolver): { names: string[]; cont
       if (name) out.add(name);
     }
   }
-  const containers = new Set<string>();
+  // `exec(source, {}, namespace)`: the keys of the namespace are the names the source reads.
+  const containers = new Set<string>(sourceNamespaces(resolver));
   for (const call of resolver.scan.calls) {
-    // `exec(source, {}, namespace)`: the keys of the namespace are the names the source reads.
-    if (isSourceRunner(call.callee, resolver)) {
-      for (const arg of call.args.slice(1, 3)) {
-        const key = containerKey(arg, resolver);
-        if (key) containers.add(key);
-      }
-    }
     // `cls(**kwargs)` of the repository's callable: the keys of `kwargs` are its keyword names.
     if (resolver.isExternalChain(call.callee)) continue;
     for (const arg of call.splatArgs) {
