@@ -494,7 +494,7 @@ test("a mapping one function splats into the repository's callable (f(**options)
   });
 });
 
-test("the keys of a class body's mapping that __init__ iterates into setattr (for name, default in self._defaults.items()) are the instance's attribute names; a function's variable of that name elsewhere is its own", async () => {
+test("the keys of a class body's mapping that __init__ iterates into setattr (for name, default in self._defaults.items()) are the instance's attribute names, and so are the keywords __init__ pops from **given by those names (Builder(padding=1)); a function's variable of that name elsewhere is its own", async () => {
   await viewRunsLikeOriginal({
     'builders/__init__.py': [
       'class Builder:',
@@ -530,6 +530,7 @@ test("the keys of a class body's mapping that __init__ iterates into setattr (fo
       '    built = Builder()',
       '    built.filling = "x"',
       '    assert built.render() == "    x"',
+      '    assert Builder(padding=1, filling="y").render() == " y"',
       '    assert describe({"b": 1, "a": 2}) == ["a", "b"]',
       '',
     ].join('\n'),

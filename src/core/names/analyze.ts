@@ -944,11 +944,14 @@ function kwargsScope(resolver: FileResolver, chain: Chain | undefined): number {
 export const DATA_FILE_NAME_START = /^(?:[\w.-]+\/)*(\p{Ll}+)_[\w-]*\.\p{L}+$/u;
 
 const ATTRIBUTE_NAME_BUILTINS = ['setattr', 'getattr', 'hasattr', 'delattr'];
+/** Methods of a mapping that read a key. */
+const KWARGS_READS: ReadonlySet<string> = new Set(['pop', 'get']);
 
 /**
  * The function scopes whose `**kwargs` keys are attribute names: keys iterated into a builtin
  * that takes an attribute's name (`for key, value in kwargs.items(): setattr(self, key, value)`,
- * `for key in initkwargs: hasattr(cls, key)`), or the mapping merged into a namespace
+ * `for key in initkwargs: hasattr(cls, key)`), or read from them by a variable that is such a
+ * name (`value = kw.pop(name, None)`, `setattr(self, name, value)`), or the mapping merged into a namespace
  * (`self.__dict__.update(kwargs)`, `vars(self).update(kwargs)`).
  */
 function attributeKwargs(resolver: FileResolver): Set<number> {
@@ -960,6 +963,14 @@ function attributeKwargs(resolver: FileResolver): Set<number> {
     if (!(steps.length === 0 || (steps.length === 2 && steps[1] === '()' && (steps[0] === 'items' || steps[0] === 'keys')))) continue;
     const scope = kwargsScope(resolver, loop.iterable && { ...loop.iterable, steps: [] });
     if (scope !== -1 && loop.targets.length > 0) keyLoops.set(`${scope}:${loop.targets[0]}`, scope);
+  }
+  // `value = kw.pop(name, None)` then `setattr(self, name, value)`: the keys read from `**kw` by a variable that names attributes.
+  for (const call of scan.calls) {
+    const steps = call.callee.steps;
+    const key = call.args[0];
+    if (steps.length !== 1 || !KWARGS_READS.has(steps[0]) || !key || key.root === -1 || key.steps.length > 0) continue;
+    const scope = kwargsScope(resolver, { ...call.callee, steps: [] });
+    if (scope !== -1) keyLoops.set(`${scope}:${scan.sites[key.root].text}`, scope);
   }
   for (const call of scan.calls) {
     if (ATTRIBUTE_NAME_BUILTINS.some((name) => resolver.isBuiltinCall(call.callee, name))) {
