@@ -448,13 +448,13 @@ function keepProtocolNames(facts: readonly FileFacts[], external: ExternalNames,
     for (const [name, top] of file.handedSelf) {
       const universe = external.universe([top]).attributes;
       const used = external.usedAttributes(top);
-      const names = { has: (name: string) => universe.has(name) || used.has(name) };
+      const isProtocolName = (member: string) => (universe.has(member) || used.has(member)) && !isDunder(member);
       const seen = new Set<string>();
       const visit = (className: string) => {
         if (seen.has(className)) return;
         seen.add(className);
         for (const cls of classes.get(className) ?? []) {
-          for (const member of [...cls.members, ...cls.assigned]) if (names.has(member) && !isDunder(member)) keep(member, 'outside-protocol');
+          for (const member of [...cls.members, ...cls.assigned]) if (isProtocolName(member)) keep(member, 'outside-protocol');
           for (const base of cls.bases) if (base.repo !== undefined) visit(base.repo);
         }
       };

@@ -213,16 +213,13 @@ export class ExternalNames {
    */
   importedBy(top: string): { names: ReadonlySet<string>; attributes: ReadonlySet<string>; keywords: ReadonlySet<string> } | undefined {
     let found: { names: Set<string>; attributes: Set<string>; keywords: Set<string> } | undefined;
-    const add = (into: Set<string>, names: unknown) => {
-      if (Array.isArray(names)) for (const name of names) if (typeof name === 'string') into.add(name);
-    };
     for (const layer of this.layers) {
       const reached = layer.file.imports && Object.hasOwn(layer.file.imports, top) ? layer.file.imports[top] : undefined;
       if (!Array.isArray(reached)) continue;
       found ??= { names: new Set(), attributes: new Set(), keywords: new Set() };
-      add(found.names, reached);
-      add(found.attributes, layer.file.usedAttributes);
-      add(found.keywords, layer.file.callKeywords);
+      addStrings(found.names, reached);
+      addStrings(found.attributes, layer.file.usedAttributes);
+      addStrings(found.keywords, layer.file.callKeywords);
     }
     return found;
   }
@@ -230,10 +227,7 @@ export class ExternalNames {
   /** The attribute names the code of the environment's distribution shipping `top` reads or sets (`el.descendants`): what it asks of the objects it is handed among the rest. */
   usedAttributes(top: string): ReadonlySet<string> {
     const out = new Set<string>();
-    for (const layer of this.layers) {
-      if (!layer.hasPackage(top) || !Array.isArray(layer.file.usedAttributes)) continue;
-      for (const name of layer.file.usedAttributes) if (typeof name === 'string') out.add(name);
-    }
+    for (const layer of this.layers) if (layer.hasPackage(top)) addStrings(out, layer.file.usedAttributes);
     return out;
   }
 
@@ -542,4 +536,9 @@ export function loadExternalNames(): ExternalNames {
     cached = new ExternalNames(JSON.parse(raw.toString('utf8')) as ExternalNamesFile, version);
   }
   return cached;
+}
+
+/** The strings of a list a reader's document holds (it is data read from disk: anything else is left out). */
+function addStrings(into: Set<string>, list: unknown): void {
+  if (Array.isArray(list)) for (const item of list) if (typeof item === 'string') into.add(item);
 }
