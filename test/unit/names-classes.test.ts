@@ -605,6 +605,39 @@ test("the strings a name from dir() is compared with ([entry for entry in dir(Ta
   });
 });
 
+test("a loop variable over dir() through builtins that keep its items (for attr in reversed(sorted(dir(cls)))) holds attribute names: the strings compared with it follow the methods", async () => {
+  await viewRunsLikeOriginal({
+    'panels/__init__.py': [
+      'class Panel:',
+      '    def render(self):',
+      '        return "drawn"',
+      '',
+      '    def resize(self):',
+      '        return "sized"',
+      '',
+      '    def close(self):',
+      '        return "closed"',
+      '',
+      '',
+      'def actions(panel):',
+      '    chosen = []',
+      '    for attr in reversed(sorted(dir(type(panel)))):',
+      "        if attr in ['render', 'resize']:",
+      '            chosen.append(attr)',
+      '    return sorted(getattr(panel, name)() for name in chosen)',
+      '',
+    ].join('\n'),
+    'tests/test_panels.py': [
+      'from panels import Panel, actions',
+      '',
+      '',
+      'def test_actions():',
+      '    assert actions(Panel()) == ["drawn", "sized"]',
+      '',
+    ].join('\n'),
+  });
+});
+
 test("a string given to a method of a list of names that takes an element (flags.remove(\"VERBOSE\"), flags.index(...)) is one of those names, as the list's own strings are", async () => {
   await viewRunsLikeOriginal({
     'modes/__init__.py': ['VERBOSE = True', 'QUIET = False', 'STRICT = True', ''].join('\n'),
@@ -2680,6 +2713,113 @@ test("a container one file iterates into names (for alias, value in self._aliase
   });
   assert.notEqual(d.name('polygamma'), 'polygamma');
   assert.notEqual(d.name('digamma_series'), 'digamma_series');
+});
+
+test("a global assigned a wrapper of the outside name it is spelled as (partial = core.curry(kit.partial), where kit imports partial from functools) is that public name in another namespace: it keeps the outside spelling, so the two namespaces hold the same keys", async () => {
+  const d = await viewRunsLikeOriginal({
+    'kit/__init__.py': ['from functools import partial, reduce', 'from .core import twice', ''].join('\n'),
+    'kit/core.py': ['def curry(func):', '    return func', '', '', 'def twice(value):', '    return 2 * value', ''].join('\n'),
+    'kit/curried.py': ['import kit', 'from . import core', '', 'partial = core.curry(kit.partial)', 'reduce = core.curry(kit.reduce)', 'twice = core.curry(kit.twice)', ''].join('\n'),
+    'tests/test_kit.py': [
+      'import kit',
+      'import kit.curried as curried',
+      '',
+      '',
+      'def callables(namespace):',
+      '    return {key for key, value in vars(namespace).items() if callable(value) and not key.startswith("_")}',
+      '',
+      '',
+      'def test_same_keys():',
+      '    assert callables(kit) == callables(curried)',
+      '    assert curried.twice(4) == 8',
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('twice'), 'twice');
+});
+
+test("a class that looks its own attributes up by a type's name (getattr(self, node.__class__.__name__.upper())) dispatches on an outside module's types: its handlers spelled as those types (NAME, CALL for ast.Name, ast.Call) keep that spelling", async () => {
+  const d = await viewRunsLikeOriginal({
+    'walker/__init__.py': [
+      'import ast',
+      '',
+      '',
+      'class Collector:',
+      '    def __init__(self):',
+      '        self.seen = []',
+      '',
+      '    def handle(self, node):',
+      '        kind = node.__class__.__name__.upper()',
+      '        handler = getattr(self, kind, self.generic)',
+      '        handler(node)',
+      '',
+      '    def generic(self, node):',
+      '        for child in ast.iter_child_nodes(node):',
+      '            self.handle(child)',
+      '',
+      '    def NAME(self, node):',
+      '        self.seen.append(node.id)',
+      '',
+      '    def CALL(self, node):',
+      '        self.seen.append("call")',
+      '        self.generic(node)',
+      '',
+      '    def TALLY(self):',
+      '        return len(self.seen)',
+      '',
+      '',
+      'def names_in(source):',
+      '    collector = Collector()',
+      '    collector.handle(ast.parse(source))',
+      '    return collector.seen, collector.TALLY()',
+      '',
+    ].join('\n'),
+    'tests/test_walker.py': ['from walker import names_in', '', '', 'def test_names():', '    assert names_in("f(x, g(y))") == (["call", "f", "x", "call", "g", "y"], 6)', ''].join('\n'),
+  });
+  assert.notEqual(d.name('TALLY'), 'TALLY');
+});
+
+test('a key of inspect.signature(f).parameters is a parameter of f: an outside callable\'s keeps its spelling, the repository\'s follows the parameter', async () => {
+  await viewRunsLikeOriginal({
+    'layout/__init__.py': [
+      'import inspect',
+      'import textwrap',
+      '',
+      '',
+      'def pad(text, width=8, fillchar="."):',
+      '    return text.ljust(width, fillchar)',
+      '',
+      '',
+      'def wrap_lines(text, width=None):',
+      '    if width is None:',
+      '        width = inspect.signature(textwrap.wrap).parameters["width"].default',
+      '    return textwrap.wrap(text, width)',
+      '',
+      '',
+      'FILL = inspect.signature(pad).parameters["fillchar"].default',
+      '',
+    ].join('\n'),
+    'tests/test_layout.py': [
+      'from layout import FILL, pad, wrap_lines',
+      '',
+      '',
+      'def test_defaults():',
+      '    assert FILL == "."',
+      '    assert pad("ab", 4) == "ab.."',
+      '    assert wrap_lines("word " * 30) == ["word " * 13 + "word"] * 2 + ["word word"]',
+      '',
+    ].join('\n'),
+  });
+});
+
+test("a package's submodule is bound in the package's namespace by importing it (from .exceptions import merge): a later del exceptions, or a name no statement binds, is that module, also where the bare word is an outside attribute's name", async () => {
+  await viewRunsLikeOriginal({
+    'kit/__init__.py': ['from .exceptions import merge', 'from .joiners import join', 'from . import helpers as _helpers', '', 'assert exceptions.merge is merge', 'del exceptions', 'del joiners', ''].join('\n'),
+    'kit/exceptions.py': ['def merge(a, b):', '    return a + b', ''].join('\n'),
+    'kit/joiners.py': ['def join(a, b):', '    return a + b', ''].join('\n'),
+    'kit/helpers.py': ['def double(a):', '    return a * 2', ''].join('\n'),
+    'tests/test_kit.py': ['import kit', 'from kit import merge, join', '', '', 'def test_kit_exceptions():', '    assert merge(1, 2) == join(1, 2) == 3', ''].join('\n'),
+  });
 });
 
 test("a submodule that importing another binds in its package, reached through the names `from package import *` gives (engine.handlers.parse_count), is that module: its view's name, though an outside API has an attribute spelled like it", async () => {

@@ -257,3 +257,26 @@ test("a class body reads a name it binds only once bound: before its first bindi
   assert.deepEqual(referencesIn(scan, 'Reader', 'Decoder'), ['4:4']);
   assert.deepEqual(referencesIn(scan, 'Reader', 'limit'), ['6:4', '8:12']);
 });
+
+test('for statements and comprehension clauses are loops: the names each binds and the chain it iterates when the chain is the whole iterable', () => {
+  const scan = pythonFile(
+    [
+      'for key, value in self.options.items():',
+      '    pass',
+      'pairs = [(a, b) for a in dir(obj) if a for b in sorted(a) if b]',
+      'total = {k: v for k in rows + extra for v in (k,)}',
+      '',
+    ].join('\n'),
+  ).binding;
+  const chain = (c: PyScan['forLoops'][number]['iterable']) => (c ? [c.root === -1 ? `<${c.literal}>` : scan.sites[c.root].text, ...c.steps].join('.') : undefined);
+  assert.deepEqual(
+    scan.forLoops.map((loop) => [loop.targets.join(','), chain(loop.iterable), loop.comprehension === true]),
+    [
+      ['key,value', 'self.options.items.()', false],
+      ['a', 'dir.()', true],
+      ['b', 'sorted.()', true],
+      ['k', undefined, true],
+      ['v', '<tuple>', true],
+    ],
+  );
+});

@@ -43,7 +43,7 @@ export function isException(kind: LeakKind | ExceptionKind): kind is ExceptionKi
 
 /** The bundle's reasons for keeping a name that say outside code owns it (others are the repository's own reading of the name). */
 const OUTSIDE_REASONS: ReadonlySet<string> = new Set([
-  'external-attribute', 'external-keyword', 'external-base', 'forwarded-keyword', 'external-stand-in', 'name-as-outside-key', 'plugin-fixture', 'outside-hook', 'outside-protocol', 'imported-by-outside', 'outside-lookup', 'compiled-module',
+  'external-attribute', 'external-keyword', 'external-base', 'forwarded-keyword', 'external-stand-in', 'name-as-outside-key', 'plugin-fixture', 'outside-hook', 'outside-protocol', 'type-name-dispatch', 'imported-by-outside', 'outside-lookup', 'compiled-module',
   'dunder', 'keyword', 'convention', 'builtin', 'builtin-attribute', 'stdlib-module',
 ]);
 

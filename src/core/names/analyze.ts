@@ -72,6 +72,8 @@ export interface FileFacts {
    * that lacks a feature, `from django.utils.http import parse_qsl`): one variable, two sources.
    */
   standIns: string[];
+  /** Globals assigned a wrapper of an attribute spelled as they are (`partial = curry(toolz.partial)`): the name, and the repository's module it is read from ('' when from outside). */
+  wrappedNames: Array<[name: string, module: string]>;
   /**
    * Modules of the repository whose submodules it imports by a name made at run time
    * (`'django.conf.locale.%s'`, `f"plugins.{name}"`): the names of those submodules are data.
@@ -169,6 +171,8 @@ export interface FileFacts {
   distributions: string[];
   /** Where a method hands its own instance to an outside callable (`etree.XMLParser(target=self)`): the class, and the callable's top-level module. */
   handedSelf: Array<[cls: string, top: string]>;
+  /** Where a method looks its own instance's attributes up by a type's name (`getattr(self, node.__class__.__name__.upper())`): the class, and how the name is spelled. */
+  typeNameLookups: Array<[cls: string, spelling: TypeNameSpelling]>;
   /** One-word strings held in the file's containers or compared with (`{"blink": "blink"}`, `word == "link"`): data that may become keywords. */
   containerWords: string[];
   /** A class of the file serves attributes from its data (`__getattr__`). */
@@ -220,7 +224,7 @@ function baseModule(resolver: FileResolver, chain: Chain): string | undefined {
 export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   const scan = scanPython(text);
   const resolver = new FileResolver(scan, context);
-  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], standIns: [], computedModuleParents: [], pathWords: [], oneWordStrings: [], lowerWordStrings: [], nameKeys: [], nameReaders: [], nameAttributes: [], attributeWords: [], decorated: [], stringWords: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), ordersByName: ordersByName(scan), outsideLookups: outsideLookups(scan, resolver), handedSelf: handedSelf(scan, resolver), wordStrings: [], externalValues: [], distributions: [], namePieces: [], cutWords: [], laidOutWords: [], keyWords: [], templateAttributes: [], computedKeywordCallees: [], containerWords: [], dynamicAttributes: false, shadowedModules: [], attributeLocals: [], reexports: [], optionNames: [], nameValued: [], nameContainers: { keys: [], values: [] }, nameArguments: nameArgumentFlow(resolver) };
+  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], standIns: [], wrappedNames: [], computedModuleParents: [], pathWords: [], oneWordStrings: [], lowerWordStrings: [], nameKeys: [], nameReaders: [], nameAttributes: [], attributeWords: [], decorated: [], stringWords: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), ordersByName: ordersByName(scan), outsideLookups: outsideLookups(scan, resolver), handedSelf: handedSelf(scan, resolver), typeNameLookups: typeNameLookups(scan, resolver), wordStrings: [], externalValues: [], distributions: [], namePieces: [], cutWords: [], laidOutWords: [], keyWords: [], templateAttributes: [], computedKeywordCallees: [], containerWords: [], dynamicAttributes: false, shadowedModules: [], attributeLocals: [], reexports: [], optionNames: [], nameValued: [], nameContainers: { keys: [], values: [] }, nameArguments: nameArgumentFlow(resolver) };
   // Strings flow into names within the file, as the translation sees them (code.ts).
   const flow = withNameFlow(resolver);
   facts.nameValued = flow.names;
@@ -255,6 +259,7 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
       if (imports.some((i) => i.imported === name && resolver.isInternalModule(i.module, i.level))) facts.standIns.push(name);
     }
   }
+  facts.wrappedNames = wrappedNames(scan, resolver);
   if (UPDATES_NAMESPACE.test(text)) {
     const unbound = new Set<string>();
     for (const site of scan.sites) {
@@ -580,7 +585,69 @@ function handedSelf(scan: PyScan, resolver: FileResolver): Array<[string, string
     const value = /^\s*=\s*([\p{L}_][\p{L}\p{N}_]*)\s*[,)]/u.exec(scan.text.slice(site.end, site.end + 80));
     if (value) note(site.call, value[1], site.scope);
   }
-  return [...out.values()].sort((a, b) => (a.join('.') < b.join('.') ? -1 : a.join('.') > b.join('.') ? 1 : 0));
+  return [...out.values()].sort(byJoined);
+}
+
+/** `FileFacts.wrappedNames`: globals assigned a wrapper of an attribute of their own spelling, read from outside or from a module of the repository. */
+function wrappedNames(scan: PyScan, resolver: FileResolver): Array<[string, string]> {
+  const out = new Map<string, [string, string]>();
+  for (const [name, binding] of scan.scopes[0].bindings) {
+    if (!(binding.kinds & Bind.Assign)) continue;
+    for (const d of binding.declarations) {
+      const target = scan.sites[d];
+      if (target.declares !== 'assign') continue;
+      const lineEnd = scan.text.indexOf('\n', target.end);
+      for (let s = d + 1; s < scan.sites.length && scan.sites[s].start < (lineEnd === -1 ? scan.text.length : lineEnd); s++) {
+        const site = scan.sites[s];
+        if (site.text !== name || site.kind !== Site.Attribute) continue;
+        const module = resolver.isExternalChain(site.chain) ? '' : resolver.modulePath(site.chain);
+        if (module !== undefined) out.set(`${name}\0${module}`, [name, module]);
+      }
+    }
+  }
+  return [...out.values()];
+}
+
+/** Tuples of strings in the order of their dotted joins. */
+function byJoined(a: readonly string[], b: readonly string[]): number {
+  const x = a.join('.');
+  const y = b.join('.');
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** How a type's name is spelled where it is looked up as an attribute: as it is, or in one case. */
+export type TypeNameSpelling = 'same' | 'upper' | 'lower';
+
+/**
+ * `FileFacts.typeNameLookups`: a method that looks an attribute of its own instance up by the name
+ * of a type (`getattr(self, node_class.__name__.upper(), default)`, directly or through a
+ * variable), dispatching on the type of what it is given: the class and the name's spelling.
+ */
+function typeNameLookups(scan: PyScan, resolver: FileResolver): Array<[string, TypeNameSpelling]> {
+  const out = new Map<string, [string, TypeNameSpelling]>();
+  for (const call of scan.calls) {
+    const [target, name] = call.args;
+    if (!target || !name || target.root === -1 || target.steps.length > 0 || name.root === -1) continue;
+    if (!resolver.isBuiltinCall(call.callee, 'getattr') && !resolver.isBuiltinCall(call.callee, 'hasattr')) continue;
+    const site = scan.sites[target.root];
+    const fn = scan.scopes[enclosingFunction(scan.scopes, site.scope)];
+    const owner = fn?.kind === 'function' ? scan.scopes[fn.parent] : undefined;
+    if (owner?.kind !== 'class' || fn.params[0]?.name !== site.text) continue;
+    const found = name.steps.length === 0 ? resolver.lookupSite(scan.sites[name.root]) : undefined;
+    for (const value of found ? found.binding.values : [name]) {
+      const spelling = typeNameSpelling(value.steps);
+      if (spelling) out.set(`${owner.name}\0${spelling}`, [owner.name, spelling]);
+    }
+  }
+  return [...out.values()].sort(byJoined);
+}
+
+/** `x.__name__`, `x.__name__.upper()`, `x.__name__.lower()`: a type's name, and its spelling. */
+function typeNameSpelling(steps: readonly string[]): TypeNameSpelling | undefined {
+  const n = steps.length;
+  if (n >= 1 && steps[n - 1] === '__name__') return 'same';
+  if (n >= 3 && steps[n - 3] === '__name__' && steps[n - 1] === '()' && (steps[n - 2] === 'upper' || steps[n - 2] === 'lower')) return steps[n - 2] as TypeNameSpelling;
+  return undefined;
 }
 
 /** An ordering comparison right after a spot (`n1 > n2`, `a.__name__ <= b`), not a shift or `->`. */

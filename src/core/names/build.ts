@@ -116,6 +116,9 @@ export function buildNames(
   for (const file of input.facts) for (const name of file.optionNames) keep(name, 'command-line-option');
   // The repository's stand-in for an outside name, imported by that name where the outside one may be (`FileFacts.standIns`).
   for (const file of input.facts) for (const name of file.standIns) keep(name, 'external-stand-in');
+  // A global assigned a wrapper of the outside name it is spelled as (`partial = curry(toolz.partial)`, where `toolz` imports `partial` from
+  // functools; `dumps = traced(json.dumps)`): the same public name in another namespace, compared by key with the first (`vars(toolz)`).
+  for (const file of input.facts) for (const [name, module] of file.wrappedNames) if (module === '' || bindings(module).external.has(name)) keep(name, 'external-stand-in');
   for (const file of input.facts) for (const name of file.nameKeys) keep(name, 'name-as-outside-key');
   for (const name of outsideLookupNames(input.facts, definitions, external)) keep(name, 'outside-lookup');
   // A compiled module of the repository reads names by their C strings (compiled.ts).
@@ -134,6 +137,7 @@ export function buildNames(
   keepExternalBaseNames(input.facts, input.factModules, external, universe, new Set(options.environment?.missing ?? []), keep);
   keepForwardedKeywords(input.facts, universe, keep);
   keepProtocolNames(input.facts, external, keep);
+  keepTypeNameHandlers(input.facts, external, keep);
   keepComputedKeywords(input.facts, keep);
   // A parameter named after an installed plugin's fixture receives that fixture (environment.ts).
   for (const name of options.environment?.fixtures ?? []) if (definitions.has(name)) keep(name, 'plugin-fixture');
@@ -442,23 +446,51 @@ function importedByOutside(input: NamesInput, external: ExternalNames, definitio
  * calls `target.doctype(...)`, soupsieve reads `el.descendants`).
  */
 function keepProtocolNames(facts: readonly FileFacts[], external: ExternalNames, keep: (word: string, reason: string) => void): void {
-  const classes = new Map<string, FileFacts['classes']>();
-  for (const file of facts) for (const cls of file.classes) appendTo(classes, cls.name, cls);
+  const membersOf = classMembers(facts);
   for (const file of facts) {
     for (const [name, top] of file.handedSelf) {
       const universe = external.universe([top]).attributes;
       const used = external.usedAttributes(top);
-      const isProtocolName = (member: string) => (universe.has(member) || used.has(member)) && !isDunder(member);
-      const seen = new Set<string>();
-      const visit = (className: string) => {
-        if (seen.has(className)) return;
-        seen.add(className);
-        for (const cls of classes.get(className) ?? []) {
-          for (const member of [...cls.members, ...cls.assigned]) if (isProtocolName(member)) keep(member, 'outside-protocol');
-          for (const base of cls.bases) if (base.repo !== undefined) visit(base.repo);
-        }
-      };
-      visit(name);
+      for (const member of membersOf(name)) if ((universe.has(member) || used.has(member)) && !isDunder(member)) keep(member, 'outside-protocol');
+    }
+  }
+}
+
+/** The members a class of the repository defines or assigns, with its repository bases' (by class name: every class of that name). */
+function classMembers(facts: readonly FileFacts[]): (className: string) => Set<string> {
+  const classes = new Map<string, FileFacts['classes']>();
+  for (const file of facts) for (const cls of file.classes) appendTo(classes, cls.name, cls);
+  return (className) => {
+    const members = new Set<string>();
+    const seen = new Set<string>();
+    const visit = (name: string) => {
+      if (seen.has(name)) return;
+      seen.add(name);
+      for (const cls of classes.get(name) ?? []) {
+        for (const member of [...cls.members, ...cls.assigned]) members.add(member);
+        for (const base of cls.bases) if (base.repo !== undefined) visit(base.repo);
+      }
+    };
+    visit(className);
+    return members;
+  };
+}
+
+/**
+ * A class that looks its own attributes up by the name of a type (`getattr(self,
+ * node.__class__.__name__.upper())`) dispatches on types: its members (and its repository bases')
+ * spelled as a name of an outside module the file imports (`IF` for `ast.If`) are looked up by
+ * that module's spelling, so they keep theirs.
+ */
+function keepTypeNameHandlers(facts: readonly FileFacts[], external: ExternalNames, keep: (word: string, reason: string) => void): void {
+  const membersOf = classMembers(facts);
+  for (const file of facts) {
+    if (file.typeNameLookups.length === 0) continue;
+    const outside = new Set<string>();
+    for (const module of file.externalModules) for (const name of external.moduleNames(module) ?? []) outside.add(name);
+    for (const [name, spelling] of file.typeNameLookups) {
+      const spelled = new Set([...outside].map((word) => (spelling === 'upper' ? word.toUpperCase() : spelling === 'lower' ? word.toLowerCase() : word)));
+      for (const member of membersOf(name)) if (spelled.has(member) && !isDunder(member)) keep(member, 'type-name-dispatch');
     }
   }
 }

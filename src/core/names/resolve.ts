@@ -151,6 +151,7 @@ export class FileResolver {
       if (this.context.builtins.has(site.text)) return 'external';
       if (this.fromExternalWildcard(site.text)) return 'external';
       if (this.wildcardModule(site.text) !== undefined) return 'module';
+      if (this.isImplicitSubmodule(site.text)) return 'module';
       return 'member';
     }
     return this.bindingClass(found.scope, site.text, found.binding);
@@ -178,6 +179,7 @@ export class FileResolver {
     }
     switch (scope.kind) {
       case 'module':
+        return binding.declarations.every((d) => this.scan.sites[d].declares === 'delete') && this.isImplicitSubmodule(name) ? 'module' : 'member';
       case 'class':
         return 'member';
       case 'function':
@@ -191,6 +193,11 @@ export class FileResolver {
       default:
         return binding.kinds & Bind.Param ? 'local' : 'local';
     }
+  }
+
+  /** A package's submodule, which importing it binds in the package's namespace (`from .errors import merge`, then `del errors`). */
+  private isImplicitSubmodule(name: string): boolean {
+    return this.context.isPackage && this.context.module !== undefined && this.context.isModule(`${this.context.module}.${name}`);
   }
 
   private callerFrameScopes: Set<number> | undefined;

@@ -331,6 +331,9 @@ function nameRole(site: StringSite, resolver: FileResolver): StringRole | undefi
   if (site.comparedWith && denotesAll(site.comparedWith, resolver)) return 'names';
   // `def __getattr__(name): if name == "hmn": ...` serves the attribute of that name.
   if (site.comparedWith && isAttributeNameParameter(site.comparedWith, resolver)) return 'names';
+  // `inspect.signature(f).parameters["rcond"]`: a parameter of `f`, outside code's own when `f` is.
+  const signed = site.subscripted && site.whole ? signedCallable(site.subscripted, resolver) : undefined;
+  if (signed) return resolver.isExternalChain(signed) ? 'keep' : 'names';
   if (site.subscripted && isFrameNamespace(site.subscripted)) return site.whole ? 'local-names' : 'fragments';
   if (site.subscripted && isNamespaceChain(site.subscripted, resolver)) return site.whole ? 'names' : 'fragments';
   // `"many" in kwargs`: a keyword name looked up among the keywords a function was given.
@@ -598,7 +601,7 @@ export function nameValuedNames(resolver: FileResolver): { names: string[]; cont
     }
   }
   // `[x for x in dir(Process) if x not in ['kill', 'rlimit']]`: a variable over an object's attribute names holds names.
-  if (resolver.scan.text.includes('dir(')) for (const m of resolver.scan.text.matchAll(OVER_ATTRIBUTE_NAMES)) out.add(m[1]);
+  for (const loop of resolver.scan.forLoops) if (loop.targets.length === 1 && iteratesAttributeNames(loop.iterable, resolver)) out.add(loop.targets[0]);
   const valueContainers = new Set<string>();
   const attributes = { keys: new Set<string>(), values: new Set<string>() };
   for (const loop of resolver.scan.forLoops) {
@@ -628,8 +631,18 @@ export function nameValuedNames(resolver: FileResolver): { names: string[]; cont
 /** The methods of a list or set that look one of its elements up, at this position (what `append` adds may be any data). */
 const ELEMENT_METHODS: Record<string, number> = { remove: 0, index: 0, count: 0, discard: 0 };
 
-/** A loop or comprehension over the names `dir()` lists (`for name in dir(obj)`, `in sorted(dir(cls))`): its variable. */
-const OVER_ATTRIBUTE_NAMES = /\bfor\s+([\p{L}_][\p{L}\p{N}_]*)\s+in\s+(?:sorted\(\s*)?dir\(/gu;
+/** Builtins whose result holds the items of their first argument. */
+const ITEM_KEEPERS = ['sorted', 'list', 'tuple', 'set', 'frozenset', 'reversed'];
+
+/** `dir(obj)`, or `sorted(dir(obj))` and the like: an iterable of attribute names. */
+function iteratesAttributeNames(iterable: Chain | undefined, resolver: FileResolver): boolean {
+  if (!iterable || iterable.root === -1 || iterable.steps.length !== 1 || iterable.steps[0] !== '()') return false;
+  const callee = { ...iterable, steps: [] };
+  if (resolver.isBuiltinCall(callee, 'dir')) return true;
+  if (!ITEM_KEEPERS.some((name) => resolver.isBuiltinCall(callee, name))) return false;
+  const call = resolver.scan.calls.find((c) => c.callee.root === iterable.root && c.callee.steps.length === 0);
+  return call !== undefined && iteratesAttributeNames(call.args[0], resolver);
+}
 
 const keywordDicts = new WeakMap<FileResolver['scan'], Map<number, boolean>>();
 
@@ -692,6 +705,17 @@ function denotesAll(chain: NonNullable<StringSite['comparedWith']>, resolver: Fi
 function isFrameNamespace(chain: NonNullable<StringSite['subscripted']>): boolean {
   const last = chain.steps[chain.steps.length - 1];
   return last === 'f_locals' || last === 'f_globals';
+}
+
+/** `inspect.signature(f).parameters`: the callable `f` whose parameters the chain holds, when it is a single chain. */
+function signedCallable(chain: Chain, resolver: FileResolver): Chain | undefined {
+  const steps = chain.steps;
+  const n = steps.length;
+  if (n < 2 || steps[n - 1] !== 'parameters' || steps[n - 2] !== '()') return undefined;
+  const callee = { ...chain, steps: steps.slice(0, -2) };
+  if (resolver.externalName(callee) !== 'inspect.signature') return undefined;
+  const call = resolver.scan.calls.find((c) => c.callee.root === chain.root && c.callee.steps.length === n - 2);
+  return call?.args[0];
 }
 
 /** `kwargs` (a `**` parameter), `vars(x)`, `x.__dict__`, `globals()`, `locals()`. */

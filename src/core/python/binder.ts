@@ -208,8 +208,8 @@ export interface PyScan {
   subscripts: Array<{ receiver: Chain; index: Chain }>;
   /** Every call with a known callee. */
   calls: CallContext[];
-  /** `for` statements: the names they bind and the chain they iterate (`self.x.items()`). */
-  forLoops: Array<{ targets: string[]; iterable: Chain | undefined }>;
+  /** `for` statements and comprehension clauses: the names they bind and the chain they iterate (`self.x.items()`), when it is the whole iterable. */
+  forLoops: Array<{ targets: string[]; iterable: Chain | undefined; comprehension?: true }>;
 }
 
 /** Methods that put the items of their argument into the container they are called on. */
@@ -236,6 +236,8 @@ interface Bracket {
   comprehension: number;
   /** Between a comprehension's `for` and its `in`. */
   inForTarget: boolean;
+  /** The comprehension clause being read: its target names and the token where its iterable starts (-1 before `in`). */
+  loop?: { targets: string[]; from: number };
   /** def parameter lists and class argument lists: the function or class scope. */
   fn: number;
   paramKind: 'normal' | 'posonly' | 'kwonly';
@@ -667,6 +669,7 @@ class Scanner {
     if (store) {
       site.store = true;
       if (this.stmt.kind === 'for' && this.stmt.inForTarget && this.brackets.length <= 1) this.stmt.forTargets.push(text);
+      if (this.top()?.inForTarget) this.top()!.loop?.targets.push(text);
       const kind = this.storeKind();
       const scope = this.bind(text, kind);
       site.scope = scope;
@@ -691,6 +694,8 @@ class Scanner {
       case 'for': {
         const bracket = this.top();
         if (bracket) {
+          this.endComprehensionLoop(bracket);
+          bracket.loop = { targets: [], from: -1 };
           if (bracket.comprehension === -1) {
             const enclosing = this.scope;
             bracket.comprehension = this.openScope('comprehension', '', bracket.open);
@@ -705,8 +710,10 @@ class Scanner {
       }
       case 'in': {
         const bracket = this.top();
-        if (bracket?.inForTarget) bracket.inForTarget = false;
-        else if (this.stmt.kind === 'for' && this.brackets.length === 0) this.stmt.inForTarget = false;
+        if (bracket?.inForTarget) {
+          bracket.inForTarget = false;
+          if (bracket.loop) bracket.loop.from = k + 1;
+        } else if (this.stmt.kind === 'for' && this.brackets.length === 0) this.stmt.inForTarget = false;
         // `x not in [...]`: the operand is the one before `not`.
         else this.lastChain = this.chain ?? (k > 0 && this.text.slice(tokens[k - 1].start, tokens[k - 1].end) === 'not' ? this.lastChain : undefined);
         break;
@@ -716,9 +723,12 @@ class Scanner {
         this.stmt.asChain = this.chain;
         this.stmt.asDepth = this.brackets.length;
         break;
-      case 'if':
+      case 'if': {
         if (this.stmt.kind === 'case' && this.brackets.length === 0) this.stmt.inGuard = true;
+        const bracket = this.top();
+        if (bracket) this.endComprehensionLoop(bracket);
         break;
+      }
       case 'not':
       case 'is':
         this.lastChain = this.chain ?? this.lastChain;
@@ -959,6 +969,8 @@ class Scanner {
       case ')':
       case ']':
       case '}': {
+        const top = this.top();
+        if (top) this.endComprehensionLoop(top);
         this.noteArgument();
         const closed = this.popBracket(t.start);
         if (!closed) return;
@@ -1091,6 +1103,14 @@ class Scanner {
         this.chainStart = -1;
         return;
     }
+  }
+
+  /** At the end of a comprehension clause's iterable (`if`, the next `for`, the closing bracket): the loop it makes. */
+  private endComprehensionLoop(bracket: Bracket): void {
+    const loop = bracket.loop;
+    if (!loop || loop.from === -1) return;
+    bracket.loop = undefined;
+    this.forLoops.push({ targets: loop.targets, iterable: this.chain && this.chainStart === loop.from ? this.chain : undefined, comprehension: true });
   }
 
   /** At the end of an argument: record it when it is a single chain. */
