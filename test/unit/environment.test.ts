@@ -167,6 +167,19 @@ test('the reader runs on the oldest Python SWE-bench uses (3.6)', async () => {
   includesAll(external.classParameters('oldlib.Thing'), ['keyword_one', 'keyword_two'], 'oldlib.Thing parameters');
 });
 
+test('what installed code reaches in a module it imports: the path it imports and the attributes read through the name an import binds, also where two imports bind one name (each is reached)', async () => {
+  const site = tempDir('env-reach-site');
+  fs.mkdirSync(path.join(site, 'relay'));
+  fs.writeFileSync(
+    path.join(site, 'relay', '__init__.py'),
+    ['import pagekit as codec', 'from pagekit.nodes import Leaf', '', '', 'def encode(value):', '    import ledgerkit as codec', '    return codec.dumps(value)', '', '', 'def tree():', '    return codec.Branch(Leaf())', ''].join('\n'),
+  );
+  const learned = await learnEnvironment({ python: PYTHON, tops: ['relay'], env: { ...process.env, PYTHONPATH: site } });
+  const external = loadExternalNames().withLayers(learned.layers);
+  assert.deepEqual([...(external.importedBy('pagekit')?.names ?? [])].sort(), ['Branch', 'Leaf', 'dumps', 'nodes']);
+  assert.deepEqual([...(external.importedBy('ledgerkit')?.names ?? [])].sort(), ['Branch', 'dumps']);
+});
+
 test('a build keeps the keywords and attributes of a package only the interpreter knows, records it in the bundle, and the bundle alone translates', async () => {
   const site = tempDir('env-build-site');
   fs.mkdirSync(path.join(site, 'gizmo'));

@@ -61,6 +61,27 @@ class ModuleFacts:
         self.keywords = set()
 
 
+def walk(node):
+    """Every node of the tree under `node` (itself too), in no particular order, but for the
+    expression contexts (`Load`, `Store`): `ast.walk` at twice its speed."""
+    stack = [node]
+    pop, push = stack.pop, stack.append
+    node_type = ast.AST
+    while stack:
+        node = pop()
+        yield node
+        for field in node._fields:
+            if field == "ctx":
+                continue
+            value = getattr(node, field, None)
+            if isinstance(value, node_type):
+                push(value)
+            elif isinstance(value, list):
+                for item in value:
+                    if isinstance(item, node_type):
+                        push(item)
+
+
 def dotted_name(node):
     """`a.b.C` for Name/Attribute chains (subscripts and calls stripped), else None."""
     while isinstance(node, (ast.Subscript, ast.Call)):
@@ -316,7 +337,7 @@ class _Reader:
         if not first:
             return
         receiver = first[0].arg
-        for node in ast.walk(fn):
+        for node in walk(fn):
             if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == receiver:
                 (cls.names if isinstance(node.ctx, ast.Store) else cls.reads).add(node.attr)
 
@@ -357,7 +378,7 @@ def outward_uses(tree):
     """(uses, attributes, keywords): per top-level module imported (absolutely, anywhere in the module), the
     names reached in it: the parts of the path imported (`from bs4.element import Tag`: element,
     Tag) and the attributes read through what `import bs4` binds (`bs4.Tag`,
-    `bs4.element.Comment`); every attribute name the module reads or sets (`el.descendants`,
+    `bs4.element.Comment`; a name two imports bind reaches both); every attribute name the module reads or sets (`el.descendants`,
     `hook._call_history = []`), dunders left out: what it asks of the objects it is handed among
     the rest; and the keywords its calls
     give (`hookspec(warn_on_impl=...)`).  One walk of the tree."""
@@ -366,7 +387,7 @@ def outward_uses(tree):
     attributes = []
     used = set()
     keywords = set()
-    for node in ast.walk(tree):
+    for node in walk(tree):
         if isinstance(node, ast.Call):
             keywords.update(k.arg for k in node.keywords if k.arg is not None)
         elif isinstance(node, ast.Attribute):
@@ -377,10 +398,7 @@ def outward_uses(tree):
             for alias in node.names:
                 parts = alias.name.split(".")
                 uses.setdefault(parts[0], set()).update(parts[1:])
-                if alias.asname:
-                    bound[alias.asname] = parts[0]
-                else:
-                    bound.setdefault(parts[0], parts[0])
+                bound.setdefault(alias.asname or parts[0], set()).add(parts[0])
         elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
             parts = node.module.split(".")
             names = uses.setdefault(parts[0], set())
@@ -394,7 +412,8 @@ def outward_uses(tree):
                 parts.append(value.attr)
                 value = value.value
             if isinstance(value, ast.Name) and value.id in bound:
-                uses[bound[value.id]].update(parts)
+                for top in bound[value.id]:
+                    uses[top].update(parts)
     return uses, used, keywords
 
 
