@@ -2715,6 +2715,54 @@ test("a container one file iterates into names (for alias, value in self._aliase
   assert.notEqual(d.name('digamma_series'), 'digamma_series');
 });
 
+test("a class attribute listing calls by name ((\"resize\", (), {\"width\": 3})) handed to a method that unpacks each into getattr (for method, args, kwargs in entries) holds method names and their keywords: they follow the methods", async () => {
+  await viewRunsLikeOriginal({
+    'plans/__init__.py': [
+      'class Widget:',
+      '    def render(self):',
+      '        return "drawn"',
+      '',
+      '    def resize(self, width=1):',
+      '        return "sized %d" % width',
+      '',
+      '',
+      'class Plan:',
+      '    steps = [("render", (), {}), ("resize", (), {"width": 3})]',
+      '',
+      '    def __init__(self, widget):',
+      '        self.widget = widget',
+      '',
+      '    def run(self, entries):',
+      '        done = []',
+      '        for method, args, kwargs in entries:',
+      '            done.append(getattr(self.widget, method)(*args, **kwargs))',
+      '        return done',
+      '',
+    ].join('\n'),
+    'tests/test_plans.py': ['from plans import Plan, Widget', '', '', 'def test_execute():', '    plan = Plan(Widget())', '    assert plan.run(plan.steps) == ["drawn", "sized 3"]', ''].join('\n'),
+  });
+});
+
+test("a mapping compared as a whole with a namespace handed to exec (namespace.keys() == expected.keys()) holds the same names: its keys follow the source's names as the namespace's do", async () => {
+  await viewRunsLikeOriginal({
+    'runner/__init__.py': ['def double(value):', '    return value * 2', ''].join('\n'),
+    'tests/test_runner.py': [
+      'import runner',
+      '',
+      '',
+      'def test_namespace():',
+      '    limit = 4',
+      '    namespace = {"double": runner.double, "limit": limit}',
+      '    exec("outcome = double(limit)", {}, namespace)',
+      '    expected = {"double": runner.double, "limit": limit, "outcome": 8}',
+      '    assert namespace.keys() == expected.keys()',
+      '    for key, value in expected.items():',
+      '        assert namespace[key] == value',
+      '',
+    ].join('\n'),
+  });
+});
+
 test("a global assigned a wrapper of the outside name it is spelled as (partial = core.curry(kit.partial), where kit imports partial from functools) is that public name in another namespace: it keeps the outside spelling, so the two namespaces hold the same keys", async () => {
   const d = await viewRunsLikeOriginal({
     'kit/__init__.py': ['from functools import partial, reduce', 'from .core import twice', ''].join('\n'),

@@ -205,7 +205,7 @@ export function buildNames(
     valueArguments: valueArguments(input.facts),
     frameReaders: frameReaders(input.facts),
     frameKeys: [...new Set(input.facts.flatMap((f) => f.frameKeys))].sort(),
-    nameContainers: [...new Set(input.facts.flatMap((f) => f.nameContainers.keys))].sort(),
+    nameContainers: nameContainers(input.facts),
     nameValueContainers: [...new Set(input.facts.flatMap((f) => f.nameContainers.values))].sort(),
     distributions: [...new Set(input.facts.flatMap((f) => f.distributions))].sort(),
     readsNames: input.facts.some((f) => f.readsNames),
@@ -1162,6 +1162,17 @@ function namesInAttributes(facts: readonly FileFacts[]): string[] {
   };
   const out = new Set<string>();
   for (const file of facts) for (const [cls, attribute, word] of file.attributeWords) if (usesName(cls, attribute)) out.add(word);
+  return [...out].sort();
+}
+
+/**
+ * The attributes whose keys or items are names: those a file iterates into names, and those handed
+ * to a parameter that is (`plan.run(plan.steps)`, where `run` unpacks each item into getattr).
+ */
+function nameContainers(facts: readonly FileFacts[]): string[] {
+  const out = new Set(facts.flatMap((f) => f.nameContainers.keys));
+  const parameters = new Set(facts.flatMap((f) => f.nameContainers.parameters));
+  for (const file of facts) for (const [parameter, attribute] of file.nameContainers.handed) if (parameters.has(parameter)) out.add(attribute);
   return [...out].sort();
 }
 

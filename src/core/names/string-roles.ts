@@ -23,7 +23,7 @@
  * - `prose`: any other string: only name-shaped spans change (see prose.ts).
  */
 import { aliasesOf } from '../python/aliases';
-import { Site, type CallContext, type Chain, type PyScan, type Scope, type StringSite } from '../python/binder';
+import { Bind, Site, type CallContext, type Chain, type PyScan, type Scope, type StringSite } from '../python/binder';
 import { isIdentifier } from '../python/identifiers';
 import { FileResolver } from './resolve';
 import { appendTo } from '../common/multimap';
@@ -553,6 +553,10 @@ function lastName(chain: Chain | undefined, scan: PyScan): string | undefined {
 export interface NameContainers {
   keys: string[];
   values: string[];
+  /** Parameters iterated into names (`def run(self, entries): for method, args in entries: getattr(w, method)`), as `function:index`. */
+  parameters: string[];
+  /** Attributes handed to a callable of the repository (`plan.run(plan.steps)`): `function:index` and the attribute's name. */
+  handed: Array<[parameter: string, attribute: string]>;
 }
 
 /**
@@ -604,6 +608,7 @@ export function nameValuedNames(resolver: FileResolver): { names: string[]; cont
   for (const loop of resolver.scan.forLoops) if (loop.targets.length === 1 && iteratesAttributeNames(loop.iterable, resolver)) out.add(loop.targets[0]);
   const valueContainers = new Set<string>();
   const attributes = { keys: new Set<string>(), values: new Set<string>() };
+  const parameters = new Set<string>();
   for (const loop of resolver.scan.forLoops) {
     if (!loop.iterable || !loop.targets.some((t) => out.has(t))) continue;
     let chain = loop.iterable;
@@ -621,11 +626,92 @@ export function nameValuedNames(resolver: FileResolver): { names: string[]; cont
     const last = loop.targets[loop.targets.length - 1];
     const values = method === 'values' || (method === 'items' && loop.targets.length >= 2 && out.has(last));
     if (values) valueContainers.add(key);
-    if (chain.steps.length === 0) continue;
+    if (chain.steps.length === 0) {
+      const site = resolver.scan.sites[chain.root];
+      const found = resolver.lookupSite(site);
+      const parameter = found && !values && found.binding.kinds & Bind.Param ? parameterKey(resolver.scan, found.scope, site.text) : undefined;
+      if (parameter) parameters.add(parameter);
+      continue;
+    }
     if (method !== 'values' && (method !== 'items' || out.has(first))) attributes.keys.add(name);
     if (values) attributes.values.add(name);
   }
-  return { names: [...out], containers: [...containers], valueContainers: [...valueContainers], attributeContainers: { keys: [...attributes.keys].sort(), values: [...attributes.values].sort() } };
+  // `namespace.keys() == expected.keys()`: a mapping compared as a whole with a container of names holds names too.
+  for (const [a, b] of comparedWholes(resolver)) {
+    if (containers.has(a)) containers.add(b);
+    else if (containers.has(b)) containers.add(a);
+  }
+  return {
+    names: [...out],
+    containers: [...containers],
+    valueContainers: [...valueContainers],
+    attributeContainers: { keys: [...attributes.keys].sort(), values: [...attributes.values].sort(), parameters: [...parameters].sort(), handed: handedAttributes(resolver) },
+  };
+}
+
+/** `plan.run(plan.steps)`: the attributes handed to the repository's callables, with the parameter each is handed to (`run:0`). */
+function handedAttributes(resolver: FileResolver): Array<[string, string]> {
+  const out = new Map<string, [string, string]>();
+  for (const call of resolver.scan.calls) {
+    const callee = resolver.lastAttribute(call.callee);
+    if (callee === undefined || resolver.isExternalChain(call.callee)) continue;
+    call.args.forEach((arg, index) => {
+      const attribute = arg && arg.root !== -1 && arg.steps.length > 0 && !arg.steps.some((s) => s === '()' || s === '[]') ? arg.steps[arg.steps.length - 1] : undefined;
+      if (attribute !== undefined) out.set(`${callee}:${index}\0${attribute}`, [`${callee}:${index}`, attribute]);
+    });
+  }
+  return [...out.values()];
+}
+
+/** A function's positional parameter as callers give it: `function:index`, a method's bound first one not counted. */
+function parameterKey(scan: PyScan, fn: number, name: string): string | undefined {
+  const scope = scan.scopes[fn];
+  if (scope?.kind !== 'function') return undefined;
+  const positional = scope.params.filter((p) => p.kind === 'normal' || p.kind === 'posonly');
+  const isMethod = scan.scopes[scope.parent]?.kind === 'class' && !scope.decorators.includes('staticmethod');
+  const index = positional.findIndex((p) => p.name === name) - (isMethod ? 1 : 0);
+  return index < 0 ? undefined : `${scope.name}:${index}`;
+}
+
+/**
+ * Variables compared as wholes, by their keys or themselves (`a.keys() == b.keys()`, `a != b`): their
+ * container keys, in pairs.
+ */
+function comparedWholes(resolver: FileResolver): Array<[string, string]> {
+  const scan = resolver.scan;
+  const text = scan.text;
+  const operands: Array<{ start: number; end: number; variable: Chain }> = [];
+  for (const call of scan.calls) {
+    const callee = call.callee;
+    if (callee.root !== -1 && callee.steps.length === 1 && callee.steps[0] === 'keys') operands.push({ start: scan.sites[callee.root].start, end: call.close + 1, variable: { ...callee, steps: [] } });
+  }
+  for (let i = 0; i < scan.sites.length; i++) {
+    const site = scan.sites[i];
+    if (site.kind === Site.Name && !site.store) operands.push({ start: site.start, end: site.end, variable: { root: i, steps: [] } });
+  }
+  const byStart = new Map<number, typeof operands>();
+  for (const operand of operands) appendTo(byStart, operand.start, operand);
+  const pairs: Array<[string, string]> = [];
+  for (const left of operands) {
+    const at = afterEquality(text, left.end);
+    if (at === -1) continue;
+    for (const right of byStart.get(at) ?? []) {
+      if (/^\s*[.([]/.test(text.slice(right.end, right.end + 8))) continue;
+      const [a, b] = [containerKey(left.variable, resolver), containerKey(right.variable, resolver)];
+      if (a && b && a !== b) pairs.push([a, b]);
+    }
+  }
+  return pairs;
+}
+
+/** Where the operand after `==` or `!=` at `offset` (spaces around) starts, or -1. */
+function afterEquality(text: string, offset: number): number {
+  let k = offset;
+  while (text.charCodeAt(k) === 32) k++;
+  if ((text[k] !== '=' && text[k] !== '!') || text[k + 1] !== '=' || text[k + 2] === '=') return -1;
+  k += 2;
+  while (text.charCodeAt(k) === 32) k++;
+  return k;
 }
 
 /** The methods of a list or set that look one of its elements up, at this position (what `append` adds may be any data). */
@@ -785,13 +871,6 @@ export function nameArgumentFlow(resolver: FileResolver): ArgumentFlow {
     }
     return best;
   };
-  const parameterKey = (fn: number, name: string): string | undefined => {
-    const scope = scan.scopes[fn];
-    const positional = scope.params.filter((p) => p.kind === 'normal' || p.kind === 'posonly');
-    const isMethod = scan.scopes[scope.parent]?.kind === 'class' && !scope.decorators.includes('staticmethod');
-    const index = positional.findIndex((p) => p.name === name) - (isMethod ? 1 : 0);
-    return index < 0 ? undefined : `${scope.name}:${index}`;
-  };
   const aliases = new Map<number, Map<string, string[]>>();
   // `check_key = attr if ... else self.attribute`, `accessor_func = accessor or utils.get_value`, `for name in pos_names`: a local standing for either side.
   for (const alias of aliasesOf(scan)) {
@@ -806,7 +885,7 @@ export function nameArgumentFlow(resolver: FileResolver): ArgumentFlow {
     const parts = dotted.split('.');
     if (parts.length === 2 && (parts[0] === 'self' || parts[0] === 'cls')) return [`.${parts[1]}`];
     if (parts.length !== 1 || fn === -1) return [];
-    const key = parameterKey(fn, dotted);
+    const key = parameterKey(scan, fn, dotted);
     const through = depth < 3 ? (aliases.get(fn)?.get(dotted) ?? []).filter((a) => a !== dotted).flatMap((a) => keysOf(fn, a, depth + 1)) : [];
     return key ? [key, ...through] : through;
   };
