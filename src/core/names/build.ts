@@ -1172,7 +1172,7 @@ function namesInAttributes(facts: readonly FileFacts[]): string[] {
 function nameContainers(facts: readonly FileFacts[]): string[] {
   const out = new Set(facts.flatMap((f) => f.nameContainers.keys));
   const parameters = new Set(facts.flatMap((f) => f.nameContainers.parameters));
-  for (const file of facts) for (const [parameter, attribute] of file.nameContainers.handed) if (parameters.has(parameter)) out.add(attribute);
+  for (const file of facts) for (const [parameter, attribute] of file.handedAttributes) if (parameters.has(parameter)) out.add(attribute);
   return [...out].sort();
 }
 

@@ -555,8 +555,6 @@ export interface NameContainers {
   values: string[];
   /** Parameters iterated into names (`def run(self, entries): for method, args in entries: getattr(w, method)`), as `function:index`. */
   parameters: string[];
-  /** Attributes handed to a callable of the repository (`plan.run(plan.steps)`): `function:index` and the attribute's name. */
-  handed: Array<[parameter: string, attribute: string]>;
 }
 
 /**
@@ -645,12 +643,12 @@ export function nameValuedNames(resolver: FileResolver): { names: string[]; cont
     names: [...out],
     containers: [...containers],
     valueContainers: [...valueContainers],
-    attributeContainers: { keys: [...attributes.keys].sort(), values: [...attributes.values].sort(), parameters: [...parameters].sort(), handed: handedAttributes(resolver) },
+    attributeContainers: { keys: [...attributes.keys].sort(), values: [...attributes.values].sort(), parameters: [...parameters].sort() },
   };
 }
 
 /** `plan.run(plan.steps)`: the attributes handed to the repository's callables, with the parameter each is handed to (`run:0`). */
-function handedAttributes(resolver: FileResolver): Array<[string, string]> {
+export function handedAttributes(resolver: FileResolver): Array<[string, string]> {
   const out = new Map<string, [string, string]>();
   for (const call of resolver.scan.calls) {
     const callee = resolver.lastAttribute(call.callee);
@@ -689,12 +687,14 @@ function comparedWholes(resolver: FileResolver): Array<[string, string]> {
     const site = scan.sites[i];
     if (site.kind === Site.Name && !site.store) operands.push({ start: site.start, end: site.end, variable: { root: i, steps: [] } });
   }
+  // The left operands (an `==` or `!=` after them) and where their right operands start.
+  const lefts = operands.map((operand) => [operand, afterEquality(text, operand.end)] as const).filter(([, at]) => at !== -1);
+  if (lefts.length === 0) return [];
+  const starts = new Set(lefts.map(([, at]) => at));
   const byStart = new Map<number, typeof operands>();
-  for (const operand of operands) appendTo(byStart, operand.start, operand);
+  for (const operand of operands) if (starts.has(operand.start)) appendTo(byStart, operand.start, operand);
   const pairs: Array<[string, string]> = [];
-  for (const left of operands) {
-    const at = afterEquality(text, left.end);
-    if (at === -1) continue;
+  for (const [left, at] of lefts) {
     for (const right of byStart.get(at) ?? []) {
       if (/^\s*[.([]/.test(text.slice(right.end, right.end + 8))) continue;
       const [a, b] = [containerKey(left.variable, resolver), containerKey(right.variable, resolver)];
