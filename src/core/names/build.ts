@@ -136,8 +136,9 @@ export function buildNames(
   }
   keepExternalBaseNames(input.facts, input.factModules, external, universe, new Set(options.environment?.missing ?? []), keep);
   keepForwardedKeywords(input.facts, universe, keep);
-  keepProtocolNames(input.facts, external, keep);
-  keepTypeNameHandlers(input.facts, external, keep);
+  const membersOf = classMembers(input.facts);
+  keepProtocolNames(input.facts, external, membersOf, keep);
+  keepTypeNameHandlers(input.facts, external, membersOf, keep);
   keepComputedKeywords(input.facts, keep);
   // A parameter named after an installed plugin's fixture receives that fixture (environment.ts).
   for (const name of options.environment?.fixtures ?? []) if (definitions.has(name)) keep(name, 'plugin-fixture');
@@ -445,8 +446,7 @@ function importedByOutside(input: NamesInput, external: ExternalNames, definitio
  * or as attributes its code uses (as the environment's sources say), keep their spelling (lxml
  * calls `target.doctype(...)`, soupsieve reads `el.descendants`).
  */
-function keepProtocolNames(facts: readonly FileFacts[], external: ExternalNames, keep: (word: string, reason: string) => void): void {
-  const membersOf = classMembers(facts);
+function keepProtocolNames(facts: readonly FileFacts[], external: ExternalNames, membersOf: (className: string) => Set<string>, keep: (word: string, reason: string) => void): void {
   for (const file of facts) {
     for (const [name, top] of file.handedSelf) {
       const universe = external.universe([top]).attributes;
@@ -482,8 +482,7 @@ function classMembers(facts: readonly FileFacts[]): (className: string) => Set<s
  * spelled as a name of an outside module the file imports (`IF` for `ast.If`) are looked up by
  * that module's spelling, so they keep theirs.
  */
-function keepTypeNameHandlers(facts: readonly FileFacts[], external: ExternalNames, keep: (word: string, reason: string) => void): void {
-  const membersOf = classMembers(facts);
+function keepTypeNameHandlers(facts: readonly FileFacts[], external: ExternalNames, membersOf: (className: string) => Set<string>, keep: (word: string, reason: string) => void): void {
   for (const file of facts) {
     if (file.typeNameLookups.length === 0) continue;
     const outside = new Set<string>();

@@ -726,8 +726,13 @@ function iteratesAttributeNames(iterable: Chain | undefined, resolver: FileResol
   const callee = { ...iterable, steps: [] };
   if (resolver.isBuiltinCall(callee, 'dir')) return true;
   if (!ITEM_KEEPERS.some((name) => resolver.isBuiltinCall(callee, name))) return false;
-  const call = resolver.scan.calls.find((c) => c.callee.root === iterable.root && c.callee.steps.length === 0);
+  const call = callAt(iterable, 0, resolver.scan);
   return call !== undefined && iteratesAttributeNames(call.args[0], resolver);
+}
+
+/** The call a chain makes at its step `at`, a `()` (`sorted(...)` of `sorted(dir(x))` at 0): its context, with its arguments. */
+function callAt(chain: Chain, at: number, scan: PyScan): CallContext | undefined {
+  return scan.calls.find((c) => c.callee.root === chain.root && c.callee.steps.length === at);
 }
 
 const keywordDicts = new WeakMap<FileResolver['scan'], Map<number, boolean>>();
@@ -800,8 +805,7 @@ function signedCallable(chain: Chain, resolver: FileResolver): Chain | undefined
   if (n < 2 || steps[n - 1] !== 'parameters' || steps[n - 2] !== '()') return undefined;
   const callee = { ...chain, steps: steps.slice(0, -2) };
   if (resolver.externalName(callee) !== 'inspect.signature') return undefined;
-  const call = resolver.scan.calls.find((c) => c.callee.root === chain.root && c.callee.steps.length === n - 2);
-  return call?.args[0];
+  return callAt(chain, n - 2, resolver.scan)?.args[0];
 }
 
 /** `kwargs` (a `**` parameter), `vars(x)`, `x.__dict__`, `globals()`, `locals()`. */
