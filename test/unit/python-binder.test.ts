@@ -280,3 +280,30 @@ test('for statements and comprehension clauses are loops: the names each binds a
     ],
   );
 });
+
+test('an annotated assignment binds the value after its annotation (field: Mapping[str, int] = attr.ib(), label: "Label" = "plain"), an augmented one the value after its operator, an annotation alone no value', () => {
+  const scan = pythonFile(
+    [
+      'class C:',
+      '    checkers: typing.Mapping[',
+      '        str, typing.Callable[[int], bool],',
+      '    ] = attr.ib(default=1)',
+      '    plain = attr.ib()',
+      '    bare: int',
+      'total = 0',
+      'total += rows.count()',
+      'label: "Label" = "plain"',
+      'def fill(self):',
+      '    self.table: dict = {"key": 1}',
+      '',
+    ].join('\n'),
+  ).binding;
+  const chain = (c: PyScan['forLoops'][number]['iterable']) => (c ? [c.root === -1 ? `<${c.literal}>` : scan.sites[c.root].text, ...c.steps].join('.') : '');
+  const values = (scope: number, name: string) => scan.scopes[scope].bindings.get(name)?.values.map(chain);
+  const cls = scan.scopes.findIndex((s) => s.kind === 'class');
+  assert.deepEqual([values(cls, 'checkers'), values(cls, 'plain'), values(cls, 'bare') ?? []], [['attr.ib.()'], ['attr.ib.()'], []]);
+  assert.deepEqual(values(0, 'total'), ['<number>', 'rows.count.()']);
+  // The value's string is the whole value assigned, the annotation's is not; a literal after `=` fills the name.
+  const strings = scan.strings.map((s) => [scan.text.slice(s.token.contentStart, s.token.contentEnd), s.assignedValueOf ?? [], s.filledContainer ?? '']);
+  assert.deepEqual(strings.filter(([text]) => ['Label', 'plain', 'key'].includes(text as string)), [['Label', [], ''], ['plain', ['label'], ''], ['key', [], 'table']]);
+});

@@ -60,6 +60,8 @@ const isKeptWord = (s: string) => s !== '' && !/[\s/\\\0]/.test(s);
 const name = matching('a Python name', isName);
 const calleeIndex = matching('callee:index', (s) => /^[^:]+:(?:0|[1-9][0-9]{0,3})$/.test(s) && isName(s.split(':')[0]));
 const reason = text(200);
+/** A container by its name, or a function's result (`options()`). */
+const containerName = matching('a Python name, or one followed by ()', (s) => isName(s.endsWith('()') ? s.slice(0, -2) : s));
 const familyKey = matching('a family piece (prefix:, suffix: or around:)', (s) => /^(?:prefix|suffix|around):[\p{L}\p{N}_{}]+$/u.test(s));
 
 const namesShape = (): Shape<NamesSection> => ({
@@ -84,7 +86,7 @@ const namesShape = (): Shape<NamesSection> => ({
   valueArguments: required(arrayOf(calleeIndex)),
   frameReaders: optional(arrayOf(name, { unique: true })),
   frameKeys: optional(arrayOf(name, { unique: true })),
-  nameContainers: optional(arrayOf(name, { unique: true })),
+  nameContainers: optional(arrayOf(containerName, { unique: true })),
   nameValueContainers: optional(arrayOf(name, { unique: true })),
   distributions: optional(arrayOf(matching('distribution name', (s) => /^[a-z0-9]+(-[a-z0-9]+)*$/.test(s)), { unique: true })),
   dataNames: required(arrayOf(name)),

@@ -6,7 +6,7 @@
  */
 import { Bind, IMPORTING_CALLEES, Site, calledName, enclosingFunction, lookupSite, loopIterableNames, outermostFunction, scanPython, type CallContext, type Chain, type NameSite, type PyScan, type StringSite } from '../python/binder';
 import { FileResolver, type ModuleContext } from './resolve';
-import { externalValueWord, distributionLookup, handedAttributes, isKwargsName, nameArgumentFlow, stringRole, withNameFlow, type ArgumentFlow, type NameContainers } from './string-roles';
+import { externalValueWord, distributionLookup, returningFunction, handedAttributes, isKwargsName, nameArgumentFlow, stringRole, withNameFlow, type ArgumentFlow, type NameContainers } from './string-roles';
 import { appendTo } from '../common/multimap';
 import { forEachWord, splitWord } from './words';
 import { isTemplateText, templateAttributes } from './prose';
@@ -175,8 +175,25 @@ export interface FileFacts {
   handedAttributes: Array<[parameter: string, attribute: string]>;
   /** Where a method looks its own instance's attributes up by a type's name (`getattr(self, node.__class__.__name__.upper())`): the class, and how the name is spelled. */
   typeNameLookups: Array<[cls: string, spelling: TypeNameSpelling]>;
+  /**
+   * Containers whose strings a lookup spells in one case as attribute names (`getattr(self,
+   * self.request.method.lower())` where `self.request.method in self.SUPPORTED_METHODS`): the
+   * container's name and the case.
+   */
+  caseDispatch: Array<[container: string, spelling: 'upper' | 'lower']>;
+  /** Identifier-like strings of the tuples, lists and sets a class body or the module assigns to a name (`SUPPORTED_METHODS = ("GET", ...)`): the name and the string. */
+  groupWords: Array<[target: string, word: string]>;
   /** One-word strings held in the file's containers or compared with (`{"blink": "blink"}`, `word == "link"`): data that may become keywords. */
   containerWords: string[];
+  /**
+   * Attributes a function sets on an object whose namespace a template of that function reads by
+   * name (`record.color = ...` where `fmt % record.__dict__`, `"%(color)s" % vars(record)`).
+   */
+  templatedAttributes: string[];
+  /** Private fields of attrs classes (`_checkers = attr.ib()`) and the keyword `__init__` takes each by (`checkers`). */
+  attrsFields: Array<[field: string, keyword: string]>;
+  /** One-word keys of the mappings its functions return (`return {"limit": 3}`): the function and the key. */
+  returnedKeys: Array<[fn: string, word: string]>;
   /** A class of the file serves attributes from its data (`__getattr__`). */
   dynamicAttributes: boolean;
   /**
@@ -226,7 +243,7 @@ function baseModule(resolver: FileResolver, chain: Chain): string | undefined {
 export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   const scan = scanPython(text);
   const resolver = new FileResolver(scan, context);
-  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], standIns: [], wrappedNames: [], computedModuleParents: [], pathWords: [], oneWordStrings: [], lowerWordStrings: [], nameKeys: [], nameReaders: [], nameAttributes: [], attributeWords: [], decorated: [], stringWords: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), ordersByName: ordersByName(scan), outsideLookups: outsideLookups(scan, resolver), handedSelf: handedSelf(scan, resolver), typeNameLookups: typeNameLookups(scan, resolver), wordStrings: [], externalValues: [], distributions: [], namePieces: [], cutWords: [], laidOutWords: [], keyWords: [], templateAttributes: [], computedKeywordCallees: [], containerWords: [], dynamicAttributes: false, shadowedModules: [], attributeLocals: [], reexports: [], optionNames: [], nameValued: [], nameContainers: { keys: [], values: [], parameters: [] }, handedAttributes: handedAttributes(resolver), nameArguments: nameArgumentFlow(resolver) };
+  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], standIns: [], wrappedNames: [], computedModuleParents: [], pathWords: [], oneWordStrings: [], lowerWordStrings: [], nameKeys: [], nameReaders: [], nameAttributes: [], attributeWords: [], decorated: [], stringWords: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), ordersByName: ordersByName(scan), outsideLookups: outsideLookups(scan, resolver), handedSelf: handedSelf(scan, resolver), typeNameLookups: typeNameLookups(scan, resolver), templatedAttributes: templatedAttributes(scan, resolver), caseDispatch: caseDispatch(scan, resolver), groupWords: [], wordStrings: [], externalValues: [], distributions: [], namePieces: [], cutWords: [], laidOutWords: [], keyWords: [], templateAttributes: [], computedKeywordCallees: [], containerWords: [], returnedKeys: [], attrsFields: [], dynamicAttributes: false, shadowedModules: [], attributeLocals: [], reexports: [], optionNames: [], nameValued: [], nameContainers: { keys: [], values: [], parameters: [] }, handedAttributes: handedAttributes(resolver), nameArguments: nameArgumentFlow(resolver) };
   // Strings flow into names within the file, as the translation sees them (code.ts).
   const flow = withNameFlow(resolver);
   facts.nameValued = flow.names;
@@ -290,6 +307,20 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
         scope.decorators.some((d) => DECLARATIVE_DECORATORS.has(d.replace(/\(.*$/s, '').split('.').pop() ?? '')) ||
         scope.bases.some((b) => DECLARATIVE_BASES.has(resolver.lastAttribute(b) ?? ''));
       for (const [name, binding] of scope.bindings) if (binding.kinds & Bind.Assign && !(binding.kinds & (Bind.Def | Bind.Class))) cls.fields.push(name);
+      // attrs makes an `__init__` that takes each field by keyword, a private one (`_checkers = attr.ib()`) by its name without the underscore (`checkers=`).
+      if (scope.decorators.some((d) => ATTRS_DECORATOR.test(d))) {
+        const params: string[] = [];
+        for (const [name, binding] of scope.bindings) {
+          if (!binding.values.some((value) => value.steps.at(-1) === '()' && ATTRS_FIELD.has(resolver.lastAttribute({ ...value, steps: value.steps.slice(0, -1) }) ?? ''))) continue;
+          const param = /^_[^_]/u.test(name) ? name.slice(1) : name;
+          params.push(param);
+          if (param !== name) {
+            facts.definitions.push([param, 'parameter']);
+            facts.attrsFields.push([name, param]);
+          }
+        }
+        if (params.length > 0) facts.functions.push([scope.name, params, false, [], false]);
+      }
       for (const base of scope.bases) {
         const external = resolver.externalName(base);
         if (external !== undefined) cls.bases.push({ external });
@@ -453,11 +484,15 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
       facts.oneWordStrings.push(listed[1]);
     }
     if (role === 'prose' && content.includes('<')) for (const m of content.matchAll(MARKUP_TAG)) facts.wordStrings.push(m[1]);
+    if (!site.token.parts && site.assignedTo?.length === 1 && (site.container === 'group' || site.container === 'list' || site.container === 'set') && (site.scope === 0 || scan.scopes[site.scope].kind === 'class') && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) facts.groupWords.push([site.assignedTo[0], content]);
     if (role === 'prose' && !site.token.parts && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) {
       const key = site.container === 'subscript' || site.container === 'dict-key';
       if (toRepository || key) facts.wordStrings.push(content);
       if (key) facts.keyWords.push(content);
-      if (site.comparedWith || (site.container !== undefined && CONTAINERS.has(site.container))) facts.containerWords.push(content);
+      // A key of a mapping a function returns is a keyword where the function's result is handed on as keywords (`cls(**self.options())`).
+      const returnedBy = site.container === 'dict-key' && site.dict !== undefined ? returningFunction(scan, site.dict, site.scope) : undefined;
+      if (returnedBy !== undefined) facts.returnedKeys.push([returnedBy, content]);
+      else if (site.comparedWith || (site.container !== undefined && CONTAINERS.has(site.container))) facts.containerWords.push(content);
     }
     if (role === 'fragments' || ((role === 'names' || role === 'definition-names' || role === 'flow') && site.token.parts)) facts.families.push(...familyPieces(scan, site));
     if (site.token.parts || role !== 'names') continue;
@@ -481,6 +516,8 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   facts.lowerWordStrings = [...new Set(facts.lowerWordStrings)].sort();
   facts.laidOutWords = [...new Set(facts.laidOutWords)].sort();
   facts.keyWords = [...new Set(facts.keyWords)].sort();
+  facts.groupWords = uniquePairs(facts.groupWords);
+  facts.returnedKeys = uniquePairs(facts.returnedKeys);
   facts.templateAttributes = [...new Set(facts.templateAttributes)].sort();
   facts.stringWords = [...stringWords].sort();
   for (const call of scan.calls) {
@@ -610,6 +647,11 @@ function wrappedNames(scan: PyScan, resolver: FileResolver): Array<[string, stri
   return [...out.values()];
 }
 
+/** Pairs of strings once each, in the order of their dotted joins. */
+function uniquePairs(pairs: ReadonlyArray<[string, string]>): Array<[string, string]> {
+  return [...new Map(pairs.map((pair) => [pair.join('\0'), pair] as const)).values()].sort(byJoined);
+}
+
 /** Tuples of strings in the order of their dotted joins. */
 function byJoined(a: readonly string[], b: readonly string[]): number {
   const x = a.join('.');
@@ -639,6 +681,64 @@ function typeNameLookups(scan: PyScan, resolver: FileResolver): Array<[string, T
     for (const value of found ? found.binding.values : [name]) {
       const spelling = typeNameSpelling(value.steps);
       if (spelling) out.set(`${owner.name}\0${spelling}`, [owner.name, spelling]);
+    }
+  }
+  return [...out.values()].sort(byJoined);
+}
+
+/** Before an object's namespace that a template reads: `%`, `.format_map(`, or `**` in a `.format(` call. */
+const TEMPLATE_OPERAND_BEFORE = /(?:%|\bformat_map\(|\bformat\([^()]*\*\*)\s*$/;
+
+/** `FileFacts.templatedAttributes`. */
+function templatedAttributes(scan: PyScan, resolver: FileResolver): string[] {
+  // The variables (by the scope binding them and their name) whose namespace a template reads, with the function it reads them in.
+  const read = new Set<string>();
+  const variable = (site: NameSite) => {
+    const found = resolver.lookupSite(site);
+    return found ? `${found.scope}:${site.text}` : undefined;
+  };
+  const note = (root: number, start: number) => {
+    const site = scan.sites[root];
+    const key = site.kind === Site.Name ? variable(site) : undefined;
+    if (key !== undefined && TEMPLATE_OPERAND_BEFORE.test(scan.text.slice(Math.max(0, start - 80), start))) read.add(key);
+  };
+  for (const call of scan.calls) {
+    const [arg] = call.args;
+    if (arg && arg.root !== -1 && arg.steps.length === 0 && resolver.isBuiltinCall(call.callee, 'vars') && call.callee.root !== -1) note(arg.root, scan.sites[call.callee.root].start);
+  }
+  for (const site of scan.sites) {
+    if (site.kind === Site.Attribute && site.text === '__dict__' && site.chain && site.chain.root !== -1 && site.chain.steps.length === 0) note(site.chain.root, scan.sites[site.chain.root].start);
+  }
+  if (read.size === 0) return [];
+  const out = new Set<string>();
+  for (const site of scan.sites) {
+    if (site.kind !== Site.Attribute || !site.store || !site.chain || site.chain.root === -1 || site.chain.steps.length > 0) continue;
+    const root = scan.sites[site.chain.root];
+    const key = root.kind === Site.Name ? variable(root) : undefined;
+    if (key !== undefined && read.has(key)) out.add(site.text);
+  }
+  return [...out].sort();
+}
+
+/**
+ * `FileFacts.caseDispatch`: `getattr(obj, E.lower())` (or `.upper()`) where the file tests `E in C`
+ * or `E not in C`: the strings of `C` are spelled in that case as the attributes the lookup reaches
+ * (a handler's `head` for the request's `"HEAD"`).
+ */
+function caseDispatch(scan: PyScan, resolver: FileResolver): Array<[string, 'upper' | 'lower']> {
+  const out = new Map<string, [string, 'upper' | 'lower']>();
+  for (const call of scan.calls) {
+    const name = call.args[1];
+    if (!name || name.root === -1 || (!resolver.isBuiltinCall(call.callee, 'getattr') && !resolver.isBuiltinCall(call.callee, 'hasattr'))) continue;
+    const n = name.steps.length;
+    const spelling = name.steps[n - 2];
+    if (n < 2 || name.steps[n - 1] !== '()' || (spelling !== 'lower' && spelling !== 'upper')) continue;
+    const element = name.steps.slice(0, -2);
+    if (element.some((step) => step === '()' || step === '[]')) continue;
+    const spelled = [scan.sites[name.root].text, ...element].join('\\s*\\.\\s*');
+    for (const m of scan.text.matchAll(new RegExp(`(?<![\\w.])${spelled}\\s+(?:not\\s+)?in\\s+([\\p{L}_][\\p{L}\\p{N}_.]*)`, 'gu'))) {
+      const container = m[1].split('.').pop()!;
+      out.set(`${container}\0${spelling}`, [container, spelling]);
     }
   }
   return [...out.values()].sort(byJoined);
@@ -840,6 +940,10 @@ function collectOptionNames(scan: ReturnType<typeof scanPython>, resolver: FileR
 
 const DECLARATIVE_DECORATORS = new Set(['dataclass', 'define', 'frozen', 'mutable', 's', 'attrs', 'dataclass_transform']);
 const DECLARATIVE_BASES = new Set(['TypedDict']);
+/** The decorators of attrs that make a class of fields: `@attr.s`, `@attr.s(frozen=True)`, `@attrs.define`, `@define`, `@frozen`. */
+const ATTRS_DECORATOR = /^(?:(?:attr|attrs)\.(?:s|attrs|define|frozen|mutable)|define|frozen|mutable|attrs)\b/;
+/** The calls that declare a field of an attrs class. */
+const ATTRS_FIELD: ReadonlySet<string> = new Set(['ib', 'attrib', 'field']);
 const NAME_READERS = new Set(['__name__', '__qualname__', '__dict__', '__members__', '__slots__', '_fields']);
 
 /** The literal pieces of a name built at run time, from the string's neighbours in its expression, with where its value comes from. */

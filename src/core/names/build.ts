@@ -139,6 +139,10 @@ export function buildNames(
   const membersOf = classMembers(input.facts);
   keepProtocolNames(input.facts, external, membersOf, keep);
   keepTypeNameHandlers(input.facts, external, membersOf, keep);
+  keepCaseDispatched(input.facts, keep);
+  // A template reads these attributes by name from the object's namespace (`fmt % record.__dict__`), wherever its text is written.
+  for (const file of input.facts) for (const name of file.templatedAttributes) keep(name, 'namespace-template');
+
   keepComputedKeywords(input.facts, keep);
   // A parameter named after an installed plugin's fixture receives that fixture (environment.ts).
   for (const name of options.environment?.fixtures ?? []) if (definitions.has(name)) keep(name, 'plugin-fixture');
@@ -247,6 +251,13 @@ export function buildNames(
   if (input.facts.some((f) => f.inspectsSignatures)) for (const file of input.facts) for (const name of file.variadicParams) keptEverywhere[name] ??= 'inspected-parameter';
   // A package's submodule and the member its `__init__` binds in its place are one attribute of the package: one spelling.
   for (const file of input.facts) for (const word of file.shadowedModules) if (word in keptMembers) keptEverywhere[word] ??= 'module-shadowed-by-kept-member';
+  // attrs takes a private field `_x` by the keyword `x`: where one of them keeps its spelling, so does the other.
+  for (const file of input.facts) {
+    for (const [field, keyword] of file.attrsFields) {
+      if (keyword in keptMembers && !(field in keptMembers)) keep(field, 'attrs-field');
+      else if (field in keptMembers && !(keyword in keptMembers)) keep(keyword, 'attrs-field');
+    }
+  }
   tables.keptEverywhere = sortedRecord(keptEverywhere);
   tables.keptMembers = sortedRecord(keptMembers);
   rules = new NameRules(tables, external);
@@ -298,7 +309,7 @@ export function buildNames(
       for (const member of new Set([...cls.members, ...cls.assigned, ...cls.privateNames])) {
         if (!member.startsWith('__') || member.endsWith('__')) continue;
         const mangled = `_${cls.name.replace(/^_+/, '')}${member}`;
-        const view = `_${(identifiers[cls.name] ?? cls.name).replace(/^_+/, '')}${identifiers[member] ?? locals[member] ?? member}`;
+        const view = `_${(identifiers[cls.name] ?? locals[cls.name] ?? cls.name).replace(/^_+/, '')}${identifiers[member] ?? locals[member] ?? member}`;
         if (view !== mangled && rules.naming.realName(view) === mangled) identifiers[mangled] = view;
       }
     }
@@ -490,6 +501,23 @@ function keepTypeNameHandlers(facts: readonly FileFacts[], external: ExternalNam
     for (const [name, spelling] of file.typeNameLookups) {
       const spelled = new Set([...outside].map((word) => (spelling === 'upper' ? word.toUpperCase() : spelling === 'lower' ? word.toLowerCase() : word)));
       for (const member of membersOf(name)) if (spelled.has(member) && !isDunder(member)) keep(member, 'type-name-dispatch');
+    }
+  }
+}
+
+/**
+ * `getattr(self, self.request.method.lower())` where `self.request.method in SUPPORTED_METHODS`:
+ * the strings of every such container the repository writes out (`SUPPORTED_METHODS = ("GET",
+ * "HEAD")`, a subclass's longer one), spelled in the lookup's case, are the attributes the
+ * lookup reaches by data, which keep their spelling.
+ */
+function keepCaseDispatched(facts: readonly FileFacts[], keep: (word: string, reason: string) => void): void {
+  const spellings = new Map<string, Array<'upper' | 'lower'>>();
+  for (const file of facts) for (const [container, spelling] of file.caseDispatch) appendTo(spellings, container, spelling);
+  if (spellings.size === 0) return;
+  for (const file of facts) {
+    for (const [target, word] of file.groupWords) {
+      for (const spelling of spellings.get(target) ?? []) keep(spelling === 'upper' ? word.toUpperCase() : word.toLowerCase(), 'case-dispatch');
     }
   }
 }
@@ -925,6 +953,9 @@ function keepComputedKeywords(facts: FileFacts[], keep: (word: string, reason: s
   const callees = new Set(facts.flatMap((f) => f.computedKeywordCallees));
   if (callees.size === 0) return;
   const words = new Set(facts.flatMap((f) => f.containerWords));
+  // The keys of a mapping a function returns are the keywords of the calls its result is handed to as `**` keywords, which the view renames alike.
+  const results = new Set(facts.flatMap((f) => f.nameContainers.keys));
+  for (const file of facts) for (const [fn, word] of file.returnedKeys) if (!results.has(`${fn}()`)) words.add(word);
   for (const file of facts) for (const [name, params] of file.functions) if (callees.has(name)) for (const p of params) if (words.has(p)) keep(p, 'computed-keyword');
 }
 
@@ -960,6 +991,8 @@ function pathSegments(input: NamesInput, rules: NameRules): Record<string, strin
   for (const dotted of input.modules) for (const part of dotted.split('.')) moduleNames.add(part);
   const paths: Record<string, string> = {};
   const files = new Set(input.paths);
+  // One-word strings of data the code hands to its callables or uses as keys (`load_schema("draft3")`).
+  const dataWords = new Set(input.facts.flatMap((f) => f.wordStrings));
   for (const file of input.paths) {
     const segments = file.split('/');
     for (let i = 0; i < segments.length; i++) {
@@ -980,6 +1013,9 @@ function pathSegments(input: NamesInput, rules: NameRules): Record<string, strin
       const dot = segment.indexOf('.');
       const stem = dot > 0 ? segment.slice(0, dot) : segment;
       if (!moduleNames.has(stem) && !rules.isDefined(stem)) continue;
+      // A data file named as that data spells a name (`schemas/draft3.json`, opened as `f"schemas/{name}.json"`
+      // for `load_schema("draft3")`) is opened by the data, which keeps its spelling: so does the file.
+      if (!moduleNames.has(stem) && !/\.pyi?$/.test(segment) && dataWords.has(stem)) continue;
       const view = rules.moduleView(stem);
       if (view !== stem) paths[segment] = view + segment.slice(stem.length);
     }

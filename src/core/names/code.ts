@@ -9,7 +9,7 @@ import { applyEdits, isNameShaped, isTemplateText, type ProseOptions, type Prose
 import { outermostFunction, Site, type NameSite, type PyScan, scanPython, type StringPart, type StringSite } from '../python/binder';
 import { FileResolver, type ModuleContext, type NameClass } from './resolve';
 import type { NameRules } from './rules';
-import { inModuleExports, isContainerVariable, isSourceNamespace, kwargsOwner, namesDistribution, sourcePlaceholders, stringRole, withNameFlow, type StringRole } from './string-roles';
+import { inModuleExports, isContainerVariable, isSourceNamespace, kwargsOwner, returnsKeywords, namesDistribution, sourcePlaceholders, stringRole, withNameFlow, type StringRole } from './string-roles';
 import { pieceShapes } from './analyze';
 import { controlSequenceLength, forEachWord, isDunder } from './words';
 import type { DataWordLedger } from './data-words';
@@ -131,6 +131,8 @@ export class CodeTranslator {
         const toDict = resolver.isBuiltinCall(site.chain, 'dict');
         // `options = dict(a=1)` handed on as `f(**options)`: its keys are keyword names, as the same dict's literal keys are; handed to
         // `exec` with source, the names the source reads (a function's nested helper too).
+        const callee = site.call?.callee;
+        if (toDict && callee && callee.root !== -1 && returnsKeywords(resolver, resolver.scan.sites[callee.root].start, site.scope)) return rules.memberView(text);
         if (toDict && site.assignedTo?.some((name) => isContainerVariable(resolver, name, site.scope))) {
           return site.assignedTo.some((name) => isSourceNamespace(resolver, name, site.scope)) ? rules.memberOrLocalView(text) : rules.memberView(text);
         }

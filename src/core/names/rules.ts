@@ -62,7 +62,7 @@ export interface NamesTables {
   frameReaders?: string[];
   /** Names the repository looks up in a frame's namespace (`f_locals.get("_hidden")`); absent in bundles made before. */
   frameKeys?: string[];
-  /** Attributes holding containers the repository iterates into names: their keys and items are names (a literal filling them anywhere). */
+  /** Attributes holding containers the repository iterates into names: their keys and items are names (a literal filling them anywhere); `options()`, what a function of that name returns, handed on as `**` keywords. */
   nameContainers?: string[];
   /** Of those, the mappings whose values are names too. */
   nameValueContainers?: string[];

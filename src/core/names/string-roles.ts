@@ -23,7 +23,7 @@
  * - `prose`: any other string: only name-shaped spans change (see prose.ts).
  */
 import { aliasesOf } from '../python/aliases';
-import { Bind, Site, type CallContext, type Chain, type PyScan, type Scope, type StringSite } from '../python/binder';
+import { Bind, Site, enclosingFunction, type CallContext, type Chain, type PyScan, type Scope, type StringSite } from '../python/binder';
 import { isIdentifier } from '../python/identifiers';
 import { FileResolver } from './resolve';
 import { appendTo } from '../common/multimap';
@@ -169,6 +169,7 @@ function isSourceArgument(site: StringSite, resolver: FileResolver): boolean {
   if (site.call !== undefined && site.whole && site.argIndex === 0 && site.keyword === undefined && isSourceRunner(site.call.callee, resolver)) return true;
   // Source built from pieces before it runs: `code = template.replace("%BODY%", body)`, `exec_(code, ns)`.
   const flow = sourceFlow(resolver);
+  if (flow.literals.has(site.token.start)) return true;
   if (builtInto(site, resolver).some((name) => flow.variables.has(variableKey(resolver, name, site.scope)))) return true;
   return site.call !== undefined && flow.calls.has(site.call);
 }
@@ -181,8 +182,62 @@ function isSourceArgument(site: StringSite, resolver: FileResolver): boolean {
 function builtInto(site: StringSite, resolver: FileResolver): string[] {
   const names = [...(site.assignedValueOf ?? []), ...(site.assignedPieceOf ?? [])];
   const call = site.call ?? site.outer?.call;
-  if (site.assignedTo?.length === 1 && (!call || TEXT_METHODS.has(resolver.lastAttribute(call.callee) ?? '') || STR_SEARCH.has(resolver.lastAttribute(call.callee) ?? ''))) names.push(site.assignedTo[0]);
+  const method = call ? resolver.lastAttribute(call.callee) ?? '' : '';
+  if (site.assignedTo?.length === 1 && (!call || TEXT_METHODS.has(method) || STR_SEARCH.has(method) || TEXT_FUNCTIONS.has(method))) names.push(site.assignedTo[0]);
   return names;
+}
+
+/** Functions that make text from text (`textwrap.dedent(source)`). */
+const TEXT_FUNCTIONS: ReadonlySet<string> = new Set(['dedent', 'indent']);
+
+/**
+ * Where the file hands source to a Python interpreter other than by `exec`: after `-c` in a
+ * command that starts it (`[sys.executable, "-c", code]`), as its standard input (`input=code`
+ * in a call whose command names `sys.executable`), or written to a `.py` file (`f.write(code)`
+ * after `open("app/__main__.py", "w") as f`, `path.write_text(code)` of a path ending in `.py`):
+ * the variables there (bare sites) and the string literals, by where they start.
+ */
+function interpreterSources(resolver: FileResolver): { variables: Array<{ text: string; scope: number }>; literals: number[] } {
+  const scan = resolver.scan;
+  const text = scan.text;
+  const variables: Array<{ text: string; scope: number }> = [];
+  const literals: number[] = [];
+  const take = (at: number, scope: number) => {
+    const name = /^\s*([\p{L}_][\p{L}\p{N}_]*)\s*[,)\]]/u.exec(text.slice(at, at + 120));
+    if (name) variables.push({ text: name[1], scope });
+    else literals.push(at + /^\s*/.exec(text.slice(at, at + 120))![0].length);
+  };
+  for (const site of scan.strings) {
+    const outer = site.outer;
+    if (!outer || text.slice(site.token.contentStart, site.token.contentEnd) !== '-c' || !/\bexecutable\b/.test(text.slice(outer.call.open, site.token.start))) continue;
+    const comma = /^\s*,/.exec(text.slice(site.token.end, site.token.end + 40));
+    if (comma) take(site.token.end + comma[0].length, site.scope);
+  }
+  const pythonFiles = new Set<CallContext>();
+  for (const call of scan.calls) {
+    const args = text.slice(call.open, call.close);
+    if (/\bexecutable\b/.test(args)) {
+      const input = /[(,]\s*input\s*=/.exec(args);
+      if (input) take(call.open + input.index + input[0].length, call.scope);
+    }
+    const opened = resolver.isBuiltinCall(call.callee, 'open') || resolver.lastAttribute(call.callee) === 'Path';
+    if (opened && /\.py["']/.test(args) && (!resolver.isBuiltinCall(call.callee, 'open') || /["'][wa]t?["']/.test(args))) pythonFiles.add(call);
+  }
+  if (pythonFiles.size === 0) return { variables, literals };
+  // The handles and paths those calls give: `as f`, `path = Path(...)`.
+  const handles = new Set<string>();
+  for (const call of pythonFiles) {
+    const named = /^\)\s*as\s+([\p{L}_][\p{L}\p{N}_]*)/u.exec(text.slice(call.close, call.close + 80)) ?? /([\p{L}_][\p{L}\p{N}_]*)\s*=\s*(?:[\p{L}_][\p{L}\p{N}_.]*)?$/u.exec(text.slice(Math.max(0, call.open - 80), call.open).replace(/[\p{L}_][\p{L}\p{N}_.]*$/u, ''));
+    if (named) handles.add(named[1]);
+  }
+  for (const call of scan.calls) {
+    const method = call.callee.steps[call.callee.steps.length - 1];
+    if ((method !== 'write' && method !== 'write_text') || call.callee.root === -1) continue;
+    const receiver = call.callee.steps.length === 1 ? scan.sites[call.callee.root].text : undefined;
+    const chained = [...pythonFiles].some((opened) => call.callee.root !== -1 && scan.sites[call.callee.root].start <= opened.open && opened.close < call.open);
+    if ((receiver !== undefined && handles.has(receiver)) || chained) take(call.open + 1, call.scope);
+  }
+  return { variables, literals };
 }
 
 function isSourceRunner(callee: Chain, resolver: FileResolver): boolean {
@@ -201,6 +256,8 @@ interface SourceFlow {
   placeholders: Set<string>;
   /** The placeholders `.replace` fills in a string literal, by the offset where the literal ends (`"X_# += one".replace("#", ...)`). */
   literalPlaceholders: Map<number, string[]>;
+  /** String literals handed to an interpreter as they are (`[sys.executable, "-c", "import pkg"]`), by where they start. */
+  literals: Set<number>;
 }
 
 const sourceFlows = new WeakMap<FileResolver['scan'], SourceFlow>();
@@ -237,7 +294,9 @@ function sourceFlow(resolver: FileResolver): SourceFlow {
   const filledList = (chain: Chain) => (chain.steps.length === 1 && LIST_FILLERS.has(chain.steps[0]) ? bare({ ...chain, steps: [] }) : undefined);
   const appenders = new Set<string>();
   for (const call of scan.calls) if (isSourceRunner(call.callee, resolver)) add(bare(call.args[0]));
-  flow = { variables, calls, placeholders: new Set(), literalPlaceholders: new Map() };
+  const interpreted = interpreterSources(resolver);
+  for (const variable of interpreted.variables) add(variable);
+  flow = { variables, calls, placeholders: new Set(), literalPlaceholders: new Map(), literals: new Set(interpreted.literals) };
   sourceFlows.set(scan, flow);
   if (variables.size === 0) return flow;
   // The literal first arguments of `.replace` calls: the placeholders they fill.
@@ -249,7 +308,7 @@ function sourceFlow(resolver: FileResolver): SourceFlow {
     const end = /\.\s*replace\s*$/.exec(scan.text.slice(Math.max(0, call.open - 40), call.open));
     if (end) appendTo(flow.literalPlaceholders, call.open - end[0].length, contentOf(site));
   }
-  const holdsString = new Set(scan.strings.flatMap((s) => [...(s.assignedValueOf ?? []), ...(s.assignedPieceOf ?? [])].map((name) => variableKey(resolver, name, s.scope))));
+  const holdsString = new Set(scan.strings.flatMap((s) => builtInto(s, resolver).map((name) => variableKey(resolver, name, s.scope))));
   for (let size = -1; variables.size !== size; ) {
     size = variables.size;
     scan.scopes.forEach((scope, index) => {
@@ -276,6 +335,8 @@ function sourceFlow(resolver: FileResolver): SourceFlow {
     const handsSource = (call: CallContext) => {
       const callee = bare(call.callee);
       if (callee) return functions.has(callee.text) || appenders.has(variableKey(resolver, callee.text, callee.scope));
+      // `self.run_source(code)`: a method of the file's classes.
+      if (call.callee.steps.length === 1 && resolver.receiverClass({ ...call.callee, steps: [] }) !== -1 && functions.has(call.callee.steps[0])) return true;
       return isSourceVariable(filledList(call.callee));
     };
     for (const call of scan.calls) {
@@ -432,6 +493,7 @@ function flowsIntoName(site: StringSite, resolver: FileResolver): boolean {
   // `formatters["formatvalue"] = f` and later `render(**formatters)`: a key of such a mapping is a keyword.
   const mapping = containers && site.whole && site.subscripted?.root !== -1 ? containerKey(site.subscripted, resolver) : undefined;
   if (mapping !== undefined && containers!(mapping)) return true;
+  if (site.container === 'dict-key' && site.whole && site.dict !== undefined && returnsKeywords(resolver, site.dict, site.scope)) return true;
   // `names.remove("POSIX")` on a list of names: an element, as the list's literal strings are.
   const method = site.call && site.whole && site.keyword === undefined ? resolver.lastAttribute(site.call.callee) : undefined;
   if (method !== undefined && Object.hasOwn(ELEMENT_METHODS, method) && ELEMENT_METHODS[method] === site.argIndex && site.call!.callee.steps.length >= 1) {
@@ -588,13 +650,28 @@ export function nameValuedNames(resolver: FileResolver): { names: string[]; cont
   }
   // `exec(source, {}, namespace)`: the keys of the namespace are the names the source reads.
   const containers = new Set<string>(sourceNamespaces(resolver));
+  const results = new Set<string>();
   for (const call of resolver.scan.calls) {
-    // `cls(**kwargs)` of the repository's callable: the keys of `kwargs` are its keyword names.
+    // `cls(**kwargs)` of the repository's callable: the keys of `kwargs` are its keyword names; of
+    // `cls(**self.options())`, the keys of what `options` returns (`options()`, whoever defines it).
     if (resolver.isExternalChain(call.callee)) continue;
     for (const arg of call.splatArgs) {
-      const key = containerKey(arg, resolver);
+      const key = containerKey(arg, resolver) ?? resultKey(arg, resolver.scan);
       if (key) containers.add(key);
+      if (key?.endsWith('()')) results.add(key);
     }
+  }
+  // `options = super().options()`, of such a function: the variable holds what it returns.
+  const isResult = (key: string | undefined) => key !== undefined && (results.has(key) || resolver.context.isNameContainer?.(key) === true);
+  resolver.scan.scopes.forEach((scope, index) => {
+    if (scope.kind !== 'function') return;
+    for (const [name, binding] of scope.bindings) if (binding.values.some((value) => isResult(resultKey(value, resolver.scan)))) containers.add(`${index}:${name}`);
+  });
+  // `return options` in such a function: the variable is what it returns.
+  for (const site of resolver.scan.sites) {
+    if (site.kind !== Site.Name || site.store || !/^[ \t]*(?:$|[#;\n\r])/.test(resolver.scan.text.slice(site.end, site.end + 80))) continue;
+    const fn = returningFunction(resolver.scan, site.start, site.scope);
+    if (fn !== undefined && isResult(`${fn}()`)) containers.add(containerVariableKey(resolver, site.text, site.scope));
   }
   for (const { receiver, index } of resolver.scan.subscripts) {
     if (isNamespaceChain(receiver, resolver)) {
@@ -634,6 +711,7 @@ export function nameValuedNames(resolver: FileResolver): { names: string[]; cont
     if (method !== 'values' && (method !== 'items' || out.has(first))) attributes.keys.add(name);
     if (values) attributes.values.add(name);
   }
+  for (const result of results) attributes.keys.add(result);
   // `namespace.keys() == expected.keys()`: a mapping compared as a whole with a container of names holds names too.
   for (const [a, b] of comparedWholes(resolver)) {
     if (containers.has(a)) containers.add(b);
@@ -645,6 +723,37 @@ export function nameValuedNames(resolver: FileResolver): { names: string[]; cont
     valueContainers: [...valueContainers],
     attributeContainers: { keys: [...attributes.keys].sort(), values: [...attributes.values].sort(), parameters: [...parameters].sort() },
   };
+}
+
+/**
+ * What a call returns, as a container is asked for: `options()` of `self.options()`,
+ * `super().options()` and `options()`; none for a mapping's own methods (`kwargs.get("extra")`,
+ * `defaults.copy()`), which return what the mapping holds.
+ */
+function resultKey(chain: Chain, scan: PyScan): string | undefined {
+  const steps = chain.steps;
+  if (steps[steps.length - 1] !== '()') return undefined;
+  const name = steps.length >= 2 ? steps[steps.length - 2] : chain.root === -1 ? undefined : scan.sites[chain.root].text;
+  return name === undefined || name === '()' || name === '[]' || MAPPING_METHODS.has(name) ? undefined : `${name}()`;
+}
+
+/** Methods of `dict` that return what the mapping holds, or a copy of it. */
+const MAPPING_METHODS: ReadonlySet<string> = new Set(['get', 'pop', 'setdefault', 'copy', 'items', 'keys', 'values', 'popitem', 'fromkeys']);
+
+/**
+ * A mapping returned (`return dict(...)`, `return {...}`, the `dict(` or `{` at `start`) by a
+ * function whose result is handed on as keywords (`cls(**self.options())`): its keys are keywords.
+ */
+export function returnsKeywords(resolver: FileResolver, start: number, scope: number): boolean {
+  const fn = returningFunction(resolver.scan, start, scope);
+  return fn !== undefined && resolver.context.isNameContainer?.(`${fn}()`) === true;
+}
+
+/** The function whose `return` the expression at `start` follows. */
+export function returningFunction(scan: PyScan, start: number, scope: number): string | undefined {
+  if (!/\breturn\s*$/.test(scan.text.slice(Math.max(0, start - 16), start))) return undefined;
+  const fn = scan.scopes[enclosingFunction(scan.scopes, scope)];
+  return fn?.name;
 }
 
 /** `plan.run(plan.steps)`: the attributes handed to the repository's callables, with the parameter each is handed to (`run:0`). */

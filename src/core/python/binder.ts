@@ -586,7 +586,7 @@ class Scanner {
   private finishAssignment(): void {
     const stmt = this.stmt;
     if (stmt.bound.length === 0) return;
-    const single = stmt.targetEnd >= 0 && this.chain !== undefined && this.chainStart === stmt.targetEnd + 1 && stmt.bound.length === 1;
+    const single = stmt.valueEquals >= 0 && this.chain !== undefined && this.chainStart === stmt.valueEquals + 1 && stmt.bound.length === 1;
     for (const { scope, name } of stmt.bound) {
       const binding = this.scopes[scope].bindings.get(name);
       if (!binding) continue;
@@ -875,7 +875,7 @@ class Scanner {
     if (this.stmt.targetEnd >= 0 && k > this.stmt.targetEnd) {
       site.assignedTo = this.stmt.targetNames;
       site.assignedTargets = this.stmt.valueTargets;
-      if (this.brackets.length === 0 && k === this.stmt.targetEnd + 1 && isLastOfLine(tokens, k)) site.assignedValueOf = this.stmt.valueTargets;
+      if (this.brackets.length === 0 && k === this.stmt.valueEquals + 1 && isLastOfLine(tokens, k)) site.assignedValueOf = this.stmt.valueTargets;
       else if (this.brackets.length === 0 && isPieceOfValue(this.text, tokens, k)) site.assignedPieceOf = this.stmt.valueTargets;
     }
     if (bracket?.kind === 'params' && bracket.inParamValue && bracket.fn !== -1 && bracket.argStartToken <= k) {
@@ -924,7 +924,7 @@ class Scanner {
     if (!literal || (literal.kind !== 'dict' && literal.kind !== 'list' && literal.kind !== 'group')) return undefined;
     if (this.brackets.length === 1) {
       const targets = this.stmt.valueTargets;
-      return this.stmt.targetEnd >= 0 && literal.openToken === this.stmt.targetEnd + 1 && targets.length === 1 && !this.stmt.targetNames.includes(targets[0]) ? targets[0] : undefined;
+      return this.stmt.valueEquals >= 0 && literal.openToken === this.stmt.valueEquals + 1 && targets.length === 1 && !this.stmt.targetNames.includes(targets[0]) ? targets[0] : undefined;
     }
     const call = this.brackets[this.brackets.length - 2];
     const callee = call.kind === 'call' ? call.chain : undefined;
@@ -1322,6 +1322,8 @@ interface StatementState {
   asDepth: number;
   /** Token index of the last top-level `=` (or augmented/annotation operator) of an assignment; -1 if none. */
   targetEnd: number;
+  /** Token index of the operator the assigned value follows: `targetEnd`'s, or for `target: T = value` the `=` after the annotation; -1 if none. */
+  valueEquals: number;
   /** Simple names assigned by the statement. */
   targetNames: string[];
   /** Simple names and final attribute names assigned by the statement (`X`, `self.X`). */
@@ -1361,6 +1363,7 @@ function newStatement(): StatementState {
     softKeyword: -1,
     asDepth: 0,
     targetEnd: -1,
+    valueEquals: -1,
     targetNames: [],
     valueTargets: [],
     forTargets: [],
@@ -1471,11 +1474,13 @@ function analyseStatement(text: string, tokens: Token[], k: number): StatementSt
     } else if (depth === 0 && op === ':' && lastEquals === -1) {
       // `target: annotation [= value]`: the annotation and the value are read, not assigned.
       lastEquals = j;
+      state.valueEquals = annotatedValueEquals(text, tokens, j + 1);
       break;
     }
   }
   if (lastEquals !== -1) {
     state.targetEnd = lastEquals;
+    if (state.valueEquals === -1 && text.slice(tokens[lastEquals].start, tokens[lastEquals].end) !== ':') state.valueEquals = lastEquals;
     state.assignment = text.slice(tokens[lastEquals].start, tokens[lastEquals].end);
     let d = 0;
     for (let j = start; j < lastEquals; j++) {
@@ -1594,6 +1599,22 @@ function membershipOperand(text: string, tokens: Token[], k: number): string | u
 function isComparison(text: string, t: Token): boolean {
   const word = text.slice(t.start, t.end);
   return (t.type === Tok.Op && (word === '==' || word === '!=')) || (t.type === Tok.Name && word === 'in');
+}
+
+/** In `target: annotation = value`, from the annotation's first token: the top-level `=` the value follows, or -1. */
+function annotatedValueEquals(text: string, tokens: Token[], from: number): number {
+  let depth = 0;
+  for (let j = from; j < tokens.length; j++) {
+    const t = tokens[j];
+    if (t.type === Tok.Newline) return -1;
+    if (t.type !== Tok.Op) continue;
+    const op = text.slice(t.start, t.end);
+    if (op === '(' || op === '[' || op === '{') depth++;
+    else if (op === ')' || op === ']' || op === '}') depth = Math.max(0, depth - 1);
+    else if (depth === 0 && op === ';') return -1;
+    else if (depth === 0 && op === '=') return j;
+  }
+  return -1;
 }
 
 /** A target name is not read from: not followed by `.`, `(` or `[`. */
