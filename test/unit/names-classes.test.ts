@@ -2998,11 +2998,15 @@ test("a private name of a class a function defines is mangled with that class's 
   assert.notEqual(d.name('Holder'), 'Holder');
 });
 
-test('a mapping a function returns, where its result is handed on as keywords (Server(**self.server_options())), holds keyword names: dict(...) and {...} returned, a variable returned, and a key set on a variable holding that result, follow the parameters', async () => {
+test('a mapping a function returns, where its result is handed on as keywords (Server(**self.server_options())), holds keyword names: dict(...) and {...} returned, a variable returned, and a key set on a variable holding that result, follow the parameters; a builtin\'s result handed on so (**dict(...)) makes no other dict such a mapping', async () => {
   const d = await viewRunsLikeOriginal({
     'serving/__init__.py': [
+      'import json',
+      '',
+      '',
       'class Server:',
       '    def __init__(self, app, forwarded_headers=False, trusted_downstream=None, idle_limit=0, persistent=False):',
+      '        self.shade = None',
       '        self.forwarded_headers = forwarded_headers',
       '        self.persistent = persistent',
       '        self.trusted_downstream = trusted_downstream',
@@ -3016,9 +3020,18 @@ test('a mapping a function returns, where its result is handed on as keywords (S
       '    def make_server(self):',
       '        return Server(None, **self.server_options())',
       '',
+      '',
+      'def idle_server():',
+      '    return Server(None, **dict(idle_limit=2))',
+      '',
+      '',
+      'def describe(shade):',
+      '    data = dict(shade=shade)',
+      '    return json.dumps(data)',
+      '',
     ].join('\n'),
     'tests/test_serving.py': [
-      'from serving import Harness',
+      'from serving import Harness, describe, idle_server',
       '',
       '',
       'class Plain(Harness):',
@@ -3052,10 +3065,12 @@ test('a mapping a function returns, where its result is handed on as keywords (S
       '    assert Idle().make_server().idle_limit == 3',
       '    assert Kept().make_server().persistent',
       '    assert Kept().make_server().idle_limit == 5',
+      '    assert idle_server().idle_limit == 2',
+      '    assert describe("red") == \'{"shade": "red"}\'',
       '',
     ].join('\n'),
   });
-  for (const name of ['forwarded_headers', 'idle_limit', 'persistent']) assert.notEqual(d.name(name), name);
+  for (const name of ['forwarded_headers', 'idle_limit', 'persistent', 'shade']) assert.notEqual(d.name(name), name);
 });
 
 test("attributes a function sets on an object whose namespace a template reads by name (fmt % record.__dict__, the template a class's default; \"%(shade)s\" % vars(record)) are the template's fields: they keep the spelling its text has", async () => {
@@ -3103,7 +3118,7 @@ test("attributes a function sets on an object whose namespace a template reads b
   assert.notEqual(d.name('painted'), 'painted');
 });
 
-test('source handed to a Python interpreter other than by exec (after -c in a command that starts sys.executable, as its standard input through a method of the test, written to a .py file it runs) is code: it follows the repository', async () => {
+test('source handed to a Python interpreter other than by exec (after -c in a command that starts sys.executable, as its standard input through a method of the test, written to a .py file it runs) is code: it follows the repository; text written to another file through a handle of the same name is not', async () => {
   const d = await viewRunsLikeOriginal({
     'counting/__init__.py': [
       "def count_words(text):",
@@ -3176,6 +3191,14 @@ test('source handed to a Python interpreter other than by exec (after -c in a co
       "                universal_newlines=True,",
       "            )",
       "        self.assertEqual(out, \"2\\n\")",
+      '',
+      '    def test_text_file(self):',
+      '        greeting = "feed"',
+      '        with tempfile.TemporaryDirectory() as path:',
+      '            with open(os.path.join(path, "out.txt"), "w") as f:',
+      '                f.write(greeting)',
+      '            with open(os.path.join(path, "out.txt")) as f:',
+      '                self.assertEqual(f.read(), "feed")',
       '',
     ].join('\n'),
   });
@@ -3293,4 +3316,27 @@ test("an attrs class's private field and the keyword its __init__ takes it by ke
       '',
     ].join('\n'),
   });
+});
+
+test('a data file named as a one-word string of the code that keeps its spelling there (schemas/draft3.json for load_schema("draft3"), opened as f"{name}.json") keeps its name; one named as a string the view renames (draft_next) is renamed alike', async () => {
+  const d = await viewRunsLikeOriginal({
+    'schemas/__init__.py': [
+      'import json',
+      'import os',
+      '',
+      '',
+      'def load_schema(name):',
+      '    with open(os.path.join(os.path.dirname(__file__), "data", f"{name}.json")) as f:',
+      '        return json.load(f)',
+      '',
+      '',
+      'draft3 = load_schema("draft3")',
+      'draft_next = load_schema("draft_next")',
+      '',
+    ].join('\n'),
+    'schemas/data/draft3.json': '{"v": 3}\n',
+    'schemas/data/draft_next.json': '{"v": 4}\n',
+    'tests/test_schemas.py': ['from schemas import draft3, draft_next', '', '', 'def test_loaded():', '    assert draft3["v"] == 3 and draft_next["v"] == 4', ''].join('\n'),
+  });
+  for (const name of ['draft3', 'draft_next']) assert.notEqual(d.name(name), name);
 });

@@ -6,7 +6,7 @@
  */
 import { Bind, IMPORTING_CALLEES, Site, calledName, enclosingFunction, lookupSite, loopIterableNames, outermostFunction, scanPython, type CallContext, type Chain, type NameSite, type PyScan, type StringSite } from '../python/binder';
 import { FileResolver, type ModuleContext } from './resolve';
-import { externalValueWord, distributionLookup, returningFunction, handedAttributes, isKwargsName, nameArgumentFlow, stringRole, withNameFlow, type ArgumentFlow, type NameContainers } from './string-roles';
+import { externalValueWord, distributionLookup, returningFunction, variableKey, handedAttributes, isKwargsName, nameArgumentFlow, stringRole, withNameFlow, type ArgumentFlow, type NameContainers } from './string-roles';
 import { appendTo } from '../common/multimap';
 import { forEachWord, splitWord } from './words';
 import { isTemplateText, templateAttributes } from './prose';
@@ -307,12 +307,15 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
         scope.decorators.some((d) => DECLARATIVE_DECORATORS.has(d.replace(/\(.*$/s, '').split('.').pop() ?? '')) ||
         scope.bases.some((b) => DECLARATIVE_BASES.has(resolver.lastAttribute(b) ?? ''));
       for (const [name, binding] of scope.bindings) if (binding.kinds & Bind.Assign && !(binding.kinds & (Bind.Def | Bind.Class))) cls.fields.push(name);
-      // attrs makes an `__init__` that takes each field by keyword, a private one (`_checkers = attr.ib()`) by its name without the underscore (`checkers=`).
-      if (scope.decorators.some((d) => ATTRS_DECORATOR.test(d))) {
+      // attrs makes an `__init__` that takes each field by keyword, a private one (`_checkers = attr.ib()`) by its name without the underscores (`checkers=`).
+      const attrs = scope.decorators.map((d) => attrsDecorator(d, resolver, scope.parent)).find((api) => api !== undefined);
+      if (attrs) {
+        const annotated = new Set(attrs === 'annotated' ? scan.sites.filter((site) => site.scope === s && site.kind === Site.Name && site.declares === 'annotated').map((site) => site.text) : []);
         const params: string[] = [];
         for (const [name, binding] of scope.bindings) {
-          if (!binding.values.some((value) => value.steps.at(-1) === '()' && ATTRS_FIELD.has(resolver.lastAttribute({ ...value, steps: value.steps.slice(0, -1) }) ?? ''))) continue;
-          const param = /^_[^_]/u.test(name) ? name.slice(1) : name;
+          const field = annotated.has(name) || binding.values.some((value) => value.steps.at(-1) === '()' && ATTRS_FIELD.has(resolver.lastAttribute({ ...value, steps: value.steps.slice(0, -1) }) ?? ''));
+          if (!field || name.startsWith('__')) continue;
+          const param = name.replace(/^_+/, '');
           params.push(param);
           if (param !== name) {
             facts.definitions.push([param, 'parameter']);
@@ -689,22 +692,27 @@ function typeNameLookups(scan: PyScan, resolver: FileResolver): Array<[string, T
 /** Before an object's namespace that a template reads: `%`, `.format_map(`, or `**` in a `.format(` call. */
 const TEMPLATE_OPERAND_BEFORE = /(?:%|\bformat_map\(|\bformat\([^()]*\*\*)\s*$/;
 
-/** `FileFacts.templatedAttributes`. */
+/**
+ * `FileFacts.templatedAttributes`. The namespace of a variable is its binding's (`record` in the
+ * function it is a parameter of); a method's receiver's (`"%(x)s" % self.__dict__` in `__repr__`)
+ * is its class's, which every method of the class sets attributes of.
+ */
 function templatedAttributes(scan: PyScan, resolver: FileResolver): string[] {
-  // The variables (by the scope binding them and their name) whose namespace a template reads, with the function it reads them in.
-  const read = new Set<string>();
-  const variable = (site: NameSite) => {
-    const found = resolver.lookupSite(site);
-    return found ? `${found.scope}:${site.text}` : undefined;
-  };
-  const note = (root: number, start: number) => {
+  const objectOf = (root: number): string | undefined => {
     const site = scan.sites[root];
-    const key = site.kind === Site.Name ? variable(site) : undefined;
+    if (site.kind !== Site.Name) return undefined;
+    const cls = resolver.receiverClass({ root, steps: [] });
+    return cls !== -1 ? `class:${cls}` : variableKey(resolver, site.text, site.scope);
+  };
+  // The objects whose namespace a template reads: `%`, `.format_map(` or `.format(**` before `vars(x)` or `x.__dict__`.
+  const read = new Set<string>();
+  const note = (root: number, start: number) => {
+    const key = objectOf(root);
     if (key !== undefined && TEMPLATE_OPERAND_BEFORE.test(scan.text.slice(Math.max(0, start - 80), start))) read.add(key);
   };
   for (const call of scan.calls) {
     const [arg] = call.args;
-    if (arg && arg.root !== -1 && arg.steps.length === 0 && resolver.isBuiltinCall(call.callee, 'vars') && call.callee.root !== -1) note(arg.root, scan.sites[call.callee.root].start);
+    if (arg && arg.root !== -1 && arg.steps.length === 0 && call.callee.root !== -1 && resolver.isBuiltinCall(call.callee, 'vars')) note(arg.root, scan.sites[call.callee.root].start);
   }
   for (const site of scan.sites) {
     if (site.kind === Site.Attribute && site.text === '__dict__' && site.chain && site.chain.root !== -1 && site.chain.steps.length === 0) note(site.chain.root, scan.sites[site.chain.root].start);
@@ -713,20 +721,21 @@ function templatedAttributes(scan: PyScan, resolver: FileResolver): string[] {
   const out = new Set<string>();
   for (const site of scan.sites) {
     if (site.kind !== Site.Attribute || !site.store || !site.chain || site.chain.root === -1 || site.chain.steps.length > 0) continue;
-    const root = scan.sites[site.chain.root];
-    const key = root.kind === Site.Name ? variable(root) : undefined;
+    const key = objectOf(site.chain.root);
     if (key !== undefined && read.has(key)) out.add(site.text);
   }
   return [...out].sort();
 }
 
 /**
- * `FileFacts.caseDispatch`: `getattr(obj, E.lower())` (or `.upper()`) where the file tests `E in C`
- * or `E not in C`: the strings of `C` are spelled in that case as the attributes the lookup reaches
- * (a handler's `head` for the request's `"HEAD"`).
+ * `FileFacts.caseDispatch`: `getattr(obj, E.lower())` (or `.upper()`, or `hasattr`) where the
+ * function making that lookup tests `E in C` or `E not in C` (or loops `for E in C`): the strings
+ * of `C` are spelled in that case as the attributes the lookup reaches (a handler's `head` for the
+ * request's `"HEAD"`).
  */
 function caseDispatch(scan: PyScan, resolver: FileResolver): Array<[string, 'upper' | 'lower']> {
   const out = new Map<string, [string, 'upper' | 'lower']>();
+  const searched = new Set<string>();
   for (const call of scan.calls) {
     const name = call.args[1];
     if (!name || name.root === -1 || (!resolver.isBuiltinCall(call.callee, 'getattr') && !resolver.isBuiltinCall(call.callee, 'hasattr'))) continue;
@@ -735,8 +744,12 @@ function caseDispatch(scan: PyScan, resolver: FileResolver): Array<[string, 'upp
     if (n < 2 || name.steps[n - 1] !== '()' || (spelling !== 'lower' && spelling !== 'upper')) continue;
     const element = name.steps.slice(0, -2);
     if (element.some((step) => step === '()' || step === '[]')) continue;
+    const fn = enclosingFunction(scan.scopes, call.scope);
     const spelled = [scan.sites[name.root].text, ...element].join('\\s*\\.\\s*');
-    for (const m of scan.text.matchAll(new RegExp(`(?<![\\w.])${spelled}\\s+(?:not\\s+)?in\\s+([\\p{L}_][\\p{L}\\p{N}_.]*)`, 'gu'))) {
+    if (fn === -1 || searched.has(`${fn}\0${spelled}\0${spelling}`)) continue;
+    searched.add(`${fn}\0${spelled}\0${spelling}`);
+    const body = scan.text.slice(scan.scopes[fn].start, scan.scopes[fn].end);
+    for (const m of body.matchAll(new RegExp(`(?<![\\p{L}\\p{N}_.])${spelled}\\s+(?:not\\s+)?in\\s+([\\p{L}_][\\p{L}\\p{N}_.]*)`, 'gu'))) {
       const container = m[1].split('.').pop()!;
       out.set(`${container}\0${spelling}`, [container, spelling]);
     }
@@ -940,10 +953,25 @@ function collectOptionNames(scan: ReturnType<typeof scanPython>, resolver: FileR
 
 const DECLARATIVE_DECORATORS = new Set(['dataclass', 'define', 'frozen', 'mutable', 's', 'attrs', 'dataclass_transform']);
 const DECLARATIVE_BASES = new Set(['TypedDict']);
-/** The decorators of attrs that make a class of fields: `@attr.s`, `@attr.s(frozen=True)`, `@attrs.define`, `@define`, `@frozen`. */
-const ATTRS_DECORATOR = /^(?:(?:attr|attrs)\.(?:s|attrs|define|frozen|mutable)|define|frozen|mutable|attrs)\b/;
 /** The calls that declare a field of an attrs class. */
 const ATTRS_FIELD: ReadonlySet<string> = new Set(['ib', 'attrib', 'field']);
+
+/**
+ * The attrs API a class decorator is, resolved through the file's imports (`@attr.s`,
+ * `@attr.s(auto_attribs=True)`, `@attrs.define`, `@define` from attrs): `classic`, whose fields
+ * are its `attr.ib()`s, or `annotated`, whose annotated names are fields too; none for another
+ * library's decorator of the same name.
+ */
+function attrsDecorator(decorator: string, resolver: FileResolver, scope: number): 'classic' | 'annotated' | undefined {
+  const m = /^([\p{L}_][\p{L}\p{N}_]*)(?:\s*\.\s*([\p{L}_][\p{L}\p{N}_]*))?/u.exec(decorator);
+  const binding = m ? resolver.lookup(m[1], scope)?.binding : undefined;
+  if (!binding || !ATTRS_MODULES.has(binding.module ?? '')) return undefined;
+  const api = binding.kinds & Bind.ImportName ? binding.imported ?? m![1] : m![2];
+  if (api === 's' || api === 'attrs' || api === 'attributes') return /\bauto_attribs\s*=\s*True\b/.test(decorator) ? 'annotated' : 'classic';
+  return api === 'define' || api === 'frozen' || api === 'mutable' ? 'annotated' : undefined;
+}
+
+const ATTRS_MODULES: ReadonlySet<string> = new Set(['attr', 'attrs']);
 const NAME_READERS = new Set(['__name__', '__qualname__', '__dict__', '__members__', '__slots__', '_fields']);
 
 /** The literal pieces of a name built at run time, from the string's neighbours in its expression, with where its value comes from. */

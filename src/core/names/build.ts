@@ -10,7 +10,7 @@ import type { Lexicon } from './lexicon';
 import { DATA_FILE_NAME_START, HANDED_IN_CALLABLE, type ClassFacts, type FileFacts } from './analyze';
 import { FIXED_TOKENS, isConventionName, isFixedToken } from './conventions';
 import { isEnglishWord } from './english';
-import { isNameShaped } from './prose';
+import { isNameShaped, keepsSpellingAlone } from './prose';
 import { Naming, singularsOf } from './naming';
 import { NameRules, type NamesTables } from './rules';
 import { isDunder, splitWord, startsWithDigit, tokenKeys } from './words';
@@ -252,10 +252,11 @@ export function buildNames(
   // A package's submodule and the member its `__init__` binds in its place are one attribute of the package: one spelling.
   for (const file of input.facts) for (const word of file.shadowedModules) if (word in keptMembers) keptEverywhere[word] ??= 'module-shadowed-by-kept-member';
   // attrs takes a private field `_x` by the keyword `x`: where one of them keeps its spelling, so does the other.
+  const kept = (word: string) => word in keptMembers || word in keptEverywhere;
   for (const file of input.facts) {
     for (const [field, keyword] of file.attrsFields) {
-      if (keyword in keptMembers && !(field in keptMembers)) keep(field, 'attrs-field');
-      else if (field in keptMembers && !(keyword in keptMembers)) keep(keyword, 'attrs-field');
+      if (kept(keyword) && !kept(field)) keep(field, 'attrs-field');
+      else if (kept(field) && !kept(keyword)) keep(keyword, 'attrs-field');
     }
   }
   tables.keptEverywhere = sortedRecord(keptEverywhere);
@@ -953,7 +954,8 @@ function keepComputedKeywords(facts: FileFacts[], keep: (word: string, reason: s
   const callees = new Set(facts.flatMap((f) => f.computedKeywordCallees));
   if (callees.size === 0) return;
   const words = new Set(facts.flatMap((f) => f.containerWords));
-  // The keys of a mapping a function returns are the keywords of the calls its result is handed to as `**` keywords, which the view renames alike.
+  // A key of a mapping a function returns is such a word, unless the function's result is handed on as `**` keywords: then it is a
+  // keyword of the call it is handed to, which the view renames alike.
   const results = new Set(facts.flatMap((f) => f.nameContainers.keys));
   for (const file of facts) for (const [fn, word] of file.returnedKeys) if (!results.has(`${fn}()`)) words.add(word);
   for (const file of facts) for (const [name, params] of file.functions) if (callees.has(name)) for (const p of params) if (words.has(p)) keep(p, 'computed-keyword');
@@ -991,8 +993,8 @@ function pathSegments(input: NamesInput, rules: NameRules): Record<string, strin
   for (const dotted of input.modules) for (const part of dotted.split('.')) moduleNames.add(part);
   const paths: Record<string, string> = {};
   const files = new Set(input.paths);
-  // One-word strings of data the code hands to its callables or uses as keys (`load_schema("draft3")`).
-  const dataWords = new Set(input.facts.flatMap((f) => f.wordStrings));
+  // One-word strings of data (prose) that the code hands to its callables or uses as keys (`load_schema("draft3")`), which keep their spelling there.
+  const dataWords = new Set(input.facts.flatMap((f) => f.wordStrings).filter((word) => !isNameShaped(word) || keepsSpellingAlone(word)));
   for (const file of input.paths) {
     const segments = file.split('/');
     for (let i = 0; i < segments.length; i++) {

@@ -556,8 +556,7 @@ export class ProseTranslator {
     if (text[end] === '=' && text[end + 1] !== '=' && (rules.isDataName(word) || rules.readsNames) && rules.memberView(word) !== word) return rules.memberView(word);
     // A template's field (`"{task}"`) is the keyword `format` is given: translated as that keyword is.
     if (text[start - 1] === '{' && /^[}.![:]/.test(text[end] ?? '')) return this.translate(word, { standalone: true });
-    // A word with digits standing alone (`"node1"`) is as often data as a name.
-    if (isNameShaped(word) && !(options.standalone && !/_/.test(word) && splitWord(word).filter((p) => !p.fixed).length === 1)) return view;
+    if (isNameShaped(word) && !(options.standalone && keepsSpellingAlone(word))) return view;
     // Joined by a hyphen to another word (`nth-child(2)`, `pre-release`), a word is part of a
     // word of the text's language: no Python name holds a hyphen.
     if (inHyphenatedWord(text, start, end)) return word;
@@ -586,6 +585,11 @@ export class ProseTranslator {
 function inHyphenatedWord(text: string, start: number, end: number): boolean {
   const wordChar = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}]/u.test(c);
   return (text[start - 1] === '-' && wordChar(text[start - 2])) || (text[end] === '-' && wordChar(text[end + 1]));
+}
+
+/** A name-shaped word that keeps its spelling standing alone in a string: one with digits and one token of letters (`"node1"`, `"draft3"`) is as often data as a name. */
+export function keepsSpellingAlone(word: string): boolean {
+  return !/_/.test(word) && splitWord(word).filter((p) => !p.fixed).length === 1;
 }
 
 /**

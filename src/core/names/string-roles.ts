@@ -23,7 +23,7 @@
  * - `prose`: any other string: only name-shaped spans change (see prose.ts).
  */
 import { aliasesOf } from '../python/aliases';
-import { Bind, Site, enclosingFunction, type CallContext, type Chain, type PyScan, type Scope, type StringSite } from '../python/binder';
+import { Bind, Site, calledName, enclosingFunction, type CallContext, type Chain, type PyScan, type Scope, type StringSite } from '../python/binder';
 import { isIdentifier } from '../python/identifiers';
 import { FileResolver } from './resolve';
 import { appendTo } from '../common/multimap';
@@ -183,12 +183,12 @@ function builtInto(site: StringSite, resolver: FileResolver): string[] {
   const names = [...(site.assignedValueOf ?? []), ...(site.assignedPieceOf ?? [])];
   const call = site.call ?? site.outer?.call;
   const method = call ? resolver.lastAttribute(call.callee) ?? '' : '';
-  if (site.assignedTo?.length === 1 && (!call || TEXT_METHODS.has(method) || STR_SEARCH.has(method) || TEXT_FUNCTIONS.has(method))) names.push(site.assignedTo[0]);
+  if (site.assignedTo?.length === 1 && (!call || TEXT_METHODS.has(method) || STR_SEARCH.has(method) || TEXT_FUNCTIONS.has(resolver.externalName(call.callee) ?? ''))) names.push(site.assignedTo[0]);
   return names;
 }
 
 /** Functions that make text from text (`textwrap.dedent(source)`). */
-const TEXT_FUNCTIONS: ReadonlySet<string> = new Set(['dedent', 'indent']);
+const TEXT_FUNCTIONS: ReadonlySet<string> = new Set(['textwrap.dedent', 'textwrap.indent']);
 
 /**
  * Where the file hands source to a Python interpreter other than by `exec`: after `-c` in a
@@ -202,10 +202,12 @@ function interpreterSources(resolver: FileResolver): { variables: Array<{ text: 
   const text = scan.text;
   const variables: Array<{ text: string; scope: number }> = [];
   const literals: number[] = [];
+  if (!/\bexecutable\b|\.py["']/.test(text)) return { variables, literals };
+  // The argument at `at`: a variable, or a string literal (by where it starts).
   const take = (at: number, scope: number) => {
-    const name = /^\s*([\p{L}_][\p{L}\p{N}_]*)\s*[,)\]]/u.exec(text.slice(at, at + 120));
-    if (name) variables.push({ text: name[1], scope });
-    else literals.push(at + /^\s*/.exec(text.slice(at, at + 120))![0].length);
+    const arg = /^\s*(?:([\p{L}_][\p{L}\p{N}_]*)\s*[,)\]]|([rRbBuU]{0,2}["']))/u.exec(text.slice(at, at + 120));
+    if (arg?.[1] !== undefined) variables.push({ text: arg[1], scope });
+    else if (arg?.[2] !== undefined) literals.push(at + arg[0].length - arg[2].length);
   };
   for (const site of scan.strings) {
     const outer = site.outer;
@@ -213,29 +215,27 @@ function interpreterSources(resolver: FileResolver): { variables: Array<{ text: 
     const comma = /^\s*,/.exec(text.slice(site.token.end, site.token.end + 40));
     if (comma) take(site.token.end + comma[0].length, site.scope);
   }
-  const pythonFiles = new Set<CallContext>();
+  // The calls that open a `.py` file to write it (`open(".../__main__.py", "w")`, `Path("app.py")`), by where their callee starts.
+  const pythonFiles = new Set<number>();
   for (const call of scan.calls) {
     const args = text.slice(call.open, call.close);
     if (/\bexecutable\b/.test(args)) {
       const input = /[(,]\s*input\s*=/.exec(args);
       if (input) take(call.open + input.index + input[0].length, call.scope);
     }
-    const opened = resolver.isBuiltinCall(call.callee, 'open') || resolver.lastAttribute(call.callee) === 'Path';
-    if (opened && /\.py["']/.test(args) && (!resolver.isBuiltinCall(call.callee, 'open') || /["'][wa]t?["']/.test(args))) pythonFiles.add(call);
+    const opens = resolver.isBuiltinCall(call.callee, 'open');
+    if (call.callee.root !== -1 && (opens || resolver.lastAttribute(call.callee) === 'Path') && /\.py["']/.test(args) && (!opens || /["'][wa]t?["']/.test(args))) pythonFiles.add(scan.sites[call.callee.root].start);
   }
   if (pythonFiles.size === 0) return { variables, literals };
-  // The handles and paths those calls give: `as f`, `path = Path(...)`.
-  const handles = new Set<string>();
-  for (const call of pythonFiles) {
-    const named = /^\)\s*as\s+([\p{L}_][\p{L}\p{N}_]*)/u.exec(text.slice(call.close, call.close + 80)) ?? /([\p{L}_][\p{L}\p{N}_]*)\s*=\s*(?:[\p{L}_][\p{L}\p{N}_.]*)?$/u.exec(text.slice(Math.max(0, call.open - 80), call.open).replace(/[\p{L}_][\p{L}\p{N}_.]*$/u, ''));
-    if (named) handles.add(named[1]);
-  }
+  // `f.write(code)` where `f` is bound to such a call (`with open(...) as f`, `path = Path(...)`), or `open(...).write(code)`.
+  const opened = (chain: Chain) => chain.root !== -1 && pythonFiles.has(scan.sites[chain.root].start);
   for (const call of scan.calls) {
-    const method = call.callee.steps[call.callee.steps.length - 1];
+    const steps = call.callee.steps;
+    const method = steps[steps.length - 1];
     if ((method !== 'write' && method !== 'write_text') || call.callee.root === -1) continue;
-    const receiver = call.callee.steps.length === 1 ? scan.sites[call.callee.root].text : undefined;
-    const chained = [...pythonFiles].some((opened) => call.callee.root !== -1 && scan.sites[call.callee.root].start <= opened.open && opened.close < call.open);
-    if ((receiver !== undefined && handles.has(receiver)) || chained) take(call.open + 1, call.scope);
+    const receiver = { ...call.callee, steps: steps.slice(0, -1) };
+    const bound = receiver.steps.length === 0 ? resolver.lookupSite(scan.sites[receiver.root])?.binding.values.some(opened) : false;
+    if (bound || (receiver.steps[0] === '()' && opened(receiver))) take(call.open + 1, call.scope);
   }
   return { variables, literals };
 }
@@ -245,7 +245,7 @@ function isSourceRunner(callee: Chain, resolver: FileResolver): boolean {
 }
 
 /** A variable as `scope:name`, the scope being the one that binds it (the module's for a free name). */
-function variableKey(resolver: FileResolver, name: string, scope: number): string {
+export function variableKey(resolver: FileResolver, name: string, scope: number): string {
   return `${resolver.lookup(name, scope)?.scope ?? 0}:${name}`;
 }
 
@@ -328,15 +328,20 @@ function sourceFlow(resolver: FileResolver): SourceFlow {
     // A function of the file whose parameter is source, and the methods that add lines to a list of source
     // (`source.append(...)`, or `add(...)` after `add = source.append`): the calls that hand them their values.
     const functions = new Set<string>();
+    // The same as methods, by their class's scope and name.
+    const methods = new Set<string>();
     scan.scopes.forEach((f, index) => {
-      if (f.kind === 'function' && f.params.some((p) => variables.has(`${index}:${p.name}`))) functions.add(f.name);
+      if (f.kind === 'function' && f.params.some((p) => variables.has(`${index}:${p.name}`))) {
+        functions.add(f.name);
+        if (scan.scopes[f.parent]?.kind === 'class') methods.add(`${f.parent}:${f.name}`);
+      }
       for (const [name, binding] of f.bindings) if (binding.values.some((value) => isSourceVariable(filledList(value)))) appenders.add(`${index}:${name}`);
     });
     const handsSource = (call: CallContext) => {
       const callee = bare(call.callee);
       if (callee) return functions.has(callee.text) || appenders.has(variableKey(resolver, callee.text, callee.scope));
-      // `self.run_source(code)`: a method of the file's classes.
-      if (call.callee.steps.length === 1 && resolver.receiverClass({ ...call.callee, steps: [] }) !== -1 && functions.has(call.callee.steps[0])) return true;
+      // `self.run_source(code)`: a method of the receiver's class.
+      if (call.callee.steps.length === 1 && methods.has(`${resolver.receiverClass({ ...call.callee, steps: [] })}:${call.callee.steps[0]}`)) return true;
       return isSourceVariable(filledList(call.callee));
     };
     for (const call of scan.calls) {
@@ -656,7 +661,7 @@ export function nameValuedNames(resolver: FileResolver): { names: string[]; cont
     // `cls(**self.options())`, the keys of what `options` returns (`options()`, whoever defines it).
     if (resolver.isExternalChain(call.callee)) continue;
     for (const arg of call.splatArgs) {
-      const key = containerKey(arg, resolver) ?? resultKey(arg, resolver.scan);
+      const key = containerKey(arg, resolver) ?? resultKey(arg, resolver);
       if (key) containers.add(key);
       if (key?.endsWith('()')) results.add(key);
     }
@@ -665,7 +670,7 @@ export function nameValuedNames(resolver: FileResolver): { names: string[]; cont
   const isResult = (key: string | undefined) => key !== undefined && (results.has(key) || resolver.context.isNameContainer?.(key) === true);
   resolver.scan.scopes.forEach((scope, index) => {
     if (scope.kind !== 'function') return;
-    for (const [name, binding] of scope.bindings) if (binding.values.some((value) => isResult(resultKey(value, resolver.scan)))) containers.add(`${index}:${name}`);
+    for (const [name, binding] of scope.bindings) if (binding.values.some((value) => isResult(resultKey(value, resolver)))) containers.add(`${index}:${name}`);
   });
   // `return options` in such a function: the variable is what it returns.
   for (const site of resolver.scan.sites) {
@@ -726,19 +731,21 @@ export function nameValuedNames(resolver: FileResolver): { names: string[]; cont
 }
 
 /**
- * What a call returns, as a container is asked for: `options()` of `self.options()`,
- * `super().options()` and `options()`; none for a mapping's own methods (`kwargs.get("extra")`,
+ * What a call of one of the repository's callables returns, as a container is asked for:
+ * `options()` of `self.options()`, `super().options()` and `options()`; none for a builtin or an
+ * outside callable (`dict(...)`, `vars(x)`) nor a mapping's own methods (`kwargs.get("extra")`,
  * `defaults.copy()`), which return what the mapping holds.
  */
-function resultKey(chain: Chain, scan: PyScan): string | undefined {
-  const steps = chain.steps;
-  if (steps[steps.length - 1] !== '()') return undefined;
-  const name = steps.length >= 2 ? steps[steps.length - 2] : chain.root === -1 ? undefined : scan.sites[chain.root].text;
-  return name === undefined || name === '()' || name === '[]' || MAPPING_METHODS.has(name) ? undefined : `${name}()`;
+function resultKey(chain: Chain, resolver: FileResolver): string | undefined {
+  if (chain.steps[chain.steps.length - 1] !== '()') return undefined;
+  const callee = { ...chain, steps: chain.steps.slice(0, -1) };
+  const name = calledName(resolver.scan, callee);
+  if (name === undefined || MAPPING_METHODS.has(name) || resolver.isExternalChain(callee) || (callee.steps.length === 0 && resolver.classify(callee.root) === 'external')) return undefined;
+  return `${name}()`;
 }
 
 /** Methods of `dict` that return what the mapping holds, or a copy of it. */
-const MAPPING_METHODS: ReadonlySet<string> = new Set(['get', 'pop', 'setdefault', 'copy', 'items', 'keys', 'values', 'popitem', 'fromkeys']);
+const MAPPING_METHODS: ReadonlySet<string> = new Set([...KEY_METHODS, 'copy', 'items', 'keys', 'values', 'popitem', 'fromkeys']);
 
 /**
  * A mapping returned (`return dict(...)`, `return {...}`, the `dict(` or `{` at `start`) by a
@@ -751,7 +758,7 @@ export function returnsKeywords(resolver: FileResolver, start: number, scope: nu
 
 /** The function whose `return` the expression at `start` follows. */
 export function returningFunction(scan: PyScan, start: number, scope: number): string | undefined {
-  if (!/\breturn\s*$/.test(scan.text.slice(Math.max(0, start - 16), start))) return undefined;
+  if (!/\breturn[ \t]*$/.test(scan.text.slice(Math.max(0, start - 16), start))) return undefined;
   const fn = scan.scopes[enclosingFunction(scan.scopes, scope)];
   return fn?.name;
 }
