@@ -707,12 +707,14 @@ function templatedAttributes(scan: PyScan, resolver: FileResolver): string[] {
   // The objects whose namespace a template reads: `%`, `.format_map(` or `.format(**` before `vars(x)` or `x.__dict__`.
   const read = new Set<string>();
   const note = (root: number, start: number) => {
+    if (!TEMPLATE_OPERAND_BEFORE.test(scan.text.slice(Math.max(0, start - 80), start))) return;
     const key = objectOf(root);
-    if (key !== undefined && TEMPLATE_OPERAND_BEFORE.test(scan.text.slice(Math.max(0, start - 80), start))) read.add(key);
+    if (key !== undefined) read.add(key);
   };
   for (const call of scan.calls) {
     const [arg] = call.args;
-    if (arg && arg.root !== -1 && arg.steps.length === 0 && call.callee.root !== -1 && resolver.isBuiltinCall(call.callee, 'vars')) note(arg.root, scan.sites[call.callee.root].start);
+    const callee = call.callee;
+    if (arg && arg.root !== -1 && arg.steps.length === 0 && callee.root !== -1 && callee.steps.length === 0 && scan.sites[callee.root].text === 'vars' && resolver.isBuiltinCall(callee, 'vars')) note(arg.root, scan.sites[callee.root].start);
   }
   for (const site of scan.sites) {
     if (site.kind === Site.Attribute && site.text === '__dict__' && site.chain && site.chain.root !== -1 && site.chain.steps.length === 0) note(site.chain.root, scan.sites[site.chain.root].start);
@@ -738,10 +740,11 @@ function caseDispatch(scan: PyScan, resolver: FileResolver): Array<[string, 'upp
   const searched = new Set<string>();
   for (const call of scan.calls) {
     const name = call.args[1];
-    if (!name || name.root === -1 || (!resolver.isBuiltinCall(call.callee, 'getattr') && !resolver.isBuiltinCall(call.callee, 'hasattr'))) continue;
+    if (!name || name.root === -1) continue;
     const n = name.steps.length;
     const spelling = name.steps[n - 2];
     if (n < 2 || name.steps[n - 1] !== '()' || (spelling !== 'lower' && spelling !== 'upper')) continue;
+    if (!resolver.isBuiltinCall(call.callee, 'getattr') && !resolver.isBuiltinCall(call.callee, 'hasattr')) continue;
     const element = name.steps.slice(0, -2);
     if (element.some((step) => step === '()' || step === '[]')) continue;
     const fn = enclosingFunction(scan.scopes, call.scope);

@@ -183,12 +183,20 @@ function builtInto(site: StringSite, resolver: FileResolver): string[] {
   const names = [...(site.assignedValueOf ?? []), ...(site.assignedPieceOf ?? [])];
   const call = site.call ?? site.outer?.call;
   const method = call ? resolver.lastAttribute(call.callee) ?? '' : '';
-  if (site.assignedTo?.length === 1 && (!call || TEXT_METHODS.has(method) || STR_SEARCH.has(method) || TEXT_FUNCTIONS.has(resolver.externalName(call.callee) ?? ''))) names.push(site.assignedTo[0]);
+  if (site.assignedTo?.length === 1 && (!call || TEXT_METHODS.has(method) || STR_SEARCH.has(method) || isTextFunction(call.callee, method, resolver))) names.push(site.assignedTo[0]);
   return names;
 }
 
-/** Functions that make text from text (`textwrap.dedent(source)`). */
-const TEXT_FUNCTIONS: ReadonlySet<string> = new Set(['textwrap.dedent', 'textwrap.indent']);
+/** Functions that make text from text (`textwrap.dedent(source)`), by the name they are called by and their outside name. */
+const TEXT_FUNCTIONS: ReadonlyMap<string, string> = new Map([
+  ['dedent', 'textwrap.dedent'],
+  ['indent', 'textwrap.indent'],
+]);
+
+function isTextFunction(callee: Chain, name: string, resolver: FileResolver): boolean {
+  const outside = TEXT_FUNCTIONS.get(name);
+  return outside !== undefined && resolver.externalName(callee) === outside;
+}
 
 /**
  * Where the file hands source to a Python interpreter other than by `exec`: after `-c` in a
@@ -202,7 +210,11 @@ function interpreterSources(resolver: FileResolver): { variables: Array<{ text: 
   const text = scan.text;
   const variables: Array<{ text: string; scope: number }> = [];
   const literals: number[] = [];
-  if (!/\bexecutable\b|\.py["']/.test(text)) return { variables, literals };
+  // Where the text names an interpreter or a `.py` file: only the calls around those are read.
+  const executables = [...text.matchAll(/\bexecutable\b/g)].map((m) => m.index!);
+  const pyFiles = [...text.matchAll(/\.py["']/g)].map((m) => m.index!);
+  if (executables.length === 0 && pyFiles.length === 0) return { variables, literals };
+  const within = (positions: readonly number[], open: number, close: number) => positions.some((at) => at > open && at < close);
   // The argument at `at`: a variable, or a string literal (by where it starts).
   const take = (at: number, scope: number) => {
     const arg = /^\s*(?:([\p{L}_][\p{L}\p{N}_]*)\s*[,)\]]|([rRbBuU]{0,2}["']))/u.exec(text.slice(at, at + 120));
@@ -218,13 +230,14 @@ function interpreterSources(resolver: FileResolver): { variables: Array<{ text: 
   // The calls that open a `.py` file to write it (`open(".../__main__.py", "w")`, `Path("app.py")`), by where their callee starts.
   const pythonFiles = new Set<number>();
   for (const call of scan.calls) {
+    const command = within(executables, call.open, call.close);
+    const python = within(pyFiles, call.open, call.close);
+    if (!command && !python) continue;
     const args = text.slice(call.open, call.close);
-    if (/\bexecutable\b/.test(args)) {
-      const input = /[(,]\s*input\s*=/.exec(args);
-      if (input) take(call.open + input.index + input[0].length, call.scope);
-    }
-    const opens = resolver.isBuiltinCall(call.callee, 'open');
-    if (call.callee.root !== -1 && (opens || resolver.lastAttribute(call.callee) === 'Path') && /\.py["']/.test(args) && (!opens || /["'][wa]t?["']/.test(args))) pythonFiles.add(scan.sites[call.callee.root].start);
+    const input = command ? /[(,]\s*input\s*=/.exec(args) : null;
+    if (input) take(call.open + input.index + input[0].length, call.scope);
+    const opens = python && resolver.isBuiltinCall(call.callee, 'open');
+    if (python && call.callee.root !== -1 && (opens || resolver.lastAttribute(call.callee) === 'Path') && (!opens || /["'][wa]t?["']/.test(args))) pythonFiles.add(scan.sites[call.callee.root].start);
   }
   if (pythonFiles.size === 0) return { variables, literals };
   // `f.write(code)` where `f` is bound to such a call (`with open(...) as f`, `path = Path(...)`), or `open(...).write(code)`.
@@ -667,16 +680,24 @@ export function nameValuedNames(resolver: FileResolver): { names: string[]; cont
     }
   }
   // `options = super().options()`, of such a function: the variable holds what it returns.
-  const isResult = (key: string | undefined) => key !== undefined && (results.has(key) || resolver.context.isNameContainer?.(key) === true);
-  resolver.scan.scopes.forEach((scope, index) => {
+  const scan = resolver.scan;
+  const isResult = (key: string) => results.has(key) || resolver.context.isNameContainer?.(key) === true;
+  const isResultCall = (value: Chain) => {
+    const name = value.steps[value.steps.length - 1] === '()' ? calledName(scan, { ...value, steps: value.steps.slice(0, -1) }) : undefined;
+    return name !== undefined && isResult(`${name}()`) && resultKey(value, resolver) !== undefined;
+  };
+  const resultFunctions = new Set<number>();
+  scan.scopes.forEach((scope, index) => {
     if (scope.kind !== 'function') return;
-    for (const [name, binding] of scope.bindings) if (binding.values.some((value) => isResult(resultKey(value, resolver)))) containers.add(`${index}:${name}`);
+    if (isResult(`${scope.name}()`)) resultFunctions.add(index);
+    for (const [name, binding] of scope.bindings) if (binding.values.some(isResultCall)) containers.add(`${index}:${name}`);
   });
   // `return options` in such a function: the variable is what it returns.
-  for (const site of resolver.scan.sites) {
-    if (site.kind !== Site.Name || site.store || !/^[ \t]*(?:$|[#;\n\r])/.test(resolver.scan.text.slice(site.end, site.end + 80))) continue;
-    const fn = returningFunction(resolver.scan, site.start, site.scope);
-    if (fn !== undefined && isResult(`${fn}()`)) containers.add(containerVariableKey(resolver, site.text, site.scope));
+  if (resultFunctions.size > 0) {
+    for (const site of scan.sites) {
+      if (site.kind !== Site.Name || site.store || !resultFunctions.has(enclosingFunction(scan.scopes, site.scope))) continue;
+      if (returningFunction(scan, site.start, site.scope) !== undefined && /^[ \t]*(?:$|[#;\n\r])/.test(scan.text.slice(site.end, site.end + 80))) containers.add(containerVariableKey(resolver, site.text, site.scope));
+    }
   }
   for (const { receiver, index } of resolver.scan.subscripts) {
     if (isNamespaceChain(receiver, resolver)) {
