@@ -1459,6 +1459,7 @@ function analyseStatement(text: string, tokens: Token[], k: number): StatementSt
   // Top-level `=` (before any lambda), augmented assignment, or an annotation `name: T = v`.
   let depth = 0;
   let lastEquals = -1;
+  let annotation = -1;
   for (let j = start; j < tokens.length; j++) {
     const t = tokens[j];
     if (t.type === Tok.Newline) break;
@@ -1468,19 +1469,24 @@ function analyseStatement(text: string, tokens: Token[], k: number): StatementSt
     if (op === '(' || op === '[' || op === '{') depth++;
     else if (op === ')' || op === ']' || op === '}') depth = Math.max(0, depth - 1);
     else if (op === ';' && depth === 0) break;
-    else if (depth === 0 && (op === '=' || (op.length >= 2 && op.endsWith('=') && !['==', '!=', '<=', '>='].includes(op)))) {
+    else if (annotation !== -1) {
+      // `target: annotation = value`: the value follows the `=` after the annotation.
+      if (depth === 0 && op === '=') {
+        state.valueEquals = j;
+        break;
+      }
+    } else if (depth === 0 && (op === '=' || (op.length >= 2 && op.endsWith('=') && !['==', '!=', '<=', '>='].includes(op)))) {
       lastEquals = j;
       if (op !== '=') break;
     } else if (depth === 0 && op === ':' && lastEquals === -1) {
       // `target: annotation [= value]`: the annotation and the value are read, not assigned.
-      lastEquals = j;
-      state.valueEquals = annotatedValueEquals(text, tokens, j + 1);
-      break;
+      annotation = j;
     }
   }
+  if (annotation !== -1) lastEquals = annotation;
+  else state.valueEquals = lastEquals;
   if (lastEquals !== -1) {
     state.targetEnd = lastEquals;
-    if (state.valueEquals === -1 && text.slice(tokens[lastEquals].start, tokens[lastEquals].end) !== ':') state.valueEquals = lastEquals;
     state.assignment = text.slice(tokens[lastEquals].start, tokens[lastEquals].end);
     let d = 0;
     for (let j = start; j < lastEquals; j++) {
@@ -1599,22 +1605,6 @@ function membershipOperand(text: string, tokens: Token[], k: number): string | u
 function isComparison(text: string, t: Token): boolean {
   const word = text.slice(t.start, t.end);
   return (t.type === Tok.Op && (word === '==' || word === '!=')) || (t.type === Tok.Name && word === 'in');
-}
-
-/** In `target: annotation = value`, from the annotation's first token: the top-level `=` the value follows, or -1. */
-function annotatedValueEquals(text: string, tokens: Token[], from: number): number {
-  let depth = 0;
-  for (let j = from; j < tokens.length; j++) {
-    const t = tokens[j];
-    if (t.type === Tok.Newline) return -1;
-    if (t.type !== Tok.Op) continue;
-    const op = text.slice(t.start, t.end);
-    if (op === '(' || op === '[' || op === '{') depth++;
-    else if (op === ')' || op === ']' || op === '}') depth = Math.max(0, depth - 1);
-    else if (depth === 0 && op === ';') return -1;
-    else if (depth === 0 && op === '=') return j;
-  }
-  return -1;
 }
 
 /** A target name is not read from: not followed by `.`, `(` or `[`. */
