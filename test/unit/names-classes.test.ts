@@ -3340,3 +3340,685 @@ test('a data file named as a one-word string of the code that keeps its spelling
   });
   for (const name of ['draft3', 'draft_next']) assert.notEqual(d.name(name), name);
 });
+
+test("an attribute of markup in a string (`<p t:content=\"x\">` after a namespace's prefix, `<?xml version=\"1.0\"?>`) is the markup's own name, which its parser reports: it reads as the program's data that looks it up, not as a keyword shown by a repr", async () => {
+  const d = await viewRunsLikeOriginal({
+    'tests/test_tpl.py': [
+      'from tinytpl import declared_version, render',
+      '',
+      '',
+      'def test_render():',
+      "    assert render('<p t:content=\"big\" id=\"x\">x</p>') == [(\"p\", \"big\")]",
+      '',
+      '',
+      'def test_declaration():',
+      "    assert declared_version('<?xml version=\"1.0\" ?><root />') == \"1.0\"",
+      '',
+    ].join('\n'),
+    'tinytpl/__init__.py': [
+      'from html.parser import HTMLParser',
+      '',
+      '',
+      'class Element:',
+      '    def __init__(self, tag):',
+      '        self.tag = tag',
+      '        self.content = ""',
+      '',
+      '    def __repr__(self):',
+      '        return "Element(%s)" % ", ".join("%s=%r" % item for item in sorted(vars(self).items()))',
+      '',
+      '',
+      'class ContentDirective:',
+      '    def apply(self, element, value):',
+      '        element.content = value',
+      '',
+      '',
+      'DIRECTIVES = [("content", ContentDirective)]',
+      '',
+      '',
+      'class Loader(HTMLParser):',
+      '    def __init__(self):',
+      '        super().__init__()',
+      '        self.elements = []',
+      '',
+      '    def handle_starttag(self, tag, attributes):',
+      '        element = Element(tag)',
+      '        for name, cls in DIRECTIVES:',
+      '            for key, value in attributes:',
+      '                if key == "t:" + name:',
+      '                    cls().apply(element, value)',
+      '        self.elements.append(element)',
+      '',
+      '',
+      'def render(markup):',
+      '    loader = Loader()',
+      '    loader.feed(markup)',
+      '    return [(e.tag, e.content) for e in loader.elements]',
+      '',
+      '',
+      'def declared_version(markup):',
+      '    import xml.parsers.expat',
+      '',
+      '    seen = {}',
+      '    parser = xml.parsers.expat.ParserCreate()',
+      '',
+      '    def declaration(version, encoding, standalone):',
+      '        seen["version"] = version',
+      '',
+      '    parser.XmlDeclHandler = declaration',
+      '    parser.Parse(markup, True)',
+      '    return seen["version"]',
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('content'), 'content');
+});
+
+test("a method that looks its class's attributes up by data in one case (getattr(cls, name.upper().replace(\"-\", \"_\"))) reaches the constants spelled so by the repository's strings (CHILD for \"child::node()\"): they keep their spelling; `::` after a word is another language's (an XPath axis), not a test id's", async () => {
+  const d = await viewRunsLikeOriginal({
+    'axes/__init__.py': [
+      'class Axis:',
+      '    CHILD = "child"',
+      '    DESCENDANT_OR_SELF = "descendant-or-self"',
+      '',
+      '    @classmethod',
+      '    def forname(cls, name):',
+      '        return getattr(cls, name.upper().replace("-", "_"), None)',
+      '',
+      '',
+      'def parse(path):',
+      '    axis, _, rest = path.partition("::")',
+      '    found = Axis.forname(axis)',
+      '    if found is None:',
+      '        raise ValueError("unsupported axis %r" % axis)',
+      '    return found, rest',
+      '',
+      '',
+      'class Path:',
+      '    def __init__(self, text):',
+      '        self.steps = [parse(step) if "::" in step else ("child", step) for step in text.split("/")]',
+      '',
+      '    def first(self, item=0):',
+      '        return self.steps[item]',
+      '',
+      '    def __repr__(self):',
+      "        return '<Path \"%s\">' % \"/\".join(\"%s::%s\" % step for step in self.steps)",
+      '',
+    ].join('\n'),
+    'tests/test_axes.py': [
+      'from axes import Path, parse',
+      '',
+      '',
+      'def test_parse():',
+      '    assert parse("child::node()") == ("child", "node()")',
+      '    assert parse("descendant-or-self::node()") == ("descendant-or-self", "node()")',
+      '',
+      '',
+      'def test_path():',
+      '    path = Path("item/text()")',
+      "    shown = '<Path \"child::item/child::text()\">'",
+      '    assert repr(path) == shown',
+      '    assert path.first()[0] == "child"',
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('parse'), 'parse');
+  assert.notEqual(d.name('Path'), 'Path');
+});
+
+test("a key that spells the callable a mapping holds under it (data.setdefault(\"value_of\", value_of)) names that callable: a template's ${value_of(...)} finds it by the callable's name in the view", async () => {
+  const d = await viewRunsLikeOriginal({
+    'tests/test_render.py': [
+      'from tinyexpr import render',
+      '',
+      '',
+      'def test_render():',
+      '    assert render("greeting.txt", who="Ada") == "Hello Ada!\\n"',
+      '    assert render("greeting.txt") == "Hello nobody!\\n"',
+      '',
+    ].join('\n'),
+    'tinyexpr/__init__.py': [
+      'import os',
+      'import re',
+      '',
+      'HERE = os.path.dirname(__file__)',
+      '',
+      '',
+      'class Context:',
+      '    def __init__(self, **data):',
+      '        self.data = data',
+      '',
+      '        def value_of(name, default=None):',
+      '            return self.data.get(name, default)',
+      '',
+      '        data.setdefault("value_of", value_of)',
+      '',
+      '',
+      'def render(name, **data):',
+      '    with open(os.path.join(HERE, "templates", name)) as handle:',
+      '        text = handle.read()',
+      '    context = Context(**data)',
+      '    return re.sub(r"\\$\\{(.*?)\\}", lambda m: str(eval(m.group(1), {}, context.data)), text)',
+      '',
+    ].join('\n'),
+    'tinyexpr/templates/greeting.txt': [
+      'Hello ${value_of("who", "nobody")}!',
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('value_of'), 'value_of');
+});
+
+test("a family of methods built from a type's __name__ (getattr(self, \"visit_%s\" % node.__class__.__name__)) dispatches on an outside module's types: where the repository has a class of an outside type's name (its own Expression, and ast.Expression), that class keeps its name", async () => {
+  const d = await viewRunsLikeOriginal({
+    'printer/__init__.py': [
+      'import ast',
+      '',
+      '',
+      'class Expression:',
+      '    def __init__(self, source):',
+      '        self.tree = ast.parse(source, mode="eval")',
+      '',
+      '    def show(self):',
+      '        return Printer().visit(self.tree)',
+      '',
+      '',
+      'class Printer:',
+      '    def visit(self, node):',
+      '        visitor = getattr(self, "visit_%s" % node.__class__.__name__, None)',
+      '        if visitor is None:',
+      '            raise TypeError("unhandled node %r" % type(node))',
+      '        return visitor(node)',
+      '',
+      '    def visit_Expression(self, node):',
+      '        return self.visit(node.body)',
+      '',
+      '    def visit_BinOp(self, node):',
+      '        return "(%s %s %s)" % (self.visit(node.left), self.visit(node.op), self.visit(node.right))',
+      '',
+      '    def visit_Add(self, node):',
+      '        return "+"',
+      '',
+      '    def visit_Constant(self, node):',
+      '        return repr(node.value)',
+      '',
+    ].join('\n'),
+    'tests/test_printer.py': [
+      'from printer import Expression',
+      '',
+      '',
+      'def test_show():',
+      '    assert Expression("1 + 2").show() == "(1 + 2)"',
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('Printer'), 'Printer');
+});
+
+test("a metaclass that keys each class it makes by its lower-cased name (tagname = name.lower().replace(\"directive\", \"\")) makes data of its classes' names: those whose key the strings spell keep their names", async () => {
+  const d = await viewRunsLikeOriginal({
+    'tagkit/__init__.py': [
+      'class DirectiveMeta(type):',
+      '    def __new__(cls, name, bases, namespace):',
+      '        namespace["tagname"] = name.lower().replace("directive", "")',
+      '        return type.__new__(cls, name, bases, namespace)',
+      '',
+      '',
+      'class Directive(metaclass=DirectiveMeta):',
+      '    def apply(self, context, text):',
+      '        context["seen." + self.tagname] = text',
+      '        return text',
+      '',
+      '',
+      'class SingularDirective(Directive):',
+      '    pass',
+      '',
+      '',
+      'class PluralDirective(Directive):',
+      '    pass',
+      '',
+      '',
+      'DIRECTIVES = [("singular", SingularDirective), ("plural", PluralDirective)]',
+      '',
+      '',
+      'def choose(count, forms):',
+      '    context = {}',
+      '    for tag, cls in DIRECTIVES:',
+      '        cls().apply(context, forms[tag])',
+      '    return context["seen.singular"] if count == 1 else context["seen.plural"]',
+      '',
+    ].join('\n'),
+    'tests/test_tags.py': [
+      'from tagkit import choose',
+      '',
+      '',
+      'def test_choose():',
+      '    forms = {"singular": "one item", "plural": "items"}',
+      '    assert choose(1, forms) == "one item"',
+      '    assert choose(3, forms) == "items"',
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('Directive'), 'Directive');
+  assert.notEqual(d.name('choose'), 'choose');
+});
+
+test("keywords a doctest example gives the repository's callable (Context(one=\"foo\", other=1), taken into **data) are data keys, as those of the code are", async () => {
+  const d = await viewRunsLikeOriginal({
+    'scopes/__init__.py': [
+      'class Context:',
+      '    """A stack of scopes.',
+      '',
+      '    >>> ctxt = Context(one="foo", other=1)',
+      '    >>> ctxt.get("other")',
+      '    1',
+      '    >>> ctxt.get("one")',
+      "    'foo'",
+      '    """',
+      '',
+      '    def __init__(self, **data):',
+      '        self.frames = [data]',
+      '',
+      '    def get(self, key, default=None):',
+      '        for frame in self.frames:',
+      '            if key in frame:',
+      '                return frame[key]',
+      '        return default',
+      '',
+      '    def merge(self, other):',
+      '        self.frames.extend(other.frames)',
+      '        return self',
+      '',
+    ].join('\n'),
+    'tests/test_scopes.py': [
+      'import doctest',
+      '',
+      'import scopes',
+      '',
+      '',
+      'def test_docstrings():',
+      '    assert doctest.testmod(scopes).failed == 0',
+      '',
+      '',
+      'def test_merge():',
+      '    assert Context_merged().get("b") == 2',
+      '',
+      '',
+      'def Context_merged():',
+      '    return scopes.Context(a=1).merge(scopes.Context(b=2))',
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('Context'), 'Context');
+});
+
+test("keywords given to dict() that updates a mapping later handed on as **options (options.update(dict(fmode=fmode))) are that callable's keyword names, which it pops from its **kwds by those names", async () => {
+  const d = await viewRunsLikeOriginal({
+    'recorder/__init__.py': [
+      'class Recorder:',
+      '    def __init__(self, stream, *args, **kwds):',
+      '        self.mode = kwds.pop("fmode", None)',
+      '        self.rest = kwds',
+      '        self.stream = stream',
+      '',
+      '',
+      'def record(stream, fmode=None, **kwds):',
+      '    options = kwds.copy()',
+      '    options.update(dict(fmode=fmode))',
+      '    return Recorder(stream, **options)',
+      '',
+    ].join('\n'),
+    'tests/test_recorder.py': [
+      'from recorder import record',
+      '',
+      '',
+      'def test_record():',
+      '    assert record(None, fmode=2).mode == 2',
+      '    assert record(None, fmode=3, extra=1).rest == {"extra": 1}',
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('record'), 'record');
+});
+
+test("a test module's import of a module beside it by its bare name (import helpers as module, its folder first on sys.path) names that module: what is read through the name follows its definitions", async () => {
+  const d = await viewRunsLikeOriginal({
+    'calc/__init__.py': [
+      'def add(a, b):',
+      '    return a + b',
+      '',
+    ].join('\n'),
+    'calc/tests/__init__.py': '',
+    'calc/tests/conftest.py': [
+      'import os',
+      'import sys',
+      '',
+      'sys.path.insert(0, os.path.dirname(__file__))',
+      '',
+    ].join('\n'),
+    'calc/tests/helpers.py': [
+      'from calc import add',
+      '',
+      '',
+      'def double_add(*args):',
+      '    return 2 * add(*args)',
+      '',
+    ].join('\n'),
+    'calc/tests/test_calc.py': [
+      'import helpers as module',
+      '',
+      '',
+      'def test_double():',
+      '    assert module.double_add(1, 2) == 6',
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('double_add'), 'double_add');
+  assert.notEqual(d.name('helpers'), 'helpers');
+});
+
+test("a string compared with the source text of a function (inspect.getsource(f) == \"@deco(a=0)\\ndef f(x): ...\") is that source: it reads as the view's file does", async () => {
+  const d = await viewRunsLikeOriginal({
+    'calc/__init__.py': [
+      'def quad_factory(a=0):',
+      '    def decorate(f):',
+      '        return f',
+      '',
+      '    return decorate',
+      '',
+    ].join('\n'),
+    'tests/test_source.py': [
+      'import inspect',
+      'from calc import quad_factory',
+      '',
+      '',
+      '@quad_factory(a=0)',
+      'def quadish(x):',
+      '  return x+1',
+      '',
+      '',
+      'def test_source():',
+      '    assert inspect.getsource(quadish) == "@quad_factory(a=0)\\ndef quadish(x):\\n  return x+1\\n"',
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('quadish'), 'quadish');
+  assert.notEqual(d.name('quad_factory'), 'quad_factory');
+});
+
+test("a doctest's expected output echoes the names its examples' strings carry (getattr(Box(), \"data\")), but not a word joined by a hyphen to another (multipart/form-data), which is the text's own", async () => {
+  const d = await viewRunsLikeOriginal({
+    'media/__init__.py': [
+      'class Box:',
+      '    def __init__(self):',
+      '        self.data = 1',
+      '',
+      '',
+      'def media(box):',
+      '    """The media type a box is sent as.',
+      '',
+      '    >>> getattr(Box(), "data")',
+      '    1',
+      '    >>> media(Box())',
+      "    'multipart/form-data'",
+      '    """',
+      '    return "multipart/form-data"',
+      '',
+    ].join('\n'),
+    'tests/test_media.py': [
+      'import doctest',
+      '',
+      'import media',
+      '',
+      '',
+      'def test_docstrings():',
+      '    assert doctest.testmod(media).failed == 0',
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('Box'), 'Box');
+});
+
+test("a compiled module's type is named by its C string with the module's path (\"quill._speedups.Markup\"): the repository imports it by that name from the package of that name, and the class it writes in Python for where the module is not built is the same class, whose members (escape, which the linker keeps as the end of \"unescape\") are the compiled type's", async () => {
+  const speedups = compileExtension('_speedups', [
+    '#define PY_SSIZE_T_CLEAN',
+    '#include <Python.h>',
+    '',
+    'static PyObject *escape(PyObject *cls, PyObject *args, PyObject *kw) {',
+    '    static char *kwlist[] = {"text", "quotes", NULL};',
+    '    PyObject *text; int quotes = 1;',
+    '    if (!PyArg_ParseTupleAndKeywords(args, kw, "U|p", kwlist, &text, &quotes)) return NULL;',
+    '    PyObject *out = PyUnicode_Replace(text, PyUnicode_FromString("<"), PyUnicode_FromString("&lt;"), -1);',
+    '    return PyObject_CallFunctionObjArgs(cls, out, NULL);',
+    '}',
+    '',
+    'static PyObject *unescape(PyObject *self, PyObject *unused) {',
+    '    return PyUnicode_Replace(self, PyUnicode_FromString("&lt;"), PyUnicode_FromString("<"), -1);',
+    '}',
+    '',
+    'static PyMethodDef methods[] = {',
+    '    {"escape", (PyCFunction)(void (*)(void))escape, METH_VARARGS | METH_KEYWORDS | METH_CLASS, NULL},',
+    '    {"unescape", (PyCFunction)unescape, METH_NOARGS, NULL},',
+    '    {NULL, NULL, 0, NULL}};',
+    '',
+    'static PyTypeObject MarkupType = {PyVarObject_HEAD_INIT(NULL, 0) "quill._speedups.Markup"};',
+    '',
+    'static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_speedups", NULL, -1, NULL};',
+    '',
+    'PyMODINIT_FUNC PyInit__speedups(void) {',
+    '    MarkupType.tp_base = &PyUnicode_Type;',
+    '    MarkupType.tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_BASETYPE;',
+    '    MarkupType.tp_methods = methods;',
+    '    if (PyType_Ready(&MarkupType) < 0) return NULL;',
+    '    PyObject *m = PyModule_Create(&module);',
+    '    Py_INCREF(&MarkupType);',
+    '    PyModule_AddObject(m, "Markup", (PyObject *)&MarkupType);',
+    '    return m;',
+    '}',
+    '',
+  ].join('\n'));
+  const d = await viewRunsLikeOriginal({
+    'quill/__init__.py': '',
+    [`quill/${speedups.file}`]: speedups.bytes,
+    'quill/core.py': [
+      'class Markup(str):',
+      '    @classmethod',
+      '    def escape(cls, text, quotes=True):',
+      '        return cls(text.replace("<", "&lt;"))',
+      '',
+      '    def unescape(self):',
+      '        return str(self).replace("&lt;", "<")',
+      '',
+      '',
+      'try:',
+      '    from quill._speedups import Markup  # noqa: F811',
+      'except ImportError:',
+      '    pass',
+      '',
+    ].join('\n'),
+    'tests/test_core.py': [
+      'from quill.core import Markup',
+      '',
+      '',
+      'def test_compiled():',
+      '    assert Markup.__module__ == "quill._speedups"',
+      '',
+      '',
+      'def test_escape():',
+      '    assert Markup.escape("<b>", quotes=False).unescape() == "<b>"',
+      '',
+    ].join('\n'),
+  });
+  assert.equal(d.bundle.names!.excluded.escape, 'compiled-module');
+  assert.equal(d.bundle.names!.keptEverywhere.quill, 'compiled-module');
+});
+
+test("a path in text (a traceback's frame, a command line) to a file whose name keeps its spelling though it holds the package's name (a module data names) names that file as the view does", async () => {
+  const d = await viewRunsLikeOriginal({
+    'ledgerkit/__init__.py': ['def total(values):', '    return sum(values)', ''].join('\n'),
+    'ledgerkit/tests/__init__.py': '',
+    'ledgerkit/tests/test_ledgerkit_suite.py': ['from ledgerkit import total', '', '', 'def test_total():', '    assert total([1, 2]) == 3', ''].join('\n'),
+    'ledgerkit/tests/test_listing.py': ['SUITES = ["test_ledgerkit_suite"]', '', '', 'def test_listed():', '    assert SUITES == ["test_ledgerkit_suite"]', ''].join('\n'),
+  });
+  const file = 'ledgerkit/tests/test_ledgerkit_suite.py';
+  assert.notEqual(d.name('ledgerkit'), 'ledgerkit');
+  assert.equal(d.translator.textToView(`File "${file}", line 5, in test_total`).split('"')[1], d.translator.pathToView(file));
+  assert.equal(d.translator.textToView(`pytest ${file}`), `pytest ${d.translator.pathToView(file)}`);
+});
+
+test("the arguments after a getattr handed to a callable that calls it (self.assertRaises(AttributeError, getattr, obj, \"follow\"), a helper's method(*args)) are getattr's: the string after the object is an attribute's name", async () => {
+  const d = await viewRunsLikeOriginal({
+    'links/__init__.py': [
+      'class Link:',
+      '    def __init__(self, target):',
+      '        self.target = target',
+      '',
+      '    def follow(self):',
+      '        return self.target',
+      '',
+      '',
+      'def outcome(exception, method, *args):',
+      '    try:',
+      '        method(*args)',
+      '    except exception:',
+      '        return "raised"',
+      '    return "fine"',
+      '',
+    ].join('\n'),
+    'tests/test_links.py': [
+      'import unittest',
+      '',
+      'from links import Link, outcome',
+      '',
+      '',
+      'def test_outcome():',
+      '    assert outcome(AttributeError, getattr, Link(1), "follow") == "fine"',
+      '    assert outcome(AttributeError, getattr, Link(1), "missing") == "raised"',
+      '',
+      '',
+      'class LinkTest(unittest.TestCase):',
+      '    def test_follow(self):',
+      '        self.assertEqual(getattr(Link(2), "follow")(), 2)',
+      '        self.assertRaises(AttributeError, getattr, Link(2), "unfollow")',
+      '        self.assertTrue(outcome(AttributeError, hasattr, Link(2), "follow") == "fine")',
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('follow'), 'follow');
+  assert.notEqual(d.name('Link'), 'Link');
+});
+
+test("a word a doctest's output shows quoted as a str ('OUTSIDE') that the module writes as a whole string (OUTSIDE = Mark(\"OUTSIDE\")) is that string, spelled as the module spells it, though a constant of that name is renamed", async () => {
+  const d = await viewRunsLikeOriginal({
+    'marks/__init__.py': [
+      'class Mark(str):',
+      '    """A mark an event is given."""',
+      '',
+      '',
+      'OUTSIDE = Mark("OUTSIDE")',
+      'INSIDE = Mark("INSIDE")',
+      '',
+      '',
+      'def marked(events, inside=False):',
+      '    """Each event with its mark.',
+      '',
+      '    >>> for pair in marked(["a"]):',
+      '    ...     print(pair)',
+      "    ('OUTSIDE', 'a')",
+      '    """',
+      '    return [(INSIDE if inside else OUTSIDE, event) for event in events]',
+      '',
+    ].join('\n'),
+    'tests/test_marks.py': [
+      'import doctest',
+      '',
+      'import marks',
+      '',
+      '',
+      'def test_docstrings():',
+      '    assert doctest.testmod(marks).failed == 0',
+      '',
+      '',
+      'def test_inside():',
+      '    assert marks.marked(["b"], inside=True) == [("INSIDE", "b")]',
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('OUTSIDE'), 'OUTSIDE');
+  assert.notEqual(d.name('marked'), 'marked');
+});
+
+test("a name an example's string carries (getattr(Link(), \"follow\")) shows in the doctest's output as that name, but a word between spaces there is a sentence's (Cannot follow a link), which the program writes as data", async () => {
+  const d = await viewRunsLikeOriginal({
+    'links/__init__.py': [
+      'class Link:',
+      '    def follow(self):',
+      '        return "followed"',
+      '',
+      '',
+      'def explain(link):',
+      '    """Why a link cannot be used.',
+      '',
+      '    >>> getattr(Link(), "follow")()',
+      "    'followed'",
+      '    >>> print(explain(None))',
+      '    Cannot follow a link to nowhere.',
+      '    """',
+      '    if link is None:',
+      '        return "Cannot follow a link to nowhere."',
+      '    return link.follow()',
+      '',
+    ].join('\n'),
+    'tests/test_links.py': [
+      'import doctest',
+      '',
+      'import links',
+      '',
+      '',
+      'def test_docstrings():',
+      '    assert doctest.testmod(links).failed == 0',
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('follow'), 'follow');
+});
+
+test("a string handed to the repository's callable that passes it on to compile (Expression(\"box.weight * 2\"), whose base's __init__ hands it to a function that compiles it) is Python source: it reads as code does", async () => {
+  const d = await viewRunsLikeOriginal({
+    'evaluate/__init__.py': [
+      'import ast',
+      '',
+      '',
+      'def _parse(source, mode="eval"):',
+      '    source = source.strip()',
+      '    return compile(source, "<expr>", mode, ast.PyCF_ONLY_AST)',
+      '',
+      '',
+      'class Code:',
+      '    def __init__(self, source):',
+      '        self.source = source',
+      '        self.code = compile(_parse(source), "<expr>", "eval")',
+      '',
+      '',
+      'class Expression(Code):',
+      '    def evaluate(self, data):',
+      '        return eval(self.code, {}, dict(data))',
+      '',
+      '',
+      'class Parcel:',
+      '    def __init__(self, weight):',
+      '        self.weight = weight',
+      '',
+    ].join('\n'),
+    'tests/test_evaluate.py': [
+      'from evaluate import Expression, Parcel',
+      '',
+      '',
+      'def test_evaluate():',
+      '    assert Expression("box.weight * 2").evaluate({"box": Parcel(3)}) == 6',
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('weight'), 'weight');
+  assert.notEqual(d.name('Expression'), 'Expression');
+});

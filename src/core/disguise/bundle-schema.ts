@@ -84,6 +84,7 @@ const namesShape = (): Shape<NamesSection> => ({
   nameKeywords: required(arrayOf(name)),
   nameArguments: required(arrayOf(calleeIndex)),
   valueArguments: required(arrayOf(calleeIndex)),
+  sourceArguments: optional(arrayOf(calleeIndex)),
   frameReaders: optional(arrayOf(name, { unique: true })),
   frameKeys: optional(arrayOf(name, { unique: true })),
   nameContainers: optional(arrayOf(containerName, { unique: true })),

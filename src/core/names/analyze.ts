@@ -4,12 +4,13 @@
  * receivers, keywords of unknown callees), its classes with their bases, and the external
  * modules it imports. Plain data, so that it can be computed in a worker and cached by content.
  */
-import { Bind, IMPORTING_CALLEES, Site, calledName, enclosingFunction, lookupSite, loopIterableNames, outermostFunction, scanPython, type CallContext, type Chain, type NameSite, type PyScan, type StringSite } from '../python/binder';
+import { Bind, IMPORTING_CALLEES, Site, calledName, enclosingFunction, lookupSite, loopIterableNames, outermostFunction, scanPython, type CallContext, type Chain, type NameSite, type PyScan, type Scope, type StringSite } from '../python/binder';
 import { FileResolver, type ModuleContext } from './resolve';
 import { externalValueWord, distributionLookup, returningFunction, variableKey, handedAttributes, isKwargsName, nameArgumentFlow, stringRole, withNameFlow, type ArgumentFlow, type NameContainers } from './string-roles';
 import { appendTo } from '../common/multimap';
 import { forEachWord, splitWord } from './words';
 import { isTemplateText, templateAttributes } from './prose';
+import { doctestSource } from '../python/doctest';
 
 export type DefinitionKind = 'class' | 'function' | 'variable' | 'class-attribute' | 'parameter' | 'local' | 'local-callable' | 'attribute' | 'alias' | 'export';
 
@@ -38,6 +39,8 @@ export interface ClassFacts {
   fields: string[];
   /** Private names (`__x`) written anywhere in the class body, which Python mangles to `_Class__x`. */
   privateNames: string[];
+  /** The last name of its metaclass (`metaclass=M`, `@six.add_metaclass(M)`, `with_metaclass(M, ...)`). */
+  metaclass?: string;
 }
 
 export interface FileFacts {
@@ -181,6 +184,17 @@ export interface FileFacts {
    * container's name and the case.
    */
   caseDispatch: Array<[container: string, spelling: 'upper' | 'lower']>;
+  /**
+   * A method that looks its own class's attributes up by data in one case
+   * (`getattr(cls, name.upper().replace("-", "_"))`): the class and the case.
+   */
+  caseLookups: Array<[className: string, spelling: 'upper' | 'lower']>;
+  /**
+   * A metaclass that makes a key of the name of each class it makes (`d["tagname"] =
+   * name.lower().replace("directive", "")` in its `__new__`): the metaclass and the piece it
+   * removes ('' for none).
+   */
+  classNameKeys: Array<[metaclass: string, piece: string]>;
   /** Identifier-like strings of the tuples, lists and sets a class body or the module assigns to a name (`SUPPORTED_METHODS = ("GET", ...)`): the name and the string. */
   groupWords: Array<[target: string, word: string]>;
   /** One-word strings held in the file's containers or compared with (`{"blink": "blink"}`, `word == "link"`): data that may become keywords. */
@@ -243,7 +257,7 @@ function baseModule(resolver: FileResolver, chain: Chain): string | undefined {
 export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   const scan = scanPython(text);
   const resolver = new FileResolver(scan, context);
-  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], standIns: [], wrappedNames: [], computedModuleParents: [], pathWords: [], oneWordStrings: [], lowerWordStrings: [], nameKeys: [], nameReaders: [], nameAttributes: [], attributeWords: [], decorated: [], stringWords: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), ordersByName: ordersByName(scan), outsideLookups: outsideLookups(scan, resolver), handedSelf: handedSelf(scan, resolver), typeNameLookups: typeNameLookups(scan, resolver), templatedAttributes: templatedAttributes(scan, resolver), caseDispatch: caseDispatch(scan, resolver), groupWords: [], wordStrings: [], externalValues: [], distributions: [], namePieces: [], cutWords: [], laidOutWords: [], keyWords: [], templateAttributes: [], computedKeywordCallees: [], containerWords: [], returnedKeys: [], attrsFields: [], dynamicAttributes: false, shadowedModules: [], attributeLocals: [], reexports: [], optionNames: [], nameValued: [], nameContainers: { keys: [], values: [], parameters: [] }, handedAttributes: handedAttributes(resolver), nameArguments: nameArgumentFlow(resolver) };
+  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], standIns: [], wrappedNames: [], computedModuleParents: [], pathWords: [], oneWordStrings: [], lowerWordStrings: [], nameKeys: [], nameReaders: [], nameAttributes: [], attributeWords: [], decorated: [], stringWords: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), ordersByName: ordersByName(scan), outsideLookups: outsideLookups(scan, resolver), handedSelf: handedSelf(scan, resolver), typeNameLookups: typeNameLookups(scan, resolver), templatedAttributes: templatedAttributes(scan, resolver), caseDispatch: caseDispatch(scan, resolver), caseLookups: caseLookups(scan, resolver), classNameKeys: [], groupWords: [], wordStrings: [], externalValues: [], distributions: [], namePieces: [], cutWords: [], laidOutWords: [], keyWords: [], templateAttributes: [], computedKeywordCallees: [], containerWords: [], returnedKeys: [], attrsFields: [], dynamicAttributes: false, shadowedModules: [], attributeLocals: [], reexports: [], optionNames: [], nameValued: [], nameContainers: { keys: [], values: [], parameters: [] }, handedAttributes: handedAttributes(resolver), nameArguments: nameArgumentFlow(resolver) };
   // Strings flow into names within the file, as the translation sees them (code.ts).
   const flow = withNameFlow(resolver);
   facts.nameValued = flow.names;
@@ -302,6 +316,8 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
       const privates = new Set<string>();
       for (const site of scan.sites) if (site.start > scope.start && site.end <= scope.end && /^__(?!.*__$)\w/u.test(site.text)) privates.add(site.text);
       cls.privateNames = [...privates];
+      const metaclass = metaclassOf(scan, scope);
+      if (metaclass !== undefined) cls.metaclass = metaclass;
       cls.declarative =
         scope.classKeywords.includes('metaclass') ||
         scope.decorators.some((d) => DECLARATIVE_DECORATORS.has(d.replace(/\(.*$/s, '').split('.').pop() ?? '')) ||
@@ -346,6 +362,8 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
       // A class is called with the keywords of its __init__.
       const parent = scan.scopes[scope.parent];
       if (scope.name === '__init__' && parent?.kind === 'class') facts.functions.push([parent.name, ...function_.slice(1)] as FileFacts['functions'][number]);
+      const keyed = parent?.kind === 'class' ? classNameKey(scan, scope) : undefined;
+      if (keyed !== undefined) facts.classNameKeys.push([parent.name, keyed]);
     }
   }
   const define = (name: string, kind: DefinitionKind) => facts.definitions.push([name, kind]);
@@ -531,6 +549,14 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
     const receiver = resolver.receiverClass(call.callee);
     const callee = receiver !== -1 ? scan.scopes[receiver].name : resolver.lastAttribute(call.callee);
     if (callee !== undefined) facts.computedKeywordCallees.push(callee);
+  }
+  // Doctest examples are the repository's code too: the keywords they give its callables count (`Context(one='foo', other=1)`).
+  if (!context.doctest) {
+    for (const site of scan.strings) {
+      if (!site.docstring) continue;
+      const examples = doctestSource(text, site.token.contentStart, site.token.contentEnd);
+      if (examples) facts.calls.push(...analyzeFile(examples.virtual, { ...context, doctest: true }).calls);
+    }
   }
   return facts;
 }
@@ -756,6 +782,47 @@ function caseDispatch(scan: PyScan, resolver: FileResolver): Array<[string, 'upp
       const container = m[1].split('.').pop()!;
       out.set(`${container}\0${spelling}`, [container, spelling]);
     }
+  }
+  return [...out.values()].sort(byJoined);
+}
+
+/** The metaclass a class statement names: `metaclass=M`, `@six.add_metaclass(M)` or a base `with_metaclass(M, ...)`, by its last name. */
+function metaclassOf(scan: PyScan, scope: Scope): string | undefined {
+  const header = scan.text.slice(scan.sites[scope.nameSite].end, scope.start);
+  const named =
+    /\bmetaclass\s*=\s*([\p{L}_][\p{L}\p{N}_.]*)/u.exec(header)?.[1] ??
+    scope.decorators.map((d) => /(?:^|\.)add_metaclass\(\s*([\p{L}_][\p{L}\p{N}_.]*)\s*\)$/u.exec(d)?.[1]).find((m) => m !== undefined) ??
+    /\bwith_metaclass\(\s*([\p{L}_][\p{L}\p{N}_.]*)/u.exec(header)?.[1];
+  return named?.split('.').pop();
+}
+
+/**
+ * `def __new__(mcs, name, bases, namespace)` (or `__init__`) of a metaclass that lower-cases the
+ * class's name (`name.lower()`, then `.replace("directive", "")`): the piece it removes, '' for none.
+ */
+function classNameKey(scan: PyScan, fn: Scope): string | undefined {
+  if ((fn.name !== '__new__' && fn.name !== '__init__') || fn.params.length < 4 || fn.params.slice(0, 4).some((p) => p.kind !== 'normal')) return undefined;
+  const name = fn.params[1].name;
+  const body = scan.text.slice(fn.start, fn.end);
+  const m = new RegExp(`(?<![\\p{L}\\p{N}_.])${name}\\s*\\.\\s*lower\\(\\s*\\)(?:\\s*\\.\\s*replace\\(\\s*(['"])([^'"\\\\]*)\\1\\s*,\\s*(['"])\\3\\s*\\))?`, 'u').exec(body);
+  return m ? (m[2] ?? '') : undefined;
+}
+
+/** `FileFacts.caseLookups`: `getattr(cls, x.upper())` (or `.lower()`, then more string methods, or `hasattr`) in a method of a class, on its first parameter. */
+function caseLookups(scan: PyScan, resolver: FileResolver): Array<[string, 'upper' | 'lower']> {
+  const out = new Map<string, [string, 'upper' | 'lower']>();
+  for (const call of scan.calls) {
+    const [target, name] = call.args;
+    if (!target || !name || target.root === -1 || target.steps.length > 0 || name.root === -1) continue;
+    const at = name.steps.findIndex((step, i) => (step === 'upper' || step === 'lower') && name.steps[i + 1] === '()');
+    if (at === -1 || name.steps.slice(0, at).some((step) => step === '()') || typeNameSpelling(name.steps.slice(0, at + 2)) !== undefined) continue;
+    if (!resolver.isBuiltinCall(call.callee, 'getattr') && !resolver.isBuiltinCall(call.callee, 'hasattr')) continue;
+    const site = scan.sites[target.root];
+    const fn = scan.scopes[enclosingFunction(scan.scopes, site.scope)];
+    const owner = fn?.kind === 'function' ? scan.scopes[fn.parent] : undefined;
+    if (owner?.kind !== 'class' || fn.params[0]?.name !== site.text) continue;
+    const spelling = name.steps[at] as 'upper' | 'lower';
+    out.set(`${owner.name}\0${spelling}`, [owner.name, spelling]);
   }
   return [...out.values()].sort(byJoined);
 }

@@ -123,6 +123,17 @@ export function buildNames(
   for (const name of outsideLookupNames(input.facts, definitions, external)) keep(name, 'outside-lookup');
   // A compiled module of the repository reads names by their C strings (compiled.ts).
   for (const name of input.compiledNames ?? []) if (!name.includes('.') && definitions.has(name)) keep(name, 'compiled-module');
+  // A dotted C string through a compiled module (`"pkg._speedups.Markup"`, a type's name) names what that module defines, which the
+  // repository imports from it by that name (`from pkg._speedups import Markup`); a class of the repository of that name is the same
+  // class written in Python (the fallback where the module is not built): its members are the compiled type's, by the same names.
+  const compiled = new Set(input.compiledModules ?? []);
+  for (const name of input.compiledNames ?? []) {
+    const parts = name.split('.');
+    const member = parts[parts.length - 1];
+    if (parts.length < 2 || !compiled.has(parts[parts.length - 2]) || !definitions.has(member)) continue;
+    keep(member, 'compiled-module');
+    for (const file of input.facts) for (const cls of file.classes) if (cls.name === member) for (const name of cls.members) if (!isDunder(name)) keep(name, 'compiled-module');
+  }
   // Code of the environment that imports the repository by its name (soupsieve's `import bs4`) finds it by that name, and the modules and names it reaches there by theirs.
   const outsideImports = importedByOutside(input, external, definitions);
   for (const [name, where] of outsideImports) if (where === 'member') keep(name, 'imported-by-outside');
@@ -140,6 +151,8 @@ export function buildNames(
   keepProtocolNames(input.facts, external, membersOf, keep);
   keepTypeNameHandlers(input.facts, external, membersOf, keep);
   keepCaseDispatched(input.facts, keep);
+  keepCaseLookedUp(input.facts, membersOf, keep);
+  keepNameKeyedClasses(input.facts, keep);
   // A template reads these attributes by name from the object's namespace (`fmt % record.__dict__`), wherever its text is written.
   for (const file of input.facts) for (const name of file.templatedAttributes) keep(name, 'namespace-template');
 
@@ -208,6 +221,7 @@ export function buildNames(
     nameKeywords: [...new Set([...input.facts.flatMap((f) => f.nameValued), ...nameCarriers.filter((k) => k.startsWith('.')).map((k) => k.slice(1))])].sort(),
     nameArguments: nameCarriers.filter((k) => !k.startsWith('.')),
     valueArguments: valueArguments(input.facts),
+    sourceArguments: sourceArguments(input.facts),
     frameReaders: frameReaders(input.facts),
     frameKeys: [...new Set(input.facts.flatMap((f) => f.frameKeys))].sort(),
     nameContainers: nameContainers(input.facts),
@@ -240,9 +254,15 @@ export function buildNames(
   // A compiled module's file keeps its name (its init function is named after it), and a module of the repository it imports by its dotted path keeps every part.
   for (const name of input.compiledModules ?? []) keptEverywhere[name] ??= 'compiled-module';
   for (const name of input.compiledNames ?? []) if (rules.isModule(name)) for (const part of name.split('.')) keptEverywhere[part] ??= 'compiled-module';
+  // A compiled type's name spells the module path it lives at (`"pkg._speedups.Markup"`): its `__module__`.
+  for (const name of input.compiledNames ?? []) {
+    const parts = name.split('.');
+    if (parts.length > 2 && compiled.has(parts[parts.length - 2])) for (const part of parts.slice(0, -2)) keptEverywhere[part] ??= 'compiled-module';
+  }
   for (const [name, where] of outsideImports) if (where === 'everywhere') keptEverywhere[name] ??= 'imported-by-outside';
   // Everywhere: a class or function defined inside a function is named in its reprs as well.
   for (const word of registeredByName(input.facts)) keptEverywhere[word] ??= 'registered-by-name';
+  for (const word of outsideTypeFamilyNames(input.facts, definitions, external)) keptEverywhere[word] ??= 'outside-type-family';
   for (const word of lowercasedClassNames(input.facts, input.paths)) keptEverywhere[word] ??= 'lowercased-in-data';
   for (const word of templateKeys(input)) keptEverywhere[word] ??= 'template-key';
   for (const word of Object.keys(options.mixedData ?? {})) keptEverywhere[word] ??= 'mixed-data';
@@ -524,6 +544,62 @@ function keepCaseDispatched(facts: readonly FileFacts[], keep: (word: string, re
 }
 
 /**
+ * `getattr(cls, name.upper().replace("-", "_"))` in a method: the class's attributes (and its
+ * repository bases') spelled in that case are reached by data in the other case, the words of
+ * the repository's strings (`"child"` of `"child::item"` for `CHILD`, each word of
+ * `"descendant-or-self"` for the constant `DESCENDANT_OR_SELF`): those whose every word the
+ * strings spell so keep their spelling.
+ */
+function keepCaseLookedUp(facts: readonly FileFacts[], membersOf: (className: string) => Set<string>, keep: (word: string, reason: string) => void): void {
+  const lookups = facts.flatMap((f) => f.caseLookups);
+  if (lookups.length === 0) return;
+  const words = new Set(facts.flatMap((f) => f.stringWords));
+  // A name of several words is reached by one string that joins them (`"descendant-or-self"`): a constant's, not a method's (`as_view`).
+  const constants = new Set(facts.flatMap((f) => f.classes.flatMap((cls) => cls.fields)));
+  for (const [className, spelling] of lookups) {
+    const other = (word: string) => (spelling === 'upper' ? word.toLowerCase() : word.toUpperCase());
+    for (const member of membersOf(className)) {
+      const spelled = spelling === 'upper' ? member.toUpperCase() : member.toLowerCase();
+      if (member !== spelled || isDunder(member) || !/\p{L}/u.test(member)) continue;
+      const parts = member.split('_').filter((part) => part !== '');
+      if ((parts.length === 1 || constants.has(member)) && parts.every((part) => other(part) !== part && words.has(other(part)))) keep(member, 'case-lookup');
+    }
+  }
+}
+
+/**
+ * A metaclass that keys each class it makes by its name, lower-cased (`tagname =
+ * name.lower().replace("directive", "")`), makes data of the names of its classes and their
+ * subclasses: a class whose key the repository's strings spell (`"i18n:singular"` for
+ * `SingularDirective`) keeps its name, so that the key stays what the data looks up.
+ */
+function keepNameKeyedClasses(facts: readonly FileFacts[], keep: (word: string, reason: string) => void): void {
+  const pieces = new Map<string, string[]>();
+  for (const file of facts) for (const [metaclass, piece] of file.classNameKeys) appendTo(pieces, metaclass, piece);
+  if (pieces.size === 0) return;
+  const classes = facts.flatMap((f) => f.classes);
+  const keyed = new Map<string, string[]>();
+  for (const cls of classes) if (cls.metaclass !== undefined && pieces.has(cls.metaclass)) keyed.set(cls.name, pieces.get(cls.metaclass)!);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const cls of classes) {
+      if (keyed.has(cls.name)) continue;
+      const base = cls.bases.find((b) => b.repo !== undefined && keyed.has(b.repo));
+      if (!base) continue;
+      keyed.set(cls.name, keyed.get(base.repo!)!);
+      grew = true;
+    }
+  }
+  const words = new Set(facts.flatMap((f) => f.stringWords.map((word) => word.toLowerCase())));
+  for (const [name, removed] of keyed) {
+    for (const piece of removed) {
+      const key = piece === '' ? name.toLowerCase() : name.toLowerCase().split(piece).join('');
+      if (key !== '' && words.has(key)) keep(name, 'class-name-key');
+    }
+  }
+}
+
+/**
  * `cls.__name__.startswith("F")`: a piece of a name compared with the names the program holds
  * cannot follow them when they are renamed, so the names it matches keep their spelling. When
  * the piece matches functions or classes its own function (a test) defines, those are the names
@@ -797,6 +873,33 @@ function familyOverrides(facts: FileFacts[], definitions: Map<string, Set<string
     }
   }
   return { overrides, keptFamilies };
+}
+
+/**
+ * A family built from a type's `__name__` (`getattr(self, 'visit_%s' % node.__class__.__name__)`)
+ * whose member spells, after its piece, a class of an outside module the repository imports
+ * (`visit_Expression`, for `ast.Expression`) dispatches on that outside type. Where the
+ * repository has a class of that spelling too (its own `Expression`), the lookup cannot tell
+ * the two apart: the repository's class keeps its name, so both build the member.
+ */
+function outsideTypeFamilyNames(facts: readonly FileFacts[], definitions: ReadonlyMap<string, ReadonlySet<string>>, external: ExternalNames): string[] {
+  const pieces = new Set<string>();
+  for (const file of facts) for (const [piece, side, source] of file.families) if (source === 'name') pieces.add(`${side}:${piece}`);
+  if (pieces.size === 0) return [];
+  const modules = [...new Set(facts.flatMap((f) => f.externalModules))].sort();
+  const isOutsideClass = (name: string) => modules.some((module) => external.resolveClass(`${module}.${name}`) !== undefined);
+  const out = new Set<string>();
+  for (const key of pieces) {
+    const side = key.slice(0, key.indexOf(':'));
+    const piece = key.slice(side.length + 1);
+    const [prefix, suffix] = side === 'around' ? piece.split('{}') : side === 'prefix' ? [piece, ''] : ['', piece];
+    for (const name of definitions.keys()) {
+      if (!isMember(name, side, piece)) continue;
+      const rest = name.slice(prefix.length, name.length - suffix.length);
+      if ([...(definitions.get(rest) ?? [])].includes('class') && isOutsideClass(rest)) out.add(rest);
+    }
+  }
+  return [...out].sort();
 }
 
 /** Whether `name` is built from the family's piece (`side` `prefix`, `suffix`, or `around` with `{}` for the value). */
@@ -1227,10 +1330,14 @@ function valueArguments(facts: readonly FileFacts[]): string[] {
   return reaching(facts, facts.flatMap((f) => f.nameArguments.valueSinks)).filter((k) => !k.startsWith('.') && !keys.has(k));
 }
 
+/** Positional arguments that are Python source the repository runs (`Expression:0`, handed on to `compile`). */
+function sourceArguments(facts: readonly FileFacts[]): string[] {
+  return reaching(facts, facts.flatMap((f) => f.nameArguments.sourceSinks), facts.flatMap((f) => f.nameArguments.sourceEdges));
+}
+
 /** The keys from which the flow's edges reach one of `sinks`, the sinks included. */
-function reaching(facts: readonly FileFacts[], sinks: readonly string[]): string[] {
+function reaching(facts: readonly FileFacts[], sinks: readonly string[], edges = facts.flatMap((f) => f.nameArguments.edges)): string[] {
   const valued = new Set(sinks);
-  const edges = facts.flatMap((f) => f.nameArguments.edges);
   for (let changed = true; changed; ) {
     changed = false;
     for (const [parameter, argument] of edges) {

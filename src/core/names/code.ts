@@ -5,12 +5,13 @@
  * Strings follow their role (string-roles.ts), comments and docstrings the prose rule, and
  * doctest examples are code again.
  */
-import { applyEdits, isNameShaped, isTemplateText, type ProseOptions, type ProseTranslator } from './prose';
+import { applyEdits, inHyphenatedWord, isNameShaped, isTemplateText, type ProseOptions, type ProseTranslator } from './prose';
 import { outermostFunction, Site, type NameSite, type PyScan, scanPython, type StringPart, type StringSite } from '../python/binder';
 import { FileResolver, type ModuleContext, type NameClass } from './resolve';
 import type { NameRules } from './rules';
 import { inModuleExports, isContainerVariable, isSourceNamespace, kwargsOwner, returnsKeywords, namesDistribution, sourcePlaceholders, stringRole, withNameFlow, type StringRole } from './string-roles';
 import { pieceShapes } from './analyze';
+import { doctestSource } from '../python/doctest';
 import { controlSequenceLength, forEachWord, isDunder } from './words';
 import type { DataWordLedger } from './data-words';
 import { IDENTIFIER_SOURCE, isIdentifier } from '../python/identifiers';
@@ -19,6 +20,9 @@ const REGEX_GROUP_NAME = new RegExp(`\\(\\?P(?:<|=)(${IDENTIFIER_SOURCE})`, 'gu'
 const DOTTED_NAME = new RegExp(`${IDENTIFIER_SOURCE}(?:\\.${IDENTIFIER_SOURCE})*`, 'gu');
 
 type Edit = [start: number, end: number, text: string];
+
+/** The roles of a string that names things (see string-roles.ts). */
+const NAME_ROLES: ReadonlySet<StringRole> = new Set(['names', 'definition-names', 'local-names', 'binding', 'flow', 'fragments']);
 
 
 /** A string that is a SQL statement (`SELECT username FROM auth_user`, `INSERT INTO t ...`). */
@@ -133,6 +137,8 @@ export class CodeTranslator {
         // `exec` with source, the names the source reads (a function's nested helper too).
         const callee = site.call?.callee;
         if (toDict && callee && callee.root !== -1 && returnsKeywords(resolver, resolver.scan.sites[callee.root].start, site.scope)) return rules.memberView(text);
+        // `options.update(dict(a=1))` of such a dict: the same keys.
+        if (toDict && callee && callee.root !== -1 && isContainerVariable(resolver, updatedVariable(resolver.scan.text, resolver.scan.sites[callee.root].start) ?? '', site.scope)) return rules.memberView(text);
         if (toDict && site.assignedTo?.some((name) => isContainerVariable(resolver, name, site.scope))) {
           return site.assignedTo.some((name) => isSourceNamespace(resolver, name, site.scope)) ? rules.memberOrLocalView(text) : rules.memberView(text);
         }
@@ -480,7 +486,24 @@ export class CodeTranslator {
       const view = this.prose.translate(piece, names ? { names } : undefined);
       if (view !== piece) edits.push([from, to, view]);
     }
-    for (const [from, to] of examples.output) this.echo(text, from, to, edits, carried);
+    const literal = resolver ? (word: string) => this.literalView(resolver, word) : undefined;
+    for (const [from, to] of examples.output) this.echo(text, from, to, edits, carried, literal);
+  }
+
+  /** How the module spells a whole string it writes with this content (`'OUTSIDE'` of `OUTSIDE = Mark('OUTSIDE')`), if it writes one. */
+  private literalView(resolver: FileResolver, word: string): string | undefined {
+    const text = resolver.scan.text;
+    let found: string | undefined;
+    for (const site of resolver.scan.strings) {
+      if (site.docstring || site.token.parts || site.token.contentEnd - site.token.contentStart !== word.length || !text.startsWith(word, site.token.contentStart)) continue;
+      const edits: Edit[] = [];
+      const role = this.stringEdits(text, site, resolver, edits);
+      const view = applyEdits(word, edits.map(([s, e, spelled]): Edit => [s - site.token.contentStart, e - site.token.contentStart, spelled]));
+      // A str's value is data: a string of data the module writes (`Mark("ENTER")`) over its names (`__all__ = ["ENTER"]`).
+      if (!NAME_ROLES.has(role ?? 'prose')) return view;
+      found ??= view;
+    }
+    return found;
   }
 
   /**
@@ -490,23 +513,43 @@ export class CodeTranslator {
    * the repository's names that look like names (`_KWARG_MARK`, `Point`, not `wrapped`), and
    * in the output, the names the examples' strings carry; plain words stay.
    */
-  private echo(text: string, start: number, end: number, edits: Edit[], carried?: ReadonlyMap<string, string>): void {
+  private echo(text: string, start: number, end: number, edits: Edit[], carried?: ReadonlyMap<string, string>, literal?: (word: string) => string | undefined): void {
     const rules = this.rules;
     for (const m of text.slice(start, end).matchAll(DOTTED_NAME)) {
+      // A word quoted as Python shows a str (`'OUTSIDE'`) that the module writes as a whole string (`Mark('OUTSIDE')`): that string, as the module spells it.
+      const at = start + m.index!;
+      const quote = text[at - 1];
+      const view = (quote === "'" || quote === '"') && text[at + m[0].length] === quote ? literal?.(m[0]) : undefined;
+      if (view !== undefined) {
+        if (view !== m[0]) edits.push([at, at + m[0].length, view]);
+        continue;
+      }
+      // Joined by a hyphen to another word (`multipart/form-data`), a word is the text's own, as in prose: only the package's name changes there.
+      if (inHyphenatedWord(text, start + m.index!, start + m.index! + m[0].length)) {
+        if (!m[0].includes('.') && rules.isOwnPackageWord(m[0])) edits.push([start + m.index!, start + m.index! + m[0].length, rules.ownPackageView(m[0])]);
+        continue;
+      }
       // A file of the repository by its name (`'urlutils.py'`).
       const file = m[0].includes('.') ? rules.pathSegmentView(m[0]) : m[0];
       if (file !== m[0]) {
         edits.push([start + m.index!, start + m.index! + m[0].length, file]);
         continue;
       }
+      // A word between spaces is a sentence's (`Cannot follow a link`), not a name a string carried there.
+      const inSentence = /[ \t]/.test(text[at - 1] ?? '') && /[ \t]/.test(text[at + m[0].length] ?? '');
       this.dottedEdits(m[0], start + m.index!, edits, (part, internal, parts) => {
         if (internal) return rules.knownView(part);
         if (rules.isOwnPackageWord(part)) return rules.ownPackageView(part);
-        if (parts === 1 && carried?.has(part)) return carried.get(part)!;
+        if (parts === 1 && !inSentence && carried?.has(part)) return carried.get(part)!;
         return isNameShaped(part) || /^\p{Lu}/u.test(part) ? rules.knownView(part) : part;
       });
     }
   }
+}
+
+/** `options.update(` right before `offset`: the variable updated (`options`). */
+function updatedVariable(text: string, offset: number): string | undefined {
+  return /([\p{L}_][\p{L}\p{N}_]*)\s*\.\s*update\(\s*$/u.exec(text.slice(Math.max(0, offset - 80), offset))?.[1];
 }
 
 /** The context of code run in the namespace of `resolver`'s module (a doctest example, source given to `exec`). */
@@ -600,55 +643,6 @@ function classView(rules: NameRules, cls: NameClass, text: string): string {
     default:
       return rules.memberView(text);
   }
-}
-
-const PROMPT = /^([ \t]*)(>>>|\.\.\.)( |$)/;
-
-/**
- * The doctest examples of a text range: a copy of the range in which everything but the
- * examples' source is blanked (offsets relative to `start`, lengths unchanged), and the prose
- * ranges (everything else, output included), in offsets of `text`.
- */
-export function doctestSource(text: string, start: number, end: number): { virtual: string; prose: Array<[number, number]>; output: Array<[number, number]> } | undefined {
-  const slice = text.slice(start, end);
-  if (!slice.includes('>>>')) return undefined;
-  const chars = slice.split('');
-  const prose: Array<[number, number]> = [];
-  const output: Array<[number, number]> = [];
-  let proseStart = start;
-  let inExample = false;
-  let inOutput = false;
-  let found = false;
-  let lineStart = start;
-  while (lineStart < end) {
-    let lineEnd = text.indexOf('\n', lineStart);
-    if (lineEnd === -1 || lineEnd > end) lineEnd = end;
-    const line = text.slice(lineStart, lineEnd);
-    const m = PROMPT.exec(line);
-    const isSource = m !== null && (m[2] === '>>>' || inExample);
-    if (isSource) {
-      found = true;
-      inExample = true;
-      inOutput = true;
-      if (proseStart < lineStart) prose.push([proseStart, lineStart]);
-      // Blank the prompt; the code stays where it is.
-      const promptEnd = lineStart + m![0].length;
-      for (let i = lineStart + m![1].length; i < promptEnd; i++) chars[i - start] = ' ';
-      proseStart = lineEnd;
-    } else {
-      inExample = false;
-      // The expected output: the lines after an example, up to a blank line.
-      if (inOutput && line.trim() !== '') {
-        output.push([lineStart, lineEnd]);
-        proseStart = lineEnd;
-      } else inOutput = false;
-      for (let i = lineStart; i < lineEnd; i++) if (chars[i - start] !== '\r') chars[i - start] = ' ';
-    }
-    lineStart = lineEnd + 1;
-  }
-  if (!found) return undefined;
-  if (proseStart < end) prose.push([proseStart, end]);
-  return { virtual: chars.join(''), prose, output };
 }
 
 /**

@@ -37,6 +37,7 @@ export function moduleContext(repository: Pick<Repository, 'modules' | 'topLevel
     },
     builtins: external.builtins,
     isModule: (dotted) => modules.has(dotted),
+    isStdlibTop: (top) => external.stdlibTopModules.has(top),
   };
 }
 

@@ -136,7 +136,11 @@ export function isTemplateText(text: string): boolean {
 }
 
 export class ProseTranslator {
-  constructor(private readonly rules: NameRules) {}
+  constructor(
+    private readonly rules: NameRules,
+    /** Segments of the repository's paths that keep their spelling though some of their words are renamed (`test_pkg_suite.py`). */
+    private readonly keptSegments: ReadonlySet<string> = new Set(),
+  ) {}
 
   translate(text: string, options: ProseOptions = {}): string {
     return applyEdits(text, this.edits(text, options));
@@ -390,9 +394,10 @@ export class ProseTranslator {
       if (!root) return;
       from = start + root.length;
     }
-    // Segments between `/`; a `::` test id suffix: names.
+    // Segments between `/`; a `::` test id suffix after a file's path: names (`::` after a word is
+    // another language's: an XPath axis `child::item`, a C++ scope).
     const idAt = text.indexOf('::', from);
-    const pathEnd = idAt !== -1 && idAt < end ? idAt : end;
+    const pathEnd = idAt !== -1 && idAt < end && hasFileExtension(text.slice(from, idAt)) ? idAt : end;
     // Prose's words joined by slashes (`OMD/cachedproperty`, `read/write`), no path or URL: each a word of prose.
     const data = !!(options.config || options.stringValue || options.value || options.key || options.standalone);
     const alternatives = !data && /^[\p{L}\p{N}_]+(?:\/[\p{L}\p{N}_]+)+$/u.test(value) && !/[:/.]/.test(text[start - 1] ?? '');
@@ -470,7 +475,7 @@ export class ProseTranslator {
    */
   private pathSegment(segment: string, ownWords: boolean, pages: boolean): string {
     const own = this.rules.pathSegmentView(segment);
-    if (own !== segment) return own;
+    if (own !== segment || this.keptSegments.has(segment)) return own;
     const page = pages ? /^(.+)(\.html?)$/.exec(segment) : null;
     if (page) {
       for (const source of ['.rst', '.md', '.py']) {
@@ -553,7 +558,12 @@ export class ProseTranslator {
     if (view === word) return word;
     // `Point(x=1)`: a field, or (where the program reads signatures) a parameter, shown by a repr
     // the program builds from its names.
-    if (text[end] === '=' && text[end + 1] !== '=' && (rules.isDataName(word) || rules.readsNames) && rules.memberView(word) !== word) return rules.memberView(word);
+    if (text[end] === '=' && text[end + 1] !== '=') {
+      // An attribute of markup (`<p py:attrs="x">`, `<?xml version="1.0"?>`) is the markup's data, which its parser reports: read as
+      // a key of the program's data is (a field's name is that field: `make_tag("rect", height=h)` writes `height="..."`).
+      if (isMarkupAttribute(text, start, end)) return rules.isDataName(word) ? rules.memberView(word) : this.translate(word, { standalone: true });
+      if ((rules.isDataName(word) || rules.readsNames) && rules.memberView(word) !== word) return rules.memberView(word);
+    }
     // A template's field (`"{task}"`) is the keyword `format` is given: translated as that keyword is.
     if (text[start - 1] === '{' && /^[}.![:]/.test(text[end] ?? '')) return this.translate(word, { standalone: true });
     if (isNameShaped(word) && !(options.standalone && keepsSpellingAlone(word))) return view;
@@ -581,8 +591,22 @@ export class ProseTranslator {
   }
 }
 
+/**
+ * `<p py:attrs="x">`, `<?xml version="1.0"?>`: the word at start..end is an attribute of markup
+ * given a quoted value: after a namespace's prefix, or in a tag whose name is lower case (a
+ * repr's `<Point x='1'>` names a class).
+ */
+function isMarkupAttribute(text: string, start: number, end: number): boolean {
+  if (text[end + 1] !== '"' && text[end + 1] !== "'") return false;
+  const before = text.slice(Math.max(0, start - 400), start);
+  return /\s[\p{L}_][\p{L}\p{N}_.-]*:$/u.test(before) || MARKUP_TAG_BEFORE_ATTRIBUTE.test(before);
+}
+
+/** A start tag (or `<?xml`, `<!DOCTYPE`) with a lower-case name, its quoted attributes so far, up to the next attribute's name. */
+const MARKUP_TAG_BEFORE_ATTRIBUTE = /<[?!]?[a-z][\p{L}\p{N}_:.-]*(?:\s+[\p{L}_][\p{L}\p{N}_:.-]*\s*=\s*(?:"[^"<>]*"|'[^'<>]*'))*\s+$/u;
+
 /** `nth-child`, `pre-release`: the word at start..end is joined by a hyphen to a letter or digit. */
-function inHyphenatedWord(text: string, start: number, end: number): boolean {
+export function inHyphenatedWord(text: string, start: number, end: number): boolean {
   const wordChar = (c: string | undefined) => c !== undefined && /[\p{L}\p{N}]/u.test(c);
   return (text[start - 1] === '-' && wordChar(text[start - 2])) || (text[end] === '-' && wordChar(text[end + 1]));
 }

@@ -18,6 +18,8 @@ export interface ModuleContext {
   builtins: ReadonlySet<string>;
   /** Whether an absolute dotted name is a module of the repository. */
   isModule(dotted: string): boolean;
+  /** Whether a top-level module name is the standard library's. */
+  isStdlibTop?: (top: string) => boolean;
   /**
    * Whether a module of the repository binds a global name to something outside it (`from
    * functools import total_ordering` in `pkg.funcutils`), directly or through `import *`.
@@ -33,6 +35,8 @@ export interface ModuleContext {
   doctest?: boolean;
   /** Whether the argument at this position of a callable of this name carries a name (`self._run("numerics")`). */
   isNameArgument?: (callee: string, index: number) => boolean;
+  /** Whether the argument at this position of a callable of this name is Python source the repository runs (`Expression("x + 1")`). */
+  isSourceArgument?: (callee: string, index: number) => boolean;
   /** Whether the argument at this position of a callable of this name carries the caller's text (`deserialize("foo")`). */
   isValueArgument?: (callee: string, index: number) => boolean;
   /** Whether a call of a callable of this name may read the caller's locals (`NameRules.readsCallerFrames`). */
@@ -106,11 +110,25 @@ export class FileResolver {
   /** Absolute dotted module of an import binding or import site. */
   absoluteModule(module: string, level: number): string {
     // Dots that climb above the top name the module as written from the top.
-    return importedModuleName(this.context.module, this.context.isPackage, module, level) ?? module;
+    return this.testSibling(module, level) ?? importedModuleName(this.context.module, this.context.isPackage, module, level) ?? module;
   }
 
   isInternalModule(module: string, level: number): boolean {
-    return level > 0 || this.context.isInternal(module);
+    return level > 0 || this.context.isInternal(module) || this.testSibling(module, level) !== undefined;
+  }
+
+  /**
+   * `import helpers` in a test module beside `helpers.py` (tests run from their folder, which
+   * is first on `sys.path`), where no module of the repository or the standard library has that
+   * top-level name: the module beside it.
+   */
+  private testSibling(module: string, level: number): string | undefined {
+    const own = this.context.module;
+    if (level > 0 || own === undefined || !own.split('.').some((part) => part.startsWith('test') || part === 'conftest')) return undefined;
+    const top = module.split('.')[0];
+    if (this.context.isInternal(module) || this.context.builtins.has(top) || this.context.isStdlibTop?.(top)) return undefined;
+    const pkg = this.context.isPackage ? own : own.split('.').slice(0, -1).join('.');
+    return pkg !== '' && this.context.isModule(`${pkg}.${top}`) ? `${pkg}.${module}` : undefined;
   }
 
   /** Whether an absolute module name is also a module beside this file, in its own package (`typeutils` in `pkg.urlutils`, `pkg.typeutils` being one). */

@@ -58,6 +58,8 @@ export interface NamesTables {
    * is data, spelled as written, even when a field has that name.
    */
   valueArguments: string[];
+  /** Arguments that are Python source the repository runs (`callee:index`: `Expression:0`, handed on to `compile`). */
+  sourceArguments?: string[];
   /** Callables whose call may read the caller's locals (build.ts `frameReaders`); absent in bundles made before. */
   frameReaders?: string[];
   /** Names the repository looks up in a frame's namespace (`f_locals.get("_hidden")`); absent in bundles made before. */
@@ -111,6 +113,7 @@ export class NameRules {
   private readonly nameKeywords: ReadonlySet<string>;
   private readonly nameArguments: ReadonlySet<string>;
   private readonly valueArguments: ReadonlySet<string>;
+  private readonly sourceArguments: ReadonlySet<string>;
   private readonly frameReaders: ReadonlySet<string>;
   private readonly frameKeys: ReadonlySet<string>;
   private readonly nameContainers: ReadonlySet<string>;
@@ -159,6 +162,7 @@ export class NameRules {
     this.nameKeywords = new Set(tables.nameKeywords);
     this.nameArguments = new Set(tables.nameArguments);
     this.valueArguments = new Set(tables.valueArguments);
+    this.sourceArguments = new Set(tables.sourceArguments ?? []);
     this.frameReaders = new Set(tables.frameReaders ?? []);
     this.frameKeys = new Set(tables.frameKeys ?? []);
     this.nameContainers = new Set(tables.nameContainers ?? []);
@@ -197,6 +201,10 @@ export class NameRules {
 
   isValueArgument(callee: string, index: number): boolean {
     return this.valueArguments.has(`${callee}:${index}`);
+  }
+
+  isSourceArgument(callee: string, index: number): boolean {
+    return this.sourceArguments.has(`${callee}:${index}`);
   }
 
   /** A function or class the repository defines (nested ones too). */

@@ -79,6 +79,8 @@ export function stringRole(site: StringSite, resolver: FileResolver, content: st
   if (isPatternArgument(site, resolver)) return 'pattern';
   if (namesDistribution(site, resolver, content)) return 'keep';
   if (namesItsBinding(site, content, resolver)) return 'binding';
+  if (keysItsCallable(site, content, resolver)) return 'local-names';
+
   const name = nameRole(site, resolver);
   if (name) return name;
   if (canBeName(site, resolver) && flowsIntoName(site, resolver)) return 'flow';
@@ -167,11 +169,29 @@ const SOURCE_RUNNER_ALIASES = new Set(['exec_']);
 function isSourceArgument(site: StringSite, resolver: FileResolver): boolean {
   if (site.token.parts) return false;
   if (site.call !== undefined && site.whole && site.argIndex === 0 && site.keyword === undefined && isSourceRunner(site.call.callee, resolver)) return true;
+  // `inspect.getsource(f) == "def f(x):\n..."`: the text of the file's source, which the view's file spells as code.
+  if (site.comparedWith && isSourceReader(site.comparedWith, resolver)) return true;
+  // `Expression("x.y + 1")`, whose argument the repository hands on to `compile` (in any file).
+  if (site.call !== undefined && site.whole && site.keyword === undefined && site.argIndex !== undefined && !resolver.isExternalChain(site.call.callee)) {
+    const callee = resolver.lastAttribute(site.call.callee);
+    if (callee !== undefined && resolver.context.isSourceArgument?.(callee, site.argIndex)) return true;
+  }
   // Source built from pieces before it runs: `code = template.replace("%BODY%", body)`, `exec_(code, ns)`.
   const flow = sourceFlow(resolver);
   if (flow.literals.has(site.token.start)) return true;
   if (builtInto(site, resolver).some((name) => flow.variables.has(variableKey(resolver, name, site.scope)))) return true;
   return site.call !== undefined && flow.calls.has(site.call);
+}
+
+/** Functions that return a function's or class's source text (`inspect.getsource`, and a repository's own of that name). */
+const SOURCE_READERS = new Set(['getsource']);
+
+/** `getsource(f)`, `inspect.getsource(f)`: a call of a function that returns source text. */
+function isSourceReader(chain: Chain, resolver: FileResolver): boolean {
+  const n = chain.steps.length;
+  if (n === 0 || chain.steps[n - 1] !== '()' || chain.root === -1) return false;
+  const name = n === 1 ? resolver.scan.sites[chain.root].text : chain.steps[n - 2];
+  return SOURCE_READERS.has(name) && !chain.steps.slice(0, -1).includes('()');
 }
 
 /**
@@ -404,6 +424,15 @@ export function inModuleExports(site: StringSite, resolver: FileResolver): boole
   return !!call && call.callee.steps.length === 1 && resolver.rootName(call.callee) === '__all__' && (method === 'append' || method === 'extend');
 }
 
+/** The builtins that take an object and an attribute's name, handed to a callable that calls them with the arguments after them. */
+const ATTRIBUTE_BUILTINS = ['getattr', 'setattr', 'hasattr', 'delattr'];
+
+/** Whether the argument at `index` is the attribute name for a `getattr` (or its kin) handed in before it (`check(Error, getattr, obj, "name")`). */
+function handedAttributeArgument(call: CallContext, index: number, resolver: FileResolver): boolean {
+  const at = index - 2;
+  return at >= 0 && ATTRIBUTE_BUILTINS.some((name) => resolver.isBuiltinCall(call.args[at], name));
+}
+
 function nameRole(site: StringSite, resolver: FileResolver): StringRole | undefined {
   if (site.assignedTo?.some((n) => ALL_LIKE.has(n)) && (site.container === 'list' || site.container === 'group' || site.container === 'set' || site.container === undefined)) return 'names';
   if (site.comparedWith && NAMEISH_ATTRIBUTES.has(resolver.lastAttribute(site.comparedWith) ?? '')) return 'definition-names';
@@ -428,6 +457,8 @@ function nameRole(site: StringSite, resolver: FileResolver): StringRole | undefi
   const whole = site.call ? site.whole : true;
   const callee = call.callee;
   const method = resolver.lastAttribute(callee);
+  // `self.assertRaises(AttributeError, getattr, obj, "follow")`: the arguments after a handed-in `getattr` are its own.
+  if (site.call && whole && argIndex !== undefined && handedAttributeArgument(call, argIndex, resolver)) return 'names';
   // Strings given to methods of `__name__` (`type(x).__name__.startswith("Visit")`).
   if (callee.steps.some((s) => NAMEISH_ATTRIBUTES.has(s))) return whole ? 'definition-names' : 'fragments';
   if (method !== undefined && KEY_METHODS.has(method) && callee.steps.length === 1 && isKwargsName(callee, resolver)) return 'names';
@@ -489,6 +520,27 @@ function namesItsBinding(site: StringSite, content: string, resolver: FileResolv
     site.assignedTo?.length === 1 &&
     site.assignedTo[0] === content
   );
+}
+
+/**
+ * `{"value_of": value_of}`, `data.setdefault("value_of", value_of)`, `d["value_of"] = value_of`:
+ * a key that spells the function or class the mapping holds under it names that callable (code
+ * looks it up there by its name: a template's `${value_of(...)}`), so it follows the callable's name.
+ */
+function keysItsCallable(site: StringSite, content: string, resolver: FileResolver): boolean {
+  if (!site.whole || site.token.parts || !isIdentifier(content)) return false;
+  const after = resolver.scan.text.slice(site.token.end, site.token.end + content.length + 16);
+  const value =
+    site.container === 'dict-key'
+      ? /^\s*:\s*([\p{L}_][\p{L}\p{N}_]*)\s*[,}]/u.exec(after)
+      : site.container === 'subscript'
+        ? /^\s*\]\s*=\s*([\p{L}_][\p{L}\p{N}_]*)[ \t]*(?:[#;\r\n]|$)/u.exec(after)
+        : site.call !== undefined && site.argIndex === 0 && site.keyword === undefined && resolver.lastAttribute(site.call.callee) === 'setdefault'
+          ? /^\s*,\s*([\p{L}_][\p{L}\p{N}_]*)\s*\)/u.exec(after)
+          : null;
+  if (value?.[1] !== content) return false;
+  const found = resolver.lookup(content, site.scope);
+  return found !== undefined && (found.binding.kinds & (Bind.Def | Bind.Class)) !== 0;
 }
 
 /**
@@ -1071,7 +1123,62 @@ export function nameArgumentFlow(resolver: FileResolver): ArgumentFlow {
     sink(offset, chainText(index), isNamespaceChain(receiver, resolver) ? sinks : keySinks);
   }
   for (const [offset, dotted] of attributeNameLookups(scan)) sink(offset, dotted);
-  return { sinks: [...sinks].sort(), keySinks: [...keySinks].sort(), valueSinks: [...valueSinks].sort(), edges };
+  return { sinks: [...sinks].sort(), keySinks: [...keySinks].sort(), valueSinks: [...valueSinks].sort(), edges, ...sourceArgumentFlow(resolver) };
+}
+
+/**
+ * Where a file hands Python source on to what runs it (`exec`, `eval`, `compile`, `ast.parse`):
+ * the parameters of its module-level functions and of its classes (a class by its `__init__`'s,
+ * or its base's when it has none) that reach the source argument, and the calls by bare name
+ * that pass them on, as `callee:index` pairs. Only callables a bare name calls: a method's name
+ * is shared by every class that defines one (`Template._parse` is not `_parse`).
+ */
+function sourceArgumentFlow(resolver: FileResolver): Pick<ArgumentFlow, 'sourceSinks' | 'sourceEdges'> {
+  const scan = resolver.scan;
+  /** A parameter as its callable is called by a bare name: a module-level function's, or a class's through its `__init__`. */
+  const keyOf = (scope: number, name: string): string | undefined => {
+    const fn = scan.scopes[scope];
+    if (fn?.kind !== 'function' || !((fn.bindings.get(name)?.kinds ?? 0) & Bind.Param)) return undefined;
+    const owner = scan.scopes[fn.parent];
+    const positional = fn.params.filter((p) => p.kind === 'normal' || p.kind === 'posonly');
+    if (owner?.kind === 'module') {
+      const index = positional.findIndex((p) => p.name === name);
+      return index < 0 ? undefined : `${fn.name}:${index}`;
+    }
+    if (owner?.kind !== 'class' || fn.name !== '__init__') return undefined;
+    const index = positional.findIndex((p) => p.name === name) - 1;
+    return index < 0 ? undefined : `${owner.name}:${index}`;
+  };
+  const keyOfChain = (chain: Chain | undefined): string | undefined => {
+    if (!chain || chain.root === -1 || chain.steps.length > 0) return undefined;
+    const site = scan.sites[chain.root];
+    const found = resolver.lookupSite(site);
+    return found ? keyOf(found.scope, site.text) : undefined;
+  };
+  const sinks = new Set<string>();
+  const edges: Array<[string, string]> = [];
+  for (const call of scan.calls) {
+    if (isSourceRunner(call.callee, resolver) || resolver.externalName(call.callee) === 'ast.parse') {
+      const key = keyOfChain(call.args[0]);
+      if (key !== undefined) sinks.add(key);
+      continue;
+    }
+    if (call.callee.root === -1 || call.callee.steps.length > 0 || resolver.isExternalChain(call.callee)) continue;
+    const callee = scan.sites[call.callee.root].text;
+    call.args.forEach((arg, index) => {
+      const key = keyOfChain(arg);
+      if (key !== undefined) edges.push([key, `${callee}:${index}`]);
+    });
+  }
+  // A class without its own `__init__` is called with its base's (`Expression(source)` of `class Expression(Code)`).
+  for (const scope of scan.scopes) {
+    if (scope.kind !== 'class' || scope.bindings.has('__init__')) continue;
+    for (const base of scope.bases) {
+      const name = resolver.isExternalChain(base) ? undefined : resolver.lastAttribute(base);
+      if (name !== undefined) for (let index = 0; index < CONSTRUCTOR_ARGUMENTS; index++) edges.push([`${scope.name}:${index}`, `${name}:${index}`]);
+    }
+  }
+  return { sourceSinks: [...sinks].sort(), sourceEdges: edges };
 }
 
 /**
@@ -1092,10 +1199,17 @@ function attributeNameLookups(scan: PyScan): Array<[number, string]> {
   return out;
 }
 
+/** The positional arguments a subclass's call hands on to its base's `__init__` that the flow follows. */
+const CONSTRUCTOR_ARGUMENTS = 6;
+
 /** What a file's code does with the arguments of its callables (see `nameArgumentFlow`). */
 export interface ArgumentFlow {
   sinks: string[];
   keySinks: string[];
   valueSinks: string[];
   edges: Array<[string, string]>;
+  /** Arguments that reach a runner of Python source (`exec`, `compile`, `ast.parse`) as its source (see `sourceArgumentFlow`). */
+  sourceSinks: string[];
+  /** The calls by bare name that hand a parameter on (`[caller:index, callee:index]`), for that flow. */
+  sourceEdges: Array<[string, string]>;
 }

@@ -30,9 +30,9 @@ export class NamesTranslator {
     private readonly external: ExternalNames,
   ) {
     this.rules = new NameRules(tables, external);
-    this.prose = new ProseTranslator(this.rules);
-    this.code = new CodeTranslator(this.rules, this.prose);
     this.keptSegments = new Set(tables.keptSegments);
+    this.prose = new ProseTranslator(this.rules, this.keptSegments);
+    this.code = new CodeTranslator(this.rules, this.prose);
     this.tops = new Set(tables.modules.map((m) => m.split('.')[0]));
   }
 
@@ -124,10 +124,12 @@ export class NamesTranslator {
       },
       builtins: this.external.builtins,
       isModule: (dotted) => this.rules.isModule(dotted),
+      isStdlibTop: (top) => this.external.stdlibTopModules.has(top),
       externalGlobal: (module, name) => this.rules.isExternalGlobal(module, name),
       isNameKeyword: (name) => this.rules.isNameKeyword(name),
       isNameArgument: (callee, index) => this.rules.isNameArgument(callee, index),
       isValueArgument: (callee, index) => this.rules.isValueArgument(callee, index),
+      isSourceArgument: (callee, index) => this.rules.isSourceArgument(callee, index),
       readsCallerFrames: (callee) => this.rules.readsCallerFrames(callee),
       isFrameKey: (name) => this.rules.isFrameKey(name),
       isNameContainer: (name) => this.rules.isNameContainer(name),
