@@ -3466,49 +3466,6 @@ test("a method that looks its class's attributes up by data in one case (getattr
   assert.notEqual(d.name('Path'), 'Path');
 });
 
-test("a key that spells the callable a mapping holds under it (data.setdefault(\"value_of\", value_of)) names that callable: a template's ${value_of(...)} finds it by the callable's name in the view", async () => {
-  const d = await viewRunsLikeOriginal({
-    'tests/test_render.py': [
-      'from tinyexpr import render',
-      '',
-      '',
-      'def test_render():',
-      '    assert render("greeting.txt", who="Ada") == "Hello Ada!\\n"',
-      '    assert render("greeting.txt") == "Hello nobody!\\n"',
-      '',
-    ].join('\n'),
-    'tinyexpr/__init__.py': [
-      'import os',
-      'import re',
-      '',
-      'HERE = os.path.dirname(__file__)',
-      '',
-      '',
-      'class Context:',
-      '    def __init__(self, **data):',
-      '        self.data = data',
-      '',
-      '        def value_of(name, default=None):',
-      '            return self.data.get(name, default)',
-      '',
-      '        data.setdefault("value_of", value_of)',
-      '',
-      '',
-      'def render(name, **data):',
-      '    with open(os.path.join(HERE, "templates", name)) as handle:',
-      '        text = handle.read()',
-      '    context = Context(**data)',
-      '    return re.sub(r"\\$\\{(.*?)\\}", lambda m: str(eval(m.group(1), {}, context.data)), text)',
-      '',
-    ].join('\n'),
-    'tinyexpr/templates/greeting.txt': [
-      'Hello ${value_of("who", "nobody")}!',
-      '',
-    ].join('\n'),
-  });
-  assert.notEqual(d.name('value_of'), 'value_of');
-});
-
 test("a family of methods built from a type's __name__ (getattr(self, \"visit_%s\" % node.__class__.__name__)) dispatches on an outside module's types: where the repository has a class of an outside type's name (its own Expression, and ast.Expression), that class keeps its name", async () => {
   const d = await viewRunsLikeOriginal({
     'printer/__init__.py': [
@@ -3948,41 +3905,6 @@ test("a word a doctest's output shows quoted as a str ('OUTSIDE') that the modul
   assert.notEqual(d.name('marked'), 'marked');
 });
 
-test("a name an example's string carries (getattr(Link(), \"follow\")) shows in the doctest's output as that name, but a word between spaces there is a sentence's (Cannot follow a link), which the program writes as data", async () => {
-  const d = await viewRunsLikeOriginal({
-    'links/__init__.py': [
-      'class Link:',
-      '    def follow(self):',
-      '        return "followed"',
-      '',
-      '',
-      'def explain(link):',
-      '    """Why a link cannot be used.',
-      '',
-      '    >>> getattr(Link(), "follow")()',
-      "    'followed'",
-      '    >>> print(explain(None))',
-      '    Cannot follow a link to nowhere.',
-      '    """',
-      '    if link is None:',
-      '        return "Cannot follow a link to nowhere."',
-      '    return link.follow()',
-      '',
-    ].join('\n'),
-    'tests/test_links.py': [
-      'import doctest',
-      '',
-      'import links',
-      '',
-      '',
-      'def test_docstrings():',
-      '    assert doctest.testmod(links).failed == 0',
-      '',
-    ].join('\n'),
-  });
-  assert.notEqual(d.name('follow'), 'follow');
-});
-
 test("a string handed to the repository's callable that passes it on to compile (Expression(\"box.weight * 2\"), whose base's __init__ hands it to a function that compiles it) is Python source: it reads as code does", async () => {
   const d = await viewRunsLikeOriginal({
     'evaluate/__init__.py': [
@@ -4021,4 +3943,142 @@ test("a string handed to the repository's callable that passes it on to compile 
   });
   assert.notEqual(d.name('weight'), 'weight');
   assert.notEqual(d.name('Expression'), 'Expression');
+});
+
+test('a loop over a table of tuples that binds one place to names (for version, new_attr, params in TABLE: hasattr(code, new_attr)) makes names of that place only: the words of another place ("flags consts names") are data', async () => {
+  const d = await viewRunsLikeOriginal({
+    'codes/__init__.py': [
+      'class Code:',
+      '    def __init__(self):',
+      '        self.co_names = ("x",)',
+      '        self.co_consts = (1,)',
+      '        self.co_flags = 3',
+      '',
+      '',
+      'ALL_PARAMS = [',
+      '    ((3, 11), "co_flags", "flags consts names"),',
+      '    ((3, 7), "co_consts", "consts names"),',
+      ']',
+      '',
+      'for version, new_attr, params in ALL_PARAMS:',
+      '    if hasattr(Code(), new_attr):',
+      '        PARAMS = params.split()',
+      '        break',
+      '',
+      '',
+      'def names(code):',
+      '    return code.co_names',
+      '',
+    ].join('\n'),
+    'tests/test_codes.py': [
+      'from codes import PARAMS, Code, names',
+      '',
+      '',
+      'def test_fields():',
+      '    code = Code()',
+      '    fields = {f: getattr(code, "co_" + f) for f in PARAMS}',
+      '    assert fields["names"] == names(code)',
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('names'), 'names');
+  assert.notEqual(d.name('Code'), 'Code');
+});
+
+test("a registry's key that spells the callable under it (OPERATIONS[\"plusop\"] = plusop) is data the caller's data looks up (a script's op names): it keeps its spelling, as a key read back by frame-reading code does", async () => {
+  const d = await viewRunsLikeOriginal({
+    'calc/__init__.py': '',
+    'calc/ops.py': ['OPERATIONS = {}', '', '', 'def plusop(a, b):', '    return a + b', '', '', 'OPERATIONS["plusop"] = plusop', '', '', 'def run(op, a, b):', '    return OPERATIONS[op](a, b)', ''].join('\n'),
+    'calc/menu.py': ['def build():', '    def title():', '        return "Menu"', '', '    entries = {}', '    entries.setdefault("title", title)', '    return entries', ''].join('\n'),
+    'calc/greet.py': ['import sys', '', '', 'def interpolate(template):', '    return template.format(**sys._getframe(1).f_locals)', '', '', 'def greet():', '    title = "Dr"', '    return interpolate("{title} Who")', ''].join('\n'),
+    'tests/test_ops.py': [
+      'import json',
+      '',
+      'from calc.greet import greet',
+      'from calc.menu import build',
+      'from calc.ops import run',
+      '',
+      '',
+      'def test_script():',
+      '    assert [run(*step) for step in json.loads(\'[["plusop", 1, 2]]\')] == [3]',
+      '',
+      '',
+      'def test_frames():',
+      '    assert greet() == "Dr Who" and len(build()) == 1',
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('plusop'), 'plusop');
+});
+
+test("a module of a package that is not a tests folder imports an installed module by its name, not a module of the package beside it of that name (pkg/testing/decorum.py beside import decorum)", async (t) => {
+  installedSite(t, { decorum: { tops: ['decorum'], files: { 'decorum.py': 'def decorate(func, caller):\n    return lambda *a, **k: caller(func, *a, **k)\n' } } });
+  const d = await viewRunsLikeOriginal({
+    'pkg/__init__.py': '',
+    'pkg/testing/__init__.py': '',
+    'pkg/testing/decorum.py': ['def traced(func):', '    func.traced = True', '    return func', ''].join('\n'),
+    'pkg/testing/util.py': ['import decorum', '', '', 'def caller(func, *args, **kw):', '    return func(*args, **kw) * 2', '', '', 'def doubled(func):', '    return decorum.decorate(func, caller)', ''].join('\n'),
+    'tests/test_util.py': ['from pkg.testing.decorum import traced', 'from pkg.testing.util import doubled', '', '', '@doubled', 'def three():', '    return 3', '', '', 'def test_doubled():', '    assert three() == 6', '    assert traced(three).traced', ''].join('\n'),
+  });
+  assert.notEqual(d.name('doubled'), 'doubled');
+});
+
+test("a string given to a method or a function of another module that shares its name with one handing its argument to compile (settings.evaluate(\"timeout\") beside calc.evaluate(source)) is data: source arguments are known by the callable's dotted name", async () => {
+  const d = await viewRunsLikeOriginal({
+    'pkg/__init__.py': '',
+    'pkg/calc.py': ['def evaluate(source, namespace):', '    return eval(compile(source, "<expr>", "eval"), namespace)', ''].join('\n'),
+    'pkg/settings.py': [
+      'DEFAULTS = {"timeout": 30}',
+      '',
+      '',
+      'def timeout():',
+      '    return DEFAULTS["timeout"]',
+      '',
+      '',
+      'def evaluate(key):',
+      '    return DEFAULTS[key]',
+      '',
+      '',
+      'class Settings:',
+      '    def evaluate(self, key):',
+      '        return DEFAULTS[key]',
+      '',
+    ].join('\n'),
+    'tests/test_settings.py': [
+      'from pkg import calc, settings',
+      '',
+      '',
+      'def test_setting():',
+      '    assert settings.evaluate("timeout") == 30',
+      '    assert settings.Settings().evaluate("timeout") == 30',
+      '',
+      '',
+      'def test_calc():',
+      '    assert calc.evaluate("1 + 2", {}) == 3',
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('timeout'), 'timeout');
+});
+
+test("a doctest's output shows a class's name joined by a hyphen as the program prints it from __name__ ('Link-1'): only a name an example's string carried stays out of hyphenated words", async () => {
+  const d = await viewRunsLikeOriginal({
+    'links/__init__.py': [
+      'class Link:',
+      '    def __init__(self, number):',
+      '        self.number = number',
+      '',
+      '',
+      'def label(obj):',
+      '    """A label for an object: its type and number.',
+      '',
+      '    >>> label(Link(1))',
+      "    'Link-1'",
+      '    """',
+      '    return "%s-%d" % (type(obj).__name__, obj.number)',
+      '',
+    ].join('\n'),
+    'tests/test_links.py': ['import doctest', '', 'import links', '', '', 'def test_docstrings():', '    assert doctest.testmod(links).failed == 0', ''].join('\n'),
+  });
+  assert.notEqual(d.name('Link'), 'Link');
 });

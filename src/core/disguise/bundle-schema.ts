@@ -60,8 +60,8 @@ const isKeptWord = (s: string) => s !== '' && !/[\s/\\\0]/.test(s);
 const name = matching('a Python name', isName);
 const calleeIndex = matching('callee:index', (s) => /^[^:]+:(?:0|[1-9][0-9]{0,3})$/.test(s) && isName(s.split(':')[0]));
 const reason = text(200);
-/** A container by its name, or a function's result (`options()`). */
-const containerName = matching('a Python name, or one followed by ()', (s) => isName(s.endsWith('()') ? s.slice(0, -2) : s));
+/** A container by its name, or a function's result (`options()`), or a place of its tuples (`TABLE#1`). */
+const containerName = matching('a Python name, or one followed by () or #N', (s) => isName(s.endsWith('()') ? s.slice(0, -2) : s.replace(/#(?:0|[1-9][0-9]{0,2})$/, '')));
 const familyKey = matching('a family piece (prefix:, suffix: or around:)', (s) => /^(?:prefix|suffix|around):[\p{L}\p{N}_{}]+$/u.test(s));
 
 const namesShape = (): Shape<NamesSection> => ({
@@ -84,7 +84,7 @@ const namesShape = (): Shape<NamesSection> => ({
   nameKeywords: required(arrayOf(name)),
   nameArguments: required(arrayOf(calleeIndex)),
   valueArguments: required(arrayOf(calleeIndex)),
-  sourceArguments: optional(arrayOf(calleeIndex)),
+  sourceArguments: optional(arrayOf(matching('dotted.callee:index', (s) => /^[^:]+:(?:0|[1-9][0-9]{0,3})$/.test(s) && isDottedName(s.split(':')[0])))),
   frameReaders: optional(arrayOf(name, { unique: true })),
   frameKeys: optional(arrayOf(name, { unique: true })),
   nameContainers: optional(arrayOf(containerName, { unique: true })),

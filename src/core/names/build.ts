@@ -8,6 +8,7 @@ import seedrandom from 'seedrandom';
 import type { ExternalNames } from './external-names';
 import type { Lexicon } from './lexicon';
 import { DATA_FILE_NAME_START, HANDED_IN_CALLABLE, type ClassFacts, type FileFacts } from './analyze';
+import { CONSTRUCTOR_ARGUMENTS } from './string-roles';
 import { FIXED_TOKENS, isConventionName, isFixedToken } from './conventions';
 import { isEnglishWord } from './english';
 import { isNameShaped, keepsSpellingAlone } from './prose';
@@ -125,15 +126,19 @@ export function buildNames(
   for (const name of input.compiledNames ?? []) if (!name.includes('.') && definitions.has(name)) keep(name, 'compiled-module');
   // A dotted C string through a compiled module (`"pkg._speedups.Markup"`, a type's name) names what that module defines, which the
   // repository imports from it by that name (`from pkg._speedups import Markup`); a class of the repository of that name is the same
-  // class written in Python (the fallback where the module is not built): its members are the compiled type's, by the same names.
+  // class written in Python (the fallback where the module is not built): its members and their keywords are the compiled type's
+  // (whose C strings a linker may keep only as the end of another: `"escape"` in `"unescape"`).
   const compiled = new Set(input.compiledModules ?? []);
+  const twinMembers = new Set<string>();
   for (const name of input.compiledNames ?? []) {
     const parts = name.split('.');
     const member = parts[parts.length - 1];
     if (parts.length < 2 || !compiled.has(parts[parts.length - 2]) || !definitions.has(member)) continue;
     keep(member, 'compiled-module');
-    for (const file of input.facts) for (const cls of file.classes) if (cls.name === member) for (const name of cls.members) if (!isDunder(name)) keep(name, 'compiled-module');
+    for (const file of input.facts) for (const cls of file.classes) if (cls.name === member) for (const name of cls.members) if (!isDunder(name)) twinMembers.add(name);
   }
+  for (const name of twinMembers) keep(name, 'compiled-module');
+  for (const file of input.facts) for (const [name, params] of file.functions) if (twinMembers.has(name)) for (const param of params) keep(param, 'compiled-module');
   // Code of the environment that imports the repository by its name (soupsieve's `import bs4`) finds it by that name, and the modules and names it reaches there by theirs.
   const outsideImports = importedByOutside(input, external, definitions);
   for (const [name, where] of outsideImports) if (where === 'member') keep(name, 'imported-by-outside');
@@ -221,7 +226,7 @@ export function buildNames(
     nameKeywords: [...new Set([...input.facts.flatMap((f) => f.nameValued), ...nameCarriers.filter((k) => k.startsWith('.')).map((k) => k.slice(1))])].sort(),
     nameArguments: nameCarriers.filter((k) => !k.startsWith('.')),
     valueArguments: valueArguments(input.facts),
-    sourceArguments: sourceArguments(input.facts),
+    sourceArguments: sourceArguments(input.facts, input.factModules),
     frameReaders: frameReaders(input.facts),
     frameKeys: [...new Set(input.facts.flatMap((f) => f.frameKeys))].sort(),
     nameContainers: nameContainers(input.facts),
@@ -1330,9 +1335,18 @@ function valueArguments(facts: readonly FileFacts[]): string[] {
   return reaching(facts, facts.flatMap((f) => f.nameArguments.valueSinks)).filter((k) => !k.startsWith('.') && !keys.has(k));
 }
 
-/** Positional arguments that are Python source the repository runs (`Expression:0`, handed on to `compile`). */
-function sourceArguments(facts: readonly FileFacts[]): string[] {
-  return reaching(facts, facts.flatMap((f) => f.nameArguments.sourceSinks), facts.flatMap((f) => f.nameArguments.sourceEdges));
+/**
+ * Positional arguments that are Python source the repository runs (`pkg.eval.Expression:0`,
+ * handed on to `compile`), also by the names modules re-export them under (`pkg.Expression:0`).
+ */
+function sourceArguments(facts: readonly FileFacts[], modules: ReadonlyArray<string | undefined>): string[] {
+  const edges = facts.flatMap((f) => f.nameArguments.sourceEdges);
+  facts.forEach((file, i) => {
+    const module = modules[i];
+    if (module === undefined) return;
+    for (const [name, from, imported] of file.reexports) for (let index = 0; index < CONSTRUCTOR_ARGUMENTS; index++) edges.push([`${module}.${name}:${index}`, `${from}.${imported}:${index}`]);
+  });
+  return reaching(facts, facts.flatMap((f) => f.nameArguments.sourceSinks), edges);
 }
 
 /** The keys from which the flow's edges reach one of `sinks`, the sinks included. */

@@ -524,23 +524,18 @@ export class CodeTranslator {
         if (view !== m[0]) edits.push([at, at + m[0].length, view]);
         continue;
       }
-      // Joined by a hyphen to another word (`multipart/form-data`), a word is the text's own, as in prose: only the package's name changes there.
-      if (inHyphenatedWord(text, start + m.index!, start + m.index! + m[0].length)) {
-        if (!m[0].includes('.') && rules.isOwnPackageWord(m[0])) edits.push([start + m.index!, start + m.index! + m[0].length, rules.ownPackageView(m[0])]);
-        continue;
-      }
       // A file of the repository by its name (`'urlutils.py'`).
       const file = m[0].includes('.') ? rules.pathSegmentView(m[0]) : m[0];
       if (file !== m[0]) {
         edits.push([start + m.index!, start + m.index! + m[0].length, file]);
         continue;
       }
-      // A word between spaces is a sentence's (`Cannot follow a link`), not a name a string carried there.
-      const inSentence = /[ \t]/.test(text[at - 1] ?? '') && /[ \t]/.test(text[at + m[0].length] ?? '');
+      const hyphenated = inHyphenatedWord(text, at, at + m[0].length);
       this.dottedEdits(m[0], start + m.index!, edits, (part, internal, parts) => {
         if (internal) return rules.knownView(part);
         if (rules.isOwnPackageWord(part)) return rules.ownPackageView(part);
-        if (parts === 1 && !inSentence && carried?.has(part)) return carried.get(part)!;
+        // Joined by a hyphen to another word (`multipart/form-data`), a word is not one a string carried there.
+        if (parts === 1 && !hyphenated && carried?.has(part)) return carried.get(part)!;
         return isNameShaped(part) || /^\p{Lu}/u.test(part) ? rules.knownView(part) : part;
       });
     }

@@ -27,7 +27,7 @@ export function extensionModuleName(path: string, bytes: Buffer): string | undef
 const NAME_STRING = /(?:^|[\x20-\x2d\x2f\x3a-\x40\x5b-\x5e\x60\x7b-\x7e])([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)$/;
 const PRINTABLE = /^[\x20-\x7e]+$/;
 
-/** The names and dotted paths the NUL-terminated strings of a binary spell or end with (two characters or more; the names' ends too), sorted, each once. */
+/** The names and dotted paths the NUL-terminated strings of a binary spell or end with (two characters or more), sorted, each once. */
 export function extensionStrings(bytes: Buffer): string[] {
   const found = new Set<string>();
   for (let start = 0; start < bytes.length; ) {
@@ -36,13 +36,7 @@ export function extensionStrings(bytes: Buffer): string[] {
     if (end - start >= 2 && end - start <= 200) {
       const text = bytes.toString('latin1', start, end);
       const name = PRINTABLE.test(text) ? NAME_STRING.exec(text)?.[1] : undefined;
-      if (name !== undefined && name.length >= 2) {
-        found.add(name);
-        // A string the linker merged into the end of a longer one (`"escape"` inside `"unescape"`, `"quotes"` inside `"escape_quotes"`): each end of the last name.
-        const last = name.slice(name.lastIndexOf('.') + 1);
-        for (let i = 1; i < last.length - 1; i++) if (/[A-Za-z_]/.test(last[i])) found.add(last.slice(i));
-
-      }
+      if (name !== undefined && name.length >= 2) found.add(name);
     }
     start = end + 1;
   }

@@ -118,26 +118,30 @@ export class FileResolver {
   }
 
   /**
-   * `import helpers` in a test module beside `helpers.py` (tests run from their folder, which
-   * is first on `sys.path`), where no module of the repository or the standard library has that
-   * top-level name: the module beside it.
+   * `import helpers` in a module of a tests folder beside `helpers.py` (tests run from their
+   * folder, which is first on `sys.path`), where no module of the repository or the standard
+   * library has that top-level name: the module beside it.
    */
   private testSibling(module: string, level: number): string | undefined {
-    const own = this.context.module;
-    if (level > 0 || own === undefined || !own.split('.').some((part) => part.startsWith('test') || part === 'conftest')) return undefined;
+    const pkg = this.ownPackage();
+    if (level > 0 || pkg === undefined || !pkg.split('.').some((part) => part === 'tests' || part === 'test')) return undefined;
     const top = module.split('.')[0];
     if (this.context.isInternal(module) || this.context.builtins.has(top) || this.context.isStdlibTop?.(top)) return undefined;
+    return this.context.isModule(`${pkg}.${top}`) ? `${pkg}.${module}` : undefined;
+  }
+
+  /** The package this file's module is in (itself, for a package's `__init__`). */
+  private ownPackage(): string | undefined {
+    const own = this.context.module;
+    if (own === undefined) return undefined;
     const pkg = this.context.isPackage ? own : own.split('.').slice(0, -1).join('.');
-    return pkg !== '' && this.context.isModule(`${pkg}.${top}`) ? `${pkg}.${module}` : undefined;
+    return pkg === '' ? undefined : pkg;
   }
 
   /** Whether an absolute module name is also a module beside this file, in its own package (`typeutils` in `pkg.urlutils`, `pkg.typeutils` being one). */
   isSiblingModule(module: string): boolean {
-    const own = this.context.module;
-    if (own === undefined) return false;
-    const parts = own.split('.');
-    const pkg = this.context.isPackage ? own : parts.slice(0, -1).join('.');
-    return pkg !== '' && this.context.isModule(`${pkg}.${module}`);
+    const pkg = this.ownPackage();
+    return pkg !== undefined && this.context.isModule(`${pkg}.${module}`);
   }
 
   /** The scope and binding a name used in `scope` refers to, if the file binds it. */

@@ -79,7 +79,6 @@ export function stringRole(site: StringSite, resolver: FileResolver, content: st
   if (isPatternArgument(site, resolver)) return 'pattern';
   if (namesDistribution(site, resolver, content)) return 'keep';
   if (namesItsBinding(site, content, resolver)) return 'binding';
-  if (keysItsCallable(site, content, resolver)) return 'local-names';
 
   const name = nameRole(site, resolver);
   if (name) return name;
@@ -172,8 +171,8 @@ function isSourceArgument(site: StringSite, resolver: FileResolver): boolean {
   // `inspect.getsource(f) == "def f(x):\n..."`: the text of the file's source, which the view's file spells as code.
   if (site.comparedWith && isSourceReader(site.comparedWith, resolver)) return true;
   // `Expression("x.y + 1")`, whose argument the repository hands on to `compile` (in any file).
-  if (site.call !== undefined && site.whole && site.keyword === undefined && site.argIndex !== undefined && !resolver.isExternalChain(site.call.callee)) {
-    const callee = resolver.lastAttribute(site.call.callee);
+  if (site.call !== undefined && site.whole && site.keyword === undefined && site.argIndex !== undefined) {
+    const callee = qualifiedCallable(site.call.callee, resolver);
     if (callee !== undefined && resolver.context.isSourceArgument?.(callee, site.argIndex)) return true;
   }
   // Source built from pieces before it runs: `code = template.replace("%BODY%", body)`, `exec_(code, ns)`.
@@ -523,27 +522,6 @@ function namesItsBinding(site: StringSite, content: string, resolver: FileResolv
 }
 
 /**
- * `{"value_of": value_of}`, `data.setdefault("value_of", value_of)`, `d["value_of"] = value_of`:
- * a key that spells the function or class the mapping holds under it names that callable (code
- * looks it up there by its name: a template's `${value_of(...)}`), so it follows the callable's name.
- */
-function keysItsCallable(site: StringSite, content: string, resolver: FileResolver): boolean {
-  if (!site.whole || site.token.parts || !isIdentifier(content)) return false;
-  const after = resolver.scan.text.slice(site.token.end, site.token.end + content.length + 16);
-  const value =
-    site.container === 'dict-key'
-      ? /^\s*:\s*([\p{L}_][\p{L}\p{N}_]*)\s*[,}]/u.exec(after)
-      : site.container === 'subscript'
-        ? /^\s*\]\s*=\s*([\p{L}_][\p{L}\p{N}_]*)[ \t]*(?:[#;\r\n]|$)/u.exec(after)
-        : site.call !== undefined && site.argIndex === 0 && site.keyword === undefined && resolver.lastAttribute(site.call.callee) === 'setdefault'
-          ? /^\s*,\s*([\p{L}_][\p{L}\p{N}_]*)\s*\)/u.exec(after)
-          : null;
-  if (value?.[1] !== content) return false;
-  const found = resolver.lookup(content, site.scope);
-  return found !== undefined && (found.binding.kinds & (Bind.Def | Bind.Class)) !== 0;
-}
-
-/**
  * Whether the string can hold names: a name, or names separated by spaces, commas or dots (an
  * f-string's literal parts too); `f"color({n})"` or `"a + b"` cannot be one.
  */
@@ -572,8 +550,8 @@ function flowsIntoName(site: StringSite, resolver: FileResolver): boolean {
   }
   // `self._aliases.update({"polygamma": "psi"})`, in a repository that iterates `_aliases` into names (`setattr(ctx, alias, getattr(ctx, value))`).
   const filled = site.filledContainer;
-  if (filled !== undefined && !site.token.parts && (site.container === 'dict-value' ? resolver.context.isNameValueContainer?.(filled) : containers?.(filled))) return true;
-  if (site.assignedTo?.some((name) => isContainerVariable(resolver, name, site.scope)) && (site.container === 'dict-key' || site.container === 'list' || site.container === 'set' || site.container === 'group' || splitIntoWords(site, resolver))) return true;
+  if (filled !== undefined && !site.token.parts && (site.container === 'dict-value' ? resolver.context.isNameValueContainer?.(filled) : containers?.(filled) || (site.element !== undefined && containers?.(`${filled}#${site.element}`)))) return true;
+  if (site.assignedTo?.some((name) => isContainerVariable(resolver, name, site.scope, site.element)) && (site.container === 'dict-key' || site.container === 'list' || site.container === 'set' || site.container === 'group' || splitIntoWords(site, resolver))) return true;
   // `_argnames = ('sides',)` in a class body, where a `__getattr__` of the repository looks attribute names up in `self._argnames`.
   if (resolver.scan.scopes[site.scope]?.kind === 'class' && (site.container === 'list' || site.container === 'group' || site.container === 'set') && site.assignedTo?.length === 1 && resolver.context.isNameKeyword?.(site.assignedTo[0])) return true;
   const compared = site.comparedWith && site.comparedWith.steps.length === 0 && site.comparedWith.root !== -1 ? resolver.scan.sites[site.comparedWith.root].text : undefined;
@@ -668,9 +646,14 @@ export function isSourceNamespace(resolver: FileResolver, name: string, scope: n
   return sourceNamespaces(resolver).has(containerVariableKey(resolver, name, scope));
 }
 
-/** Whether the variable of this name, as seen from `scope`, holds a container of names (`options` of `f(**options)`). */
-export function isContainerVariable(resolver: FileResolver, name: string, scope: number): boolean {
-  return resolver.context.isNameContainer?.(containerVariableKey(resolver, name, scope)) ?? false;
+/**
+ * Whether the variable of this name, as seen from `scope`, holds a container of names (`options` of
+ * `f(**options)`); with `element`, or names at that place of its tuples (`TABLE#1`).
+ */
+export function isContainerVariable(resolver: FileResolver, name: string, scope: number, element?: number): boolean {
+  const key = containerVariableKey(resolver, name, scope);
+  const holds = resolver.context.isNameContainer;
+  return (holds?.(key) ?? false) || (element !== undefined && (holds?.(`${key}#${element}`) ?? false));
 }
 
 /** The name a chain ends with: its last attribute, or the variable itself (`defaults` of `self.defaults` and of `defaults`); none after a call or subscript. */
@@ -774,7 +757,9 @@ export function nameValuedNames(resolver: FileResolver): { names: string[]; cont
     const name = nameOf(chain);
     const key = containerKey(chain, resolver);
     if (!name || !key) continue;
-    containers.add(key);
+    // `for version, attr, params in TABLE`: only the places of its tuples that the loop binds to names hold names (`TABLE#1`).
+    const places = method === undefined && loop.targets.length > 1 && !loop.targets.every((t) => out.has(t)) ? loop.targets.flatMap((t, i) => (out.has(t) ? [`#${i}`] : [])) : [''];
+    for (const place of places) containers.add(`${key}${place}`);
     const [first] = loop.targets;
     const last = loop.targets[loop.targets.length - 1];
     const values = method === 'values' || (method === 'items' && loop.targets.length >= 2 && out.has(last));
@@ -786,7 +771,7 @@ export function nameValuedNames(resolver: FileResolver): { names: string[]; cont
       if (parameter) parameters.add(parameter);
       continue;
     }
-    if (method !== 'values' && (method !== 'items' || out.has(first))) attributes.keys.add(name);
+    if (method !== 'values' && (method !== 'items' || out.has(first))) for (const place of places) attributes.keys.add(`${name}${place}`);
     if (values) attributes.values.add(name);
   }
   for (const result of results) attributes.keys.add(result);
@@ -1128,14 +1113,17 @@ export function nameArgumentFlow(resolver: FileResolver): ArgumentFlow {
 
 /**
  * Where a file hands Python source on to what runs it (`exec`, `eval`, `compile`, `ast.parse`):
- * the parameters of its module-level functions and of its classes (a class by its `__init__`'s,
- * or its base's when it has none) that reach the source argument, and the calls by bare name
- * that pass them on, as `callee:index` pairs. Only callables a bare name calls: a method's name
- * is shared by every class that defines one (`Template._parse` is not `_parse`).
+ * the parameters of its module-level functions and of its module-level classes (a class by its
+ * `__init__`'s, or its base's when it has none) that reach the source argument, and the calls
+ * that pass them on to the repository's callables, each by its dotted name
+ * (`pkg.eval._parse:0`, `pkg.eval.Expression:0`). Only callables known by their dotted name: a
+ * method's name is shared by every class that defines one.
  */
 function sourceArgumentFlow(resolver: FileResolver): Pick<ArgumentFlow, 'sourceSinks' | 'sourceEdges'> {
   const scan = resolver.scan;
-  /** A parameter as its callable is called by a bare name: a module-level function's, or a class's through its `__init__`. */
+  const module = resolver.context.module;
+  if (module === undefined) return { sourceSinks: [], sourceEdges: [] };
+  /** A parameter by its callable's dotted name: a module-level function's, or a module-level class's through its `__init__`. */
   const keyOf = (scope: number, name: string): string | undefined => {
     const fn = scan.scopes[scope];
     if (fn?.kind !== 'function' || !((fn.bindings.get(name)?.kinds ?? 0) & Bind.Param)) return undefined;
@@ -1143,11 +1131,11 @@ function sourceArgumentFlow(resolver: FileResolver): Pick<ArgumentFlow, 'sourceS
     const positional = fn.params.filter((p) => p.kind === 'normal' || p.kind === 'posonly');
     if (owner?.kind === 'module') {
       const index = positional.findIndex((p) => p.name === name);
-      return index < 0 ? undefined : `${fn.name}:${index}`;
+      return index < 0 ? undefined : `${module}.${fn.name}:${index}`;
     }
-    if (owner?.kind !== 'class' || fn.name !== '__init__') return undefined;
+    if (owner?.kind !== 'class' || scan.scopes[owner.parent]?.kind !== 'module' || fn.name !== '__init__') return undefined;
     const index = positional.findIndex((p) => p.name === name) - 1;
-    return index < 0 ? undefined : `${owner.name}:${index}`;
+    return index < 0 ? undefined : `${module}.${owner.name}:${index}`;
   };
   const keyOfChain = (chain: Chain | undefined): string | undefined => {
     if (!chain || chain.root === -1 || chain.steps.length > 0) return undefined;
@@ -1163,8 +1151,8 @@ function sourceArgumentFlow(resolver: FileResolver): Pick<ArgumentFlow, 'sourceS
       if (key !== undefined) sinks.add(key);
       continue;
     }
-    if (call.callee.root === -1 || call.callee.steps.length > 0 || resolver.isExternalChain(call.callee)) continue;
-    const callee = scan.sites[call.callee.root].text;
+    const callee = qualifiedCallable(call.callee, resolver);
+    if (callee === undefined) continue;
     call.args.forEach((arg, index) => {
       const key = keyOfChain(arg);
       if (key !== undefined) edges.push([key, `${callee}:${index}`]);
@@ -1172,13 +1160,27 @@ function sourceArgumentFlow(resolver: FileResolver): Pick<ArgumentFlow, 'sourceS
   }
   // A class without its own `__init__` is called with its base's (`Expression(source)` of `class Expression(Code)`).
   for (const scope of scan.scopes) {
-    if (scope.kind !== 'class' || scope.bindings.has('__init__')) continue;
+    if (scope.kind !== 'class' || scan.scopes[scope.parent]?.kind !== 'module' || scope.bindings.has('__init__')) continue;
     for (const base of scope.bases) {
-      const name = resolver.isExternalChain(base) ? undefined : resolver.lastAttribute(base);
-      if (name !== undefined) for (let index = 0; index < CONSTRUCTOR_ARGUMENTS; index++) edges.push([`${scope.name}:${index}`, `${name}:${index}`]);
+      const name = qualifiedCallable(base, resolver);
+      if (name !== undefined) for (let index = 0; index < CONSTRUCTOR_ARGUMENTS; index++) edges.push([`${module}.${scope.name}:${index}`, `${name}:${index}`]);
     }
   }
   return { sourceSinks: [...sinks].sort(), sourceEdges: edges };
+}
+
+/**
+ * The dotted name of the repository's callable a chain denotes: a module-level function or class
+ * of this file (`pkg.eval.Code`), or one reached through the repository's modules
+ * (`from pkg.eval import Code`, `eval_module.Code`).
+ */
+export function qualifiedCallable(chain: Chain, resolver: FileResolver): string | undefined {
+  if (chain.root === -1) return undefined;
+  const site = resolver.scan.sites[chain.root];
+  const found = resolver.lookupSite(site);
+  const module = resolver.context.module;
+  if (chain.steps.length === 0 && found?.scope === 0 && found.binding.kinds & (Bind.Def | Bind.Class)) return module === undefined ? undefined : `${module}.${site.text}`;
+  return resolver.modulePath(chain);
 }
 
 /**
@@ -1199,8 +1201,8 @@ function attributeNameLookups(scan: PyScan): Array<[number, string]> {
   return out;
 }
 
-/** The positional arguments a subclass's call hands on to its base's `__init__` that the flow follows. */
-const CONSTRUCTOR_ARGUMENTS = 6;
+/** The positional arguments a subclass's call hands on to its base's `__init__` (or a re-exported name to its callable) that the flow follows. */
+export const CONSTRUCTOR_ARGUMENTS = 6;
 
 /** What a file's code does with the arguments of its callables (see `nameArgumentFlow`). */
 export interface ArgumentFlow {

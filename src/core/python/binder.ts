@@ -195,6 +195,8 @@ export interface StringSite {
    * (`self.X = {...}`) or the argument of one of its filling methods (`self.X.update({...})`).
    */
   filledContainer?: string;
+  /** The string is the item at this place of a tuple that is an item of the statement's list or tuple (`[("a", 1), ...]`). */
+  element?: number;
 }
 
 export interface PyScan {
@@ -869,6 +871,7 @@ class Scanner {
         if (outer && outer.kind === 'call' && outer.splat === '**') site.splatInto = outer.call;
       }
     }
+    if (bracket?.kind === 'group' && this.brackets.length === 2 && (this.brackets[0].kind === 'list' || this.brackets[0].kind === 'group')) site.element = bracket.argIndex;
     if (prev && isComparison(this.text, prev)) site.comparedWith = this.lastChain;
     else if (bracket?.comparedWith && bracket.kind !== 'call') site.comparedWith = bracket.comparedWith;
     site.lookedUpIn = membershipOperand(this.text, tokens, k);
