@@ -583,23 +583,13 @@ function keepNameKeyedClasses(facts: readonly FileFacts[], keep: (word: string, 
   for (const file of facts) for (const [metaclass, piece] of file.classNameKeys) appendTo(pieces, metaclass, piece);
   if (pieces.size === 0) return;
   const classes = facts.flatMap((f) => f.classes);
-  const keyed = new Map<string, string[]>();
-  for (const cls of classes) if (cls.metaclass !== undefined && pieces.has(cls.metaclass)) keyed.set(cls.name, pieces.get(cls.metaclass)!);
-  for (let grew = true; grew; ) {
-    grew = false;
-    for (const cls of classes) {
-      if (keyed.has(cls.name)) continue;
-      const base = cls.bases.find((b) => b.repo !== undefined && keyed.has(b.repo));
-      if (!base) continue;
-      keyed.set(cls.name, keyed.get(base.repo!)!);
-      grew = true;
-    }
-  }
   const words = new Set(facts.flatMap((f) => f.stringWords.map((word) => word.toLowerCase())));
-  for (const [name, removed] of keyed) {
-    for (const piece of removed) {
-      const key = piece === '' ? name.toLowerCase() : name.toLowerCase().split(piece).join('');
-      if (key !== '' && words.has(key)) keep(name, 'class-name-key');
+  for (const [metaclass, removed] of pieces) {
+    for (const name of withSubclasses(classes, classes.filter((c) => c.metaclass === metaclass).map((c) => c.name))) {
+      for (const piece of removed) {
+        const key = piece === '' ? name.toLowerCase() : name.toLowerCase().split(piece).join('');
+        if (key !== '' && words.has(key)) keep(name, 'class-name-key');
+      }
     }
   }
 }
@@ -767,21 +757,23 @@ function templateKeys(input: NamesInput): string[] {
 }
 
 /** Classes whose attributes are data fields (`ClassFacts.declarative`) and the repository's subclasses of them. */
-function declarativeClasses(facts: FileFacts[]): Set<string> {
+function declarativeClasses(facts: readonly FileFacts[]): Set<string> {
   const classes = facts.flatMap((f) => f.classes);
-  const declarative = new Set(classes.filter((c) => c.declarative).map((c) => c.name));
-  let grew = true;
-  while (grew) {
+  return withSubclasses(classes, classes.filter((c) => c.declarative).map((c) => c.name));
+}
+
+/** These classes and the repository's classes built on them, at any depth. */
+function withSubclasses(classes: readonly ClassFacts[], roots: Iterable<string>): Set<string> {
+  const out = new Set(roots);
+  for (let grew = true; grew; ) {
     grew = false;
     for (const cls of classes) {
-      if (declarative.has(cls.name)) continue;
-      if (cls.bases.some((b) => b.repo !== undefined && declarative.has(b.repo))) {
-        declarative.add(cls.name);
-        grew = true;
-      }
+      if (out.has(cls.name) || !cls.bases.some((b) => b.repo !== undefined && out.has(b.repo))) continue;
+      out.add(cls.name);
+      grew = true;
     }
   }
-  return declarative;
+  return out;
 }
 
 function declarativeFields(facts: FileFacts[]): string[] {
