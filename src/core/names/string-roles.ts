@@ -1125,17 +1125,12 @@ function sourceArgumentFlow(resolver: FileResolver): Pick<ArgumentFlow, 'sourceS
   if (module === undefined) return { sourceSinks: [], sourceEdges: [] };
   /** A parameter by its callable's dotted name: a module-level function's, or a module-level class's through its `__init__`. */
   const keyOf = (scope: number, name: string): string | undefined => {
-    const fn = scan.scopes[scope];
-    if (fn?.kind !== 'function' || !((fn.bindings.get(name)?.kinds ?? 0) & Bind.Param)) return undefined;
-    const owner = scan.scopes[fn.parent];
-    const positional = fn.params.filter((p) => p.kind === 'normal' || p.kind === 'posonly');
-    if (owner?.kind === 'module') {
-      const index = positional.findIndex((p) => p.name === name);
-      return index < 0 ? undefined : `${module}.${fn.name}:${index}`;
-    }
-    if (owner?.kind !== 'class' || scan.scopes[owner.parent]?.kind !== 'module' || fn.name !== '__init__') return undefined;
-    const index = positional.findIndex((p) => p.name === name) - 1;
-    return index < 0 ? undefined : `${module}.${owner.name}:${index}`;
+    const key = parameterKey(scan, scope, name);
+    if (key === undefined) return undefined;
+    const owner = scan.scopes[scan.scopes[scope].parent];
+    if (owner?.kind === 'module') return `${module}.${key}`;
+    const isInit = owner?.kind === 'class' && scan.scopes[owner.parent]?.kind === 'module' && scan.scopes[scope].name === '__init__';
+    return isInit ? `${module}.${owner.name}${key.slice(key.indexOf(':'))}` : undefined;
   };
   const keyOfChain = (chain: Chain | undefined): string | undefined => {
     if (!chain || chain.root === -1 || chain.steps.length > 0) return undefined;
@@ -1212,6 +1207,6 @@ export interface ArgumentFlow {
   edges: Array<[string, string]>;
   /** Arguments that reach a runner of Python source (`exec`, `compile`, `ast.parse`) as its source (see `sourceArgumentFlow`). */
   sourceSinks: string[];
-  /** The calls by bare name that hand a parameter on (`[caller:index, callee:index]`), for that flow. */
+  /** The calls that hand such a parameter on to a callable known by its dotted name (`[caller:index, callee:index]`), for that flow. */
   sourceEdges: Array<[string, string]>;
 }
