@@ -4082,3 +4082,268 @@ test("a doctest's output shows a class's name joined by a hyphen as the program 
   });
   assert.notEqual(d.name('Link'), 'Link');
 });
+
+test("a variable that holds a frame's namespace (globs = globs or sys._getframe(1).f_globals) is that namespace: a key built into it (globs[name + 'Fallback']) is a name of a family the program builds, spelled in the view as the program builds it", async () => {
+  const d = await viewRunsLikeOriginal({
+    'shapes/__init__.py': '',
+    'shapes/_compat.py': ['import sys', '', '', 'def keep_fallback(impl, name=None, globs=None):', '    name = name or impl.__name__', '    globs = globs or sys._getframe(1).f_globals', "    globs[name + 'Fallback'] = impl", '    return impl', ''].join('\n'),
+    'shapes/circle.py': ['from shapes._compat import keep_fallback', '', 'CircleFallback = None  # filled by keep_fallback', '', '', '@keep_fallback', 'class Circle:', '    def area(self):', '        return 3', ''].join('\n'),
+    'tests/test_circle.py': ['from shapes.circle import Circle, CircleFallback', '', '', 'def test_fallback():', '    assert CircleFallback is Circle', '    assert CircleFallback().area() == 3', ''].join('\n'),
+  });
+  assert.notEqual(d.name('Circle'), 'Circle');
+});
+
+test("a name the program builds into a module's namespace and that only an import names (from shapes.circle import CirclePy) is a member of the family it belongs to, renamed as the program builds it", async () => {
+  const d = await viewRunsLikeOriginal({
+    'shapes/__init__.py': '',
+    'shapes/_compat.py': ['import sys', '', '', 'def keep_python(impl):', "    sys._getframe(1).f_globals[impl.__name__ + 'Py'] = impl", '    return impl', ''].join('\n'),
+    'shapes/circle.py': ['from shapes._compat import keep_python', '', '', '@keep_python', 'class Circle:', '    def area(self):', '        return 3', ''].join('\n'),
+    'tests/test_circle.py': ['def test_python_version():', '    from shapes.circle import Circle, CirclePy', '    assert CirclePy is Circle', ''].join('\n'),
+  });
+  assert.notEqual(d.name('Circle'), 'Circle');
+});
+
+/** A class maker (a class whose `__init__` takes a name, bases and a namespace) and an instance of it that class statements name as their base. */
+const INTERFACE_MODULE = [
+  'class InterfaceClass:',
+  '    def __init__(self, name, bases=(), attrs=None):',
+  '        self.__name__ = name',
+  '        self._attrs = {}',
+  '        for base in bases:',
+  '            self._attrs.update(base._attrs)',
+  "        self._attrs.update({k: v for k, v in (attrs or {}).items() if not k.startswith('__')})",
+  '',
+  '    def __getitem__(self, key):',
+  '        return self._attrs[key]',
+  '',
+  '    def names(self):',
+  '        return list(self._attrs)',
+  '',
+  '',
+  'class Attribute:',
+  '    def __init__(self, doc):',
+  '        self.doc = doc',
+  '',
+  '',
+  'Interface = InterfaceClass("Interface")',
+  '',
+].join('\n');
+
+test("a class statement based on an instance (class IShape(Interface), Interface = InterfaceClass(\"Interface\")) hands its namespace to the instance's type as a mapping: its fields are data fields, which strings name (IShape[\"corners\"])", async () => {
+  const d = await viewRunsLikeOriginal({
+    'specs/__init__.py': '',
+    'specs/interface.py': INTERFACE_MODULE,
+    'specs/shapes.py': ['from specs.interface import Attribute, Interface', '', '', 'class IShape(Interface):', '    corners = Attribute("how many corners")', '', '', 'class IPolygon(IShape):', '    sides = Attribute("how many sides")', ''].join('\n'),
+    'tests/test_shapes.py': [
+      'from specs.shapes import IPolygon, IShape',
+      '',
+      '',
+      'def test_lookup():',
+      '    assert IShape["corners"].doc == "how many corners"',
+      '    assert IPolygon["sides"].doc == "how many sides"',
+      '    assert "corners" in IPolygon.names()',
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('IShape'), 'IShape');
+});
+
+test("a class maker that compares the name of each class it makes with a __name__ (assert name[1:] == based_on.__name__) ties its classes' names, and their subclasses', to the outside names they mirror: they keep their spelling (made through metaclass= or through an instance a function returns)", async () => {
+  const d = await viewRunsLikeOriginal({
+    'mirrors/__init__.py': '',
+    'mirrors/base.py': [
+      'import collections.abc as abc',
+      '',
+      '',
+      'class Mirror(type):',
+      '    def __init__(cls, name, bases, namespace):',
+      '        super().__init__(name, bases, namespace)',
+      '        based_on = namespace.get("abc")',
+      '        if based_on is not None:',
+      '            assert name[1:] == based_on.__name__, (name, based_on)',
+      '',
+      '',
+      'class MirrorBase(metaclass=Mirror):',
+      '    pass',
+      '',
+      '',
+      'class ISized(MirrorBase):',
+      '    abc = abc.Sized',
+      '',
+      '',
+      'class IContainer(MirrorBase):',
+      '    abc = abc.Container',
+      '',
+      '',
+      'def _make_root():',
+      '    return Mirror("Root", (), {})',
+      '',
+      '',
+      'Root = _make_root()',
+      '',
+      '',
+      'class IIterable(Root):',
+      '    abc = abc.Iterable',
+      '',
+      '',
+      'class ICollection(IIterable):',
+      '    abc = abc.Collection',
+      '',
+    ].join('\n'),
+    'tests/test_mirrors.py': ['from mirrors.base import ICollection, IContainer, ISized', '', '', 'def test_mirrors():', '    assert ISized.abc.__name__ == "Sized"', '    assert IContainer.abc.__name__ == "Container"', '    assert ICollection.abc.__name__ == "Collection"', ''].join('\n'),
+  });
+  assert.equal(d.bundle.names!.excluded.ICollection, 'class-name-check');
+});
+
+test("a family member that a compiled module of the repository reads by its C string (\"measureFallback\", which the Python code builds as globals()[fn.__name__ + 'Fallback']) keeps its spelling, and so do its piece and the name it is built on", async () => {
+  const speedups = compileExtension('_speedups', [
+    '#define PY_SSIZE_T_CLEAN',
+    '#include <Python.h>',
+    '',
+    'static PyObject *call_fallback(PyObject *self, PyObject *arg) {',
+    '    PyObject *module = PyImport_ImportModule("meters.impl");',
+    '    if (module == NULL) return NULL;',
+    '    PyObject *fallback = PyObject_GetAttrString(module, "measureFallback");',
+    '    Py_DECREF(module);',
+    '    if (fallback == NULL) return NULL;',
+    '    PyObject *result = PyObject_CallOneArg(fallback, arg);',
+    '    Py_DECREF(fallback);',
+    '    return result;',
+    '}',
+    '',
+    'static PyMethodDef methods[] = {{"call_fallback", call_fallback, METH_O, NULL}, {NULL, NULL, 0, NULL}};',
+    'static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_speedups", NULL, -1, methods};',
+    'PyMODINIT_FUNC PyInit__speedups(void) { return PyModule_Create(&module); }',
+    '',
+  ].join('\n'));
+  const d = await viewRunsLikeOriginal({
+    'meters/__init__.py': '',
+    [`meters/${speedups.file}`]: speedups.bytes,
+    'meters/impl.py': ['def _fallback(fn):', "    globals()[fn.__name__ + 'Fallback'] = fn", '    return fn', '', '', '@_fallback', 'def measure(value):', '    return value * 2', ''].join('\n'),
+    'tests/test_meters.py': ['from meters._speedups import call_fallback', 'from meters.impl import measure', '', '', 'def test_fallback():', '    assert call_fallback(21) == measure(21) == 42', ''].join('\n'),
+  });
+  assert.equal(d.bundle.names!.excluded.measure, 'compiled-module');
+});
+
+test("a class of the repository handed together with an outside class at the top of a module (declare(timedelta, IDuration)) describes it: its members that the outside class has keep their spelling", async () => {
+  const d = await viewRunsLikeOriginal({
+    'durations/__init__.py': '',
+    'durations/interfaces.py': [
+      'from datetime import timedelta',
+      '',
+      'DECLARED = {}',
+      '',
+      '',
+      'def declare(cls, interface):',
+      '    DECLARED[cls] = interface',
+      '',
+      '',
+      'class IDuration:',
+      '    days = "whole days"',
+      '    seconds = "seconds besides the days"',
+      '    total_seconds = "the duration in seconds"',
+      '',
+      '',
+      'def check(obj):',
+      '    interface = DECLARED[type(obj)]',
+      "    return [name for name in vars(interface) if not name.startswith('_') and not hasattr(obj, name)]",
+      '',
+      '',
+      'declare(timedelta, IDuration)',
+      '',
+    ].join('\n'),
+    'tests/test_interfaces.py': ['from datetime import timedelta', '', 'from durations.interfaces import check', '', '', 'def test_declared():', '    assert check(timedelta(1, 5)) == []', ''].join('\n'),
+  });
+  assert.equal(d.bundle.names!.excluded.seconds, 'outside-pair');
+});
+
+test("a class made in a function whose spelling is kept as a member (a module's Widget that a function reading its locals() keeps) keeps it in every function: its __name__ shows in messages no string can tell apart by function", async () => {
+  const d = await viewRunsLikeOriginal({
+    'tests/test_widgets.py': [
+      'class Widget:',
+      '    pass',
+      '',
+      '',
+      'def describe(obj):',
+      '    return "a %s" % type(obj).__name__',
+      '',
+      '',
+      'def test_namespace():',
+      '    Widget = 1',
+      '    assert "Widget" in locals()',
+      '',
+      '',
+      'def test_local():',
+      '    class Widget:',
+      '        pass',
+      '',
+      '    assert describe(Widget()) == "a Widget"',
+      '',
+    ].join('\n'),
+  });
+  assert.equal(d.bundle.names!.excluded.Widget, 'kept-local-callable');
+});
+
+test("a variable made in a function by a class factory given its own name (Shape = Kind(\"Shape\")) names what it makes as a class statement there would: messages that show that name follow it", async () => {
+  const d = await viewRunsLikeOriginal({
+    'kinds/__init__.py': ['class Kind:', '    def __init__(self, name):', '        self.__name__ = name', '', '    def __repr__(self):', '        return "Kind(%s)" % self.__name__', ''].join('\n'),
+    'tests/test_kinds.py': ['from kinds import Kind', '', '', 'def test_repr():', '    Shape = Kind("Shape")', '    assert repr(Shape) == "Kind(Shape)"', ''].join('\n'),
+  });
+  assert.notEqual(d.name('Shape'), 'Shape');
+});
+
+test("a word in a string value that starts in capitals and goes on in lower case (IShape) is written as a class name is: the repository's class of that name", async () => {
+  const d = await viewRunsLikeOriginal({
+    'shapes/__init__.py': ['class IShape:', '    def __repr__(self):', '        return "shape %s" % type(self).__name__', ''].join('\n'),
+    'tests/test_shapes.py': ['from shapes import IShape', '', '', 'def test_repr():', '    assert repr(IShape()) == "shape IShape"', ''].join('\n'),
+  });
+  assert.notEqual(d.name('IShape'), 'IShape');
+});
+
+test("a list of names a test compares with what sorted() gives (assert sorted(registry.names()) == [...]) keeps its order in the view", async () => {
+  const rules = ['alpha_rule', 'bravo_rule', 'delta_rule', 'kilo_rule', 'oscar_rule', 'tango_rule', 'zulu_rule'];
+  const d = await viewRunsLikeOriginal({
+    'rules/__init__.py': [
+      'REGISTRY = {}',
+      '',
+      '',
+      'def register(fn):',
+      '    REGISTRY[fn.__name__] = fn',
+      '    return fn',
+      '',
+      '',
+      ...rules.flatMap((name) => ['@register', `def ${name}():`, '    return 1', '', '']),
+    ].join('\n'),
+    'tests/test_rules.py': ['from rules import REGISTRY', '', '', 'def test_names():', `    assert sorted(REGISTRY) == [${rules.map((name) => `"${name}"`).join(', ')}]`, ''].join('\n'),
+  });
+  assert.notEqual(d.name('alpha_rule'), 'alpha_rule');
+});
+
+test("a piece a program looks names up by through a variable holding them (for k in list(state), state = self.__dict__.copy(): k.startswith('_s')) is a name piece: no renamed name gains it in the view (an attribute drawn as _s... would be dropped from the pickled state)", async () => {
+  const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima', 'mike', 'november', 'oscar', 'papa', 'quebec', 'romeo', 'tango', 'uniform', 'victor', 'whiskey', 'yankee', 'zulu', 'apple', 'banana', 'cherry', 'damson', 'elder', 'fig', 'grape', 'hazel', 'iris', 'jasmine', 'kumquat', 'lemon', 'mango', 'nectarine', 'olive', 'peach'];
+  const d = await viewRunsLikeOriginal({
+    'ledger/__init__.py': [
+      'class Ledger:',
+      '    def __init__(self):',
+      '        self._s_cache = {}',
+      ...words.map((word, i) => `        self._${word}_total = ${i}`),
+      '',
+      '    def __getstate__(self):',
+      '        state = self.__dict__.copy()',
+      '        for k in list(state):',
+      "            if k.startswith('_s'):",
+      '                state.pop(k)',
+      '        return state',
+      '',
+      '    def __setstate__(self, state):',
+      '        self.__dict__.update(state)',
+      '        self._s_cache = {}',
+      '',
+      '    def totals(self):',
+      `        return [${words.map((word) => `self._${word}_total`).join(', ')}]`,
+      '',
+    ].join('\n'),
+    'tests/test_ledger.py': ['import pickle', '', 'from ledger import Ledger', '', '', 'def test_pickled():', '    ledger = pickle.loads(pickle.dumps(Ledger()))', `    assert ledger.totals() == list(range(${words.length}))`, '    assert ledger._s_cache == {}', ''].join('\n'),
+  });
+  assert.notEqual(d.name('_alpha_total'), '_alpha_total');
+});

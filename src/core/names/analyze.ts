@@ -41,6 +41,12 @@ export interface ClassFacts {
   privateNames: string[];
   /** The last name of its metaclass (`metaclass=M`, `@six.add_metaclass(M)`, `with_metaclass(M, ...)`). */
   metaclass?: string;
+  /**
+   * It makes classes: its `__init__` or `__new__` takes `(self, name, bases, namespace)` (a
+   * metaclass, or the type of an instance a class statement names as its base); `name-checked`
+   * when that method compares the name (or a slice of it) with a `__name__`.
+   */
+  makes?: 'classes' | 'name-checked';
 }
 
 export interface FileFacts {
@@ -124,6 +130,8 @@ export interface FileFacts {
   attributeLocals: string[];
   /** Module-level names it imports from a module of the repository (`from .iterables import cartes`): `[name, absolute module, imported name]`. */
   reexports: Array<[name: string, module: string, imported: string]>;
+  /** The names imported from the repository's modules, in any scope (`from pkg.mod import FooPy`): names those modules have at run time. */
+  internalImports: string[];
   /**
    * Names that command-line parsers derive from option strings (`add_argument("--owner-name")`
    * gives `owner_name`, `dest="x"` gives `x`, `click.option("--flag")` a parameter `flag`):
@@ -150,6 +158,8 @@ export interface FileFacts {
    * top-level function the test is in (the candidates it tells apart), or null outside functions.
    */
   namePieces: Array<[piece: string, side: 'prefix' | 'suffix', neighbours: string[] | null]>;
+  /** Pieces names are looked up by through a variable that holds names (`for k in list(state): if k.startswith("_v")`, `state = self.__dict__.copy()`). */
+  pieceLookups: Array<[piece: string, side: 'prefix' | 'suffix']>;
   /**
    * Words of its texts (prose and docstrings) that may be a name cut where a program's text stops at a width (an
    * expected rendering's `test_can_handle_sp─╮`): a word of two tokens or more and 8 characters
@@ -195,6 +205,14 @@ export interface FileFacts {
    * removes ('' for none).
    */
   classNameKeys: Array<[metaclass: string, piece: string]>;
+  /**
+   * A call that hands an outside class and a class of the repository together, at the top of a
+   * module (`classImplements(timedelta, ITimeDelta)`): the repository's class (by its name) and
+   * the outside class (dotted), which the call ties together.
+   */
+  outsidePairs: Array<[repoClass: string, outsideClass: string]>;
+  /** Module-level variables assigned the result of a call to a callable of the repository (`Interface = InterfaceClass("Interface")`): the variable and the callable's last name. */
+  instances: Array<[variable: string, callee: string]>;
   /** Identifier-like strings of the tuples, lists and sets a class body or the module assigns to a name (`SUPPORTED_METHODS = ("GET", ...)`): the name and the string. */
   groupWords: Array<[target: string, word: string]>;
   /** One-word strings held in the file's containers or compared with (`{"blink": "blink"}`, `word == "link"`): data that may become keywords. */
@@ -230,6 +248,8 @@ export interface FileFacts {
   inspectsSignatures: boolean;
   /** It reads parameter or attribute names at run time (signatures, `dir(obj)`, `obj.__dict__`). */
   readsNames: boolean;
+  /** Lists of names a test compares with what `sorted` gives (`assertEqual(sorted(I.names()), ['attr', 'method'])`): each in the order of its names. */
+  sortedLists: string[][];
   /** It orders things by the spelling of their `__name__` (see `ordersByName`). */
   ordersByName: boolean;
   /** Outside modules it looks a computed name up on (`getattr(mpmath, fname)`, `hasattr(mpmath, fname)`), absolute. */
@@ -257,7 +277,7 @@ function baseModule(resolver: FileResolver, chain: Chain): string | undefined {
 export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   const scan = scanPython(text);
   const resolver = new FileResolver(scan, context);
-  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], standIns: [], wrappedNames: [], computedModuleParents: [], pathWords: [], oneWordStrings: [], lowerWordStrings: [], nameKeys: [], nameReaders: [], nameAttributes: [], attributeWords: [], decorated: [], stringWords: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), ordersByName: ordersByName(scan), outsideLookups: outsideLookups(scan, resolver), handedSelf: handedSelf(scan, resolver), typeNameLookups: typeNameLookups(scan, resolver), templatedAttributes: templatedAttributes(scan, resolver), caseDispatch: caseDispatch(scan, resolver), caseLookups: caseLookups(scan, resolver), classNameKeys: [], groupWords: [], wordStrings: [], externalValues: [], distributions: [], namePieces: [], cutWords: [], laidOutWords: [], keyWords: [], templateAttributes: [], computedKeywordCallees: [], containerWords: [], returnedKeys: [], attrsFields: [], dynamicAttributes: false, shadowedModules: [], attributeLocals: [], reexports: [], optionNames: [], nameValued: [], nameContainers: { keys: [], values: [], parameters: [] }, handedAttributes: handedAttributes(resolver), nameArguments: nameArgumentFlow(resolver) };
+  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], standIns: [], wrappedNames: [], computedModuleParents: [], pathWords: [], oneWordStrings: [], lowerWordStrings: [], nameKeys: [], nameReaders: [], nameAttributes: [], attributeWords: [], decorated: [], stringWords: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), ordersByName: ordersByName(scan), sortedLists: sortedLists(scan, resolver), outsideLookups: outsideLookups(scan, resolver), handedSelf: handedSelf(scan, resolver), typeNameLookups: typeNameLookups(scan, resolver), templatedAttributes: templatedAttributes(scan, resolver), caseDispatch: caseDispatch(scan, resolver), caseLookups: caseLookups(scan, resolver), classNameKeys: [], instances: moduleInstances(scan, resolver), outsidePairs: outsidePairs(scan, resolver), groupWords: [], wordStrings: [], externalValues: [], distributions: [], namePieces: [], pieceLookups: [], cutWords: [], laidOutWords: [], keyWords: [], templateAttributes: [], computedKeywordCallees: [], containerWords: [], returnedKeys: [], attrsFields: [], dynamicAttributes: false, shadowedModules: [], attributeLocals: [], reexports: [], internalImports: internalImports(scan, resolver), optionNames: [], nameValued: [], nameContainers: { keys: [], values: [], parameters: [] }, handedAttributes: handedAttributes(resolver), nameArguments: nameArgumentFlow(resolver) };
   // Strings flow into names within the file, as the translation sees them (code.ts).
   const flow = withNameFlow(resolver);
   facts.nameValued = flow.names;
@@ -364,6 +384,9 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
       if (scope.name === '__init__' && parent?.kind === 'class') facts.functions.push([parent.name, ...function_.slice(1)] as FileFacts['functions'][number]);
       const keyed = parent?.kind === 'class' ? classNameKey(scan, scope) : undefined;
       if (keyed !== undefined) facts.classNameKeys.push([parent.name, keyed]);
+      const owner = classIndex.get(scope.parent);
+      const makes = owner ? classMaking(scan, scope) : undefined;
+      if (owner && makes && owner.makes !== 'name-checked') owner.makes = makes;
     }
   }
   const define = (name: string, kind: DefinitionKind) => facts.definitions.push([name, kind]);
@@ -483,8 +506,12 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
     const distribution = role === 'keep' ? distributionLookup(site, flow.resolver) : undefined;
     if (distribution !== undefined) facts.distributions.push(distribution);
     if (role === 'local-names') facts.frameKeys.push(content);
+    // `IBaz = InterfaceClass("IBaz")` in a function makes a class (or a kin) its reprs name, as a `class` statement there does.
+    if (role === 'binding' && site.scope !== 0 && enclosingFunction(scan.scopes, site.scope) !== -1) define(content, 'local-callable');
     const piece = namePieceTest(scan, resolver, site, content, role);
     if (piece) facts.namePieces.push(piece);
+    const lookup = pieceLookup(scan, flow.resolver, site, content);
+    if (lookup) facts.pieceLookups.push(lookup);
     if (!site.token.parts && (role === 'prose' || role === 'docstring')) cutWords(scan, content, facts.cutWords, role === 'prose' && laidOut.has(site) ? facts.laidOutWords : undefined);
     const template = site.docstring ? null : MODULE_TEMPLATE.exec(content);
     if (template && resolver.isInternalModule(template[1], 0)) facts.computedModuleParents.push(template[1]);
@@ -575,6 +602,15 @@ function namePieceTest(scan: ReturnType<typeof scanPython>, resolver: FileResolv
   const neighbours = new Set<string>();
   for (const s of scan.scopes) if (s !== scan.scopes[top] && (s.kind === 'function' || s.kind === 'class') && s.start > start && s.end <= end) neighbours.add(s.name);
   return [content, side, [...neighbours].sort()];
+}
+
+/** `k.startswith("_v")` of a variable holding names (see `FileFacts.pieceLookups`). */
+function pieceLookup(scan: PyScan, resolver: FileResolver, site: StringSite, content: string): FileFacts['pieceLookups'][number] | undefined {
+  if (!site.call || site.token.parts || site.argIndex !== 0 || site.docstring || !/^[\p{L}\p{N}_]+$/u.test(content)) return undefined;
+  const callee = site.call.callee;
+  const side = PIECE_TESTS[resolver.lastAttribute(callee) ?? ''];
+  if (!side || callee.steps.length !== 1 || callee.root === -1 || resolver.context.isNameValued?.(scan.sites[callee.root].text) !== true) return undefined;
+  return [content, side];
 }
 
 /** `FileFacts.nameAttributes` and `FileFacts.attributeWords`. */
@@ -806,6 +842,71 @@ function classNameKey(scan: PyScan, fn: Scope): string | undefined {
   const body = scan.text.slice(fn.start, fn.end);
   const m = new RegExp(`(?<![\\p{L}\\p{N}_.])${name}\\s*\\.\\s*lower\\(\\s*\\)(?:\\s*\\.\\s*replace\\(\\s*(['"])([^'"\\\\]*)\\1\\s*,\\s*(['"])\\3\\s*\\))?`, 'u').exec(body);
   return m ? (m[2] ?? '') : undefined;
+}
+
+/** `FileFacts.sortedLists`: `sorted(...)` followed by `==` or (an argument) `,` and a list of plain strings. */
+function sortedLists(scan: PyScan, resolver: FileResolver): string[][] {
+  const out: string[][] = [];
+  for (const call of scan.calls) {
+    if (!resolver.isBuiltinCall(call.callee, 'sorted')) continue;
+    const after = /^\)\s*(?:,|==)\s*\[/u.exec(scan.text.slice(call.close, call.close + 200));
+    if (!after) continue;
+    const open = call.close + after[0].length - 1;
+    const close = scan.text.indexOf(']', open);
+    if (close === -1) continue;
+    const items = scan.strings.filter((s) => s.token.start > open && s.token.end <= close && !s.token.parts);
+    const words = items.map((s) => scan.text.slice(s.token.contentStart, s.token.contentEnd));
+    // Only a list of strings: what else lies between the brackets is commas and space.
+    let rest = scan.text.slice(open + 1, close);
+    for (const s of [...items].reverse()) rest = rest.slice(0, s.token.start - open - 1) + rest.slice(s.token.end - open - 1);
+    if (words.length >= 2 && /^[\s,]*$/u.test(rest) && words.every((w) => /^[\p{L}_][\p{L}\p{N}_]*$/u.test(w))) out.push(words);
+  }
+  return out;
+}
+
+/** `FileFacts.outsidePairs`. */
+function outsidePairs(scan: PyScan, resolver: FileResolver): FileFacts['outsidePairs'] {
+  const out = new Map<string, [string, string]>();
+  for (const call of scan.calls) {
+    if (call.scope !== 0) continue;
+    const args = call.args.filter((arg): arg is Chain => arg !== undefined && arg.root !== -1);
+    const outside = args.map((arg) => resolver.externalName(arg)).filter((name): name is string => name !== undefined);
+    const own = args.filter((arg) => arg.steps.length === 0 && resolver.externalName(arg) === undefined).map((arg) => scan.sites[arg.root].text);
+    for (const dotted of outside) for (const name of own) out.set(`${name}\0${dotted}`, [name, dotted]);
+  }
+  return [...out.values()].sort(byJoined);
+}
+
+/** `FileFacts.internalImports`. */
+function internalImports(scan: PyScan, resolver: FileResolver): string[] {
+  const out = new Set<string>();
+  for (const scope of scan.scopes) for (const binding of scope.bindings.values()) for (const i of binding.imports ?? []) if (i.imported !== undefined && resolver.isInternalModule(i.module, i.level)) out.add(i.imported);
+  return [...out].sort();
+}
+
+/** `FileFacts.instances`. */
+function moduleInstances(scan: PyScan, resolver: FileResolver): FileFacts['instances'] {
+  const out: FileFacts['instances'] = [];
+  for (const [name, binding] of scan.scopes[0].bindings) {
+    for (const value of binding.values) {
+      if (value.root === -1 || value.steps.length === 0 || value.steps.indexOf('()') !== value.steps.length - 1) continue;
+      const callee = { ...value, steps: value.steps.slice(0, -1) };
+      if (resolver.externalName(callee) !== undefined) continue;
+      const last = resolver.lastAttribute(callee);
+      if (last !== undefined) out.push([name, last]);
+    }
+  }
+  return out.sort(byJoined);
+}
+
+/** `ClassFacts.makes` of the class whose `__init__` or `__new__` `fn` is. */
+function classMaking(scan: PyScan, fn: Scope): ClassFacts['makes'] {
+  if ((fn.name !== '__new__' && fn.name !== '__init__') || fn.params.length < 4 || fn.params.slice(0, 4).some((p) => p.kind !== 'normal') || !/bases/iu.test(fn.params[2].name)) return undefined;
+  const name = fn.params[1].name;
+  const body = scan.text.slice(fn.start, fn.end);
+  const spelled = `(?<![\\p{L}\\p{N}_.])${name}(?:\\s*\\[[^\\]\\n]*\\])?`;
+  const named = '[\\p{L}\\p{N}_.()\\[\\]]*\\.__name__\\b';
+  return new RegExp(`${spelled}\\s*[!=]=\\s*${named}|${named}\\s*[!=]=\\s*${spelled}(?![\\p{L}\\p{N}_])`, 'u').test(body) ? 'name-checked' : 'classes';
 }
 
 /** `FileFacts.caseLookups`: `getattr(cls, x.upper())` (or `.lower()`, then more string methods, or `hasattr`) in a method of a class, on its first parameter. */

@@ -124,6 +124,18 @@ export function buildNames(
   for (const name of outsideLookupNames(input.facts, definitions, external)) keep(name, 'outside-lookup');
   // A compiled module of the repository reads names by their C strings (compiled.ts).
   for (const name of input.compiledNames ?? []) if (!name.includes('.') && definitions.has(name)) keep(name, 'compiled-module');
+  // One the Python code builds as a member of a family (`globs[name + 'Fallback'] = impl`, which the compiled module reads back as
+  // `"implementedByFallback"`) keeps its spelling, so its family keeps its pieces, and so does the name it is built on.
+  const builtFamilies = input.facts.flatMap((f) => f.families);
+  for (const name of input.compiledNames ?? []) {
+    if (name.includes('.') || definitions.has(name)) continue;
+    for (const [piece, side] of builtFamilies) {
+      if (!isMember(name, side, piece)) continue;
+      keep(name, 'compiled-module');
+      const rest = familyRest(name, side, piece);
+      if (definitions.has(rest)) keep(rest, 'compiled-module');
+    }
+  }
   // A dotted C string through a compiled module (`"pkg._speedups.Markup"`, a type's name) names what that module defines, which the
   // repository imports from it by that name (`from pkg._speedups import Markup`); a class of the repository of that name is the same
   // class written in Python (the fallback where the module is not built): its members and their keywords are the compiled type's
@@ -154,10 +166,12 @@ export function buildNames(
   keepForwardedKeywords(input.facts, universe, keep);
   const membersOf = classMembers(input.facts);
   keepProtocolNames(input.facts, external, membersOf, keep);
+  keepOutsidePairNames(input.facts, external, membersOf, keep);
   keepTypeNameHandlers(input.facts, external, membersOf, keep);
   keepCaseDispatched(input.facts, keep);
   keepCaseLookedUp(input.facts, membersOf, keep);
   keepNameKeyedClasses(input.facts, keep);
+  for (const name of nameCheckedClasses(input.facts)) keep(name, 'class-name-check');
   // A template reads these attributes by name from the object's namespace (`fmt % record.__dict__`), wherever its text is written.
   for (const file of input.facts) for (const name of file.templatedAttributes) keep(name, 'namespace-template');
 
@@ -202,7 +216,7 @@ export function buildNames(
     used.add(word);
     tokens[token] = word;
   }
-  const ordered = [...testMethodGroups(input.facts), ...folderGroups(input.modules), ...classNameGroups(input.facts)];
+  const ordered = [...testMethodGroups(input.facts), ...folderGroups(input.modules), ...classNameGroups(input.facts), ...input.facts.flatMap((f) => f.sortedLists)];
   orderWords(orderedTokens(ordered, tokens), tokens, lexicon, random, (w) => forbidden.has(w) || isFixedToken(w));
   keepNameOrder(ordered, tokens);
 
@@ -282,6 +296,20 @@ export function buildNames(
     for (const [field, keyword] of file.attrsFields) {
       if (kept(keyword) && !kept(field)) keep(field, 'attrs-field');
       else if (kept(field) && !kept(keyword)) keep(keyword, 'attrs-field');
+    }
+  }
+  // A class or function made in a function shows its name in reprs and messages (`__name__`), as a module's of the same name does:
+  // where the module's keeps its spelling as a member (a `Foo` that a function reading `locals()` keeps), no string can tell the
+  // two apart, and the one made in a function keeps it too.
+  for (const [name, kinds] of definitions) if (kinds.has('local-callable') && (kinds.has('class') || kinds.has('function')) && name in keptMembers) keptEverywhere[name] ??= 'kept-local-callable';
+  // A name whose view would gain a piece the program tells names apart by, or lose it (`FileFacts.namePieces`, `pieceLookups`:
+  // `_provided` drawn as `_volition`, where `k.startswith('_v')` drops the `_v` attributes), keeps its spelling.
+  const pieceTests = input.facts.flatMap((f) => [...f.namePieces.map(([piece, side]) => [piece, side] as const), ...f.pieceLookups]);
+  if (pieceTests.length > 0) {
+    for (const name of definitions.keys()) {
+      if (name in keptEverywhere || name in keptMembers) continue;
+      const view = rules.naming.viewName(name);
+      if (pieceTests.some(([piece, side]) => hasPiece(view, piece, side) !== hasPiece(name, piece, side))) keptEverywhere[name] = 'name-piece-changed';
     }
   }
   tables.keptEverywhere = sortedRecord(keptEverywhere);
@@ -489,6 +517,24 @@ function keepProtocolNames(facts: readonly FileFacts[], external: ExternalNames,
       const universe = external.universe([top]).attributes;
       const used = external.usedAttributes(top);
       for (const member of membersOf(name)) if ((universe.has(member) || used.has(member)) && !isDunder(member)) keep(member, 'outside-protocol');
+    }
+  }
+}
+
+/**
+ * A class of the repository that a module hands together with an outside class
+ * (`classImplements(timedelta, ITimeDelta)`) describes that class or stands for it: its members
+ * (and its bases') that the outside class has keep their spelling, since the program checks or
+ * calls them on the outside class's objects.
+ */
+function keepOutsidePairNames(facts: readonly FileFacts[], external: ExternalNames, membersOf: (className: string) => Set<string>, keep: (word: string, reason: string) => void): void {
+  const classes = new Set(facts.flatMap((f) => f.classes.map((c) => c.name)));
+  for (const file of facts) {
+    for (const [name, outside] of file.outsidePairs) {
+      if (!classes.has(name)) continue;
+      const qualified = external.resolveClass(outside);
+      const members = qualified !== undefined ? external.classMembers(qualified) : undefined;
+      if (members) for (const member of membersOf(name)) if (members.has(member) && !isDunder(member)) keep(member, 'outside-pair');
     }
   }
 }
@@ -756,10 +802,74 @@ function templateKeys(input: NamesInput): string[] {
   return [...read].filter((word) => keys.has(word)).sort();
 }
 
-/** Classes whose attributes are data fields (`ClassFacts.declarative`) and the repository's subclasses of them. */
+/**
+ * Classes whose attributes are data fields (`ClassFacts.declarative`), classes a class maker
+ * makes from a class statement (`classMakers`: the statement hands it the class's namespace as a
+ * mapping), and the repository's subclasses of them.
+ */
 function declarativeClasses(facts: readonly FileFacts[]): Set<string> {
   const classes = facts.flatMap((f) => f.classes);
-  return withSubclasses(classes, classes.filter((c) => c.declarative).map((c) => c.name));
+  return withSubclasses(classes, [...classes.filter((c) => c.declarative).map((c) => c.name), ...classMakers(facts).made.keys()]);
+}
+
+/**
+ * The repository's class makers (`ClassFacts.makes`, inherited by subclasses that do not say
+ * otherwise) and the class statements each may run: those naming one as their metaclass, and
+ * those based on a module-level instance (`class IFoo(Interface)` with `Interface =
+ * InterfaceClass("Interface")`: Python calls the instance's type with the statement's name,
+ * bases and namespace). An instance a function of the repository returns may be of any maker.
+ */
+function classMakers(facts: readonly FileFacts[]): { makers: Map<string, NonNullable<ClassFacts['makes']>>; made: Map<string, Set<string>> } {
+  const classes = facts.flatMap((f) => f.classes);
+  const byName = new Map(classes.map((c) => [c.name, c]));
+  const makers = new Map<string, NonNullable<ClassFacts['makes']>>();
+  for (const cls of classes) if (cls.makes) makers.set(cls.name, cls.makes);
+  for (const name of withSubclasses(classes, makers.keys())) {
+    if (makers.has(name)) continue;
+    const inherited = (c: ClassFacts | undefined, seen: Set<string>): ClassFacts['makes'] => {
+      if (!c || seen.has(c.name)) return undefined;
+      seen.add(c.name);
+      if (c.makes) return c.makes;
+      for (const base of c.bases) {
+        const found = base.repo !== undefined ? inherited(byName.get(base.repo), seen) : undefined;
+        if (found) return found;
+      }
+      return undefined;
+    };
+    const makes = inherited(byName.get(name), new Set());
+    if (makes) makers.set(name, makes);
+  }
+  const made = new Map<string, Set<string>>();
+  if (makers.size === 0) return { makers, made };
+  const functions = new Set(facts.flatMap((f) => f.definitions.filter(([, kind]) => kind === 'function').map(([name]) => name)));
+  const instanceOf = new Map<string, Set<string>>();
+  for (const file of facts) {
+    for (const [variable, callee] of file.instances) {
+      if (byName.has(variable)) continue;
+      const of = makers.has(callee) ? [callee] : functions.has(callee) && !byName.has(callee) ? [...makers.keys()] : [];
+      for (const maker of of) instanceOf.set(variable, (instanceOf.get(variable) ?? new Set()).add(maker));
+    }
+  }
+  for (const cls of classes) {
+    const by = new Set<string>();
+    if (cls.metaclass !== undefined && makers.has(cls.metaclass)) by.add(cls.metaclass);
+    for (const base of cls.bases) if (base.repo !== undefined) for (const maker of instanceOf.get(base.repo) ?? []) by.add(maker);
+    if (by.size > 0) made.set(cls.name, by);
+  }
+  return { makers, made };
+}
+
+/**
+ * A class maker that compares the name of each class it makes with a `__name__` (`assert
+ * name[1:] == based_on.__name__`, an interface named after the outside class it mirrors) ties
+ * the names of its classes, and of their subclasses, to names the view does not change: they
+ * keep their spelling.
+ */
+function nameCheckedClasses(facts: readonly FileFacts[]): string[] {
+  const { makers, made } = classMakers(facts);
+  const roots = [...made].filter(([, by]) => [...by].some((maker) => makers.get(maker) === 'name-checked')).map(([name]) => name);
+  if (roots.length === 0) return [];
+  return [...withSubclasses(facts.flatMap((f) => f.classes), roots)].sort();
 }
 
 /** These classes and the repository's classes built on them, at any depth. */
@@ -807,7 +917,7 @@ function familyOverrides(facts: FileFacts[], definitions: Map<string, Set<string
   const candidates = new Set<string>(definitions.keys());
   for (const file of facts) {
     // Keywords too: a name the program builds is passed by keyword (`Model(owner_ref=...)`, the attribute `'%s_ref' % name` makes).
-    for (const word of [...file.unknownAttributes, ...file.unknownKeywords, ...file.calls.map(([, keyword]) => keyword)]) candidates.add(word);
+    for (const word of [...file.unknownAttributes, ...file.unknownKeywords, ...file.calls.map(([, keyword]) => keyword), ...file.internalImports]) candidates.add(word);
     for (const cls of file.classes) for (const word of [...cls.used, ...cls.assigned]) candidates.add(word);
   }
   const classes = new Map<string, string>();
@@ -889,14 +999,19 @@ function outsideTypeFamilyNames(facts: readonly FileFacts[], definitions: Readon
   for (const key of pieces) {
     const side = key.slice(0, key.indexOf(':'));
     const piece = key.slice(side.length + 1);
-    const [prefix, suffix] = side === 'around' ? piece.split('{}') : side === 'prefix' ? [piece, ''] : ['', piece];
     for (const name of definitions.keys()) {
       if (!isMember(name, side, piece)) continue;
-      const rest = name.slice(prefix.length, name.length - suffix.length);
+      const rest = familyRest(name, side, piece);
       if ([...(definitions.get(rest) ?? [])].includes('class') && isOutsideClass(rest)) out.add(rest);
     }
   }
   return [...out].sort();
+}
+
+/** What a member of a family has besides its piece (`implementedBy` of `implementedByFallback`, `suffix:Fallback`). */
+function familyRest(name: string, side: string, piece: string): string {
+  const [prefix, suffix] = side === 'around' ? piece.split('{}') : side === 'prefix' ? [piece, ''] : ['', piece];
+  return name.slice(prefix.length, name.length - suffix.length);
 }
 
 /** Whether `name` is built from the family's piece (`side` `prefix`, `suffix`, or `around` with `{}` for the value). */

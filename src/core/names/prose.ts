@@ -578,7 +578,8 @@ export class ProseTranslator {
     // program's data (a tag `"pre"` in markup, a CSS escape `"\\0 pre"`, a key `"exp"`).
     if (rules.isPlainName(word) && !options.value && !options.stringValue && !options.standalone && !options.key) return view;
     const parts = splitWord(word);
-    if ((parts[0].casing === 'title' || (parts[0].casing === 'upper' && !options.stringValue)) && !options.standalone && !options.key) return view;
+    // A word all in capitals is a constant's or data's (`"GET"`); one that starts so and goes on in lower case (`IBaz`, `HTTPServer`) is written as a class is.
+    if ((parts[0].casing === 'title' || (parts[0].casing === 'upper' && !options.stringValue) || (/^\p{Lu}/u.test(word) && /\p{Ll}/u.test(word))) && !options.standalone && !options.key) return view;
     // Written as a call (`compute()`, `compute\(`), quoted the way Python's messages quote
     // names (`'compute'`), or quoted as a field's key (`"age"`). In a string value, only a
     // function the library's messages can quote is a call there (`"myfunc()"`, a test's own

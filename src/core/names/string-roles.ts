@@ -443,6 +443,8 @@ function nameRole(site: StringSite, resolver: FileResolver): StringRole | undefi
   if (signed) return resolver.isExternalChain(signed) ? 'keep' : 'names';
   if (site.subscripted && isFrameNamespace(site.subscripted)) return site.whole ? 'local-names' : 'fragments';
   if (site.subscripted && isNamespaceChain(site.subscripted, resolver)) return site.whole ? 'names' : 'fragments';
+  const held = site.subscripted ? heldNamespace(site.subscripted, resolver) : undefined;
+  if (held !== undefined) return site.whole ? held : 'fragments';
   // `"many" in kwargs`: a keyword name looked up among the keywords a function was given.
   if (site.lookedUpIn !== undefined && isKwargsParam(site.lookedUpIn, site.scope, resolver)) return 'names';
   // `"_hidden" in frame.f_locals`: a local's name looked up in a frame.
@@ -896,7 +898,11 @@ const ITEM_KEEPERS = ['sorted', 'list', 'tuple', 'set', 'frozenset', 'reversed']
 
 /** `dir(obj)`, or `sorted(dir(obj))` and the like: an iterable of attribute names. */
 function iteratesAttributeNames(iterable: Chain | undefined, resolver: FileResolver): boolean {
-  if (!iterable || iterable.root === -1 || iterable.steps.length !== 1 || iterable.steps[0] !== '()') return false;
+  if (!iterable || iterable.root === -1) return false;
+  // A namespace (`obj.__dict__`, `state` holding `self.__dict__.copy()`) or its keys.
+  const keys = iterable.steps.length >= 2 && iterable.steps.at(-1) === '()' && iterable.steps.at(-2) === 'keys' ? { ...iterable, steps: iterable.steps.slice(0, -2) } : iterable;
+  if (isNamespaceChain(keys, resolver) || heldNamespace(keys, resolver) !== undefined) return true;
+  if (iterable.steps.length !== 1 || iterable.steps[0] !== '()') return false;
   const callee = { ...iterable, steps: [] };
   if (resolver.isBuiltinCall(callee, 'dir')) return true;
   if (!ITEM_KEEPERS.some((name) => resolver.isBuiltinCall(callee, name))) return false;
@@ -970,6 +976,31 @@ function denotesAll(chain: NonNullable<StringSite['comparedWith']>, resolver: Fi
 function isFrameNamespace(chain: NonNullable<StringSite['subscripted']>): boolean {
   const last = chain.steps[chain.steps.length - 1];
   return last === 'f_locals' || last === 'f_globals';
+}
+
+/**
+ * A variable that holds a namespace (`g = globals()`, `globs = globs or sys._getframe(1).f_globals`, `state = self.__dict__.copy()`):
+ * the role a whole key of it has, as for the namespace itself.
+ */
+function heldNamespace(chain: Chain, resolver: FileResolver): 'names' | 'local-names' | undefined {
+  if (chain.root === -1 || chain.steps.length > 0) return undefined;
+  const scan = resolver.scan;
+  const found = resolver.lookupSite(scan.sites[chain.root]);
+  if (!found) return undefined;
+  for (const held of found.binding.values) {
+    // A copy of one (`self.__dict__.copy()`) holds the same names.
+    const value = held.steps.length >= 2 && held.steps.at(-1) === '()' && held.steps.at(-2) === 'copy' ? { ...held, steps: held.steps.slice(0, -2) } : held;
+    if (isFrameNamespace(value)) return 'local-names';
+    if (isNamespaceChain(value, resolver)) return 'names';
+  }
+  // A value that is not one chain (`x or y`): the frame namespace its statement reads.
+  for (const d of found.binding.declarations) {
+    const site = scan.sites[d];
+    if (site.declares !== 'assign') continue;
+    const lineEnd = scan.text.indexOf('\n', site.end);
+    if (/^\s*=[^=][^\n]*\.f_(?:globals|locals)\b/u.test(scan.text.slice(site.end, lineEnd === -1 ? undefined : lineEnd))) return 'local-names';
+  }
+  return undefined;
 }
 
 /** `inspect.signature(f).parameters`: the callable `f` whose parameters the chain holds, when it is a single chain. */
