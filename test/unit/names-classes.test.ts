@@ -4225,11 +4225,14 @@ test("a family member that a compiled module of the repository reads by its C st
   assert.equal(d.bundle.names!.excluded.measure, 'compiled-module');
 });
 
-test("a class of the repository handed together with an outside class at the top of a module (declare(timedelta, IDuration)) describes it: its members that the outside class has keep their spelling", async () => {
+test("a declarative class of the repository (an interface a class maker makes) handed together with an outside class at the top of a module (declare(timedelta, IDuration)) describes it: its fields that the outside class has keep their spelling", async () => {
   const d = await viewRunsLikeOriginal({
     'durations/__init__.py': '',
+    'durations/interface.py': INTERFACE_MODULE,
     'durations/interfaces.py': [
       'from datetime import timedelta',
+      '',
+      'from durations.interface import Attribute, Interface',
       '',
       'DECLARED = {}',
       '',
@@ -4238,15 +4241,14 @@ test("a class of the repository handed together with an outside class at the top
       '    DECLARED[cls] = interface',
       '',
       '',
-      'class IDuration:',
-      '    days = "whole days"',
-      '    seconds = "seconds besides the days"',
-      '    total_seconds = "the duration in seconds"',
+      'class IDuration(Interface):',
+      '    days = Attribute("whole days")',
+      '    seconds = Attribute("seconds besides the days")',
       '',
       '',
       'def check(obj):',
       '    interface = DECLARED[type(obj)]',
-      "    return [name for name in vars(interface) if not name.startswith('_') and not hasattr(obj, name)]",
+      '    return [name for name in interface.names() if not hasattr(obj, name)]',
       '',
       '',
       'declare(timedelta, IDuration)',
@@ -4330,7 +4332,7 @@ test("a piece a program looks names up by through a variable holding them (for k
       '',
       '    def __getstate__(self):',
       '        state = self.__dict__.copy()',
-      '        for k in list(state):',
+      '        for k in list(state.keys()):',
       "            if k.startswith('_s'):",
       '                state.pop(k)',
       '        return state',
@@ -4346,4 +4348,146 @@ test("a piece a program looks names up by through a variable holding them (for k
     'tests/test_ledger.py': ['import pickle', '', 'from ledger import Ledger', '', '', 'def test_pickled():', '    ledger = pickle.loads(pickle.dumps(Ledger()))', `    assert ledger.totals() == list(range(${words.length}))`, '    assert ledger._s_cache == {}', ''].join('\n'),
   });
   assert.notEqual(d.name('_alpha_total'), '_alpha_total');
+});
+
+test("a dict literal whose line reads a frame's namespace (ctx = {\"width\": 3, \"module\": sys._getframe(0).f_globals[\"__name__\"]}) is data, not that namespace: its keys stay data", async () => {
+  const d = await viewRunsLikeOriginal({
+    'shapes/__init__.py': '',
+    'shapes/geometry.py': ['def area(width, height):', '    return width * height', ''].join('\n'),
+    'shapes/report.py': ['import sys', '', '', 'def report():', '    ctx = {"width": 3, "module": sys._getframe(0).f_globals["__name__"]}', '    return ctx["width"]', ''].join('\n'),
+    'tests/test_report.py': ['from shapes.geometry import area', 'from shapes.report import report', '', '', 'def test_report():', '    assert report() == 3', '    assert area(width=2, height=3) == 6', ''].join('\n'),
+  });
+  assert.notEqual(d.name('area'), 'area');
+});
+
+test("a key the program adds to a copy of an object's __dict__ (state[\"version\"] = version() in __getstate__) is its data, read back by __setstate__ as data", async () => {
+  const d = await viewRunsLikeOriginal({
+    'boxes/__init__.py': [
+      'def version():',
+      '    return 2',
+      '',
+      '',
+      'class Box:',
+      '    def __init__(self):',
+      '        self.size = 3',
+      '',
+      '    def __getstate__(self):',
+      '        state = self.__dict__.copy()',
+      '        state["version"] = version()',
+      '        return state',
+      '',
+      '    def __setstate__(self, state):',
+      '        assert state.pop("version") == 2',
+      '        self.__dict__.update(state)',
+      '',
+    ].join('\n'),
+    'tests/test_boxes.py': ['import pickle', '', 'from boxes import Box', '', '', 'def test_pickle():', '    assert pickle.loads(pickle.dumps(Box())).size == 3', ''].join('\n'),
+  });
+  assert.notEqual(d.name('version'), 'version');
+});
+
+test("a loop over an attribute of any object named arguments or parameters (for key in request.arguments, a request's query) holds that object's data, not attribute names", async () => {
+  const d = await viewRunsLikeOriginal({
+    'web/__init__.py': [
+      'class Request:',
+      '    def __init__(self, query):',
+      '        self.arguments = dict(pair.split("=") for pair in query.split("&"))',
+      '',
+      '',
+      'def has_limit(request):',
+      '    for key in request.arguments:',
+      '        if key == "limit":',
+      '            return True',
+      '    return False',
+      '',
+      '',
+      'def page(items, limit=10):',
+      '    return items[:limit]',
+      '',
+    ].join('\n'),
+    'tests/test_web.py': ['from web import Request, has_limit, page', '', '', 'def test_limit():', '    assert has_limit(Request("limit=3&offset=2"))', '    assert page([1, 2, 3], limit=2) == [1, 2]', ''].join('\n'),
+  });
+  assert.notEqual(d.name('has_limit'), 'has_limit');
+});
+
+test("an outside name a module of the repository re-exports (from collections import OrderedDict in pkg.compat) is no member of a family the program builds (name + \"Dict\"), though a test imports it from that module", async () => {
+  const d = await viewRunsLikeOriginal({
+    'pkg/__init__.py': '',
+    'pkg/compat.py': ['from collections import OrderedDict', ''].join('\n'),
+    'pkg/build.py': [
+      'import sys',
+      '',
+      '',
+      'def make_dict(name):',
+      '    cls = type(name + "Dict", (dict,), {})',
+      '    setattr(sys.modules[__name__], name + "Dict", cls)',
+      '    return cls',
+      '',
+      '',
+      'class ConfigDict(dict):',
+      '    pass',
+      '',
+      '',
+      'make_dict("Plain")',
+      '',
+    ].join('\n'),
+    'tests/test_pkg.py': [
+      'from pkg.build import ConfigDict',
+      '',
+      '',
+      'def test_import():',
+      '    from pkg.compat import OrderedDict',
+      '    assert type(OrderedDict(a=1)).__name__ == "OrderedDict"',
+      '    assert issubclass(ConfigDict, dict)',
+      '',
+    ].join('\n'),
+  });
+  assert.equal(d.bundle.names!.identifiers.OrderedDict, undefined);
+});
+
+test("a class based on what a function of the repository returns is no class maker's unless that function calls one: with a metaclass elsewhere (Meta) and Base = make_base(), Config's fields and name are renamed", async () => {
+  const d = await viewRunsLikeOriginal({
+    'conf/__init__.py': '',
+    'conf/meta.py': [
+      'class Meta(type):',
+      '    def __init__(cls, name, bases, namespace):',
+      '        super().__init__(name, bases, namespace)',
+      '        based_on = namespace.get("mirrors")',
+      '        if based_on is not None:',
+      '            assert name == based_on.__name__',
+      '',
+    ].join('\n'),
+    'conf/settings.py': ['class _Base:', '    timeout = 1', '', '', 'def make_base():', '    return _Base', '', '', 'Base = make_base()', '', '', 'class Config(Base):', '    timeout = 5', '', '', 'class Settings(Config):', '    pass', ''].join('\n'),
+    'tests/test_settings.py': ['from conf.settings import Config, Settings', '', '', 'def test_timeout():', '    assert Settings.timeout == Config.timeout == 5', ''].join('\n'),
+  });
+  assert.notEqual(d.name('timeout'), 'timeout');
+  assert.notEqual(d.name('Config'), 'Config');
+});
+
+test("a plain class handed together with an outside class (serializer(datetime, Event), a registry of handlers by type) does not describe it: its members are renamed", async () => {
+  const d = await viewRunsLikeOriginal({
+    'events/__init__.py': [
+      'from datetime import datetime',
+      '',
+      'HANDLERS = {}',
+      '',
+      '',
+      'def serializer(kind, handler):',
+      '    HANDLERS[kind] = handler',
+      '',
+      '',
+      'class Event:',
+      '    def __init__(self, stamp):',
+      '        self.resolution = stamp',
+      '',
+      '    def doubled(self):',
+      '        return self.resolution * 2',
+      '',
+      '',
+      'serializer(datetime, Event)',
+      '',
+    ].join('\n'),
+    'tests/test_events.py': ['from events import HANDLERS', '', '', 'def test_handler():', '    assert [handler(3).doubled() for handler in HANDLERS.values()] == [6]', ''].join('\n'),
+  });
+  assert.notEqual(d.name('resolution'), 'resolution');
 });

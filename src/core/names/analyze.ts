@@ -211,7 +211,7 @@ export interface FileFacts {
    * the outside class (dotted), which the call ties together.
    */
   outsidePairs: Array<[repoClass: string, outsideClass: string]>;
-  /** Module-level variables assigned the result of a call to a callable of the repository (`Interface = InterfaceClass("Interface")`): the variable and the callable's last name. */
+  /** Module-level variables assigned the result of a call to a callable of the repository (`Interface = InterfaceClass("Interface")`): the variable and the callable's last name (for a function of the module, each class it calls). */
   instances: Array<[variable: string, callee: string]>;
   /** Identifier-like strings of the tuples, lists and sets a class body or the module assigns to a name (`SUPPORTED_METHODS = ("GET", ...)`): the name and the string. */
   groupWords: Array<[target: string, word: string]>;
@@ -884,19 +884,34 @@ function internalImports(scan: PyScan, resolver: FileResolver): string[] {
   return [...out].sort();
 }
 
-/** `FileFacts.instances`. */
+/**
+ * `FileFacts.instances`: a module-level variable assigned a call to a callable of the repository;
+ * for a function of the module, the classes that function calls (`M(...)`, `M.__new__(M, ...)`),
+ * one of which may make what it returns.
+ */
 function moduleInstances(scan: PyScan, resolver: FileResolver): FileFacts['instances'] {
-  const out: FileFacts['instances'] = [];
+  const out = new Map<string, [string, string]>();
+  const add = (variable: string, callee: string) => out.set(`${variable}\0${callee}`, [variable, callee]);
   for (const [name, binding] of scan.scopes[0].bindings) {
     for (const value of binding.values) {
       if (value.root === -1 || value.steps.length === 0 || value.steps.indexOf('()') !== value.steps.length - 1) continue;
       const callee = { ...value, steps: value.steps.slice(0, -1) };
       if (resolver.externalName(callee) !== undefined) continue;
       const last = resolver.lastAttribute(callee);
-      if (last !== undefined) out.push([name, last]);
+      if (last === undefined) continue;
+      const fn = callee.steps.length === 0 ? scan.scopes.findIndex((scope) => scope.kind === 'function' && scope.parent === 0 && scope.name === last) : -1;
+      if (fn === -1) {
+        add(name, last);
+        continue;
+      }
+      for (const call of scan.calls) {
+        if (call.callee.root === -1 || call.open < scan.scopes[fn].start || call.open > scan.scopes[fn].end) continue;
+        const steps = call.callee.steps;
+        if (steps.length === 0 || (steps.length === 1 && steps[0] === '__new__')) add(name, scan.sites[call.callee.root].text);
+      }
     }
   }
-  return out.sort(byJoined);
+  return [...out.values()].sort(byJoined);
 }
 
 /** `ClassFacts.makes` of the class whose `__init__` or `__new__` `fn` is. */
@@ -905,7 +920,7 @@ function classMaking(scan: PyScan, fn: Scope): ClassFacts['makes'] {
   const name = fn.params[1].name;
   const body = scan.text.slice(fn.start, fn.end);
   const spelled = `(?<![\\p{L}\\p{N}_.])${name}(?:\\s*\\[[^\\]\\n]*\\])?`;
-  const named = '[\\p{L}\\p{N}_.()\\[\\]]*\\.__name__\\b';
+  const named = '[\\p{L}\\p{N}_.()\\[\\]\'"]*\\.__name__\\b';
   return new RegExp(`${spelled}\\s*[!=]=\\s*${named}|${named}\\s*[!=]=\\s*${spelled}(?![\\p{L}\\p{N}_])`, 'u').test(body) ? 'name-checked' : 'classes';
 }
 

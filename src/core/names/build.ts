@@ -522,13 +522,13 @@ function keepProtocolNames(facts: readonly FileFacts[], external: ExternalNames,
 }
 
 /**
- * A class of the repository that a module hands together with an outside class
- * (`classImplements(timedelta, ITimeDelta)`) describes that class or stands for it: its members
- * (and its bases') that the outside class has keep their spelling, since the program checks or
- * calls them on the outside class's objects.
+ * A declarative class of the repository (its fields are data: an interface a class maker makes)
+ * that a module hands together with an outside class (`classImplements(timedelta, ITimeDelta)`)
+ * describes that class: its members (and its bases') that the outside class has keep their
+ * spelling, since the program checks them on the outside class's objects.
  */
 function keepOutsidePairNames(facts: readonly FileFacts[], external: ExternalNames, membersOf: (className: string) => Set<string>, keep: (word: string, reason: string) => void): void {
-  const classes = new Set(facts.flatMap((f) => f.classes.map((c) => c.name)));
+  const classes = declarativeClasses(facts);
   for (const file of facts) {
     for (const [name, outside] of file.outsidePairs) {
       if (!classes.has(name)) continue;
@@ -817,7 +817,7 @@ function declarativeClasses(facts: readonly FileFacts[]): Set<string> {
  * otherwise) and the class statements each may run: those naming one as their metaclass, and
  * those based on a module-level instance (`class IFoo(Interface)` with `Interface =
  * InterfaceClass("Interface")`: Python calls the instance's type with the statement's name,
- * bases and namespace). An instance a function of the repository returns may be of any maker.
+ * bases and namespace; an instance a function of the module returns is of a maker it calls).
  */
 function classMakers(facts: readonly FileFacts[]): { makers: Map<string, NonNullable<ClassFacts['makes']>>; made: Map<string, Set<string>> } {
   const classes = facts.flatMap((f) => f.classes);
@@ -841,15 +841,8 @@ function classMakers(facts: readonly FileFacts[]): { makers: Map<string, NonNull
   }
   const made = new Map<string, Set<string>>();
   if (makers.size === 0) return { makers, made };
-  const functions = new Set(facts.flatMap((f) => f.definitions.filter(([, kind]) => kind === 'function').map(([name]) => name)));
   const instanceOf = new Map<string, Set<string>>();
-  for (const file of facts) {
-    for (const [variable, callee] of file.instances) {
-      if (byName.has(variable)) continue;
-      const of = makers.has(callee) ? [callee] : functions.has(callee) && !byName.has(callee) ? [...makers.keys()] : [];
-      for (const maker of of) instanceOf.set(variable, (instanceOf.get(variable) ?? new Set()).add(maker));
-    }
-  }
+  for (const file of facts) for (const [variable, callee] of file.instances) if (makers.has(callee) && !byName.has(variable)) instanceOf.set(variable, (instanceOf.get(variable) ?? new Set()).add(callee));
   for (const cls of classes) {
     const by = new Set<string>();
     if (cls.metaclass !== undefined && makers.has(cls.metaclass)) by.add(cls.metaclass);
@@ -915,9 +908,12 @@ function familyOverrides(facts: FileFacts[], definitions: Map<string, Set<string
   const order = (side: string) => (side === 'around' ? 1 : 0);
   if (families.size === 0) return { overrides: {}, keptFamilies: [] };
   const candidates = new Set<string>(definitions.keys());
+  const outsideGlobals = new Set(facts.flatMap((f) => f.externalGlobals));
   for (const file of facts) {
     // Keywords too: a name the program builds is passed by keyword (`Model(owner_ref=...)`, the attribute `'%s_ref' % name` makes).
-    for (const word of [...file.unknownAttributes, ...file.unknownKeywords, ...file.calls.map(([, keyword]) => keyword), ...file.internalImports]) candidates.add(word);
+    for (const word of [...file.unknownAttributes, ...file.unknownKeywords, ...file.calls.map(([, keyword]) => keyword)]) candidates.add(word);
+    // A name imported from a module of the repository that no module binds from outside (`from .compat import OrderedDict` is not one).
+    for (const word of file.internalImports) if (!outsideGlobals.has(word)) candidates.add(word);
     for (const cls of file.classes) for (const word of [...cls.used, ...cls.assigned]) candidates.add(word);
   }
   const classes = new Map<string, string>();

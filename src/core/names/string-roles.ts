@@ -896,12 +896,12 @@ const ELEMENT_METHODS: Record<string, number> = { remove: 0, index: 0, count: 0,
 /** Builtins whose result holds the items of their first argument. */
 const ITEM_KEEPERS = ['sorted', 'list', 'tuple', 'set', 'frozenset', 'reversed'];
 
-/** `dir(obj)`, or `sorted(dir(obj))` and the like: an iterable of attribute names. */
+/** `dir(obj)`, an object's attributes (`obj.__dict__`, their `.keys()`), or `sorted(dir(obj))` and the like: an iterable of attribute names. */
 function iteratesAttributeNames(iterable: Chain | undefined, resolver: FileResolver): boolean {
   if (!iterable || iterable.root === -1) return false;
-  // A namespace (`obj.__dict__`, `state` holding `self.__dict__.copy()`) or its keys.
+  // An object's attributes (`obj.__dict__`, `state` holding `self.__dict__.copy()`) or their keys.
   const keys = iterable.steps.length >= 2 && iterable.steps.at(-1) === '()' && iterable.steps.at(-2) === 'keys' ? { ...iterable, steps: iterable.steps.slice(0, -2) } : iterable;
-  if (isNamespaceChain(keys, resolver) || heldNamespace(keys, resolver) !== undefined) return true;
+  if (isAttributeNamespace(keys, resolver)) return true;
   if (iterable.steps.length !== 1 || iterable.steps[0] !== '()') return false;
   const callee = { ...iterable, steps: [] };
   if (resolver.isBuiltinCall(callee, 'dir')) return true;
@@ -979,28 +979,40 @@ function isFrameNamespace(chain: NonNullable<StringSite['subscripted']>): boolea
 }
 
 /**
- * A variable that holds a namespace (`g = globals()`, `globs = globs or sys._getframe(1).f_globals`, `state = self.__dict__.copy()`):
+ * A variable that holds a namespace (`g = globals()`, `globs = globs or sys._getframe(1).f_globals`):
  * the role a whole key of it has, as for the namespace itself.
  */
 function heldNamespace(chain: Chain, resolver: FileResolver): 'names' | 'local-names' | undefined {
-  if (chain.root === -1 || chain.steps.length > 0) return undefined;
-  const scan = resolver.scan;
-  const found = resolver.lookupSite(scan.sites[chain.root]);
+  const found = boundVariable(chain, resolver);
   if (!found) return undefined;
-  for (const held of found.binding.values) {
-    // A copy of one (`self.__dict__.copy()`) holds the same names.
-    const value = held.steps.length >= 2 && held.steps.at(-1) === '()' && held.steps.at(-2) === 'copy' ? { ...held, steps: held.steps.slice(0, -2) } : held;
+  for (const value of found.binding.values) {
     if (isFrameNamespace(value)) return 'local-names';
     if (isNamespaceChain(value, resolver)) return 'names';
   }
-  // A value that is not one chain (`x or y`): the frame namespace its statement reads.
+  // A value that is not one chain (`x or y`) whose last alternative is a frame's namespace.
+  const scan = resolver.scan;
   for (const d of found.binding.declarations) {
     const site = scan.sites[d];
     if (site.declares !== 'assign') continue;
     const lineEnd = scan.text.indexOf('\n', site.end);
-    if (/^\s*=[^=][^\n]*\.f_(?:globals|locals)\b/u.test(scan.text.slice(site.end, lineEnd === -1 ? undefined : lineEnd))) return 'local-names';
+    if (/^\s*=[^=\n]*\bor\s+[^\n]*\.f_(?:globals|locals)\s*(?:#[^\n]*)?$/u.test(scan.text.slice(site.end, lineEnd === -1 ? undefined : lineEnd))) return 'local-names';
   }
   return undefined;
+}
+
+/** The binding of a bare variable (`state`), or undefined for any other chain. */
+function boundVariable(chain: Chain, resolver: FileResolver): ReturnType<FileResolver['lookupSite']> {
+  if (chain.root === -1 || chain.steps.length > 0) return undefined;
+  return resolver.lookupSite(resolver.scan.sites[chain.root]);
+}
+
+/** An object's attributes by name: `obj.__dict__`, `vars(obj)`, or a variable holding one or a copy of one (`state = self.__dict__.copy()`). */
+function isAttributeNamespace(chain: Chain, resolver: FileResolver): boolean {
+  const direct = (value: Chain) => {
+    const steps = value.steps.length >= 2 && value.steps.at(-1) === '()' && value.steps.at(-2) === 'copy' ? value.steps.slice(0, -2) : value.steps;
+    return steps.at(-1) === '__dict__' || (steps.length === 1 && steps[0] === '()' && resolver.isBuiltinCall({ ...value, steps: [] }, 'vars'));
+  };
+  return direct(chain) || (boundVariable(chain, resolver)?.binding.values.some(direct) ?? false);
 }
 
 /** `inspect.signature(f).parameters`: the callable `f` whose parameters the chain holds, when it is a single chain. */
