@@ -4491,3 +4491,51 @@ test("a plain class handed together with an outside class (serializer(datetime, 
   });
   assert.notEqual(d.name('resolution'), 'resolution');
 });
+
+test("two families the program builds members by ('_print_' + type(expr).__name__, and method + '_list' for a table's methods) that both take one name (_print_list): the one with the longer piece decides it, as the lookup by type builds it", async () => {
+  const d = await viewRunsLikeOriginal({
+    'fmt/__init__.py': [
+      'class Printer:',
+      '    def _print(self, expr):',
+      "        method = getattr(self, '_print_' + type(expr).__name__, None)",
+      '        return method(expr) if method else repr(expr)',
+      '',
+      '    def _print_list(self, expr):',
+      "        return '[' + ', '.join(self._print(e) for e in expr) + ']'",
+      '',
+      '    def _print_int(self, expr):',
+      "        return 'Int(%d)' % expr",
+      '',
+      '',
+      'class Tools:',
+      '    def factor_list(self):',
+      '        return [2, 3]',
+      '',
+      '',
+      'def listing(method):',
+      "    return getattr(Tools(), method + '_list')()",
+      '',
+      '',
+      'def helpers():',
+      '    def _print_tuple():',
+      '        return ()',
+      '',
+      '    def write_list():',
+      '        return []',
+      '',
+      '    return sorted(locals())',
+      '',
+    ].join('\n'),
+    'tests/test_fmt.py': [
+      'from fmt import Printer, helpers, listing',
+      '',
+      '',
+      'def test_print():',
+      '    assert Printer()._print([1, 2]) == "[Int(1), Int(2)]"',
+      '    assert listing("factor") == [2, 3]',
+      '    assert len(helpers()) == 2',
+      '',
+    ].join('\n'),
+  });
+  assert.equal(d.bundle.names!.overrides._print_list, '_print_list');
+});

@@ -944,7 +944,10 @@ function familyOverrides(facts: FileFacts[], definitions: Map<string, Set<string
   const keptFamilies = [...kept].sort();
   const overrides: Record<string, string> = {};
   const callable = (name: string) => [...(definitions.get(name) ?? [])].some((kind) => kind === 'class' || kind === 'function' || kind === 'local-callable');
-  for (const [key, { side, sources }] of [...families].sort((a, b) => order(a[1].side) - order(b[1].side))) {
+  // Of two that build one member, the one with the longer piece (`'_eval_expand_'` over `'_eval_'`, `'_print_'` over `'_list'`)
+  // knows more of it and decides it: it comes later.
+  const pieceLength = (key: string) => key.length - key.indexOf(':') - 1 - (key.includes('{}') ? 2 : 0);
+  for (const [key, { side, sources }] of [...families].sort((a, b) => order(a[1].side) - order(b[1].side) || pieceLength(a[0]) - pieceLength(b[0]) || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
     const piece = key.slice(key.indexOf(':') + 1);
     const pieceView = (p: string) => (kept.has(key) || rules.isKeptEverywhere(p) ? p : rules.naming.viewName(p));
     if (side === 'around') {

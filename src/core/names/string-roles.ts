@@ -979,15 +979,17 @@ function isFrameNamespace(chain: NonNullable<StringSite['subscripted']>): boolea
 }
 
 /**
- * A variable that holds a namespace (`g = globals()`, `globs = globs or sys._getframe(1).f_globals`):
- * the role a whole key of it has, as for the namespace itself.
+ * A variable that holds a module's or a frame's namespace (`g = globals()`, `globs = globs or
+ * sys._getframe(1).f_globals`): the role a whole key of it has, as for the namespace itself.
  */
 function heldNamespace(chain: Chain, resolver: FileResolver): 'names' | 'local-names' | undefined {
   const found = boundVariable(chain, resolver);
   if (!found) return undefined;
   for (const value of found.binding.values) {
     if (isFrameNamespace(value)) return 'local-names';
-    if (isNamespaceChain(value, resolver)) return 'names';
+    // `globals()` (not an object's `__dict__`, whose keys `"adj" in od` reads as data too).
+    const root = resolver.rootName(value);
+    if ((root === 'globals' || root === 'locals' || root === 'vars') && value.steps.length === 1 && value.steps[0] === '()') return 'names';
   }
   // A value that is not one chain (`x or y`) whose last alternative is a frame's namespace.
   const scan = resolver.scan;
