@@ -808,8 +808,26 @@ function templateKeys(input: NamesInput): string[] {
  * mapping), and the repository's subclasses of them.
  */
 function declarativeClasses(facts: readonly FileFacts[]): Set<string> {
-  const classes = facts.flatMap((f) => f.classes);
-  return withSubclasses(classes, [...classes.filter((c) => c.declarative).map((c) => c.name), ...classMakers(facts).made.keys()]);
+  let found = declarativeOf.get(facts);
+  if (!found) {
+    const classes = facts.flatMap((f) => f.classes);
+    found = withSubclasses(classes, [...classes.filter((c) => c.declarative).map((c) => c.name), ...classMakers(facts).made.keys()]);
+    declarativeOf.set(facts, found);
+  }
+  return found;
+}
+
+/** `declarativeClasses` and `classMakers` of one build's facts, each computed once. */
+const declarativeOf = new WeakMap<readonly FileFacts[], Set<string>>();
+const makersOf = new WeakMap<readonly FileFacts[], ReturnType<typeof findClassMakers>>();
+
+function classMakers(facts: readonly FileFacts[]): ReturnType<typeof findClassMakers> {
+  let found = makersOf.get(facts);
+  if (!found) {
+    found = findClassMakers(facts);
+    makersOf.set(facts, found);
+  }
+  return found;
 }
 
 /**
@@ -819,7 +837,7 @@ function declarativeClasses(facts: readonly FileFacts[]): Set<string> {
  * InterfaceClass("Interface")`: Python calls the instance's type with the statement's name,
  * bases and namespace; an instance a function of the module returns is of a maker it calls).
  */
-function classMakers(facts: readonly FileFacts[]): { makers: Map<string, NonNullable<ClassFacts['makes']>>; made: Map<string, Set<string>> } {
+function findClassMakers(facts: readonly FileFacts[]): { makers: Map<string, NonNullable<ClassFacts['makes']>>; made: Map<string, Set<string>> } {
   const classes = facts.flatMap((f) => f.classes);
   const byName = new Map(classes.map((c) => [c.name, c]));
   const makers = new Map<string, NonNullable<ClassFacts['makes']>>();

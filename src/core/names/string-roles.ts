@@ -987,9 +987,9 @@ function heldNamespace(chain: Chain, resolver: FileResolver): 'names' | 'local-n
   if (!found) return undefined;
   for (const value of found.binding.values) {
     if (isFrameNamespace(value)) return 'local-names';
-    // `globals()` (not an object's `__dict__`, whose keys `"adj" in od` reads as data too).
-    const root = resolver.rootName(value);
-    if ((root === 'globals' || root === 'locals' || root === 'vars') && value.steps.length === 1 && value.steps[0] === '()') return 'names';
+    // `globals()`, `locals()` (not an object's `__dict__`, whose keys `"adj" in od` reads as data too).
+    const callee = { ...value, steps: [] };
+    if (value.steps.length === 1 && value.steps[0] === '()' && (resolver.isBuiltinCall(callee, 'globals') || resolver.isBuiltinCall(callee, 'locals'))) return 'names';
   }
   // A value that is not one chain (`x or y`) whose last alternative is a frame's namespace.
   const scan = resolver.scan;
