@@ -590,12 +590,17 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
 
 const PIECE_TESTS: Readonly<Record<string, 'prefix' | 'suffix'>> = { startswith: 'prefix', endswith: 'suffix' };
 
+/** The end a plain string tests, as the first argument of `x.startswith(...)` or `x.endswith(...)`. */
+function pieceTestSide(resolver: FileResolver, site: StringSite, content: string): 'prefix' | 'suffix' | undefined {
+  if (!site.call || site.token.parts || site.argIndex !== 0 || !/^[\p{L}\p{N}_]+$/u.test(content)) return undefined;
+  return PIECE_TESTS[resolver.lastAttribute(site.call.callee) ?? ''];
+}
+
 /** `cls.__name__.startswith("F")` (see `FileFacts.namePieces`). */
 function namePieceTest(scan: ReturnType<typeof scanPython>, resolver: FileResolver, site: StringSite, content: string, role: string): FileFacts['namePieces'][number] | undefined {
-  if ((role !== 'definition-names' && role !== 'fragments') || !site.call || site.token.parts || site.argIndex !== 0) return undefined;
-  const callee = site.call.callee;
-  const side = PIECE_TESTS[resolver.lastAttribute(callee) ?? ''];
-  if (!side || !callee.steps.some((s) => s === '__name__' || s === '__qualname__') || !/^[\p{L}\p{N}_]+$/u.test(content)) return undefined;
+  if (role !== 'definition-names' && role !== 'fragments') return undefined;
+  const side = pieceTestSide(resolver, site, content);
+  if (!side || !site.call!.callee.steps.some((s) => s === '__name__' || s === '__qualname__')) return undefined;
   const top = outermostFunction(scan.scopes, site.scope);
   if (top === -1) return [content, side, null];
   const { start, end } = scan.scopes[top];
@@ -606,10 +611,9 @@ function namePieceTest(scan: ReturnType<typeof scanPython>, resolver: FileResolv
 
 /** `k.startswith("_v")` of a variable holding names (see `FileFacts.pieceLookups`). */
 function pieceLookup(scan: PyScan, resolver: FileResolver, site: StringSite, content: string): FileFacts['pieceLookups'][number] | undefined {
-  if (!site.call || site.token.parts || site.argIndex !== 0 || site.docstring || !/^[\p{L}\p{N}_]+$/u.test(content)) return undefined;
-  const callee = site.call.callee;
-  const side = PIECE_TESTS[resolver.lastAttribute(callee) ?? ''];
-  if (!side || callee.steps.length !== 1 || callee.root === -1 || resolver.context.isNameValued?.(scan.sites[callee.root].text) !== true) return undefined;
+  const side = pieceTestSide(resolver, site, content);
+  const callee = site.call?.callee;
+  if (!side || !callee || callee.steps.length !== 1 || callee.root === -1 || resolver.context.isNameValued?.(scan.sites[callee.root].text) !== true) return undefined;
   return [content, side];
 }
 

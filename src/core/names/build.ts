@@ -842,19 +842,19 @@ function findClassMakers(facts: readonly FileFacts[]): { makers: Map<string, Non
   const byName = new Map(classes.map((c) => [c.name, c]));
   const makers = new Map<string, NonNullable<ClassFacts['makes']>>();
   for (const cls of classes) if (cls.makes) makers.set(cls.name, cls.makes);
+  // The nearest maker among a class's bases, depth first.
+  const inherited = (c: ClassFacts | undefined, seen: Set<string>): ClassFacts['makes'] => {
+    if (!c || seen.has(c.name)) return undefined;
+    seen.add(c.name);
+    if (c.makes) return c.makes;
+    for (const base of c.bases) {
+      const found = base.repo !== undefined ? inherited(byName.get(base.repo), seen) : undefined;
+      if (found) return found;
+    }
+    return undefined;
+  };
   for (const name of withSubclasses(classes, makers.keys())) {
-    if (makers.has(name)) continue;
-    const inherited = (c: ClassFacts | undefined, seen: Set<string>): ClassFacts['makes'] => {
-      if (!c || seen.has(c.name)) return undefined;
-      seen.add(c.name);
-      if (c.makes) return c.makes;
-      for (const base of c.bases) {
-        const found = base.repo !== undefined ? inherited(byName.get(base.repo), seen) : undefined;
-        if (found) return found;
-      }
-      return undefined;
-    };
-    const makes = inherited(byName.get(name), new Set());
+    const makes = makers.has(name) ? undefined : inherited(byName.get(name), new Set());
     if (makes) makers.set(name, makes);
   }
   const made = new Map<string, Set<string>>();
