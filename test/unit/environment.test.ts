@@ -298,8 +298,8 @@ test("a hook outside code looks up on the objects handed to it and defines nowhe
       'def to_number(value):',
       '    if isinstance(value, (int, float)):',
       '        return value',
-      '    if hasattr(value, "_as_number_"):',
-      '        return value._as_number_()',
+      '    if hasattr(value, "_as_number"):',
+      '        return value._as_number()',
       '    return getattr(value, "width", 0)',
       '',
     ].join('\n'),
@@ -315,7 +315,7 @@ test("a hook outside code looks up on the objects handed to it and defines nowhe
       '        self.top = top',
       '        self.bottom = bottom',
       '',
-      '    def _as_number_(self):',
+      '    def _as_number(self):',
       '        return self.top / self.bottom',
       '',
       '    def measure_box(self):',
@@ -332,11 +332,11 @@ test("a hook outside code looks up on the objects handed to it and defines nowhe
   const python = pythonSeeing(site);
   const bundle = (await buildBundle(repo, { seed: 7, granularity: 'full', python })).bundle;
   const names = bundle.names!;
-  assert.equal(names.keptMembers._as_number_, 'outside-hook');
+  assert.equal(names.keptMembers._as_number, 'outside-hook');
   assert.ok(names.identifiers.measure_box, `measure_box renamed (${names.keptMembers.measure_box})`);
   await assertViewRunsLikeOriginal(repo, bundle, python);
   const without = (await buildBundle(repo, { seed: 7, granularity: 'full', python: PYTHON })).bundle.names!;
-  assert.ok(without.identifiers._as_number_, 'renamed where the environment has no convlib');
+  assert.ok(without.identifiers._as_number, 'renamed where the environment has no convlib');
 });
 
 test("a package known from typeshed's stubs is read from the interpreter too (a stub declares, it does not show what the package reads on the objects handed to it): its hooks keep the repository's definitions; a stubbed package the interpreter lacks is not reported missing", async () => {

@@ -2639,6 +2639,807 @@ test("a compiled module of the repository reads names by their C strings: the at
   assert.notEqual(d.name('Reader'), 'Reader');
 });
 
+test("a name built from pieces and a value as the source eval runs (eval('_%s_label' % kind), eval(f'_convert_{src}_to_{dst}')) is a global of that name: the names of its family keep the spelling the data builds", async () => {
+  const d = await viewRunsLikeOriginal({
+    'ledger/__init__.py': '',
+    'ledger/formats.py': [
+      'kinds = []',
+      "kinds.append('plain')",
+      "kinds.append('tagged')",
+      '',
+      '_plain_label = "Plain text"',
+      '_tagged_label = "Tagged text"',
+      '',
+      '',
+      'def _render_plain(text):',
+      '    return text',
+      '',
+      '',
+      'def _render_tagged(text):',
+      '    return "<%s>" % text',
+      '',
+      '',
+      'def _convert_plain_to_tagged(text):',
+      '    return "<%s>" % text',
+      '',
+      '',
+      'def _convert_tagged_to_plain(text):',
+      '    return text.strip("<>")',
+      '',
+      '',
+      'labels = {}',
+      'renderers = {}',
+      'converters = {}',
+      'for kind in kinds:',
+      "    labels[kind] = eval('_%s_label' % kind)",
+      "    renderers[kind] = eval('_render_%s' % kind)",
+      'for source in kinds:',
+      '    for target in kinds:',
+      '        try:',
+      "            converters[(source, target)] = eval(f'_convert_{source}_to_{target}')",
+      '        except NameError:',
+      '            pass',
+      '',
+      '',
+      'def render(kind, text):',
+      '    return renderers[kind](text)',
+      '',
+    ].join('\n'),
+    'tests/test_formats.py': [
+      'from ledger.formats import converters, labels, render',
+      '',
+      '',
+      'def test_render():',
+      '    assert render("tagged", "x") == "<x>"',
+      '    assert labels["plain"] == "Plain text"',
+      '',
+      '',
+      'def test_converters():',
+      '    assert sorted(converters) == [("plain", "tagged"), ("tagged", "plain")]',
+      '    assert converters[("tagged", "plain")]("<y>") == "y"',
+      '',
+    ].join('\n'),
+  });
+  assert.match(d.name('_plain_label'), /^_plain_/);
+  assert.notEqual(d.name('render'), 'render');
+});
+
+test("a module of the repository's own imports of outside modules, reached through it (testing.unittest.main, testing.os.path.join): the attributes after them are the outside modules' own", async () => {
+  const d = await viewRunsLikeOriginal({
+    'ledger/__init__.py': '',
+    'ledger/cli.py': ['def main(argv=None):', '    return 0', '', '', 'def splice(parts):', '    return "+".join(parts)', ''].join('\n'),
+    'ledger/testing.py': ['import os.path', 'import unittest', '', '', 'class LedgerCase(unittest.TestCase):', '    pass', ''].join('\n'),
+    'tests/test_testing.py': [
+      'import unittest',
+      '',
+      'from ledger import testing',
+      'from ledger.cli import main, splice',
+      '',
+      '',
+      'def test_through_module():',
+      '    assert testing.unittest.main is unittest.main',
+      '    assert testing.os.path.join("a", "b") == "a/b"',
+      '    assert main() == 0 and splice(["a", "b"]) == "a+b"',
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('main'), 'main');
+});
+
+test("unittest's arguments naming tests by dotted path (suites.unittest.main(defaultTest='suites.suite'), loader.loadTestsFromName('ledger.suites.ArithmeticCase')) are the program's names: they follow the view", async () => {
+  const d = await viewRunsLikeOriginal({
+    'ledger/__init__.py': '',
+    'ledger/suites.py': [
+      'import unittest',
+      '',
+      '',
+      'class ArithmeticCase(unittest.TestCase):',
+      '    def test_sum(self):',
+      '        self.assertEqual(1 + 1, 2)',
+      '',
+      '',
+      'def suite():',
+      '    return unittest.defaultTestLoader.loadTestsFromTestCase(ArithmeticCase)',
+      '',
+    ].join('\n'),
+    'tests/test_program.py': [
+      'import unittest',
+      '',
+      'from ledger import suites',
+      '',
+      '',
+      'def test_program_runs_the_named_suite():',
+      "    program = suites.unittest.main(module=__name__, defaultTest='suites.suite', argv=['program'], exit=False)",
+      '    assert program.result.testsRun == 1 and program.result.wasSuccessful()',
+      '',
+      '',
+      'def test_loader_finds_the_named_case():',
+      "    assert unittest.defaultTestLoader.loadTestsFromName('ledger.suites.ArithmeticCase').countTestCases() == 1",
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('suite'), 'suite');
+  assert.notEqual(d.name('ArithmeticCase'), 'ArithmeticCase');
+});
+
+test("an f-string building names of a family that keeps its spelling (a compiled module's _conv_to_record is one of _conv_'s) keeps its pieces as the family's names do (eval(f'_conv_{source}_to_{target}'))", async () => {
+  const speedups = compileExtension('_speedups', [
+    '#define PY_SSIZE_T_CLEAN',
+    '#include <Python.h>',
+    '',
+    'static PyObject *conv_to_record(PyObject *self, PyObject *rows) { return PySequence_Tuple(rows); }',
+    '',
+    'static PyMethodDef methods[] = {{"_conv_to_record", conv_to_record, METH_O, NULL}, {NULL, NULL, 0, NULL}};',
+    'static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_speedups", NULL, -1, methods};',
+    'PyMODINIT_FUNC PyInit__speedups(void) { return PyModule_Create(&module); }',
+    '',
+  ].join('\n'));
+  const d = await viewRunsLikeOriginal({
+    'ledger/__init__.py': '',
+    [`ledger/${speedups.file}`]: speedups.bytes,
+    'ledger/formats.py': [
+      'from ._speedups import _conv_to_record',
+      '',
+      'kinds = []',
+      "kinds.append('plain')",
+      "kinds.append('tagged')",
+      '',
+      '',
+      'def _conv_plain_to_tagged(text):',
+      '    return "<%s>" % text',
+      '',
+      '',
+      'def _conv_tagged_to_plain(text):',
+      '    return text.strip("<>")',
+      '',
+      '',
+      'converters = {}',
+      'for source in kinds:',
+      '    for target in kinds:',
+      '        try:',
+      "            converters[(source, target)] = eval(f'_conv_{source}_to_{target}')",
+      '        except NameError:',
+      '            pass',
+      '',
+      '',
+      'def convert(source, target, text):',
+      '    return converters[(source, target)](text)',
+      '',
+      '',
+      'def record(rows):',
+      '    return _conv_to_record(rows)',
+      '',
+    ].join('\n'),
+    'tests/test_formats.py': [
+      'from ledger.formats import convert, converters, record',
+      '',
+      '',
+      'def test_converters():',
+      '    assert sorted(converters) == [("plain", "tagged"), ("tagged", "plain")]',
+      '    assert convert("plain", "tagged", "x") == "<x>"',
+      '    assert record([1, 2]) == (1, 2)',
+      '',
+    ].join('\n'),
+  });
+  assert.equal(d.bundle.names!.excluded._conv_plain_to_tagged, 'no-renamed-token');
+  assert.notEqual(d.name('convert'), 'convert');
+});
+
+test("a class serving attributes from its data (__getattr__ over children added by name): a child's name a string gives alone (root.add('arr2', ...)) and an attribute reads (root.arr2) keeps its spelling, though a parameter elsewhere is named so", async () => {
+  const d = await viewRunsLikeOriginal({
+    'ledger/__init__.py': '',
+    'ledger/tree.py': [
+      'class Node:',
+      '    def __init__(self):',
+      '        self._children = {}',
+      '',
+      '    def add(self, name, value):',
+      '        self._children[name] = value',
+      '        return value',
+      '',
+      '    def __getattr__(self, name):',
+      '        try:',
+      "            return self.__dict__['_children'][name]",
+      '        except KeyError:',
+      '            raise AttributeError(name)',
+      '',
+      '',
+      'def same(arr1, arr2):',
+      '    return arr1 is arr2',
+      '',
+      '',
+      'def build():',
+      '    root = Node()',
+      "    arr2 = root.add('arr2', [1, 2])",
+      "    root.add('leaf', arr2)",
+      '    return root',
+      '',
+    ].join('\n'),
+    'tests/test_tree.py': [
+      'from ledger.tree import build, same',
+      '',
+      '',
+      'def test_children():',
+      '    root = build()',
+      '    assert root.arr2 == [1, 2]',
+      '    assert same(root.leaf, root.arr2)',
+      '',
+    ].join('\n'),
+  });
+  assert.equal(d.bundle.names!.excluded.arr2, 'dynamic-attribute');
+  assert.notEqual(d.name('same'), 'same');
+});
+
+test("a string that joins fields of nested declarative classes by slashes ('nested1/uid', a column's path) is a path through those fields, as a dotted one is: each part follows its field", async () => {
+  const d = await viewRunsLikeOriginal({
+    'ledger/__init__.py': '',
+    'ledger/columns.py': [
+      'class Field:',
+      '    def __init__(self, pos):',
+      '        self.pos = pos',
+      '',
+      '',
+      'class DescriptionMeta(type):',
+      '    def __new__(mcs, name, bases, namespace):',
+      '        namespace["_fields"] = {key: value for key, value in namespace.items() if isinstance(value, Field) or hasattr(value, "_fields")}',
+      '        return super().__new__(mcs, name, bases, namespace)',
+      '',
+      '',
+      'class Description(metaclass=DescriptionMeta):',
+      '    def __init__(self, pos=0):',
+      '        self.pos = pos',
+      '',
+      '',
+      'def column_paths(description, prefix=""):',
+      '    paths = []',
+      '    for name, value in sorted(description._fields.items(), key=lambda item: item[1].pos):',
+      '        paths.append(prefix + name)',
+      '        if isinstance(value, Description):',
+      '            paths.extend(column_paths(value, prefix + name + "/"))',
+      '    return paths',
+      '',
+    ].join('\n'),
+    'tests/test_columns.py': [
+      'from ledger.columns import Description, Field, column_paths',
+      '',
+      '',
+      'class Point(Description):',
+      '    uid = Field(pos=1)',
+      '    value = Field(pos=2)',
+      '',
+      '',
+      'class Pair(Description):',
+      '    nested1 = Point(pos=1)',
+      '    nested2 = Point(pos=2)',
+      '',
+      '',
+      'def test_paths():',
+      "    assert column_paths(Pair) == ['nested1', 'nested1/uid', 'nested1/value', 'nested2', 'nested2/uid', 'nested2/value']",
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('nested1'), 'nested1');
+  assert.notEqual(d.name('uid'), 'uid');
+});
+
+test("names a string numbers ('var%d' % n builds var1, var2, ..., f'col{n}' col1, col2) are spelled by data: the repository's names of that shape keep their spelling", async () => {
+  const d = await viewRunsLikeOriginal({
+    'ledger/__init__.py': '',
+    'ledger/records.py': [
+      'class Column:',
+      '    def __init__(self, pos):',
+      '        self.pos = pos',
+      '',
+      '',
+      'def column_names(cls):',
+      '    names = [name for name, value in vars(cls).items() if isinstance(value, Column)]',
+      '    return sorted(names, key=lambda name: getattr(cls, name).pos)',
+      '',
+      '',
+      'def reading_total(reading):',
+      '    return sum(reading.values())',
+      '',
+    ].join('\n'),
+    'tests/test_records.py': [
+      'from ledger.records import Column, column_names, reading_total',
+      '',
+      '',
+      'class Reading:',
+      '    var1 = Column(1)',
+      '    var2 = Column(2)',
+      '    var3 = Column(3)',
+      '',
+      '',
+      'class Sample:',
+      '    col1 = Column(1)',
+      '    col2 = Column(2)',
+      '',
+      '',
+      'def test_names():',
+      "    assert column_names(Reading) == ['var%d' % n for n in range(1, 4)]",
+      "    assert column_names(Sample) == [f'col{n}' for n in (1, 2)]",
+      "    assert reading_total({'a': 1, 'b': 2}) == 3",
+      '',
+    ].join('\n'),
+  });
+  assert.equal(d.bundle.names!.keptEverywhere.var2, 'numbered-in-data');
+  assert.notEqual(d.name('reading_total'), 'reading_total');
+});
+
+test("a method name that two classes of the repository define, both reading the caller's frame (_required_vars), reads frames whichever runs: a function calling one through another (table.where('limit')) shows its locals by their names", async () => {
+  const d = await viewRunsLikeOriginal({
+    'ledger/__init__.py': '',
+    'ledger/query.py': [
+      'import sys',
+      '',
+      '',
+      'class Expression:',
+      '    def _required_vars(self, names, depth=1):',
+      '        frame = sys._getframe(depth)',
+      '        return {name: frame.f_locals[name] for name in names}',
+      '',
+      '',
+      'class Table:',
+      '    def _required_vars(self, names, depth=1):',
+      '        frame = sys._getframe(depth)',
+      '        return {name: frame.f_locals[name] for name in names}',
+      '',
+      '    def where(self, condition):',
+      '        return self._required_vars(condition.split(), depth=2)',
+      '',
+    ].join('\n'),
+    'tests/test_query.py': [
+      'from ledger.query import Table',
+      '',
+      '',
+      'def test_where():',
+      '    limit = 3',
+      "    assert Table().where('limit') == {'limit': 3}",
+      '',
+    ].join('\n'),
+  });
+  assert.ok(d.bundle.names!.frameReaders!.includes('where'));
+  assert.notEqual(d.name('Table'), 'Table');
+});
+
+test("a class serving attributes from its data (__getattr__, __contains__): a word looked up in one with in (\"PSEUDOKIND\" in node.attrs) and set as its attribute (node.attrs.PSEUDOKIND = kind) keeps its spelling", async () => {
+  const d = await viewRunsLikeOriginal({
+    'ledger/__init__.py': '',
+    'ledger/nodes.py': [
+      'class AttributeSet:',
+      '    def __init__(self):',
+      "        self.__dict__['_values'] = {}",
+      '',
+      '    def __getattr__(self, name):',
+      '        try:',
+      "            return self.__dict__['_values'][name]",
+      '        except KeyError:',
+      '            raise AttributeError(name)',
+      '',
+      '    def __setattr__(self, name, value):',
+      '        self._values[name] = value',
+      '',
+      '    def __contains__(self, name):',
+      '        return name in self._values',
+      '',
+      '',
+      'class Node:',
+      '    def __init__(self, kind=None):',
+      '        self.attrs = AttributeSet()',
+      '        if kind is not None:',
+      '            self.attrs.PSEUDOKIND = kind',
+      '',
+      '    def kind(self):',
+      '        if "PSEUDOKIND" in self.attrs:',
+      '            return self.attrs.PSEUDOKIND',
+      '        return "plain"',
+      '',
+    ].join('\n'),
+    'tests/test_nodes.py': [
+      'from ledger.nodes import Node',
+      '',
+      '',
+      'def test_kind():',
+      '    assert Node("vlstring").kind() == "vlstring"',
+      '    assert Node().kind() == "plain"',
+      '',
+    ].join('\n'),
+  });
+  assert.equal(d.bundle.names!.excluded.PSEUDOKIND, 'dynamic-attribute');
+  assert.notEqual(d.name('AttributeSet'), 'AttributeSet');
+});
+
+test("a string that alone joins a value and a piece of the repository's names ('%sIndexMixin' % kind, handed on and evaluated elsewhere) builds that family's members (LightIndexMixin): the piece follows the members' view", async () => {
+  const d = await viewRunsLikeOriginal({
+    'ledger/__init__.py': '',
+    'ledger/kinds.py': [
+      'class LightIndexMixin:',
+      '    kind = "light"',
+      '',
+      '',
+      'class FullIndexMixin:',
+      '    kind = "full"',
+      '',
+      '',
+      "index_kinds = ['Light', 'Full']",
+      '',
+      '',
+      'def mixin_names():',
+      '    for kind in index_kinds:',
+      "        yield ('%sIndexMixin' % kind, kind.lower())",
+      '',
+      '',
+      'def mixins():',
+      '    made = {}',
+      '    for (name, label) in mixin_names():',
+      '        made[label] = eval(name)',
+      '    return made',
+      '',
+    ].join('\n'),
+    'tests/test_kinds.py': [
+      'from ledger.kinds import mixins',
+      '',
+      '',
+      'def test_mixins():',
+      "    assert mixins()['light'].kind == 'light'",
+      "    assert mixins()['full'].kind == 'full'",
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('LightIndexMixin'), 'LightIndexMixin');
+  assert.match(d.name('LightIndexMixin'), /^Light/);
+});
+
+test("a name with one underscore at each end (_as_parameter_, which ctypes' compiled code reads on the arguments it converts) is a framework's hook: it keeps its spelling", async () => {
+  const d = await viewRunsLikeOriginal({
+    'ledger/__init__.py': '',
+    'ledger/native.py': [
+      'import ctypes',
+      '',
+      '',
+      'class Handle:',
+      '    def __init__(self, value):',
+      '        self._as_parameter_ = ctypes.c_int(value)',
+      '',
+      '',
+      'def absolute(handle):',
+      '    return ctypes.CDLL(None).abs(handle)',
+      '',
+    ].join('\n'),
+    'tests/test_native.py': ['from ledger.native import Handle, absolute', '', '', 'def test_absolute():', '    assert absolute(Handle(-5)) == 5', ''].join('\n'),
+  });
+  assert.equal(d.bundle.names!.keptEverywhere._as_parameter_, 'framework-hook');
+  assert.notEqual(d.name('Handle'), 'Handle');
+});
+
+test("a repr the program formats with its module's short name before the class's name (\"<geo.%s %r>\" % (type(self).__name__, ...)) names that module as a test's literal <geo.Circle 'c'> does: both follow the view", async () => {
+  const d = await viewRunsLikeOriginal({
+    'ledger/__init__.py': '',
+    'ledger/geo.py': [
+      'class Shape:',
+      '    def __init__(self, name):',
+      '        self.name = name',
+      '',
+      '    def __repr__(self):',
+      '        return "<geo.%s %r>" % (type(self).__name__, self.name)',
+      '',
+      '',
+      'class Circle(Shape):',
+      '    pass',
+      '',
+    ].join('\n'),
+    'tests/test_geo.py': ['from ledger.geo import Circle', '', '', 'def test_repr():', '    assert repr(Circle("c")) == "<geo.Circle \'c\'>"', ''].join('\n'),
+  });
+  assert.notEqual(d.name('Circle'), 'Circle');
+  assert.match(d.view('ledger/geo.py'), /"<(?!geo\.)\w+\.%s %r>"/);
+});
+
+test("an item of a builtin container (list(function.blocks)[0].instructions) is whatever the container holds: the attribute read on it is the repository's", async () => {
+  const d = await viewRunsLikeOriginal({
+    'ledger/__init__.py': '',
+    'ledger/graph.py': [
+      'class Block:',
+      '    def __init__(self, instructions):',
+      '        self._instructions = instructions',
+      '',
+      '    @property',
+      '    def instructions(self):',
+      '        return iter(self._instructions)',
+      '',
+      '',
+      'class Function:',
+      '    def __init__(self, *blocks):',
+      '        self._blocks = blocks',
+      '',
+      '    @property',
+      '    def blocks(self):',
+      '        return iter(self._blocks)',
+      '',
+    ].join('\n'),
+    'tests/test_graph.py': [
+      'from ledger.graph import Block, Function',
+      '',
+      '',
+      'def test_first_instruction():',
+      '    function = Function(Block(["add", "ret"]))',
+      '    assert list(list(function.blocks)[0].instructions) == ["add", "ret"]',
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('instructions'), 'instructions');
+});
+
+test("a loop over a module's attributes by name and value (for name, fn in checks.__dict__.items()) holds names in its first target: a piece tested on it (name.startswith('check')) keeps the names it tells apart", async () => {
+  const d = await viewRunsLikeOriginal({
+    'ledger/__init__.py': '',
+    'ledger/checks.py': ['def check_total(values):', '    return sum(values) > 0', '', '', 'def check_length(values):', '    return len(values) > 1', '', '', 'def summary(values):', '    return {"count": len(values)}', ''].join('\n'),
+    'tests/test_checks.py': [
+      'from ledger import checks',
+      '',
+      '',
+      'def collected():',
+      "    return [fn for name, fn in checks.__dict__.items() if name.startswith('check')]",
+      '',
+      '',
+      'def test_collected():',
+      '    assert len(collected()) == 2',
+      '    assert all(check([1, 2]) for check in collected())',
+      '    assert checks.summary([1]) == {"count": 1}',
+      '',
+    ].join('\n'),
+  });
+  assert.equal(d.bundle.names!.keptEverywhere.check_total, 'name-piece-changed');
+  assert.notEqual(d.name('summary'), 'summary');
+});
+
+test("an expression handed to a callable that evaluates it with the caller's locals (table.where('(when >= limit) & (value > 0)'), or through a variable) names the fields of the program's declarative classes, which follow their view, and the caller's locals, which keep their spelling", async () => {
+  const d = await viewRunsLikeOriginal({
+    'ledger/__init__.py': '',
+    'ledger/tables.py': [
+      'import sys',
+      '',
+      '',
+      'class Column:',
+      '    def __init__(self, pos):',
+      '        self.pos = pos',
+      '',
+      '',
+      'class DescriptionMeta(type):',
+      '    def __new__(mcs, name, bases, namespace):',
+      '        namespace["_fields"] = {key: value for key, value in namespace.items() if isinstance(value, Column)}',
+      '        return super().__new__(mcs, name, bases, namespace)',
+      '',
+      '',
+      'class Description(metaclass=DescriptionMeta):',
+      '    pass',
+      '',
+      '',
+      'class Table:',
+      '    def __init__(self, description, rows):',
+      '        self.names = [name for name, column in sorted(description._fields.items(), key=lambda item: item[1].pos)]',
+      '        self.rows = rows',
+      '',
+      '    def where(self, condition):',
+      '        frame = sys._getframe(1)',
+      '        code = compile(condition, "<condition>", "eval")',
+      '        found = []',
+      '        for row in self.rows:',
+      '            scope = dict(frame.f_locals)',
+      '            scope.update(zip(self.names, row))',
+      '            if eval(code, {}, scope):',
+      '                found.append(row)',
+      '        return found',
+      '',
+    ].join('\n'),
+    'tests/test_tables.py': [
+      'from ledger.tables import Column, Description, Table',
+      '',
+      '',
+      'class Reading(Description):',
+      '    when = Column(pos=1)',
+      '    value = Column(pos=2)',
+      '',
+      '',
+      'def test_where():',
+      '    table = Table(Reading, [(1, 10), (5, 20)])',
+      '    limit = 3',
+      "    assert table.where('(when >= limit) & (value > 0)') == [(5, 20)]",
+      "    condition = '(when < %d)' % limit",
+      '    assert table.where(condition) == [(1, 10)]',
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('when'), 'when');
+});
+
+test("a string handed to a method of outside code that shares its name with the repository's frame-reading function (\"{}\\n\".format(\"amount >= 1\") beside a format() reading the caller's locals) is that code's text: its words stay", async () => {
+  const d = await viewRunsLikeOriginal({
+    'pkg/__init__.py': '',
+    'pkg/expected.txt': 'amount >= 1\n',
+    'pkg/tmpl.py': ['import sys', '', '', 'def format(template):', '    return template.format(**sys._getframe(1).f_locals)', ''].join('\n'),
+    'pkg/model.py': [
+      'import os',
+      'from dataclasses import dataclass',
+      '',
+      'from pkg.tmpl import format',
+      '',
+      'HERE = os.path.dirname(__file__)',
+      '',
+      '',
+      '@dataclass',
+      'class Record:',
+      '    label: str = ""',
+      '    amount: int = 0',
+      '',
+      '',
+      'def greet():',
+      '    who = "bob"',
+      '    return format("hello {who}")',
+      '',
+      '',
+      'def query_line():',
+      '    return "{}\\n".format("amount >= 1")',
+      '',
+      '',
+      'def matches_fixture():',
+      '    with open(os.path.join(HERE, "expected.txt")) as f:',
+      '        return f.read() == query_line()',
+      '',
+    ].join('\n'),
+    'tests/test_model.py': [
+      'from pkg.model import Record, greet, matches_fixture',
+      '',
+      '',
+      'def test_greet():',
+      '    assert greet() == "hello bob"',
+      '',
+      '',
+      'def test_fixture():',
+      '    assert Record(amount=2).amount == 2',
+      '    assert matches_fixture()',
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('Record'), 'Record');
+});
+
+test("a slash path handed to outside code (os.path.join(HERE, \"fixtures/answer\")) is a file's path, though its words are fields of a declarative class: it keeps its spelling", async () => {
+  const d = await viewRunsLikeOriginal({
+    'pkg/__init__.py': '',
+    'pkg/fixtures/answer': '42\n',
+    'pkg/conf.py': [
+      'import os',
+      'from dataclasses import dataclass',
+      '',
+      'HERE = os.path.dirname(__file__)',
+      '',
+      '',
+      '@dataclass',
+      'class Settings:',
+      '    fixtures: str = "fixtures"',
+      '    answer: int = 0',
+      '',
+      '',
+      'def read_answer():',
+      '    with open(os.path.join(HERE, "fixtures/answer")) as f:',
+      '        return int(f.read())',
+      '',
+      '',
+      'def make():',
+      '    settings = Settings()',
+      '    settings.answer = read_answer()',
+      '    return settings',
+      '',
+    ].join('\n'),
+    'tests/test_conf.py': ['from pkg.conf import make', '', '', 'def test_make():', '    assert make().answer == 42', ''].join('\n'),
+  });
+  assert.notEqual(d.name('Settings'), 'Settings');
+});
+
+test('a word before a formatted value in angle brackets that names no module of the repository ("<report.%s@example.org>", a message id) is data: it keeps its spelling', async () => {
+  const d = await viewRunsLikeOriginal({
+    'pkg/__init__.py': '',
+    'pkg/mail.py': ['def report(n):', '    return {"Message-ID": "<report.%s@example.org>" % n, "n": n}', ''].join('\n'),
+    'tests/test_mail.py': ['from pkg.mail import report', '', '', 'def test_id():', '    assert report(7)["Message-ID"] == "<report.7@example.org>"', ''].join('\n'),
+  });
+  assert.notEqual(d.name('report'), 'report');
+});
+
+test("a string joining a class's __name__ and a piece of class names ('%sAdminMixin' % cls.__name__) builds members from names: the family follows the classes' views", async () => {
+  const d = await viewRunsLikeOriginal({
+    'pkg/__init__.py': '',
+    'pkg/admin.py': [
+      'class Account:',
+      '    pass',
+      '',
+      '',
+      'class Invoice:',
+      '    pass',
+      '',
+      '',
+      'class AccountAdminMixin:',
+      '    label = "account"',
+      '',
+      '',
+      'class InvoiceAdminMixin:',
+      '    label = "invoice"',
+      '',
+      '',
+      'def mixin_name(cls):',
+      "    return '%sAdminMixin' % cls.__name__",
+      '',
+      '',
+      'def mixin_for(cls):',
+      '    return eval(mixin_name(cls))',
+      '',
+    ].join('\n'),
+    'tests/test_admin.py': ['from pkg.admin import Account, Invoice, mixin_for', '', '', 'def test_mixin():', '    assert mixin_for(Account).label == "account"', '    assert mixin_for(Invoice).label == "invoice"', ''].join('\n'),
+  });
+  assert.notEqual(d.name('AccountAdminMixin'), 'AccountAdminMixin');
+});
+
+test('a compiled module importing modules of its package relatively (from .errors import ..., from .kinds.colours import Palette: the C strings "errors" and "kinds.colours") finds them by those names: every part keeps its spelling', async () => {
+  const loader = compileExtension('_loader', [
+    '#define PY_SSIZE_T_CLEAN',
+    '#include <Python.h>',
+    '',
+    'static PyObject *relative(PyObject *self, const char *name, const char *member) {',
+    '    PyObject *package = PyObject_GetAttrString(self, "__package__");',
+    '    if (package == NULL) return NULL;',
+    '    PyObject *globals = Py_BuildValue("{s:O}", "__package__", package);',
+    '    Py_DECREF(package);',
+    '    if (globals == NULL) return NULL;',
+    '    PyObject *fromlist = Py_BuildValue("(s)", member);',
+    '    PyObject *module = fromlist ? PyImport_ImportModuleLevel(name, globals, NULL, fromlist, 1) : NULL;',
+    '    Py_DECREF(globals);',
+    '    Py_XDECREF(fromlist);',
+    '    if (module == NULL) return NULL;',
+    '    PyObject *found = PyObject_GetAttrString(module, member);',
+    '    Py_DECREF(module);',
+    '    return found;',
+    '}',
+    '',
+    'static PyObject *palette(PyObject *self, PyObject *unused) { return relative(self, "kinds.colours", "Palette"); }',
+    'static PyObject *failure(PyObject *self, PyObject *unused) { return relative(self, "errors", "LoadError"); }',
+    '',
+    'static PyMethodDef methods[] = {{"palette", palette, METH_NOARGS, NULL}, {"failure", failure, METH_NOARGS, NULL}, {NULL, NULL, 0, NULL}};',
+    'static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_loader", NULL, -1, methods};',
+    'PyMODINIT_FUNC PyInit__loader(void) { return PyModule_Create(&module); }',
+    '',
+  ].join('\n'));
+  const d = await viewRunsLikeOriginal({
+    'ledger/__init__.py': '',
+    'ledger/errors.py': ['class LoadError(ValueError):', '    pass', ''].join('\n'),
+    'ledger/kinds/__init__.py': '',
+    'ledger/kinds/colours.py': ['class Palette:', '    shades = ("red", "blue")', ''].join('\n'),
+    'ledger/kinds/sizes.py': ['def largest(sizes):', '    return max(sizes)', ''].join('\n'),
+    [`ledger/${loader.file}`]: loader.bytes,
+    'tests/test_loader.py': [
+      'from ledger._loader import failure, palette',
+      'from ledger.errors import LoadError',
+      'from ledger.kinds.colours import Palette',
+      'from ledger.kinds.sizes import largest',
+      '',
+      '',
+      'def test_palette():',
+      '    assert palette() is Palette',
+      '    assert palette().shades == ("red", "blue")',
+      '',
+      '',
+      'def test_failure():',
+      '    assert failure() is LoadError',
+      '',
+      '',
+      'def test_largest():',
+      '    assert largest([1, 3, 2]) == 3',
+      '',
+    ].join('\n'),
+  });
+  for (const part of ['errors', 'kinds', 'colours']) assert.equal(d.bundle.names!.keptEverywhere[part], 'compiled-module');
+  assert.notEqual(d.name('sizes'), 'sizes');
+  assert.notEqual(d.name('largest'), 'largest');
+});
+
 test('source the program builds from a template and pieces before it runs it (code = template.replace("%BODY%", body); exec_(code, ...)), the pieces handed to its parameters and the strings spliced into them, is code: its names follow the repository', async () => {
   const d = await viewRunsLikeOriginal({
     'ledger/compat.py': ['import builtins', '', 'exec_ = getattr(builtins, "exec")', ''].join('\n'),

@@ -6,10 +6,10 @@
  */
 import { Bind, IMPORTING_CALLEES, Site, calledName, enclosingFunction, lookupSite, loopIterableNames, outermostFunction, scanPython, type CallContext, type Chain, type NameSite, type PyScan, type Scope, type StringSite } from '../python/binder';
 import { FileResolver, type ModuleContext } from './resolve';
-import { externalValueWord, distributionLookup, returningFunction, variableKey, handedAttributes, isKwargsName, nameArgumentFlow, stringRole, withNameFlow, type ArgumentFlow, type NameContainers } from './string-roles';
+import { externalValueWord, distributionLookup, returningFunction, variableKey, handedAttributes, isKwargsName, nameArgumentFlow, stringRole, withNameFlow, type ArgumentFlow, type NameContainers, type StringRole } from './string-roles';
 import { appendTo } from '../common/multimap';
 import { forEachWord, splitWord } from './words';
-import { isTemplateText, templateAttributes } from './prose';
+import { isNameShaped, isTemplateText, templateAttributes } from './prose';
 import { doctestSource } from '../python/doctest';
 
 export type DefinitionKind = 'class' | 'function' | 'variable' | 'class-attribute' | 'parameter' | 'local' | 'local-callable' | 'attribute' | 'alias' | 'export';
@@ -145,7 +145,7 @@ export interface FileFacts {
   /** Positional parameters that carry names, keys or text, and where parameters are passed on (string-roles.ts `nameArgumentFlow`). */
   nameArguments: ArgumentFlow;
   /**
-   * One-word strings given to the repository's callables or used as keys, and the tag names of
+   * One-word strings given to the repository's callables, used as keys or looked up with `in`, and the tag names of
    * markup its strings hold (`"<p><sourcepos>"`): candidates for attributes served by `__getattr__`
    * (`soup.p.sourcepos`, the element of that name).
    */
@@ -174,6 +174,10 @@ export interface FileFacts {
    * a name there whose view has another length would move the borders.
    */
   laidOutWords: string[];
+  /** Pieces of names a string numbers (`'var%d' % n`): the program builds `var1`, `var2`, ... from data. */
+  numberedPieces: string[];
+  /** A piece of a class's name (several tokens) and a value that a string alone joins (`'%sITableMixin' % kind`): a family where the repository defines members (build.ts). */
+  templatePieces: FileFacts['families'];
   /** One-word strings it uses as keys (`{"name": ...}`, `context["widget"]["optgroups"]`). */
   keyWords: string[];
   /** The attribute names the templates it renders from its strings read (`level_tag` of `"{{ m.level_tag }}"`). */
@@ -277,7 +281,7 @@ function baseModule(resolver: FileResolver, chain: Chain): string | undefined {
 export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   const scan = scanPython(text);
   const resolver = new FileResolver(scan, context);
-  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], standIns: [], wrappedNames: [], computedModuleParents: [], pathWords: [], oneWordStrings: [], lowerWordStrings: [], nameKeys: [], nameReaders: [], nameAttributes: [], attributeWords: [], decorated: [], stringWords: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), ordersByName: ordersByName(scan), sortedLists: sortedLists(scan, resolver), outsideLookups: outsideLookups(scan, resolver), handedSelf: handedSelf(scan, resolver), typeNameLookups: typeNameLookups(scan, resolver), templatedAttributes: templatedAttributes(scan, resolver), caseDispatch: caseDispatch(scan, resolver), caseLookups: caseLookups(scan, resolver), classNameKeys: [], instances: moduleInstances(scan, resolver), outsidePairs: outsidePairs(scan, resolver), groupWords: [], wordStrings: [], externalValues: [], distributions: [], namePieces: [], pieceLookups: [], cutWords: [], laidOutWords: [], keyWords: [], templateAttributes: [], computedKeywordCallees: [], containerWords: [], returnedKeys: [], attrsFields: [], dynamicAttributes: false, shadowedModules: [], attributeLocals: [], reexports: [], internalImports: internalImports(scan, resolver), optionNames: [], nameValued: [], nameContainers: { keys: [], values: [], parameters: [] }, handedAttributes: handedAttributes(resolver), nameArguments: nameArgumentFlow(resolver) };
+  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], standIns: [], wrappedNames: [], computedModuleParents: [], pathWords: [], oneWordStrings: [], lowerWordStrings: [], nameKeys: [], nameReaders: [], nameAttributes: [], attributeWords: [], decorated: [], stringWords: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), ordersByName: ordersByName(scan), sortedLists: sortedLists(scan, resolver), outsideLookups: outsideLookups(scan, resolver), handedSelf: handedSelf(scan, resolver), typeNameLookups: typeNameLookups(scan, resolver), templatedAttributes: templatedAttributes(scan, resolver), caseDispatch: caseDispatch(scan, resolver), caseLookups: caseLookups(scan, resolver), classNameKeys: [], instances: moduleInstances(scan, resolver), outsidePairs: outsidePairs(scan, resolver), groupWords: [], wordStrings: [], externalValues: [], distributions: [], namePieces: [], pieceLookups: [], cutWords: [], laidOutWords: [], numberedPieces: [], templatePieces: [], keyWords: [], templateAttributes: [], computedKeywordCallees: [], containerWords: [], returnedKeys: [], attrsFields: [], dynamicAttributes: false, shadowedModules: [], attributeLocals: [], reexports: [], internalImports: internalImports(scan, resolver), optionNames: [], nameValued: [], nameContainers: { keys: [], values: [], parameters: [] }, handedAttributes: handedAttributes(resolver), nameArguments: nameArgumentFlow(resolver) };
   // Strings flow into names within the file, as the translation sees them (code.ts).
   const flow = withNameFlow(resolver);
   facts.nameValued = flow.names;
@@ -512,6 +516,10 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
     if (piece) facts.namePieces.push(piece);
     const lookup = pieceLookup(scan, flow.resolver, site, content);
     if (lookup) facts.pieceLookups.push(lookup);
+    const numbered = numberedPiece(scan.text, site, content, role);
+    if (numbered !== undefined) facts.numberedPieces.push(numbered);
+    const nameTemplate = !site.token.parts && role === 'prose' ? NAME_TEMPLATE.exec(content) : null;
+    if (nameTemplate && isNameShaped(nameTemplate[1] ?? nameTemplate[2])) facts.templatePieces.push(...familyPieces(scan, site));
     if (!site.token.parts && (role === 'prose' || role === 'docstring')) cutWords(scan, content, facts.cutWords, role === 'prose' && laidOut.has(site) ? facts.laidOutWords : undefined);
     const template = site.docstring ? null : MODULE_TEMPLATE.exec(content);
     if (template && resolver.isInternalModule(template[1], 0)) facts.computedModuleParents.push(template[1]);
@@ -535,7 +543,8 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
     if (!site.token.parts && site.assignedTo?.length === 1 && (site.container === 'group' || site.container === 'list' || site.container === 'set') && (site.scope === 0 || scan.scopes[site.scope].kind === 'class') && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) facts.groupWords.push([site.assignedTo[0], content]);
     if (role === 'prose' && !site.token.parts && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) {
       const key = site.container === 'subscript' || site.container === 'dict-key';
-      if (toRepository || key) facts.wordStrings.push(content);
+      // `"PSEUDOATOM" in node.attrs`: a key looked up in the object, as a subscript reads one.
+      if (toRepository || key || site.lookedUpIn !== undefined) facts.wordStrings.push(content);
       if (key) facts.keyWords.push(content);
       // A key of a mapping a function returns is a keyword where the function's result is handed on as keywords (`cls(**self.options())`).
       const returnedBy = site.container === 'dict-key' && site.dict !== undefined ? returningFunction(scan, site.dict, site.scope) : undefined;
@@ -563,6 +572,8 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   facts.oneWordStrings = [...new Set(facts.oneWordStrings)].sort();
   facts.lowerWordStrings = [...new Set(facts.lowerWordStrings)].sort();
   facts.laidOutWords = [...new Set(facts.laidOutWords)].sort();
+  facts.numberedPieces = [...new Set(facts.numberedPieces)].sort();
+  facts.templatePieces = [...new Map(facts.templatePieces.map((entry) => [entry.join(':'), entry] as const)).values()].sort((a, b) => (a.join(':') < b.join(':') ? -1 : a.join(':') > b.join(':') ? 1 : 0));
   facts.keyWords = [...new Set(facts.keyWords)].sort();
   facts.groupWords = uniquePairs(facts.groupWords);
   facts.returnedKeys = uniquePairs(facts.returnedKeys);
@@ -1045,6 +1056,22 @@ const LISTED_PACKAGE = /^(?:%s|\{\})\.([\p{L}_][\p{L}\p{N}_]*)$/u;
 
 /** Functions that take the parts of a path (`FileFacts.pathWords`). */
 const PATH_CALLS: ReadonlySet<string> = new Set(['join', 'joinpath', 'Path', 'PurePath', 'PurePosixPath', 'PureWindowsPath', 'isdir', 'isfile', 'exists', 'listdir', 'scandir', 'walk', 'abspath', 'realpath', 'relpath', 'normpath', 'makedirs', 'mkdir']);
+
+/** A value formatted before or after a piece of a class's name, and nothing else (`'%sITableMixin'`, `'Test{}'`). */
+const NAME_TEMPLATE = /^(?:%s|\{\})(\p{Lu}[\p{L}\p{N}]*)$|^(\p{Lu}[\p{L}\p{N}]*)(?:%s|\{\})$/u;
+
+/** A name's piece and a value formatted after it (`'var%d'`, `'var%s'`, `'var{}'`, `'col{:02d}'`). */
+const NUMBERED_NAME = /^([\p{L}_][\p{L}\p{N}_]*?)(?:%0?\d*[dis]|\{[^{}:]*(?::0?\d*d)?\})$/u;
+
+/** `FileFacts.numberedPieces`: the piece a prose string puts before the one value it formats (`f'var{n}'` too). */
+function numberedPiece(text: string, site: StringSite, content: string, role: StringRole): string | undefined {
+  if (role !== 'prose') return undefined;
+  const parts = site.token.parts;
+  if (!parts) return NUMBERED_NAME.exec(content)?.[1];
+  if (parts.length !== 2 || parts[0].kind !== 'literal' || parts[1].kind === 'literal') return undefined;
+  const piece = text.slice(parts[0].start, parts[0].end);
+  return /^[\p{L}_][\p{L}\p{N}_]*$/u.test(piece) ? piece : undefined;
+}
 
 /** How many words before a cut on its line are kept with it (`FileFacts.cutWords`). */
 const CUT_LINE_WORDS = 24;

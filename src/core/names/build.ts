@@ -9,7 +9,7 @@ import type { ExternalNames } from './external-names';
 import type { Lexicon } from './lexicon';
 import { DATA_FILE_NAME_START, HANDED_IN_CALLABLE, type ClassFacts, type FileFacts } from './analyze';
 import { CONSTRUCTOR_ARGUMENTS } from './string-roles';
-import { FIXED_TOKENS, isConventionName, isFixedToken } from './conventions';
+import { FIXED_TOKENS, isConventionName, isFixedToken, isFrameworkHook } from './conventions';
 import { isEnglishWord } from './english';
 import { isNameShaped, keepsSpellingAlone } from './prose';
 import { Naming, singularsOf } from './naming';
@@ -126,7 +126,7 @@ export function buildNames(
   for (const name of input.compiledNames ?? []) if (!name.includes('.') && definitions.has(name)) keep(name, 'compiled-module');
   // One the Python code builds as a member of a family (`globs[name + 'Fallback'] = impl`, which the compiled module reads back as
   // `"implementedByFallback"`) keeps its spelling, so its family keeps its pieces, and so does the name it is built on.
-  const builtFamilies = input.facts.flatMap((f) => f.families);
+  const builtFamilies = familiesBuilt(input.facts, definitions);
   for (const name of input.compiledNames ?? []) {
     if (name.includes('.') || definitions.has(name)) continue;
     for (const [piece, side] of builtFamilies) {
@@ -159,8 +159,11 @@ export function buildNames(
   // that is both such a key (a string) and an attribute of an unknown receiver one name: kept.
   if (input.facts.some((f) => f.dynamicAttributes)) {
     const words = new Set(input.facts.flatMap((f) => f.wordStrings));
-    // Name-shaped words change in strings too (prose), so only plain words need keeping.
-    for (const file of input.facts) for (const word of file.unknownAttributes) if (words.has(word) && !isNameShaped(word)) keep(word, 'dynamic-attribute');
+    const keys = new Set(input.facts.flatMap((f) => f.keyWords));
+    // Name-shaped words change in strings too (prose), so only plain words need keeping, and those a
+    // string alone keeps (`add('arr2', ...)` keeps `arr2`, a key does not: prose.ts `keepsSpellingAlone`).
+    const kept = (word: string) => !isNameShaped(word) || (keepsSpellingAlone(word) && !keys.has(word));
+    for (const file of input.facts) for (const word of file.unknownAttributes) if (words.has(word) && kept(word)) keep(word, 'dynamic-attribute');
   }
   keepExternalBaseNames(input.facts, input.factModules, external, universe, new Set(options.environment?.missing ?? []), keep);
   keepForwardedKeywords(input.facts, universe, keep);
@@ -248,7 +251,7 @@ export function buildNames(
     distributions: [...new Set(input.facts.flatMap((f) => f.distributions))].sort(),
     readsNames: input.facts.some((f) => f.readsNames),
     dataNames: [],
-    families: [...new Set(input.facts.flatMap((f) => f.families.map(([piece, side]) => `${side}:${piece}`)))].sort(),
+    families: [...new Set(builtFamilies.map(([piece, side]) => `${side}:${piece}`))].sort(),
     keptFamilies: [],
     externalValues: [],
     environment: options.environment ?? NO_RECORD,
@@ -269,6 +272,8 @@ export function buildNames(
   for (const word of cut.names) keptEverywhere[word] ??= 'cut-in-text';
   for (const word of cut.before) keptEverywhere[word] ??= 'before-cut-in-text';
   for (const word of new Set(input.facts.flatMap((f) => f.laidOutWords))) if (changesLength(word)) keptEverywhere[word] ??= 'laid-out-in-text';
+  for (const word of numberedNames(input.facts, definitions)) keptEverywhere[word] ??= 'numbered-in-data';
+  for (const name of definitions.keys()) if (isFrameworkHook(name)) keptEverywhere[name] ??= 'framework-hook';
   for (const word of dataModuleNames(input)) keptEverywhere[word] ??= 'module-named-by-data';
   // A compiled module's file keeps its name (its init function is named after it), and a module of the repository it imports by its dotted path keeps every part.
   for (const name of input.compiledModules ?? []) keptEverywhere[name] ??= 'compiled-module';
@@ -317,7 +322,7 @@ export function buildNames(
   rules = new NameRules(tables, external);
   // A member the view renames wherever it is named (the identifiers below): a definition of a kind in scope that is not only a function's local.
   const isMemberName = (name: string) => [...(definitions.get(name) ?? [])].some((kind) => kindsInScope.has(kind) && !LOCAL_KINDS.has(kind));
-  const families = familyOverrides(input.facts, definitions, rules, [...Object.keys(keptEverywhere), ...Object.keys(keptMembers)], isMemberName);
+  const families = familyOverrides(input.facts, builtFamilies, definitions, rules, [...Object.keys(keptEverywhere), ...Object.keys(keptMembers)], isMemberName);
   tables.overrides = sortedRecord(families.overrides);
   tables.keptFamilies = families.keptFamilies;
   rules = new NameRules(tables, external);
@@ -905,6 +910,30 @@ function declarativeFields(facts: FileFacts[]): string[] {
   return [...fields];
 }
 
+/** The repository's names a string numbers (`'var%d' % n` builds `var1`, `var2`, ...): spelled by data, as the program builds them. */
+function numberedNames(facts: readonly FileFacts[], definitions: ReadonlyMap<string, unknown>): string[] {
+  const pieces = new Set(facts.flatMap((f) => f.numberedPieces));
+  if (pieces.size === 0) return [];
+  return [...definitions.keys()].filter((name) => {
+    const number = /\d+$/.exec(name);
+    return number !== null && pieces.has(name.slice(0, number.index));
+  });
+}
+
+/**
+ * The families of names the program builds at run time (`FileFacts.families`), and those a string
+ * alone builds from data (`'%sITableMixin' % kind`, `FileFacts.templatePieces`) where the repository
+ * defines a member (`UltraLightITableMixin`).
+ */
+function familiesBuilt(facts: readonly FileFacts[], definitions: ReadonlyMap<string, unknown>): FileFacts['families'] {
+  const built = facts.flatMap((f) => f.families);
+  const templates = facts.flatMap((f) => f.templatePieces);
+  if (templates.length === 0) return built;
+  const names = [...definitions.keys()];
+  for (const family of templates) if (names.some((name) => isMember(name, family[1], family[0]))) built.push(family);
+  return built;
+}
+
 /**
  * Names built at run time from a literal piece and a value must be spelled, in the view, the
  * way the program builds them: the piece renamed token by token, the value as the program has
@@ -912,15 +941,13 @@ function declarativeFields(facts: FileFacts[]): string[] {
  * name, which the view's data spells renamed too; the view name of a class when it comes from
  * `__name__`).
  */
-function familyOverrides(facts: FileFacts[], definitions: Map<string, Set<string>>, rules: NameRules, keptNames: readonly string[], isMemberName: (name: string) => boolean): { overrides: Record<string, string>; keptFamilies: string[] } {
+function familyOverrides(facts: FileFacts[], built: FileFacts['families'], definitions: Map<string, Set<string>>, rules: NameRules, keptNames: readonly string[], isMemberName: (name: string) => boolean): { overrides: Record<string, string>; keptFamilies: string[] } {
   const families = new Map<string, { side: 'prefix' | 'suffix' | 'around'; sources: Set<'data' | 'name'> }>();
-  for (const file of facts) {
-    for (const [piece, side, source] of file.families) {
-      const key = `${side}:${piece}`;
-      const family = families.get(key) ?? { side, sources: new Set() };
-      family.sources.add(source);
-      families.set(key, family);
-    }
+  for (const [piece, side, source] of built) {
+    const key = `${side}:${piece}`;
+    const family = families.get(key) ?? { side, sources: new Set() };
+    family.sources.add(source);
+    families.set(key, family);
   }
   // A family with both ends decides its members over one that knows only one end.
   const order = (side: string) => (side === 'around' ? 1 : 0);
@@ -1366,31 +1393,32 @@ export function sortedRecord<T>(record: Record<string, T>): Record<string, T> {
 
 /**
  * Callables whose call may read the caller's locals: the repository's functions that read a
- * frame's `f_locals`, and those that call one of them, followed only through names one function
- * of the repository has (a name several define says nothing of which one runs). A function that
- * calls one shows its locals (resolve.ts: they keep their spelling there, but for the names the
+ * frame's `f_locals`, and those that call one of them, followed through names whose every
+ * function of the repository reads or calls one (two `_required_expr_vars` that both read a
+ * frame; of a name some define otherwise, nothing says which one runs). A function that calls
+ * one shows its locals (resolve.ts: they keep their spelling there, but for the names the
  * repository looks up in frames, `frameKeys`, which follow their keys).
  */
 function frameReaders(facts: readonly FileFacts[]): string[] {
-  const functions = facts.flatMap((f) => f.frameCalls);
-  const definitions = new Map<string, number>();
-  for (const [name] of functions) definitions.set(name, (definitions.get(name) ?? 0) + 1);
-  return [...readersAndCallers(functions, (name) => definitions.get(name) === 1 && !isDunder(name))].sort();
+  return [...readersAndCallers(facts.flatMap((f) => f.frameCalls), (name) => !isDunder(name), 'every')].sort();
 }
 
 /**
  * The functions that read something (`[name, reads, calls]`), and, to a fixed point, those that
- * call one of them by name; `admit` says which names may count.
+ * call one of them by name; `admit` says which names may count, and `definitions` whether some or
+ * every function of a name must read or call a reader.
  */
-function readersAndCallers(functions: ReadonlyArray<readonly [name: string, reads: boolean, calls: readonly string[]]>, admit: (name: string) => boolean): Set<string> {
-  const readers = new Set(functions.filter(([name, reads]) => reads && admit(name)).map(([name]) => name));
+function readersAndCallers(functions: ReadonlyArray<readonly [name: string, reads: boolean, calls: readonly string[]]>, admit: (name: string) => boolean, definitions: 'some' | 'every' = 'some'): Set<string> {
+  const byName = new Map<string, Array<readonly [name: string, reads: boolean, calls: readonly string[]]>>();
+  for (const fn of functions) if (admit(fn[0])) appendTo(byName, fn[0], fn);
+  const readers = new Set<string>();
+  const reads = ([, direct, calls]: readonly [string, boolean, readonly string[]]) => direct || calls.some((c) => readers.has(c));
   for (let changed = true; changed; ) {
     changed = false;
-    for (const [name, , calls] of functions) {
-      if (!readers.has(name) && admit(name) && calls.some((c) => readers.has(c))) {
-        readers.add(name);
-        changed = true;
-      }
+    for (const [name, entries] of byName) {
+      if (readers.has(name) || !(definitions === 'every' ? entries.every(reads) : entries.some(reads))) continue;
+      readers.add(name);
+      changed = true;
     }
   }
   return readers;

@@ -6,10 +6,10 @@
  * doctest examples are code again.
  */
 import { applyEdits, inHyphenatedWord, isNameShaped, isTemplateText, type ProseOptions, type ProseTranslator } from './prose';
-import { outermostFunction, Site, type NameSite, type PyScan, scanPython, type StringPart, type StringSite } from '../python/binder';
+import { calledName, outermostFunction, Site, type NameSite, type PyScan, scanPython, type StringPart, type StringSite } from '../python/binder';
 import { FileResolver, type ModuleContext, type NameClass } from './resolve';
 import type { NameRules } from './rules';
-import { inModuleExports, isContainerVariable, isSourceNamespace, kwargsOwner, returnsKeywords, namesDistribution, sourcePlaceholders, stringRole, withNameFlow, type StringRole } from './string-roles';
+import { inModuleExports, isContainerVariable, variableKey, isSourceNamespace, kwargsOwner, returnsKeywords, namesDistribution, sourcePlaceholders, stringRole, withNameFlow, type StringRole } from './string-roles';
 import { pieceShapes } from './analyze';
 import { doctestSource } from '../python/doctest';
 import { controlSequenceLength, forEachWord, isDunder } from './words';
@@ -185,9 +185,9 @@ export class CodeTranslator {
     if (content.length === 0) return undefined;
     let role = stringRole(site, resolver, content);
     // A piece the repository builds names from elsewhere (`'%s_id' % name`, returned as an attribute's name) is that piece here too.
-    const family = PIECE_ROLES.has(role) && !token.parts ? this.familyOf(resolver.scan, site) : undefined;
+    const family = PIECE_ROLES.has(role) ? this.familyOf(resolver.scan, site) : undefined;
     if (family === 'kept') return role;
-    if (family === 'renamed') role = 'fragments';
+    if (family === 'renamed' && !token.parts) role = 'fragments';
     if (role === 'keep') {
       // A class's or a field's name handed on names it, whoever takes it (build.ts: never an external value).
       if (!token.parts && isIdentifier(content) && (this.rules.isDataName(content) || (/^\p{Lu}/u.test(content) && this.rules.isCallableName(content)))) {
@@ -252,6 +252,7 @@ export class CodeTranslator {
       else if (role === 'flow' && token.parts) this.fragments(text, range.start, range.end, edits);
       else if (role === 'flow') this.nameList(text, range.start, range.end, edits, 'defined');
       else if (role === 'prose' && resolver.context.doctest) this.echo(text, range.start, range.end, edits);
+      else if (role === 'prose' && !token.parts && this.readsCallerFrame(site, resolver)) this.fieldWords(text, range.start, range.end, edits);
       else if (!token.parts && role === 'prose' && isIdentifier(content)) {
         // One word alone: the name of a function or class the file defines is that name
         // (`specname="hello"`), and so is the name of one of the library's classes (`"Empty"`, as
@@ -282,7 +283,13 @@ export class CodeTranslator {
         }
         // A message quoting a function or class (`"Hook 'conflict' ..."`) quotes the name.
         const inTest = isTestModule(resolver.context.module);
-        const options: ProseOptions = { stringValue: true, value: isValueArgument(site, resolver) || comparedWithValueCall(site, resolver), quotedName: (word) => this.rules.isQuotable(word) || (inTest && definesCallable(resolver, word)) };
+        const outsideCall = site.call ?? site.outer?.call;
+        const options: ProseOptions = {
+          stringValue: true,
+          value: isValueArgument(site, resolver) || comparedWithValueCall(site, resolver),
+          outside: outsideCall !== undefined && resolver.isExternalChain(outsideCall.callee),
+          quotedName: (word) => this.rules.isQuotable(word) || (inTest && definesCallable(resolver, word)),
+        };
         // A template the program renders (`Template("{{ m.level_tag }}")`) reads as a template file does.
         const view = !token.parts && isTemplateText(piece) ? this.prose.translateTemplate(piece, options) : this.prose.translate(piece, options);
         if (view !== piece) edits.push([from, range.end, view]);
@@ -324,6 +331,34 @@ export class CodeTranslator {
       const view = this.rules.memberView(m[0]);
       if (view !== m[0]) edits.push([start + m.index!, start + m.index! + m[0].length, view]);
     }
+  }
+
+  /**
+   * `table.where("(when >= 3) & (flag == 1)")`: an expression handed to a callable that reads it
+   * with the caller's locals (which keep their spelling, resolve.ts) and the fields of the
+   * program's declarative classes, which follow their view.
+   */
+  private readsCallerFrame(site: StringSite, resolver: FileResolver): boolean {
+    const reads = resolver.context.readsCallerFrames;
+    if (!reads) return false;
+    const name = site.call && site.whole && site.argIndex === 0 && site.keyword === undefined && !resolver.isExternalChain(site.call.callee) ? calledName(resolver.scan, site.call.callee) : undefined;
+    if (name !== undefined) return reads(name);
+    // `condition = "(when >= %d)" % t`, then `table.where(condition)`.
+    const variables = site.assignedTo ?? site.assignedPieceOf;
+    return variables !== undefined && variables.some((variable) => frameExpressionVariables(resolver, reads).has(variableKey(resolver, variable, site.scope)));
+  }
+
+  private fieldWords(text: string, start: number, end: number, edits: Edit[]): void {
+    forEachWord(
+      text,
+      (s, e) => {
+        const word = text.slice(s, e);
+        const view = this.rules.isDataName(word) ? this.rules.memberView(word) : word;
+        if (view !== word) edits.push([s, e, view]);
+      },
+      start,
+      end,
+    );
   }
 
   /** `Empty`: a class of the library (capitalized, not in capitals), as its messages quote it. */
@@ -582,6 +617,25 @@ function calleeKey(root: number, steps: readonly string[]): string {
   return `${root}|${steps.join('.')}`;
 }
 
+const frameExpressions = new WeakMap<FileResolver, Set<string>>();
+
+/** The variables (`variableKey`) a file hands as the first argument to callables that read the caller's frame. */
+function frameExpressionVariables(resolver: FileResolver, reads: (callee: string) => boolean): Set<string> {
+  const scan = resolver.scan;
+  let found = frameExpressions.get(resolver);
+  if (!found) {
+    found = new Set();
+    for (const call of scan.calls) {
+      const arg = call.args[0];
+      const name = calledName(scan, call.callee);
+      if (name === undefined || !arg || arg.root === -1 || arg.steps.length > 0 || !reads(name) || resolver.isExternalChain(call.callee)) continue;
+      const site = scan.sites[arg.root];
+      if (site.kind === Site.Name) found.add(variableKey(resolver, site.text, site.scope));
+    }
+    frameExpressions.set(resolver, found);
+  }
+  return found;
+}
 /** Roles of a string that may be a piece of a name built at run time (`'%s_id' % name` as text, a key of `**{...}`, a name, a piece). */
 const PIECE_ROLES: ReadonlySet<StringRole> = new Set(['prose', 'keep', 'names', 'definition-names', 'flow', 'fragments']);
 

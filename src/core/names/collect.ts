@@ -3,7 +3,7 @@
  * vocabulary of every text file, the module names and the repository's own packages.
  */
 import { loadExternalNames } from './external-names';
-import type { Repository } from '../repository/repository';
+import { moduleOfPath, type Repository } from '../repository/repository';
 import { createHash } from 'node:crypto';
 import { analyzeFile, type FileFacts } from './analyze';
 import type { FactsCache, RepositoryWords } from './facts-cache';
@@ -57,6 +57,12 @@ function viewOfSegment(naming: Naming, segment: string): string {
   return out + segment.slice(last);
 }
 
+/** The dotted packages an extension module sits in, the innermost first (`pkg.sub`, `pkg`), as Python names its module (`moduleOfPath`). */
+function enclosingPackages(repository: Repository, path: string, module: string): string[] {
+  const parts = moduleOfPath(`${path.slice(0, path.lastIndexOf('/') + 1)}${module}.py`, repository.layout)?.split('.') ?? [];
+  return parts.slice(0, -1).map((_, i) => parts.slice(0, parts.length - 1 - i).join('.'));
+}
+
 /**
  * Every word of the repository's texts and paths, and the words of the Python files the view
  * cannot decode (ASCII names, read byte by byte: they keep their spelling everywhere, so that the
@@ -74,6 +80,7 @@ function repositoryWords(repository: Repository, cache: FactsCache | undefined):
   }
   const vocabulary = new Set<string>();
   const undecoded = new Set<string>();
+  const moduleSet = new Set(repository.modules.values());
   const addTo = (set: Set<string>, text: string) =>
     forEachWord(text, (start, end) => {
       set.add(text.slice(start, end));
@@ -90,7 +97,12 @@ function repositoryWords(repository: Repository, cache: FactsCache | undefined):
       const module = extensionModuleName(file.path, file.bytes);
       if (module !== undefined) {
         compiledModules.add(module);
-        for (const name of extensionStrings(file.bytes)) compiled.add(name);
+        const packages = enclosingPackages(repository, file.path, module);
+        for (const name of extensionStrings(file.bytes)) {
+          compiled.add(name);
+          // A relative import (`from .misc.enum import Enum` spells `"misc.enum"`) names a module of its package or of a package above.
+          for (const pkg of packages) if (moduleSet.has(`${pkg}.${name}`)) compiled.add(`${pkg}.${name}`);
+        }
       }
     }
     addTo(vocabulary, file.path);

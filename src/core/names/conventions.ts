@@ -47,6 +47,15 @@ export function isFixedToken(key: string): boolean {
   return FIXED_TOKENS.has(key) || key.startsWith('test');
 }
 
+/**
+ * `_as_parameter_`, `_fields_`, `_missing_`, `_repr_html_`: a name with a single underscore at each
+ * end, as frameworks name the hooks they read on the objects handed to them (ctypes, enum, IPython,
+ * mpmath's `_mpf_`), often from compiled code whose sources no reader sees.
+ */
+export function isFrameworkHook(name: string): boolean {
+  return /^_[\p{L}\p{N}](?:[\p{L}\p{N}_]*[\p{L}\p{N}])?_$/u.test(name);
+}
+
 export function isConventionName(word: string): boolean {
   if (CONVENTION_WORDS.has(word)) return true;
   for (const prefix of CONVENTION_PREFIXES) if (word.startsWith(prefix)) return true;

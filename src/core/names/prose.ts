@@ -55,6 +55,8 @@ export interface ProseOptions {
    * dotted, a path, the package's own name) changes as in any prose.
    */
   value?: boolean;
+  /** The text is handed to code outside the repository (`os.path.join(here, "fixtures/answer")`): a path there is that code's. */
+  outside?: boolean;
 }
 
 /** Whether a text holds a terminal control sequence (`CONTROL_SEQUENCE`, not global: no state between calls). */
@@ -91,6 +93,8 @@ function* compoundMatches(text: string): Generator<{ index: number; 0: string }>
 const CODE_SPAN = /``[^`\n]+``|`[^`\n]+`/g;
 /** Python's own reprs name code: `<function f at 0x...>`, `<class 'pkg.C'>`, `<bound method C.m of ...>`. */
 const REPR = /<(?:function|class|bound method|unbound method|method|module|built-in method|enum) '?([\p{L}_][\p{L}\p{N}_.]*)/gu;
+/** A repr the program formats: a module's name before the class's name it fills in (`"<ir.%s %r>" % type(self).__name__`), as `<ir.Block 'b'>` reads. */
+const REPR_TEMPLATE = /<([\p{L}_][\p{L}\p{N}_]*(?:\.[\p{L}_][\p{L}\p{N}_]*)*)\.(?:%[sr]|\{[^{}]*\})(?=[ >])/gu;
 /**
  * A traceback frame: `File "pkg/mod.py", line 3, in func` (the function's name is a name), `in
  * <module>`, or a SyntaxError's `File "pkg/mod.py", line 3` without a function.
@@ -208,6 +212,12 @@ export class ProseTranslator {
       const end = start + name.length;
       this.dottedName(text, start, end, edits);
       mark(start, end);
+    }
+    for (const m of text.matchAll(REPR_TEMPLATE)) {
+      const start = m.index! + 1;
+      if (taken[start]) continue;
+      this.dottedName(text, start, start + m[1].length, edits);
+      mark(start, start + m[1].length);
     }
     for (const m of compoundMatches(text)) {
       // `</pre>` closes a tag: no path, its word reads as the opening tag's.
@@ -400,7 +410,19 @@ export class ProseTranslator {
     const pathEnd = idAt !== -1 && idAt < end && hasFileExtension(text.slice(from, idAt)) ? idAt : end;
     // Prose's words joined by slashes (`OMD/cachedproperty`, `read/write`), no path or URL: each a word of prose.
     const data = !!(options.config || options.stringValue || options.value || options.key || options.standalone);
-    const alternatives = !data && /^[\p{L}\p{N}_]+(?:\/[\p{L}\p{N}_]+)+$/u.test(value) && !/[:/.]/.test(text[start - 1] ?? '');
+    const words = /^[\p{L}\p{N}_]+(?:\/[\p{L}\p{N}_]+)+$/u.test(value) && !/[:/.]/.test(text[start - 1] ?? '');
+    const alternatives = !data && words;
+    // `"nested1/uid"`: a path that starts from a field of the declarative classes, through nested ones, as a dotted one does (`dottedName`).
+    const segments = value.split('/');
+    if (words && from === start && !options.outside && this.rules.isDataName(segments[0]) && segments.every((segment) => this.rules.isDataName(segment) || this.rules.knownView(segment) === segment)) {
+      let offset = start;
+      for (const segment of segments) {
+        const view = this.rules.knownView(segment);
+        if (view !== segment) edits.push([offset, offset + segment.length, view]);
+        offset += segment.length + 1;
+      }
+      return;
+    }
     // In the program's data a file's path names what the program opens: only a web address (`https://...`) shows the package's name and who it is inside its segments.
     const web = /:\/{1,2}$/.test(text.slice(Math.max(0, start - 3), start));
     const ownWords = !data || web;

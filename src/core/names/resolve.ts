@@ -85,6 +85,9 @@ export const BUILTIN_TYPES = new Set([
   'hex', 'oct', 'bin', 'chr', 'ord', 'ascii', 'hash', 'id', 'isinstance', 'issubclass',
 ]);
 
+/** Builtins whose items are builtin objects too (a str's are str, a bytes' int). */
+const TEXT_TYPES = new Set(['str', 'bytes', 'bytearray', 'repr', 'format', 'hex', 'oct', 'bin', 'chr', 'ascii']);
+
 /** External callables that hand their keywords on to one of their arguments (by index). */
 const FORWARDING_CALLEES = new Map<string, number>([
   ['partial', 0], ['partialmethod', 0], ['replace', 0], ['evolve', 0], ['assoc', 0],
@@ -280,13 +283,31 @@ export class FileResolver {
     if (chain.steps.includes('()') || chain.steps.includes('[]')) {
       // Calling a builtin type gives a builtin object: `str(x).join`.
       const first = this.scan.sites[chain.root];
-      if (chain.steps[0] === '()' && BUILTIN_TYPES.has(first.text) && this.classify(chain.root) === 'external' && chain.steps.indexOf('()', 1) === -1) return true;
+      // An item of a container (`list(blocks)[0].instructions`) is whatever it holds; of text, text.
+      const item = chain.steps.includes('[]') && !TEXT_TYPES.has(first.text);
+      if (chain.steps[0] === '()' && BUILTIN_TYPES.has(first.text) && this.classify(chain.root) === 'external' && chain.steps.indexOf('()', 1) === -1 && !item) return true;
       // Calling an outside class gives one of its instances (`jinja2.Template(source).render`), as a variable assigned one holds (`isExternalInstance`).
       const call = chain.steps.indexOf('()');
       const called = call === 0 ? first.text : chain.steps[call - 1];
       return call === chain.steps.lastIndexOf('()') && !chain.steps.includes('[]') && /^[A-Z]/.test(called) && this.classify(chain.root) === 'external';
     }
-    return this.classify(chain.root) === 'external';
+    return this.classify(chain.root) === 'external' || this.throughOutsideImport(chain) !== undefined;
+  }
+
+  /**
+   * `common.unittest.main`: a chain through a module of the repository to a name that module
+   * imports from outside; the chain from that name on (`unittest.main`, as the module spells it).
+   */
+  private throughOutsideImport(chain: Chain): string | undefined {
+    const externalGlobal = this.context.externalGlobal;
+    if (!externalGlobal || chain.steps.length === 0) return undefined;
+    const path = this.modulePath(chain)?.split('.');
+    if (!path) return undefined;
+    for (let i = path.length; i >= 1; i--) {
+      if (!this.context.isModule(path.slice(0, i).join('.'))) continue;
+      return i < path.length && externalGlobal(path.slice(0, i).join('.'), path[i]) ? path.slice(i).join('.') : undefined;
+    }
+    return undefined;
   }
 
   /** How a name free in a doctest example resolves in this module's namespace (undefined: not bound here). */
@@ -329,7 +350,8 @@ export class FileResolver {
     const found = this.lookupSite(site);
     if (!found) return this.context.builtins.has(site.text) ? ['builtins', site.text, ...chain.steps].join('.') : undefined;
     const binding = found.binding;
-    if (!(binding.kinds & (Bind.ImportModule | Bind.ImportName)) || this.isInternalModule(binding.module ?? '', binding.level ?? 0)) return undefined;
+    if (!(binding.kinds & (Bind.ImportModule | Bind.ImportName))) return undefined;
+    if (this.isInternalModule(binding.module ?? '', binding.level ?? 0)) return this.throughOutsideImport(chain);
     const module = binding.module ?? '';
     const base = binding.imported === undefined ? module : `${module}.${binding.imported}`;
     return [base, ...chain.steps].join('.');

@@ -95,6 +95,7 @@ export class NameRules {
   private readonly keptMembers: ReadonlySet<string>;
   private readonly staticMembers: ReadonlySet<string>;
   private readonly modules: ReadonlySet<string>;
+  private moduleNames: ReadonlySet<string> | undefined;
   private readonly tops: ReadonlySet<string>;
   private readonly ownPackages: ReadonlyMap<string, string>;
   private readonly identity: ReadonlySet<string>;
@@ -318,6 +319,12 @@ export class NameRules {
 
   isModule(dotted: string): boolean {
     return this.modules.has(dotted);
+  }
+
+  /** Whether a module of the repository is named so (the last part of its dotted name: `ir` of `pkg.ir`). */
+  isModuleName(word: string): boolean {
+    this.moduleNames ??= new Set([...this.modules].map((m) => m.slice(m.lastIndexOf('.') + 1)));
+    return this.moduleNames.has(word);
   }
 
   isInternalTop(top: string): boolean {

@@ -76,6 +76,8 @@ const SINGLE_VALUE = /^[\p{L}\p{N}_.+\-]*$/u;
 export function stringRole(site: StringSite, resolver: FileResolver, content: string): StringRole {
   if (site.docstring) return 'docstring';
   if (isSourceArgument(site, resolver)) return 'code';
+  // `eval("_%s_aliases" % flavor)`, `eval(f"_conv_{a}_to_{b}")`: source built as one name is that name, looked up among the module's globals.
+  if (isBuiltNameSource(site, resolver) && /^[\p{L}\p{N}_%{}]*$/u.test(content)) return 'fragments';
   if (isPatternArgument(site, resolver)) return 'pattern';
   if (namesDistribution(site, resolver, content)) return 'keep';
   if (namesItsBinding(site, content, resolver)) return 'binding';
@@ -270,6 +272,11 @@ function interpreterSources(resolver: FileResolver): { variables: Array<{ text: 
     if (bound || (receiver.steps[0] === '()' && opened(receiver))) take(call.open + 1, call.scope);
   }
   return { variables, literals };
+}
+
+/** The first argument of a builtin that runs source, built from this string and values (`"_%s_x" % v`, an f-string). */
+function isBuiltNameSource(site: StringSite, resolver: FileResolver): boolean {
+  return site.call !== undefined && site.argIndex === 0 && site.keyword === undefined && (!site.whole || site.token.parts !== undefined) && isSourceRunner(site.call.callee, resolver);
 }
 
 function isSourceRunner(callee: Chain, resolver: FileResolver): boolean {
@@ -472,6 +479,7 @@ function nameRole(site: StringSite, resolver: FileResolver): StringRole | undefi
   if (method !== undefined && ALL_LIKE.has(resolver.rootName(callee) ?? '') && (method === 'append' || method === 'extend')) return 'names';
   // `@pytest.fixture(name="graph")` names the fixture that parameters ask for.
   if (site.keyword === 'name' && method === 'fixture' && whole) return 'names';
+  if (whole && namesTests(site, call, argIndex, resolver)) return 'names';
   if (method === undefined || (site.call && site.keyword !== undefined)) return undefined;
   const root = resolver.rootName(callee);
   // The name of an attribute of an object outside the repository is that object's.
@@ -483,6 +491,17 @@ function nameRole(site: StringSite, resolver: FileResolver): StringRole | undefi
   }
   if (!outsideNameArguments(method, callee, resolver).includes(argIndex ?? -1)) return undefined;
   return whole ? 'names' : 'fragments';
+}
+
+/** unittest's arguments that name tests by dotted path: `unittest.main`'s keywords, a loader's names. */
+const TEST_PROGRAMS = new Set(['unittest.main', 'unittest.TestProgram', 'unittest.main.TestProgram']);
+const TEST_PROGRAM_KEYWORDS = new Set(['defaultTest', 'module']);
+const TEST_NAME_LOADERS = new Set(['loadTestsFromName', 'loadTestsFromNames']);
+
+/** `unittest.main(defaultTest="tb.tests.suite")`, `loader.loadTestsFromName("tests.test_x.Case")`: the program's names, looked up as attributes from a module. */
+function namesTests(site: StringSite, call: CallContext, argIndex: number | undefined, resolver: FileResolver): boolean {
+  if (site.call && site.keyword !== undefined) return TEST_PROGRAM_KEYWORDS.has(site.keyword) && TEST_PROGRAMS.has(resolver.externalName(call.callee) ?? '');
+  return argIndex === 0 && TEST_NAME_LOADERS.has(resolver.lastAttribute(call.callee) ?? '');
 }
 
 /** The positions of a call of `method` that take a name (`NAME_ARGUMENTS`), where the callee is the one meant. */
@@ -743,7 +762,11 @@ export function nameValuedNames(resolver: FileResolver): { names: string[]; cont
     }
   }
   // `[x for x in dir(Process) if x not in ['kill', 'rlimit']]`: a variable over an object's attribute names holds names.
-  for (const loop of resolver.scan.forLoops) if (loop.targets.length === 1 && iteratesAttributeNames(loop.iterable, resolver)) out.add(loop.targets[0]);
+  for (const loop of resolver.scan.forLoops) {
+    if (loop.targets.length === 1 && iteratesAttributeNames(loop.iterable, resolver)) out.add(loop.targets[0]);
+    // `for name, value in module.__dict__.items()`: the first holds the names.
+    else if (loop.targets.length === 2 && loop.iterable && isModuleItems(loop.iterable, resolver)) out.add(loop.targets[0]);
+  }
   const valueContainers = new Set<string>();
   const attributes = { keys: new Set<string>(), values: new Set<string>() };
   const parameters = new Set<string>();
@@ -895,6 +918,18 @@ const ELEMENT_METHODS: Record<string, number> = { remove: 0, index: 0, count: 0,
 
 /** Builtins whose result holds the items of their first argument. */
 const ITEM_KEEPERS = ['sorted', 'list', 'tuple', 'set', 'frozenset', 'reversed'];
+
+/**
+ * `cases.__dict__.items()`: the globals of a module of the repository, each as its name and value.
+ * (An object's, `model.__dict__.items()`, is any class's: its names, handed on, would make every
+ * name a piece is tested on keep its spelling.)
+ */
+function isModuleItems(iterable: Chain, resolver: FileResolver): boolean {
+  const steps = iterable.steps;
+  if (steps.length < 3 || steps.at(-1) !== '()' || steps.at(-2) !== 'items' || steps.at(-3) !== '__dict__') return false;
+  const module = resolver.modulePath({ ...iterable, steps: steps.slice(0, -3) });
+  return module !== undefined && resolver.context.isModule(module);
+}
 
 /** `dir(obj)`, an object's attributes (`obj.__dict__`, their `.keys()`), or `sorted(dir(obj))` and the like: an iterable of attribute names. */
 function iteratesAttributeNames(iterable: Chain | undefined, resolver: FileResolver): boolean {
