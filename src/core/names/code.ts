@@ -636,6 +636,7 @@ function frameExpressionVariables(resolver: FileResolver, reads: (callee: string
   }
   return found;
 }
+
 /** Roles of a string that may be a piece of a name built at run time (`'%s_id' % name` as text, a key of `**{...}`, a name, a piece). */
 const PIECE_ROLES: ReadonlySet<StringRole> = new Set(['prose', 'keep', 'names', 'definition-names', 'flow', 'fragments']);
 
