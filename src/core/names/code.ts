@@ -9,7 +9,7 @@ import { applyEdits, inHyphenatedWord, isNameShaped, isTemplateText, type ProseO
 import { calledName, outermostFunction, Site, type NameSite, type PyScan, scanPython, type StringPart, type StringSite } from '../python/binder';
 import { FileResolver, type ModuleContext, type NameClass } from './resolve';
 import type { NameRules } from './rules';
-import { inModuleExports, isContainerVariable, variableKey, isSourceNamespace, kwargsOwner, returnsKeywords, namesDistribution, sourcePlaceholders, stringRole, withNameFlow, type StringRole } from './string-roles';
+import { inModuleExports, isContainerVariable, isSourceNamespace, kwargsOwner, returnsKeywords, namesDistribution, sourcePlaceholders, stringRole, withNameFlow, type StringRole } from './string-roles';
 import { pieceShapes } from './analyze';
 import { doctestSource } from '../python/doctest';
 import { controlSequenceLength, forEachWord, isDunder } from './words';
@@ -344,8 +344,7 @@ export class CodeTranslator {
     const name = site.call && site.whole && site.argIndex === 0 && site.keyword === undefined && !resolver.isExternalChain(site.call.callee) ? calledName(resolver.scan, site.call.callee) : undefined;
     if (name !== undefined) return reads(name);
     // `condition = "(when >= %d)" % t`, then `table.where(condition)`.
-    const variables = site.assignedTo ?? site.assignedPieceOf;
-    return variables !== undefined && variables.some((variable) => frameExpressionVariables(resolver, reads).has(variableKey(resolver, variable, site.scope)));
+    return (site.assignedTo ?? site.assignedPieceOf ?? []).some((variable) => resolver.handsToFrameReader(variable, site.scope));
   }
 
   private fieldWords(text: string, start: number, end: number, edits: Edit[]): void {
@@ -615,26 +614,6 @@ const valueCalls = new WeakMap<FileResolver, Set<string>>();
 
 function calleeKey(root: number, steps: readonly string[]): string {
   return `${root}|${steps.join('.')}`;
-}
-
-const frameExpressions = new WeakMap<FileResolver, Set<string>>();
-
-/** The variables (`variableKey`) a file hands as the first argument to callables that read the caller's frame. */
-function frameExpressionVariables(resolver: FileResolver, reads: (callee: string) => boolean): Set<string> {
-  const scan = resolver.scan;
-  let found = frameExpressions.get(resolver);
-  if (!found) {
-    found = new Set();
-    for (const call of scan.calls) {
-      const arg = call.args[0];
-      const name = calledName(scan, call.callee);
-      if (name === undefined || !arg || arg.root === -1 || arg.steps.length > 0 || !reads(name) || resolver.isExternalChain(call.callee)) continue;
-      const site = scan.sites[arg.root];
-      if (site.kind === Site.Name) found.add(variableKey(resolver, site.text, site.scope));
-    }
-    frameExpressions.set(resolver, found);
-  }
-  return found;
 }
 
 /** Roles of a string that may be a piece of a name built at run time (`'%s_id' % name` as text, a key of `**{...}`, a name, a piece). */

@@ -225,20 +225,41 @@ export class FileResolver {
     return this.context.isPackage && this.context.module !== undefined && this.context.isModule(`${this.context.module}.${name}`);
   }
 
-  private callerFrameScopes: Set<number> | undefined;
+  private frameReaderCalls: { scopes: Set<number>; expressions: Set<string> } | undefined;
+
+  /**
+   * The file's calls of callables that may read the caller's locals: the functions making them, and
+   * the variables handed to them first (`table.where(condition)`, as `scope:name`), the repository's
+   * callables only.
+   */
+  private callsOfFrameReaders(reads: (callee: string) => boolean): { scopes: Set<number>; expressions: Set<string> } {
+    if (!this.frameReaderCalls) {
+      const calls = this.scan.calls.filter((call) => {
+        const name = calledName(this.scan, call.callee);
+        return name !== undefined && reads(name);
+      });
+      const found = { scopes: new Set(calls.map((call) => enclosingFunction(this.scan.scopes, call.scope))), expressions: new Set<string>() };
+      // The scopes first: telling outside callees apart classifies names, which asks for them (`showsLocals`).
+      this.frameReaderCalls = found;
+      for (const call of calls) {
+        const arg = call.args[0];
+        const site = arg && arg.root !== -1 && arg.steps.length === 0 ? this.scan.sites[arg.root] : undefined;
+        if (site?.kind === Site.Name && !this.isExternalChain(call.callee)) found.expressions.add(`${this.lookup(site.text, site.scope)?.scope ?? 0}:${site.text}`);
+      }
+    }
+    return this.frameReaderCalls;
+  }
 
   /** Whether the function `scopeIndex` calls a callable that may read its caller's locals (`frame.f_locals`). */
   showsLocals(scopeIndex: number): boolean {
     const reads = this.context.readsCallerFrames;
-    if (!reads) return false;
-    if (!this.callerFrameScopes) {
-      this.callerFrameScopes = new Set();
-      for (const call of this.scan.calls) {
-        const name = calledName(this.scan, call.callee);
-        if (name !== undefined && reads(name)) this.callerFrameScopes.add(enclosingFunction(this.scan.scopes, call.scope));
-      }
-    }
-    return this.callerFrameScopes.has(scopeIndex);
+    return reads !== undefined && this.callsOfFrameReaders(reads).scopes.has(scopeIndex);
+  }
+
+  /** Whether the variable `name` seen from `scope` is handed first to a callable of the repository that may read the caller's locals. */
+  handsToFrameReader(name: string, scope: number): boolean {
+    const reads = this.context.readsCallerFrames;
+    return reads !== undefined && this.callsOfFrameReaders(reads).expressions.has(`${this.lookup(name, scope)?.scope ?? 0}:${name}`);
   }
 
   /**
