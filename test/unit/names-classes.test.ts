@@ -3378,6 +3378,479 @@ test("a string joining a class's __name__ and a piece of class names ('%sAdminMi
   assert.notEqual(d.name('AccountAdminMixin'), 'AccountAdminMixin');
 });
 
+test("a class whose public methods are mostly an imported class's (a result collecting outcomes with unittest.TestResult's startTest, addFailure... inheriting nothing) implements its protocol: unittest calls them by name, so they keep their spelling", async () => {
+  const d = await viewRunsLikeOriginal({
+    'tally/__init__.py': '',
+    'tally/result.py': [
+      'import unittest',
+      '',
+      '',
+      'class TallyResult(object):',
+      '    def __init__(self):',
+      '        self.shouldStop = False',
+      '        self.outcomes = []',
+      '',
+      '    def startTest(self, test):',
+      '        pass',
+      '',
+      '    def stopTest(self, test):',
+      '        pass',
+      '',
+      '    def addSuccess(self, test):',
+      '        self.outcomes.append("pass")',
+      '',
+      '    def addFailure(self, test, err):',
+      '        self.outcomes.append("fail")',
+      '',
+      '    def addError(self, test, err):',
+      '        self.outcomes.append("error")',
+      '',
+      '    def addSkip(self, test, reason):',
+      '        self.outcomes.append("skip")',
+      '',
+      '    def addExpectedFailure(self, test, err):',
+      '        self.outcomes.append("xfail")',
+      '',
+      '    def addUnexpectedSuccess(self, test):',
+      '        self.outcomes.append("xpass")',
+      '',
+      '',
+      'def tally(case):',
+      '    result = TallyResult()',
+      '    case(result)',
+      '    return result.outcomes',
+      '',
+    ].join('\n'),
+    'tally/samples.py': [
+      'import unittest',
+      '',
+      '',
+      'class Sample(unittest.TestCase):',
+      '    def test_bad(self):',
+      '        assert False',
+      '',
+      '    @unittest.expectedFailure',
+      '    def test_known(self):',
+      '        assert False',
+      '',
+    ].join('\n'),
+    'tests/test_tally.py': [
+      'from tally.result import tally',
+      'from tally import samples',
+      '',
+      '',
+      'def test_tally():',
+      '    assert tally(samples.Sample("test_bad")) == ["fail"]',
+      '    assert tally(samples.Sample("test_known")) == ["xfail"]',
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('TallyResult'), 'TallyResult');
+  assert.notEqual(d.name('outcomes'), 'outcomes');
+});
+
+test("a stand-in whose attributes are mostly an imported class's (a fake log record with levelname, exc_text, stack_info and getMessage) is read by that module's code by those names: they keep their spelling", async () => {
+  const d = await viewRunsLikeOriginal({
+    'capture/__init__.py': '',
+    'capture/handler.py': [
+      'import logging',
+      '',
+      '',
+      'def render(record, fmt="%(name)s: %(levelname)s: %(message)s"):',
+      '    return logging.Formatter(fmt).format(record)',
+      '',
+    ].join('\n'),
+    'tests/test_render.py': [
+      'from capture.handler import render',
+      '',
+      '',
+      'class FakeRecord(object):',
+      '    def __init__(self, text):',
+      '        self.text = text',
+      '        self.name = "fake"',
+      '        self.levelname = "NOTE"',
+      '        self.exc_info = None',
+      '        self.exc_text = None',
+      '        self.stack_info = None',
+      '',
+      '    def getMessage(self):',
+      '        return self.text',
+      '',
+      '',
+      'def test_render():',
+      '    assert render(FakeRecord("hi")) == "fake: NOTE: hi"',
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('FakeRecord'), 'FakeRecord');
+});
+
+test('strings of a list of pairs that a loop unpacks and hands to getattr (for name, expected in [("idfile", ...)]: getattr(obj, name)) name attributes: they follow the attributes\' view', async () => {
+  const d = await viewRunsLikeOriginal({
+    'plug/__init__.py': [
+      'class Marker:',
+      '    def __init__(self):',
+      '        self.idfile = ".ids"',
+      '        self.stamps = {}',
+      '',
+    ].join('\n'),
+    'tests/test_plug.py': [
+      'from plug import Marker',
+      '',
+      '',
+      'def test_attributes():',
+      '    marker = Marker()',
+      '    for name, expected in [("idfile", ".ids"), ("stamps", {})]:',
+      '        assert getattr(marker, name) == expected',
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('idfile'), 'idfile');
+  assert.notEqual(d.name('stamps'), 'stamps');
+});
+
+test("a call's argument after a comment on the line of its opening parenthesis (parametrize(  # noqa) is its first argument: the argument names follow the parameters' view, also where another function's locals() keeps them", async () => {
+  const d = await viewRunsLikeOriginal({
+    'shapes/__init__.py': 'def area(width, height):\n    return width * height\n\n\ndef describe(side_length):\n    return "{side_length}".format(**locals())\n',
+    'tests/test_shapes.py': [
+      'import pytest',
+      '',
+      'from shapes import area',
+      '',
+      '',
+      '@pytest.mark.parametrize(  # noqa: E501',
+      "    'side_length',",
+      '    (',
+      '        2,',
+      '        3,',
+      '    ),',
+      ')',
+      'def test_square(side_length):',
+      '    assert area(side_length, side_length) == side_length ** 2',
+      '',
+    ].join('\n'),
+  });
+  assert.equal(d.view('tests/test_shapes.py').split('\n')[6], "    'side_length',");
+});
+
+test("a pytest plugin's fixtures made by a call (mocker = pytest.fixture()(_mocker)) and imported by the plugin's package from its module are fixtures: a parameter named after one receives it", async (t) => {
+  installedSite(t, {
+    stubplug: {
+      tops: ['stubplug'],
+      extra: { 'entry_points.txt': '[pytest11]\nstubplug = stubplug\n' },
+      files: {
+        'stubplug/__init__.py': 'from stubplug.plugin import stubber\nfrom .plugin import class_stubber as shared_stubber\n',
+        'stubplug/plugin.py':
+          'import pytest\n\n\nclass Stubber:\n    def stub_value(self, value):\n        return value + 1\n\n\ndef _stubber():\n    return Stubber()\n\n\nstubber = pytest.fixture()(_stubber)\nclass_stubber = pytest.fixture(scope="class")(_stubber)\n',
+      },
+    },
+  });
+  const d = await viewRunsLikeOriginal({
+    'counting/__init__.py': 'def count_up(stubber=None, shared_stubber=None):\n    return 1\n',
+    'tests/test_counting.py': 'from counting import count_up\n\n\ndef test_stub(stubber, shared_stubber):\n    assert stubber.stub_value(count_up()) == 2\n    assert shared_stubber.stub_value(1) == 2\n',
+  });
+  assert.deepEqual(d.bundle.names!.environment.fixtures, ['shared_stubber', 'stubber']);
+});
+
+test("dotted keys of data that the program cuts at their dots and looks up as attributes ('engine.autoreload.on' handed to a handler doing getattr(engine, plugin)) name the repository's attributes, and the keywords their parts become ('tools.caching.linger_seconds'): those keep their spelling, as the data does", async () => {
+  const d = await viewRunsLikeOriginal({
+    'serving/__init__.py': [
+      'class Reloader:',
+      '    def __init__(self):',
+      '        self.running = True',
+      '        self.frequency = 1',
+      '',
+      '',
+      'class Engine:',
+      '    def __init__(self):',
+      '        self.autoreload = Reloader()',
+      '        self.console_width = 80',
+      '',
+      '',
+      'engine = Engine()',
+      '',
+      '',
+      'def configure_engine(key, value):',
+      "    if '.' in key:",
+      "        plugin, attrname = key.split('.', 1)",
+      '        plugin = getattr(engine, plugin)',
+      "        if attrname == 'on':",
+      '            plugin.running = value',
+      '        else:',
+      '            setattr(plugin, attrname, value)',
+      '    else:',
+      '        setattr(engine, key, value)',
+      '',
+      '',
+      'def cache_tool(linger_seconds=600, max_items=10):',
+      '    return (linger_seconds, max_items)',
+      '',
+      '',
+      "TOOLS = {'caching': cache_tool}",
+      '',
+      '',
+      'def configure(settings):',
+      '    calls = {}',
+      '    for key, value in settings.items():',
+      "        namespace, rest = key.split('.', 1)",
+      "        if namespace == 'engine':",
+      '            configure_engine(rest, value)',
+      "        elif namespace == 'tools':",
+      "            toolname, arg = rest.split('.', 1)",
+      '            calls.setdefault(toolname, {})[arg] = value',
+      '    return {name: TOOLS[name](**keywords) for name, keywords in calls.items()}',
+      '',
+    ].join('\n'),
+    'tests/test_serving.py': [
+      'from serving import configure, engine',
+      '',
+      '',
+      'def test_configure():',
+      "    tools = configure({'engine.autoreload.on': False, 'engine.autoreload.frequency': 5, 'engine.console_width': 120, 'tools.caching.linger_seconds': 5})",
+      "    assert tools == {'caching': (5, 10)}",
+      '    assert engine.autoreload.running is False',
+      '    assert engine.autoreload.frequency == 5',
+      '    assert engine.console_width == 120',
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('Reloader'), 'Reloader');
+  assert.notEqual(d.name('configure_engine'), 'configure_engine');
+});
+
+test("a dotted path cut at its last dot whose head is imported as a module (module_path, name = path.rsplit('.', 1); getattr(import_module(module_path), name)) names the repository's modules: its names follow their view", async () => {
+  const d = await viewRunsLikeOriginal({
+    'loading/__init__.py': [
+      'from importlib import import_module',
+      '',
+      '',
+      'def import_string(dotted_path):',
+      "    module_path, class_name = dotted_path.rsplit('.', 1)",
+      '    module = import_module(module_path)',
+      '    return getattr(module, class_name)',
+      '',
+    ].join('\n'),
+    'loading/backends.py': 'class MemoryBackend:\n    kind = "memory"\n',
+    'tests/test_loading.py': [
+      'from loading import import_string',
+      '',
+      '',
+      'def test_import_string():',
+      "    assert import_string('loading.backends.MemoryBackend').kind == 'memory'",
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('MemoryBackend'), 'MemoryBackend');
+});
+
+test("a stand-in sharing three of its four public members with an imported class (a fake socket's recv_into, recv, send) is read through that class's protocol (socket.SocketIO calls recv_into): they keep their spelling", async () => {
+  const d = await viewRunsLikeOriginal({
+    'wire/__init__.py': [
+      'import socket',
+      '',
+      '',
+      'def read_message(sock, size=16):',
+      '    raw = socket.SocketIO(sock, "rb")',
+      '    buf = bytearray(size)',
+      '    count = raw.readinto(buf)',
+      '    return bytes(buf[:count])',
+      '',
+    ].join('\n'),
+    'tests/test_wire.py': [
+      'from wire import read_message',
+      '',
+      '',
+      'class FakeSocket:',
+      '    def __init__(self):',
+      '        self.pending = [b"hello"]',
+      '',
+      '    def recv_into(self, buf):',
+      '        message = self.pending.pop(0)',
+      '        buf[: len(message)] = message',
+      '        return len(message)',
+      '',
+      '    def recv(self, size):',
+      '        return self.pending.pop(0)',
+      '',
+      '    def send(self, data):',
+      '        return len(data)',
+      '',
+      '    def _decref_socketios(self):',
+      '        pass',
+      '',
+      '',
+      'def test_read():',
+      '    assert read_message(FakeSocket()) == b"hello"',
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('FakeSocket'), 'FakeSocket');
+  assert.notEqual(d.name('pending'), 'pending');
+});
+
+test("a path the program cuts at its slashes and walks as attributes (an object publisher: getattr(node, name) for each segment of '/status/on_end_stage', '/feed.xml' serving feed_xml, its query's keys the handler's keywords) names the repository's attributes and parameters in its URLs: those keep their spelling, as the URLs do", async () => {
+  const d = await viewRunsLikeOriginal({
+    'publish/__init__.py': [
+      'class Dispatcher:',
+      '    def __init__(self, root):',
+      '        self.root = root',
+      '',
+      '    def find_handler(self, url):',
+      "        path, _, query = url.partition('?')",
+      "        segments = [x for x in path.strip('/').split('/') if x]",
+      '        node = self.root',
+      '        args = []',
+      '        for segment in segments:',
+      "            attribute_name = segment.replace('.', '_')",
+      '            child = getattr(node, attribute_name, None)',
+      '            if child is None:',
+      '                args.append(segment)',
+      '            else:',
+      '                node = child',
+      "        keywords = dict(pair.split('=') for pair in query.split('&') if pair)",
+      '        return node(*args, **keywords)',
+      '',
+    ].join('\n'),
+    'tests/test_publish.py': [
+      'from publish import Dispatcher',
+      '',
+      '',
+      'class StatusPages:',
+      '    def on_end_stage(self):',
+      '        return "end"',
+      '',
+      '    def fragment(self, anchor, page_size="10"):',
+      '        return anchor + ":" + page_size',
+      '',
+      '    def feed_xml(self):',
+      '        return "<feed/>"',
+      '',
+      '',
+      'class Root:',
+      '    def __init__(self):',
+      '        self.status_pages = StatusPages()',
+      '',
+      '',
+      'def test_dispatch():',
+      "    assert Dispatcher(Root()).find_handler('/status_pages/on_end_stage') == 'end'",
+      "    assert Dispatcher(Root()).find_handler('/status_pages/fragment/%s?page_size=3' % 'top') == 'top:3'",
+      "    assert Dispatcher(Root()).find_handler('/status_pages/feed.xml') == '<feed/>'",
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('StatusPages'), 'StatusPages');
+  assert.notEqual(d.name('find_handler'), 'find_handler');
+});
+
+test("a metaclass that mounts each class it makes under its name lower-cased (setattr(root, name.lower(), cls())), its base made by calling it (Test = Mounting('Test', (object,), {})): a class whose mounted name the URLs spell keeps its name", async () => {
+  const d = await viewRunsLikeOriginal({
+    'mount/__init__.py': [
+      'class Root:',
+      '    pass',
+      '',
+      '',
+      'def make_site():',
+      '    root = Root()',
+      '',
+      '    class Mounting(type):',
+      '        def __init__(cls, name, bases, dct):',
+      '            type.__init__(cls, name, bases, dct)',
+      '            setattr(root, name.lower(), cls())',
+      '',
+      "    Page = Mounting('Page', (object,), {})",
+      '',
+      '    class MultiHeader(Page):',
+      '        def render(self):',
+      '            return "headers"',
+      '',
+      '    return root',
+      '',
+      '',
+      'def visit(root, url):',
+      "    return getattr(root, url.strip('/')).render()",
+      '',
+    ].join('\n'),
+    'tests/test_mount.py': [
+      'from mount import make_site, visit',
+      '',
+      '',
+      'def test_visit():',
+      "    assert visit(make_site(), '/multiheader') == 'headers'",
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('Mounting'), 'Mounting');
+});
+
+test("a module of the repository imported under an outside module's name where that module may be missing (try: import json / except ImportError: from pkg import compat_json as json) stands in for it: its names that the outside module has keep their spelling, which the program reads through that name", async () => {
+  const d = await viewRunsLikeOriginal({
+    'codec/__init__.py': '',
+    'codec/compat_json.py': [
+      'class JSONEncoder:',
+      '    def encode(self, obj):',
+      '        return repr(obj)',
+      '',
+      '',
+      'def dumps(obj):',
+      '    return JSONEncoder().encode(obj)',
+      '',
+      '',
+      'def render_fallback(obj):',
+      '    return dumps(obj)',
+      '',
+    ].join('\n'),
+    'codec/writer.py': [
+      'try:',
+      '    import json',
+      'except ImportError:',
+      '    from codec import compat_json as json',
+      '',
+      '',
+      'class SortedEncoder(json.JSONEncoder):',
+      '    pass',
+      '',
+      '',
+      'def encode(obj):',
+      '    return json.dumps(obj) + SortedEncoder().encode([1])',
+      '',
+    ].join('\n'),
+    'tests/test_writer.py': 'from codec.writer import encode\n\n\ndef test_encode():\n    assert encode({"a": 1}) == \'{"a": 1}[1]\'\n',
+  });
+  assert.notEqual(d.name('render_fallback'), 'render_fallback');
+  assert.notEqual(d.name('compat_json'), 'compat_json');
+});
+
+test("a path cut at its slashes in one function and a variable of the same name handed to getattr in another are two variables: the URLs' words are not attributes there, and follow the view", async () => {
+  const d = await viewRunsLikeOriginal({
+    'routes/__init__.py': [
+      'def first_segment(path):',
+      "    name = path.strip('/').split('/')[0]",
+      '    return name',
+      '',
+      '',
+      'def read_field(obj, name):',
+      '    return getattr(obj, name)',
+      '',
+      '',
+      'class Report:',
+      '    def __init__(self):',
+      '        self.status_pages = 3',
+      '',
+    ].join('\n'),
+    'tests/test_routes.py': [
+      'from routes import Report, first_segment, read_field',
+      '',
+      '',
+      'def test_routes():',
+      "    assert first_segment('/alpha/beta') == 'alpha'",
+      "    assert first_segment('/status_pages/all')",
+      "    assert read_field(Report(), 'status_pages') == 3",
+      '',
+    ].join('\n'),
+  });
+  assert.notEqual(d.name('status_pages'), 'status_pages');
+});
+
 test('a compiled module importing modules of its package relatively (from .errors import ..., from .kinds.colours import Palette: the C strings "errors" and "kinds.colours") finds them by those names: every part keeps its spelling', async () => {
   const loader = compileExtension('_loader', [
     '#define PY_SSIZE_T_CLEAN',

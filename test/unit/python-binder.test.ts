@@ -307,3 +307,23 @@ test('an annotated assignment binds the value after its annotation (field: Mappi
   const strings = scan.strings.map((s) => [scan.text.slice(s.token.contentStart, s.token.contentEnd), s.assignedValueOf ?? [], s.filledContainer ?? '']);
   assert.deepEqual(strings.filter(([text]) => ['Label', 'plain', 'key'].includes(text as string)), [['Label', [], ''], ['plain', ['label'], ''], ['key', [], 'table']]);
 });
+
+test('a string in a tuple of the literal a for statement iterates binds the loop name of its place (for name, expected in [("idfile", 1)]), not where the names stand at two depths (for (a, b), c in ...)', () => {
+  const scan = pythonFile(
+    [
+      'for name, expected in [("idfile", "x"), ("ids", "y")]:',
+      '    pass',
+      'for (a, b), c in [(("p", "q"), "r")]:',
+      '    pass',
+      'for word in ["w"]:',
+      '    pass',
+      '',
+    ].join('\n'),
+  ).binding;
+  const targets = (text: string) => scan.strings.find((s) => scan.text.slice(s.token.contentStart, s.token.contentEnd) === text)?.loopTargets;
+  assert.deepEqual(targets('idfile'), ['name']);
+  assert.deepEqual(targets('y'), ['expected']);
+  assert.equal(targets('r'), undefined);
+  assert.equal(targets('p'), undefined);
+  assert.deepEqual(targets('w'), ['word']);
+});

@@ -9,6 +9,7 @@ import { FileResolver, type ModuleContext } from './resolve';
 import { externalValueWord, distributionLookup, returningFunction, variableKey, handedAttributes, isKwargsName, nameArgumentFlow, stringRole, withNameFlow, type ArgumentFlow, type NameContainers, type StringRole } from './string-roles';
 import { appendTo } from '../common/multimap';
 import { forEachWord, splitWord } from './words';
+import { IDENTIFIER_SOURCE, isIdentifier } from '../python/identifiers';
 import { isNameShaped, isTemplateText, templateAttributes } from './prose';
 import { doctestSource } from '../python/doctest';
 
@@ -81,6 +82,12 @@ export interface FileFacts {
    * that lacks a feature, `from django.utils.http import parse_qsl`): one variable, two sources.
    */
   standIns: string[];
+  /**
+   * Modules of the repository it imports under the name an outside module binds in the same scope
+   * (`try: import json` / `except ImportError: from pkg import compat_json as json`): the module
+   * stands in for the outside one. Each pair: the repository's module, the outside module.
+   */
+  moduleStandIns: Array<[module: string, outside: string]>;
   /** Globals assigned a wrapper of an attribute spelled as they are (`partial = curry(toolz.partial)`): the name, and the repository's module it is read from ('' when from outside). */
   wrappedNames: Array<[name: string, module: string]>;
   /**
@@ -215,6 +222,8 @@ export interface FileFacts {
    * the outside class (dotted), which the call ties together.
    */
   outsidePairs: Array<[repoClass: string, outsideClass: string]>;
+  /** Variables assigned a class made by calling a class of the repository with their name, bases and a namespace (`Test = TestType('Test', (object,), {})`), in any scope: the variable and the callee's last name. */
+  madeClasses: Array<[variable: string, maker: string]>;
   /** Module-level variables assigned the result of a call to a callable of the repository (`Interface = InterfaceClass("Interface")`): the variable and the callable's last name (for a function of the module, each class it calls). */
   instances: Array<[variable: string, callee: string]>;
   /** Identifier-like strings of the tuples, lists and sets a class body or the module assigns to a name (`SUPPORTED_METHODS = ("GET", ...)`): the name and the string. */
@@ -258,6 +267,14 @@ export interface FileFacts {
   ordersByName: boolean;
   /** Outside modules it looks a computed name up on (`getattr(mpmath, fname)`, `hasattr(mpmath, fname)`), absolute. */
   outsideLookups: string[];
+  /** The separators (`.`, `/`) at which it cuts strings into names it looks up as attributes (see `attributePathSeparators`). */
+  attributePathSeparators: string[];
+  /**
+   * The parts of its paths of data, by separator: keys of dicts that are whole dotted strings not
+   * rooted in a module of the repository (`{'engine.autoreload.on': False}`), and the segments of
+   * URL paths (`'/status/on_end_stage?x=1'`).
+   */
+  pathDataWords: Array<[separator: string, word: string]>;
 }
 
 /** `dir(obj)`, `obj.__dict__`, `vars(obj)`, `inspect.getmembers(obj)`. */
@@ -281,7 +298,7 @@ function baseModule(resolver: FileResolver, chain: Chain): string | undefined {
 export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   const scan = scanPython(text);
   const resolver = new FileResolver(scan, context);
-  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], standIns: [], wrappedNames: [], computedModuleParents: [], pathWords: [], oneWordStrings: [], lowerWordStrings: [], nameKeys: [], nameReaders: [], nameAttributes: [], attributeWords: [], decorated: [], stringWords: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), ordersByName: ordersByName(scan), sortedLists: sortedLists(scan, resolver), outsideLookups: outsideLookups(scan, resolver), handedSelf: handedSelf(scan, resolver), typeNameLookups: typeNameLookups(scan, resolver), templatedAttributes: templatedAttributes(scan, resolver), caseDispatch: caseDispatch(scan, resolver), caseLookups: caseLookups(scan, resolver), classNameKeys: [], instances: moduleInstances(scan, resolver), outsidePairs: outsidePairs(scan, resolver), groupWords: [], wordStrings: [], externalValues: [], distributions: [], namePieces: [], pieceLookups: [], cutWords: [], laidOutWords: [], numberedPieces: [], templatePieces: [], keyWords: [], templateAttributes: [], computedKeywordCallees: [], containerWords: [], returnedKeys: [], attrsFields: [], dynamicAttributes: false, shadowedModules: [], attributeLocals: [], reexports: [], internalImports: internalImports(scan, resolver), optionNames: [], nameValued: [], nameContainers: { keys: [], values: [], parameters: [] }, handedAttributes: handedAttributes(resolver), nameArguments: nameArgumentFlow(resolver) };
+  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], standIns: [], moduleStandIns: [], wrappedNames: [], computedModuleParents: [], pathWords: [], oneWordStrings: [], lowerWordStrings: [], nameKeys: [], nameReaders: [], nameAttributes: [], attributeWords: [], decorated: [], stringWords: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), ordersByName: ordersByName(scan), sortedLists: sortedLists(scan, resolver), outsideLookups: outsideLookups(scan, resolver), attributePathSeparators: attributePathSeparators(scan, resolver), pathDataWords: [], handedSelf: handedSelf(scan, resolver), typeNameLookups: typeNameLookups(scan, resolver), templatedAttributes: templatedAttributes(scan, resolver), caseDispatch: caseDispatch(scan, resolver), caseLookups: caseLookups(scan, resolver), classNameKeys: [], instances: moduleInstances(scan, resolver), madeClasses: madeClasses(scan, resolver), outsidePairs: outsidePairs(scan, resolver), groupWords: [], wordStrings: [], externalValues: [], distributions: [], namePieces: [], pieceLookups: [], cutWords: [], laidOutWords: [], numberedPieces: [], templatePieces: [], keyWords: [], templateAttributes: [], computedKeywordCallees: [], containerWords: [], returnedKeys: [], attrsFields: [], dynamicAttributes: false, shadowedModules: [], attributeLocals: [], reexports: [], internalImports: internalImports(scan, resolver), optionNames: [], nameValued: [], nameContainers: { keys: [], values: [], parameters: [] }, handedAttributes: handedAttributes(resolver), nameArguments: nameArgumentFlow(resolver) };
   // Strings flow into names within the file, as the translation sees them (code.ts).
   const flow = withNameFlow(resolver);
   facts.nameValued = flow.names;
@@ -314,8 +331,12 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
       const imports = binding.imports ?? [];
       if (imports.length < 2 || !imports.some((i) => !resolver.isInternalModule(i.module, i.level))) continue;
       if (imports.some((i) => i.imported === name && resolver.isInternalModule(i.module, i.level))) facts.standIns.push(name);
+      const dotted = (i: (typeof imports)[number]) => (i.imported === undefined ? resolver.absoluteModule(i.module, i.level) : `${resolver.absoluteModule(i.module, i.level)}.${i.imported}`);
+      const outside = imports.filter((i) => !resolver.isInternalModule(i.module, i.level)).map(dotted);
+      for (const i of imports) if (resolver.isInternalModule(i.module, i.level) && context.isModule(dotted(i))) for (const module of outside) facts.moduleStandIns.push([dotted(i), module]);
     }
   }
+  facts.moduleStandIns = uniquePairs(facts.moduleStandIns);
   facts.wrappedNames = wrappedNames(scan, resolver);
   if (UPDATES_NAMESPACE.test(text)) {
     const unbound = new Set<string>();
@@ -539,6 +560,7 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
       facts.pathWords.push(listed[1]);
       facts.oneWordStrings.push(listed[1]);
     }
+    if ((role === 'prose' || role === 'keep') && !site.docstring && !site.token.parts) facts.pathDataWords.push(...pathDataWords(site, content, resolver));
     if (role === 'prose' && content.includes('<')) for (const m of content.matchAll(MARKUP_TAG)) facts.wordStrings.push(m[1]);
     if (!site.token.parts && site.assignedTo?.length === 1 && (site.container === 'group' || site.container === 'list' || site.container === 'set') && (site.scope === 0 || scan.scopes[site.scope].kind === 'class') && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) facts.groupWords.push([site.assignedTo[0], content]);
     if (role === 'prose' && !site.token.parts && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) {
@@ -573,6 +595,7 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   facts.lowerWordStrings = [...new Set(facts.lowerWordStrings)].sort();
   facts.laidOutWords = [...new Set(facts.laidOutWords)].sort();
   facts.numberedPieces = [...new Set(facts.numberedPieces)].sort();
+  facts.pathDataWords = uniquePairs(facts.pathDataWords);
   facts.templatePieces = [...new Map(facts.templatePieces.map((entry) => [entry.join(':'), entry] as const)).values()].sort((a, b) => (a.join(':') < b.join(':') ? -1 : a.join(':') > b.join(':') ? 1 : 0));
   facts.keyWords = [...new Set(facts.keyWords)].sort();
   facts.groupWords = uniquePairs(facts.groupWords);
@@ -675,6 +698,86 @@ function outsideLookups(scan: PyScan, resolver: FileResolver): string[] {
     if (outside !== undefined && !outside.startsWith('builtins.')) out.add(outside);
   }
   return [...out].sort();
+}
+
+/** A dotted name of two parts or more, the whole string. */
+const DOTTED_DATA = new RegExp(`^${IDENTIFIER_SOURCE}(?:\\.${IDENTIFIER_SOURCE})+$`, 'u');
+/** A segment of a URL's path: words joined by `.` or `-`, or a value formatted there (`%s`, `{}`, `{name}`). */
+const URL_SEGMENT = `(?:${IDENTIFIER_SOURCE}(?:[.-][\\p{L}\\p{N}_]+)*|%[sdr]|\\{[\\p{L}\\p{N}_]*\\})`;
+/** A URL's path (`/status/on_end_stage`, `/redirect/fragment/%s`, `/a.gif`, `/cookies/single?name=First`): segments, a query after them. */
+const URL_PATH = new RegExp(`^\\/${URL_SEGMENT}(?:\\/${URL_SEGMENT})*\\/?(?:\\?(.*))?$`, 'su');
+
+/**
+ * `FileFacts.pathDataWords` of one string of data: the parts of a dotted key of a dict, and of a URL
+ * handed to a callable or keyed (not prose, not a path of files a text mentions).
+ */
+function pathDataWords(site: StringSite, content: string, resolver: FileResolver): Array<[string, string]> {
+  if (site.container === 'dict-key' && DOTTED_DATA.test(content) && !resolver.isInternalModule(content.slice(0, content.indexOf('.')), 0)) return content.split('.').map((word) => ['.', word]);
+  const url = site.container === 'dict-key' || site.call !== undefined ? URL_PATH.exec(content) : null;
+  if (!url) return [];
+  // The query's keys are the keywords the handler is called with (`?user_id=7`).
+  const keys = (url[1] ?? '').split('&').map((pair) => pair.split('=')[0]);
+  // A segment of words joined by `.` or `-` reaches the name that joins them by `_` (`/feed.xml` serves `feed_xml`).
+  const segments = content.replace(/\?.*$/s, '').split('/').flatMap((segment) => (/[.-]/.test(segment) ? [segment.replace(/[.-]/g, '_'), ...segment.split(/[.-]/)] : [segment]));
+  return [...segments, ...keys].filter(isIdentifier).map((word) => ['/', word]);
+}
+
+/** Methods of `str` that cut it at a separator. */
+const SPLITTERS = new Set(['split', 'rsplit', 'partition', 'rpartition']);
+/** The separators of paths of attributes. */
+const PATH_SEPARATORS = new Set(['.', '/']);
+/** A callable named for importing (`import_module`, `__import__`, `import_string`): what it returns is a module or its member. */
+const IMPORTING = /import/i;
+
+/**
+ * `FileFacts.attributePathSeparators`: the file cuts strings at a separator and looks the pieces
+ * up as attributes on objects, directly or through the variables a function derives from them
+ * (`plugin, attr = key.split('.', 1)` then `getattr(engine, plugin)`; an object publisher's
+ * `for segment in [x for x in path.split('/') if x]: node = getattr(node, segment.replace('.',
+ * '_'))`). Not on modules it imports by such a path (`getattr(import_string(head), name)`: the
+ * strings it cuts name modules, not data).
+ */
+function attributePathSeparators(scan: PyScan, resolver: FileResolver): string[] {
+  // A variable, by the function it belongs to (comprehensions are their function's).
+  const key = (scope: number, name: string) => `${enclosingFunction(scan.scopes, scope)}:${name}`;
+  const rootKey = (chain: Chain | undefined) => (chain && chain.root !== -1 ? key(scan.sites[chain.root].scope, scan.sites[chain.root].text) : undefined);
+  const importedBy = (value: Chain) => value.steps[value.steps.length - 1] === '()' && IMPORTING.test(calledName(scan, { ...value, steps: value.steps.slice(0, -1) }) ?? '');
+  // `module = import_string(head)` then `getattr(module, name)`, or `getattr(import_module(head), name)`.
+  const isImported = (chain: Chain | undefined) => {
+    if (!chain || chain.root === -1) return false;
+    if (importedBy(chain)) return true;
+    const found = chain.steps.length === 0 ? resolver.lookupSite(scan.sites[chain.root]) : undefined;
+    return found !== undefined && found.binding.values.some(importedBy);
+  };
+  const attributeNames = new Set<string>();
+  for (const call of scan.calls) {
+    if (!ATTRIBUTE_NAME_BUILTINS.some((name) => resolver.isBuiltinCall(call.callee, name))) continue;
+    const name = call.args[1] && call.args[1].steps.every((step) => step === '[]') ? rootKey(call.args[1]) : undefined;
+    if (name !== undefined && !isImported(call.args[0])) attributeNames.add(name);
+  }
+  if (attributeNames.size === 0) return [];
+  const out: string[] = [];
+  for (const separator of PATH_SEPARATORS) {
+    const pieces = new Set<string>();
+    for (const site of scan.strings) {
+      if (site.call === undefined || site.argIndex !== 0 || !SPLITTERS.has(resolver.lastAttribute(site.call.callee) ?? '') || scan.text.slice(site.token.contentStart, site.token.contentEnd) !== separator) continue;
+      for (const target of site.assignedTo ?? site.loopTargets ?? []) pieces.add(key(site.scope, target));
+    }
+    // What a function derives from the pieces: the items of a loop over them, values computed from them.
+    let size = 0;
+    while (pieces.size > size) {
+      size = pieces.size;
+      for (const loop of scan.forLoops) {
+        const iterated = rootKey(loop.iterable);
+        if (iterated !== undefined && pieces.has(iterated)) for (const target of loop.targets) pieces.add(key(scan.sites[loop.iterable!.root].scope, target));
+      }
+      scan.scopes.forEach((scope, index) => {
+        for (const [name, binding] of scope.bindings) if (binding.values.some((value) => pieces.has(rootKey(value) ?? ''))) pieces.add(key(index, name));
+      });
+    }
+    if ([...pieces].some((name) => attributeNames.has(name))) out.push(separator);
+  }
+  return out;
 }
 
 /** A tag's name in markup (`<sourcepos>`, `</b>`, `<br/>`, `<a href=...>`), not a repr's (`<Migration %s>`). */
@@ -925,6 +1028,20 @@ function moduleInstances(scan: PyScan, resolver: FileResolver): FileFacts['insta
         if (steps.length === 0 || (steps.length === 1 && steps[0] === '__new__')) add(name, scan.sites[call.callee.root].text);
       }
     }
+  }
+  return [...out.values()].sort(byJoined);
+}
+
+/** `FileFacts.madeClasses`. */
+function madeClasses(scan: PyScan, resolver: FileResolver): FileFacts['madeClasses'] {
+  const out = new Map<string, [string, string]>();
+  for (const call of scan.calls) {
+    const maker = call.callee.steps.length === 0 ? calledName(scan, call.callee) : undefined;
+    if (maker === undefined || resolver.classify(call.callee.root) === 'external' || call.args.length !== 3) continue;
+    const named = scan.strings.find((site) => site.call === call && site.argIndex === 0 && site.whole);
+    // The class is bound to the name it is given (the key the maker derives is of that name).
+    const variable = named?.assignedTo?.length === 1 ? named.assignedTo[0] : undefined;
+    if (variable !== undefined && scan.text.slice(named!.token.contentStart, named!.token.contentEnd) === variable) out.set(`${variable}\0${maker}`, [variable, maker]);
   }
   return [...out.values()].sort(byJoined);
 }

@@ -117,6 +117,19 @@ export function buildNames(
   for (const file of input.facts) for (const name of file.optionNames) keep(name, 'command-line-option');
   // The repository's stand-in for an outside name, imported by that name where the outside one may be (`FileFacts.standIns`).
   for (const file of input.facts) for (const name of file.standIns) keep(name, 'external-stand-in');
+  // A module of the repository standing in for an outside one (`from pkg import compat_json as json`): the names it binds (its
+  // own, those of its star imports, those it imports from the repository's modules) that the outside module has are read by that module's spelling.
+  const reexported = new Map<string, string[]>();
+  input.facts.forEach((file, i) => {
+    const module = input.factModules[i];
+    if (module !== undefined) reexported.set(module, file.reexports.map(([name]) => name));
+  });
+  for (const file of input.facts) {
+    for (const [module, outside] of file.moduleStandIns) {
+      const names = external.moduleNames(outside);
+      for (const name of [...bindings(module).own, ...(reexported.get(module) ?? [])]) if (names?.has(name)) keep(name, 'external-stand-in');
+    }
+  }
   // A global assigned a wrapper of the outside name it is spelled as (`partial = curry(toolz.partial)`, where `toolz` imports `partial` from
   // functools; `dumps = traced(json.dumps)`): the same public name in another namespace, compared by key with the first (`vars(toolz)`).
   for (const file of input.facts) for (const [name, module] of file.wrappedNames) if (module === '' || bindings(module).external.has(name)) keep(name, 'external-stand-in');
@@ -169,11 +182,11 @@ export function buildNames(
   keepForwardedKeywords(input.facts, universe, keep);
   const membersOf = classMembers(input.facts);
   keepProtocolNames(input.facts, external, membersOf, keep);
+  keepDuckProtocols(input.facts, external, keep);
   keepOutsidePairNames(input.facts, external, membersOf, keep);
   keepTypeNameHandlers(input.facts, external, membersOf, keep);
   keepCaseDispatched(input.facts, keep);
   keepCaseLookedUp(input.facts, membersOf, keep);
-  keepNameKeyedClasses(input.facts, keep);
   for (const name of nameCheckedClasses(input.facts)) keep(name, 'class-name-check');
   // A template reads these attributes by name from the object's namespace (`fmt % record.__dict__`), wherever its text is written.
   for (const file of input.facts) for (const name of file.templatedAttributes) keep(name, 'namespace-template');
@@ -288,6 +301,11 @@ export function buildNames(
   for (const word of registeredByName(input.facts)) keptEverywhere[word] ??= 'registered-by-name';
   for (const word of outsideTypeFamilyNames(input.facts, definitions, external)) keptEverywhere[word] ??= 'outside-type-family';
   for (const word of lowercasedClassNames(input.facts, input.paths)) keptEverywhere[word] ??= 'lowercased-in-data';
+  for (const word of nameKeyedClasses(input.facts)) keptEverywhere[word] ??= 'class-name-key';
+  // Paths of data that a file cuts into attribute names (`'engine.autoreload.on'`, a URL's `/status/on_end_stage`): the data keeps
+  // its spelling, so must the attributes it names, and the keywords its parts become (`'tools.caching.delay'`, `?page_size=3`).
+  const separators = new Set(input.facts.flatMap((f) => f.attributePathSeparators));
+  for (const file of input.facts) for (const [separator, word] of file.pathDataWords) if (separators.has(separator) && definitions.has(word)) keptEverywhere[word] ??= 'path-data';
   for (const word of templateKeys(input)) keptEverywhere[word] ??= 'template-key';
   for (const word of Object.keys(options.mixedData ?? {})) keptEverywhere[word] ??= 'mixed-data';
   for (const word of Object.keys(options.givenBack ?? {})) keptEverywhere[word] = 'gate';
@@ -527,6 +545,41 @@ function keepProtocolNames(facts: readonly FileFacts[], external: ExternalNames,
 }
 
 /**
+ * A class of the repository whose public methods and attributes are mostly those of a class of a
+ * package the repository imports implements that class's protocol, though it inherits nothing: a result
+ * defining `startTest`, `addFailure`, `wasSuccessful`... of `unittest.TestResult`, a stand-in record
+ * setting `levelname`, `exc_text` and defining `getMessage` of `logging.LogRecord`. The package's
+ * code calls and reads them by those names on its instances, wherever the repository hands them
+ * over (a fake socket's `recv_into` read by `socket.SocketIO`): they keep their spelling. Three at
+ * least, and half the class's public members: a class sharing a word or two with one of the
+ * standard library's is not one of its kind.
+ */
+function keepDuckProtocols(facts: readonly FileFacts[], external: ExternalNames, keep: (word: string, reason: string) => void): void {
+  const MIN_SHARED = 3;
+  const classes: Array<Set<string>> = [];
+  const byMember = new Map<string, number[]>();
+  for (const file of facts) {
+    for (const cls of file.classes) {
+      const fields = new Set(cls.fields);
+      const members = new Set([...cls.members.filter((m) => !fields.has(m)), ...cls.assigned].filter((m) => !m.startsWith('_')));
+      if (members.size < MIN_SHARED) continue;
+      for (const member of members) appendTo(byMember, member, classes.length);
+      classes.push(members);
+    }
+  }
+  if (classes.length === 0) return;
+  // The packages the repository imports (not those the analysis always counts as outside).
+  const imported = new Set(facts.flatMap((f) => f.externalModules.map((m) => m.split('.')[0])));
+  const kept = new Set<string>();
+  for (const members of external.classesOf(imported).values()) {
+    const shared = new Map<number, string[]>();
+    for (const member of members) for (const index of byMember.get(member) ?? []) appendTo(shared, index, member);
+    for (const [index, names] of shared) if (names.length >= MIN_SHARED && 2 * names.length >= classes[index].size) for (const name of names) kept.add(name);
+  }
+  for (const name of [...kept].sort()) keep(name, 'duck-protocol');
+}
+
+/**
  * A declarative class of the repository (its fields are data: an interface a class maker makes)
  * that a module hands together with an outside class (`classImplements(timedelta, ITimeDelta)`)
  * describes that class: its members (and its bases') that the outside class has keep their
@@ -625,24 +678,29 @@ function keepCaseLookedUp(facts: readonly FileFacts[], membersOf: (className: st
 
 /**
  * A metaclass that keys each class it makes by its name, lower-cased (`tagname =
- * name.lower().replace("directive", "")`), makes data of the names of its classes and their
- * subclasses: a class whose key the repository's strings spell (`"i18n:singular"` for
- * `SingularDirective`) keeps its name, so that the key stays what the data looks up.
+ * name.lower().replace("directive", "")`, `setattr(root, name.lower(), cls())`), makes data of the
+ * names of its classes (by `metaclass=` or made by calling it: `Test = TestType('Test', (object,),
+ * {})`) and their subclasses: a class whose key the repository's strings spell (`"i18n:singular"` for
+ * `SingularDirective`) keeps its name everywhere (a class a function defines too), so that the key
+ * stays what the data looks up.
  */
-function keepNameKeyedClasses(facts: readonly FileFacts[], keep: (word: string, reason: string) => void): void {
+function nameKeyedClasses(facts: readonly FileFacts[]): Set<string> {
+  const out = new Set<string>();
   const pieces = new Map<string, string[]>();
   for (const file of facts) for (const [metaclass, piece] of file.classNameKeys) appendTo(pieces, metaclass, piece);
-  if (pieces.size === 0) return;
+  if (pieces.size === 0) return out;
   const classes = facts.flatMap((f) => f.classes);
   const words = new Set(facts.flatMap((f) => f.stringWords.map((word) => word.toLowerCase())));
   for (const [metaclass, removed] of pieces) {
-    for (const name of withSubclasses(classes, classes.filter((c) => c.metaclass === metaclass).map((c) => c.name))) {
+    const made = facts.flatMap((f) => f.madeClasses.filter(([, maker]) => maker === metaclass).map(([variable]) => variable));
+    for (const name of withSubclasses(classes, [...classes.filter((c) => c.metaclass === metaclass).map((c) => c.name), ...made])) {
       for (const piece of removed) {
         const key = piece === '' ? name.toLowerCase() : name.toLowerCase().split(piece).join('');
-        if (key !== '' && words.has(key)) keep(name, 'class-name-key');
+        if (key !== '' && words.has(key)) out.add(name);
       }
     }
   }
+  return out;
 }
 
 /**

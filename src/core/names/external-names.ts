@@ -281,6 +281,19 @@ export class ExternalNames {
     return index === undefined ? undefined : this.classNames()[index];
   }
 
+  /** Each class these packages define or re-export, once, by qualified name, with its members (its own and its known bases'). */
+  classesOf(tops: Iterable<string>): Map<string, ReadonlySet<string>> {
+    const out = new Map<string, ReadonlySet<string>>();
+    const sorted = [...new Set(tops)].sort();
+    for (const names of [this.own, ...this.layers]) {
+      const qualified = names.classNames();
+      for (const top of sorted) {
+        for (const index of names.byTop().get(top)?.classes ?? []) if (!out.has(qualified[index])) out.set(qualified[index], names.membersOf(index));
+      }
+    }
+    return out;
+  }
+
   /** Attributes and methods of a class, its own and those of its known bases. */
   classMembers(qualified: string): ReadonlySet<string> | undefined {
     if (this.layers.length > 0) return this.firstOf((names) => names.classMembers(qualified));

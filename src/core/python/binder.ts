@@ -185,7 +185,7 @@ export interface StringSite {
   assignedPieceOf?: string[];
   /** The string is the default value of this parameter. */
   paramDefault?: string;
-  /** The string is an element of the literal iterated by `for X in (...)`: the loop's names. */
+  /** The string is an element of the literal iterated by `for X in (...)` (the loop's names), or the place of a tuple there that `for X, Y in [(...), ...]` binds to one name. */
   loopTargets?: string[];
   /** The nearest call the string is an argument of, through lists and tuples, and its place there. */
   outer?: { call: CallContext; argIndex: number; position: number };
@@ -670,7 +670,12 @@ class Scanner {
     const store = this.isStore(tokens, k);
     if (store) {
       site.store = true;
-      if (this.stmt.kind === 'for' && this.stmt.inForTarget && this.brackets.length <= 1) this.stmt.forTargets.push(text);
+      if (this.stmt.kind === 'for' && this.stmt.inForTarget && this.brackets.length <= 1) {
+        // `for (a, b), c in`: names at two depths, whose places are not the tuple's.
+        if (this.stmt.forTargets.length > 0 && this.stmt.forTargetDepth !== this.brackets.length) this.stmt.forTargetsNested = true;
+        this.stmt.forTargetDepth = this.brackets.length;
+        this.stmt.forTargets.push(text);
+      }
       if (this.top()?.inForTarget) this.top()!.loop?.targets.push(text);
       const kind = this.storeKind();
       const scope = this.bind(text, kind);
@@ -886,7 +891,11 @@ class Scanner {
       const prevToken = tokens[k - 1];
       if (params.length > 0 && prevToken && this.text.slice(prevToken.start, prevToken.end) === '=') site.paramDefault = params[params.length - 1].name;
     }
-    if (this.stmt.kind === 'for' && !this.stmt.inForTarget && this.brackets.length === 1 && this.stmt.forTargets.length > 0) site.loopTargets = this.stmt.forTargets;
+    if (this.stmt.kind === 'for' && !this.stmt.inForTarget && this.stmt.forTargets.length > 0) {
+      if (this.brackets.length === 1) site.loopTargets = this.stmt.forTargets;
+      // `for name, expected in [("idfile", ".ids"), ...]`: each place of the tuples binds the loop's name of that place.
+      else if (site.element !== undefined && this.stmt.forTargets.length > 1 && !this.stmt.forTargetsNested && site.element < this.stmt.forTargets.length) site.loopTargets = [this.stmt.forTargets[site.element]];
+    }
     const filled = this.filledContainer(tokens);
     if (filled !== undefined) site.filledContainer = filled;
     for (let b = this.brackets.length - 1; b >= 0; b--) {
@@ -939,10 +948,12 @@ class Scanner {
   }
 
   private isWholeArgument(tokens: Token[], k: number, open = '(', close = ')'): boolean {
+    // The string's implicit concatenation, and comments (`parametrize(  # noqa` before it).
+    const inside = (t: Token) => t.type === Tok.String || t.type === Tok.Comment;
     let a = k;
-    while (a > 0 && tokens[a - 1].type === Tok.String) a--;
+    while (a > 0 && inside(tokens[a - 1])) a--;
     let b = k;
-    while (b + 1 < tokens.length && tokens[b + 1].type === Tok.String) b++;
+    while (b + 1 < tokens.length && inside(tokens[b + 1])) b++;
     const opText = (t: Token | undefined) => (t && t.type === Tok.Op ? this.text.slice(t.start, t.end) : '');
     return [open, ',', '='].includes(opText(tokens[a - 1])) && [close, ','].includes(opText(tokens[b + 1]));
   }
@@ -1333,6 +1344,9 @@ interface StatementState {
   valueTargets: string[];
   /** Names bound by a `for` statement. */
   forTargets: string[];
+  /** The bracket depth of the last of them, and whether they stand at several depths (`for (a, b), c in`). */
+  forTargetDepth: number;
+  forTargetsNested: boolean;
   /** Names bound by the statement's assignment targets (scope, name). */
   bound: Array<{ scope: number; name: string }>;
   inForTarget: boolean;
@@ -1370,6 +1384,8 @@ function newStatement(): StatementState {
     targetNames: [],
     valueTargets: [],
     forTargets: [],
+    forTargetDepth: 0,
+    forTargetsNested: false,
     bound: [],
     inForTarget: false,
     afterAs: false,

@@ -219,36 +219,81 @@ def module_source(dotted):
     return None
 
 
-def fixture_names(path):
-    """Names of the fixtures a module defines: functions decorated with `fixture` (`name=` when given)."""
+def fixture_maker(node):
+    """Whether `node` is `fixture` or `fixture(...)` (`pytest.fixture`, `yield_fixture` too), and the `name=` it gives."""
+    call = node if isinstance(node, ast.Call) else None
+    target = call.func if call else node
+    last = target.attr if isinstance(target, ast.Attribute) else target.id if isinstance(target, ast.Name) else ""
+    if last not in ("fixture", "yield_fixture"):
+        return False, None
+    given = [k.value for k in (call.keywords if call else []) if k.arg == "name"]
+    value = getattr(given[0], "value", getattr(given[0], "s", None)) if given else None
+    return True, value if isinstance(value, str) else None
+
+
+def imported_module(package, node):
+    """The module `from ... import` reads (relative to `package` for `from .x import`), or None."""
+    if not node.level:
+        return node.module
+    parts = package.split(".") if package else []
+    keep = len(parts) - (node.level - 1)
+    if keep < 1:
+        return None
+    return ".".join(parts[:keep] + ([node.module] if node.module else []))
+
+
+def fixture_names(dotted, memo=None):
+    """Names of the fixtures a module holds, as pytest collects them from its namespace: functions
+    decorated with `fixture` (`name=` when given), names assigned a fixture made by a call
+    (`mocker = pytest.fixture()(_mocker)`), and the fixtures it imports from the other modules of
+    its package (`from pkg.plugin import mocker`, `*`), read with `ast`, nothing imported."""
+    memo = {} if memo is None else memo
+    if dotted in memo:
+        return memo[dotted]
+    memo[dotted] = []
+    path = module_source(dotted)
+    if path is None:
+        return []
     try:
         with open(path, "rb") as f:
             tree = ast.parse(f.read())
     except (OSError, SyntaxError, ValueError):
         return []
+    package = dotted if os.path.basename(path) == "__init__.py" else dotted.rpartition(".")[0]
     names = set()
     for node in tree.body:
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            continue
-        for decorator in node.decorator_list:
-            call = decorator if isinstance(decorator, ast.Call) else None
-            target = call.func if call else decorator
-            last = target.attr if isinstance(target, ast.Attribute) else target.id if isinstance(target, ast.Name) else ""
-            if last not in ("fixture", "yield_fixture"):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for decorator in node.decorator_list:
+                made, name = fixture_maker(decorator)
+                if made:
+                    names.add(name or node.name)
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and isinstance(node.value, ast.Call):
+            # `pytest.fixture()(f)`, `pytest.fixture(scope="class")(f)`, `pytest.fixture(f)`.
+            value = node.value
+            made, name = fixture_maker(value.func) if isinstance(value.func, ast.Call) else fixture_maker(value) if value.args else (False, None)
+            if made:
+                names.add(name or node.targets[0].id)
+        elif isinstance(node, ast.ImportFrom):
+            # Only the plugin's own modules: pytest's and the standard library's hold no fixtures of it.
+            source = imported_module(package, node)
+            if source is None or source.split(".")[0] != dotted.split(".")[0]:
                 continue
-            given = [k.value for k in (call.keywords if call else []) if k.arg == "name"]
-            name = given[0] if given else None
-            value = getattr(name, "value", getattr(name, "s", None))
-            names.add(value if isinstance(value, str) else node.name)
-    return sorted(names)
+            held = set(fixture_names(source, memo))
+            for alias in node.names:
+                if alias.name == "*":
+                    names.update(name for name in held if not name.startswith("_"))
+                elif alias.name in held:
+                    names.add(alias.asname or alias.name)
+    memo[dotted] = sorted(names)
+    return memo[dotted]
 
 
 def pytest_plugins():
     """Every pytest11 entry point's module (setuptools plugins pytest loads itself) and its fixtures."""
     plugins = []
+    memo = {}
     for dotted in entry_point_modules("pytest11"):
-        path = module_source(dotted)
-        fixtures = fixture_names(path) if path else []
+        fixtures = fixture_names(dotted, memo)
         if fixtures:
             plugins.append({"module": dotted, "top": dotted.split(".")[0], "fixtures": fixtures})
     return plugins
