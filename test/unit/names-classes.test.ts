@@ -3782,7 +3782,7 @@ test("a metaclass that mounts each class it makes under its name lower-cased (se
   assert.notEqual(d.name('Mounting'), 'Mounting');
 });
 
-test("a module of the repository imported under an outside module's name where that module may be missing (try: import json / except ImportError: from pkg import compat_json as json) stands in for it: its names that the outside module has keep their spelling, which the program reads through that name", async () => {
+test("a module of the repository imported under an outside module's name where that module is missing (try: import fastjson as json / except ImportError: from pkg import compat_json as json) stands in for it: its names keep their spelling (those the outside module has, all where it is unknown), which the program reads through that name as the outside module's", async () => {
   const d = await viewRunsLikeOriginal({
     'codec/__init__.py': '',
     'codec/compat_json.py': [
@@ -3801,7 +3801,7 @@ test("a module of the repository imported under an outside module's name where t
     ].join('\n'),
     'codec/writer.py': [
       'try:',
-      '    import json',
+      '    import fastjson_not_installed as json',
       'except ImportError:',
       '    from codec import compat_json as json',
       '',
@@ -3814,9 +3814,9 @@ test("a module of the repository imported under an outside module's name where t
       '    return json.dumps(obj) + SortedEncoder().encode([1])',
       '',
     ].join('\n'),
-    'tests/test_writer.py': 'from codec.writer import encode\n\n\ndef test_encode():\n    assert encode({"a": 1}) == \'{"a": 1}[1]\'\n',
+    'tests/test_writer.py': 'from codec.writer import encode\n\n\ndef test_encode():\n    assert encode({"a": 1}) == "{\'a\': 1}[1]"\n',
   });
-  assert.notEqual(d.name('render_fallback'), 'render_fallback');
+  assert.equal(d.bundle.names!.keptMembers.render_fallback, 'external-stand-in');
   assert.notEqual(d.name('compat_json'), 'compat_json');
 });
 
@@ -3849,6 +3849,116 @@ test("a path cut at its slashes in one function and a variable of the same name 
     ].join('\n'),
   });
   assert.notEqual(d.name('status_pages'), 'status_pages');
+});
+
+test("a name bound to an outside module and, where that is missing, to a module of the repository standing in for it (try: import ast / except ImportError: from pkg import ast25 as ast) is the outside module: a class made on ast.NodeVisitor through it is built on the outside class (its visit_FunctionDef, self.generic_visit keep their spelling)", async () => {
+  const d = await viewRunsLikeOriginal({
+    'trees/__init__.py': '',
+    'trees/ast25.py': [
+      'class NodeVisitor(object):',
+      '    def visit(self, node):',
+      "        method = 'visit_' + node.__class__.__name__",
+      '        return getattr(self, method, self.generic_visit)(node)',
+      '',
+      '    def generic_visit(self, node):',
+      '        return None',
+      '',
+      '    def describe_visitor(self):',
+      '        return "fallback"',
+      '',
+    ].join('\n'),
+    'trees/names.py': [
+      'try:',
+      '    import ast',
+      'except ImportError:',
+      '    from trees import ast25 as ast',
+      '',
+      '',
+      'class NameCollector(ast.NodeVisitor):',
+      '    def __init__(self):',
+      '        self.found = []',
+      '',
+      '    def visit_FunctionDef(self, node):',
+      '        self.found.append(node.name)',
+      '        self.generic_visit(node)',
+      '',
+      '',
+      'def function_names(source):',
+      '    collector = NameCollector()',
+      '    collector.visit(ast.parse(source))',
+      '    return collector.found',
+      '',
+    ].join('\n'),
+    'tests/test_names.py': 'from trees.names import function_names\n\n\ndef test_names():\n    assert function_names("def a():\\n    def b():\\n        pass\\n") == ["a", "b"]\n',
+  });
+  assert.notEqual(d.name('describe_visitor'), 'describe_visitor');
+});
+
+test("a class's tuple of field names that its __init__ zips with its arguments into setattr (for name, value in zip(self._fields, args): setattr(self, name, value)) holds names, bare (_fields = \"a\", \"b\") or in parentheses: its strings follow the attributes' view", async () => {
+  const d = await viewRunsLikeOriginal({
+    'nodes/__init__.py': [
+      'class Node(object):',
+      '    _fields = ()',
+      '',
+      '    def __init__(self, *args):',
+      '        for name, value in zip(self._fields, args):',
+      '            setattr(self, name, value)',
+      '',
+      '',
+      'class Interpolation(Node):',
+      '    _fields = "stanza", "glyph"',
+      '',
+      '',
+      'class Quote(Node):',
+      '    _fields = ("verse",)',
+      '',
+      '',
+      'def quote(verse):',
+      '    return Quote(verse).verse',
+      '',
+      '',
+      'def make(stanza, glyph="?"):',
+      '    return Interpolation(stanza, glyph)',
+      '',
+      '',
+      'def render(node):',
+      '    return node.stanza + node.glyph',
+      '',
+    ].join('\n'),
+    'tests/test_nodes.py': 'from nodes import make, quote, render\n\n\ndef test_render():\n    assert render(make("a", "b")) == "ab"\n    assert quote("c") == "c"\n',
+  });
+  assert.notEqual(d.name('stanza'), 'stanza');
+});
+
+test("what a __name__ property returns is a name (return \"%s_MARKER\" % self.name): built from data ('DEFAULT'), the names of its family keep their spelling, which code generated from that __name__ imports", async () => {
+  const d = await viewRunsLikeOriginal({
+    'markers/__init__.py': [
+      'class ImportableMarker(object):',
+      '    def __init__(self, module, label):',
+      '        self.__module__ = module',
+      '        self.label = label',
+      '',
+      '    @property',
+      '    def __name__(self):',
+      '        return "%s_MARKER" % self.label',
+      '',
+      '',
+      'DEFAULT_MARKER = ImportableMarker(__name__, "DEFAULT")',
+      '',
+      '',
+      'def import_line(marker):',
+      '    return "from %s import %s" % (marker.__module__, marker.__name__)',
+      '',
+      '',
+      'def reload_marker(marker):',
+      '    namespace = {}',
+      '    exec(import_line(marker), namespace)',
+      '    return namespace[marker.__name__]',
+      '',
+    ].join('\n'),
+    'tests/test_markers.py': 'from markers import DEFAULT_MARKER, reload_marker\n\n\ndef test_reload():\n    assert reload_marker(DEFAULT_MARKER) is DEFAULT_MARKER\n',
+  });
+  assert.notEqual(d.name('ImportableMarker'), 'ImportableMarker');
 });
 
 test('a compiled module importing modules of its package relatively (from .errors import ..., from .kinds.colours import Palette: the C strings "errors" and "kinds.colours") finds them by those names: every part keeps its spelling', async () => {

@@ -117,8 +117,9 @@ export function buildNames(
   for (const file of input.facts) for (const name of file.optionNames) keep(name, 'command-line-option');
   // The repository's stand-in for an outside name, imported by that name where the outside one may be (`FileFacts.standIns`).
   for (const file of input.facts) for (const name of file.standIns) keep(name, 'external-stand-in');
-  // A module of the repository standing in for an outside one (`from pkg import compat_json as json`): the names it binds (its
-  // own, those of its star imports, those it imports from the repository's modules) that the outside module has are read by that module's spelling.
+  // A module of the repository standing in for an outside one (`from pkg import compat_json as json`), which runs where that is
+  // missing: the names it binds (its own, those of its star imports, those it imports from the repository's modules) that the
+  // outside module has, all of them where that is unknown, are read through the name by the outside module's spelling.
   const reexported = new Map<string, string[]>();
   input.facts.forEach((file, i) => {
     const module = input.factModules[i];
@@ -127,7 +128,7 @@ export function buildNames(
   for (const file of input.facts) {
     for (const [module, outside] of file.moduleStandIns) {
       const names = external.moduleNames(outside);
-      for (const name of [...bindings(module).own, ...(reexported.get(module) ?? [])]) if (names?.has(name)) keep(name, 'external-stand-in');
+      for (const name of [...bindings(module).own, ...(reexported.get(module) ?? [])]) if (names === undefined || names.has(name)) keep(name, 'external-stand-in');
     }
   }
   // A global assigned a wrapper of the outside name it is spelled as (`partial = curry(toolz.partial)`, where `toolz` imports `partial` from

@@ -182,11 +182,25 @@ export class FileResolver {
     return this.bindingClass(found.scope, site.text, found.binding);
   }
 
+  /**
+   * The outside module a binding imports where a module of the repository stands in for it under
+   * the same name (`try: import ast` / `except ImportError: from pkg import ast25 as ast`): the
+   * outside module is what runs where it is installed.
+   */
+  private outsideModuleStoodInFor(binding: Binding): string | undefined {
+    const imports = binding.imports ?? [];
+    const dotted = (i: (typeof imports)[number]) => (i.imported === undefined ? this.absoluteModule(i.module, i.level) : `${this.absoluteModule(i.module, i.level)}.${i.imported}`);
+    const internal = imports.filter((i) => this.isInternalModule(i.module, i.level));
+    const outside = imports.find((i) => !this.isInternalModule(i.module, i.level));
+    return outside !== undefined && internal.length > 0 && internal.every((i) => this.context.isModule(dotted(i))) ? dotted(outside) : undefined;
+  }
+
   bindingClass(scopeIndex: number, name: string, binding: Binding): NameClass {
     const scope = this.scan.scopes[scopeIndex];
     // `try: from functools import cached_property` / `except ImportError: class cached_property`:
     // the import is what runs; the fallback only stands in for it.
     if (binding.kinds & (Bind.ImportModule | Bind.ImportName)) {
+      if (this.outsideModuleStoodInFor(binding) !== undefined) return 'external';
       const module = this.absoluteModule(binding.module ?? '', binding.level ?? 0);
       const internal = this.isInternalModule(binding.module ?? '', binding.level ?? 0);
       if (!internal) return 'external';
@@ -372,6 +386,8 @@ export class FileResolver {
     if (!found) return this.context.builtins.has(site.text) ? ['builtins', site.text, ...chain.steps].join('.') : undefined;
     const binding = found.binding;
     if (!(binding.kinds & (Bind.ImportModule | Bind.ImportName))) return undefined;
+    const stoodInFor = this.outsideModuleStoodInFor(binding);
+    if (stoodInFor !== undefined) return [stoodInFor, ...chain.steps].join('.');
     if (this.isInternalModule(binding.module ?? '', binding.level ?? 0)) return this.throughOutsideImport(chain);
     const module = binding.module ?? '';
     const base = binding.imported === undefined ? module : `${module}.${binding.imported}`;

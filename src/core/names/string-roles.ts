@@ -442,6 +442,9 @@ function handedAttributeArgument(call: CallContext, index: number, resolver: Fil
 function nameRole(site: StringSite, resolver: FileResolver): StringRole | undefined {
   if (site.assignedTo?.some((n) => ALL_LIKE.has(n)) && (site.container === 'list' || site.container === 'group' || site.container === 'set' || site.container === undefined)) return 'names';
   if (site.comparedWith && NAMEISH_ATTRIBUTES.has(resolver.lastAttribute(site.comparedWith) ?? '')) return 'definition-names';
+  // `def __name__(self): return "%s_MARKER" % self.label`: what an object gives as its name is one, built or whole.
+  const returnedBy = returningFunction(resolver.scan, site.token.start, site.scope);
+  if (returnedBy !== undefined && NAMEISH_ATTRIBUTES.has(returnedBy)) return site.token.parts || /^\s*(?:%|\+|\.format\b)/.test(resolver.scan.text.slice(site.token.end, site.token.end + 12)) ? 'fragments' : 'definition-names';
   if (site.comparedWith && denotesAll(site.comparedWith, resolver)) return 'names';
   // `def __getattr__(name): if name == "hmn": ...` serves the attribute of that name.
   if (site.comparedWith && isAttributeNameParameter(site.comparedWith, resolver)) return 'names';
@@ -770,7 +773,7 @@ export function nameValuedNames(resolver: FileResolver): { names: string[]; cont
   const valueContainers = new Set<string>();
   const attributes = { keys: new Set<string>(), values: new Set<string>() };
   const parameters = new Set<string>();
-  for (const loop of resolver.scan.forLoops) {
+  for (const loop of zippedLoops(resolver)) {
     if (!loop.iterable || !loop.targets.some((t) => out.has(t))) continue;
     let chain = loop.iterable;
     const steps = chain.steps;
@@ -811,6 +814,25 @@ export function nameValuedNames(resolver: FileResolver): { names: string[]; cont
     valueContainers: [...valueContainers],
     attributeContainers: { keys: [...attributes.keys].sort(), values: [...attributes.values].sort(), parameters: [...parameters].sort() },
   };
+}
+
+/**
+ * The file's loops, and a loop over each argument of a loop over `zip(...)` by the name of its
+ * place (`for name, value in zip(self._fields, args)` iterates `self._fields` into `name`).
+ */
+function zippedLoops(resolver: FileResolver): PyScan['forLoops'] {
+  const scan = resolver.scan;
+  const out = [...scan.forLoops];
+  for (const loop of scan.forLoops) {
+    const iterable = loop.iterable;
+    if (!iterable || iterable.root === -1 || iterable.steps.length !== 1 || iterable.steps[0] !== '()') continue;
+    const call = scan.calls.find((c) => c.callee.root === iterable.root && c.callee.steps.length === 0);
+    if (!call || !resolver.isBuiltinCall(call.callee, 'zip')) continue;
+    loop.targets.forEach((target, i) => {
+      if (call.args[i]) out.push({ targets: [target], iterable: call.args[i] });
+    });
+  }
+  return out;
 }
 
 /**

@@ -192,7 +192,8 @@ export interface StringSite {
   /**
    * A key, value or item of a literal that fills an attribute's container (a dict, list, set or
    * tuple): the attribute's name, when the literal is the whole value assigned to it
-   * (`self.X = {...}`) or the argument of one of its filling methods (`self.X.update({...})`).
+   * (`self.X = {...}`, in a class body a bare tuple `X = "a", "b"`) or the argument of one of
+   * its filling methods (`self.X.update({...})`).
    */
   filledContainer?: string;
   /** The string is the item at this place of a tuple that is an item of the statement's list or tuple (`[("a", 1), ...]`). */
@@ -896,7 +897,7 @@ class Scanner {
       // `for name, expected in [("idfile", ".ids"), ...]`: each place of the tuples binds the loop's name of that place.
       else if (site.element !== undefined && this.stmt.forTargets.length > 1 && !this.stmt.forTargetsNested && site.element < this.stmt.forTargets.length) site.loopTargets = [this.stmt.forTargets[site.element]];
     }
-    const filled = this.filledContainer(tokens);
+    const filled = this.filledContainer(tokens, k);
     if (filled !== undefined) site.filledContainer = filled;
     for (let b = this.brackets.length - 1; b >= 0; b--) {
       const outer = this.brackets[b];
@@ -931,11 +932,16 @@ class Scanner {
   }
 
   /** See `StringSite.filledContainer`: for a string directly inside the innermost bracket. */
-  private filledContainer(tokens: Token[]): string | undefined {
+  private filledContainer(tokens: Token[], k: number): string | undefined {
+    const targets = this.stmt.valueTargets;
     const literal = this.top();
+    // A bare tuple in a class body (`_fields = "a", "b"`) fills the class's attribute.
+    if (!literal && this.brackets.length === 0 && this.scopes[this.scope].kind === 'class' && this.stmt.valueEquals >= 0 && targets.length === 1) {
+      const [before, after] = [this.opText(tokens[k - 1]), this.opText(tokens[k + 1])];
+      return before === ',' || (k === this.stmt.valueEquals + 1 && after === ',') ? targets[0] : undefined;
+    }
     if (!literal || (literal.kind !== 'dict' && literal.kind !== 'list' && literal.kind !== 'group')) return undefined;
     if (this.brackets.length === 1) {
-      const targets = this.stmt.valueTargets;
       return this.stmt.valueEquals >= 0 && literal.openToken === this.stmt.valueEquals + 1 && targets.length === 1 && !this.stmt.targetNames.includes(targets[0]) ? targets[0] : undefined;
     }
     const call = this.brackets[this.brackets.length - 2];
@@ -954,8 +960,12 @@ class Scanner {
     while (a > 0 && inside(tokens[a - 1])) a--;
     let b = k;
     while (b + 1 < tokens.length && inside(tokens[b + 1])) b++;
-    const opText = (t: Token | undefined) => (t && t.type === Tok.Op ? this.text.slice(t.start, t.end) : '');
-    return [open, ',', '='].includes(opText(tokens[a - 1])) && [close, ','].includes(opText(tokens[b + 1]));
+    return [open, ',', '='].includes(this.opText(tokens[a - 1])) && [close, ','].includes(this.opText(tokens[b + 1]));
+  }
+
+  /** An operator token's text; '' for any other token or none. */
+  private opText(t: Token | undefined): string {
+    return t && t.type === Tok.Op ? this.text.slice(t.start, t.end) : '';
   }
 
   // ----- operators -----
