@@ -827,7 +827,8 @@ function zippedLoops(resolver: FileResolver): PyScan['forLoops'] {
     const iterable = loop.iterable;
     if (!iterable || iterable.root === -1 || iterable.steps.length !== 1 || iterable.steps[0] !== '()') continue;
     const call = scan.calls.find((c) => c.callee.root === iterable.root && c.callee.steps.length === 0);
-    if (!call || !resolver.isBuiltinCall(call.callee, 'zip')) continue;
+    // As many names as arguments (`for i, (a, b) in zip(x, y)` binds places of its own).
+    if (!call || !resolver.isBuiltinCall(call.callee, 'zip') || call.args.length !== loop.targets.length) continue;
     loop.targets.forEach((target, i) => {
       if (call.args[i]) out.push({ targets: [target], iterable: call.args[i] });
     });
