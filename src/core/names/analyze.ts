@@ -319,10 +319,7 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
     for (const [name, binding] of scan.scopes[0].bindings) {
       const submodule = `${context.module}.${name}`;
       if (!context.isModule(submodule)) continue;
-      const elsewhere = (binding.imports ?? []).some((i) => {
-        const from = resolver.absoluteModule(i.module, i.level);
-        return (i.imported === undefined ? from : `${from}.${i.imported}`) !== submodule;
-      });
+      const elsewhere = (binding.imports ?? []).some((i) => resolver.importedTarget(i) !== submodule);
       if (elsewhere || binding.kinds & (Bind.Def | Bind.Class | Bind.Assign)) facts.shadowedModules.push(name);
     }
   }
@@ -331,9 +328,8 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
       const imports = binding.imports ?? [];
       if (imports.length < 2 || !imports.some((i) => !resolver.isInternalModule(i.module, i.level))) continue;
       if (imports.some((i) => i.imported === name && resolver.isInternalModule(i.module, i.level))) facts.standIns.push(name);
-      const dotted = (i: (typeof imports)[number]) => (i.imported === undefined ? resolver.absoluteModule(i.module, i.level) : `${resolver.absoluteModule(i.module, i.level)}.${i.imported}`);
-      const outside = imports.filter((i) => !resolver.isInternalModule(i.module, i.level)).map(dotted);
-      for (const i of imports) if (resolver.isInternalModule(i.module, i.level) && context.isModule(dotted(i))) for (const module of outside) facts.moduleStandIns.push([dotted(i), module]);
+      const outside = imports.filter((i) => !resolver.isInternalModule(i.module, i.level)).map((i) => resolver.importedTarget(i));
+      for (const i of imports) if (resolver.isInternalModule(i.module, i.level) && context.isModule(resolver.importedTarget(i))) for (const module of outside) facts.moduleStandIns.push([resolver.importedTarget(i), module]);
     }
   }
   facts.moduleStandIns = uniquePairs(facts.moduleStandIns);
@@ -1035,13 +1031,17 @@ function moduleInstances(scan: PyScan, resolver: FileResolver): FileFacts['insta
 /** `FileFacts.madeClasses`. */
 function madeClasses(scan: PyScan, resolver: FileResolver): FileFacts['madeClasses'] {
   const out = new Map<string, [string, string]>();
-  for (const call of scan.calls) {
+  // The first string of each call: its name.
+  const seen = new Set<CallContext>();
+  for (const named of scan.strings) {
+    const call = named.call;
+    if (!call || named.argIndex !== 0 || !named.whole || seen.has(call)) continue;
+    seen.add(call);
     const maker = call.callee.steps.length === 0 ? calledName(scan, call.callee) : undefined;
     if (maker === undefined || resolver.classify(call.callee.root) === 'external' || call.args.length !== 3) continue;
-    const named = scan.strings.find((site) => site.call === call && site.argIndex === 0 && site.whole);
     // The class is bound to the name it is given (the key the maker derives is of that name).
-    const variable = named?.assignedTo?.length === 1 ? named.assignedTo[0] : undefined;
-    if (variable !== undefined && scan.text.slice(named!.token.contentStart, named!.token.contentEnd) === variable) out.set(`${variable}\0${maker}`, [variable, maker]);
+    const variable = named.assignedTo?.length === 1 ? named.assignedTo[0] : undefined;
+    if (variable !== undefined && scan.text.slice(named.token.contentStart, named.token.contentEnd) === variable) out.set(`${variable}\0${maker}`, [variable, maker]);
   }
   return [...out.values()].sort(byJoined);
 }

@@ -189,10 +189,15 @@ export class FileResolver {
    */
   private outsideModuleStoodInFor(binding: Binding): string | undefined {
     const imports = binding.imports ?? [];
-    const dotted = (i: (typeof imports)[number]) => (i.imported === undefined ? this.absoluteModule(i.module, i.level) : `${this.absoluteModule(i.module, i.level)}.${i.imported}`);
     const internal = imports.filter((i) => this.isInternalModule(i.module, i.level));
     const outside = imports.find((i) => !this.isInternalModule(i.module, i.level));
-    return outside !== undefined && internal.length > 0 && internal.every((i) => this.context.isModule(dotted(i))) ? dotted(outside) : undefined;
+    return outside !== undefined && internal.length > 0 && internal.every((i) => this.context.isModule(this.importedTarget(i))) ? this.importedTarget(outside) : undefined;
+  }
+
+  /** What an import binds, absolute and dotted: the module (`import a.b`, `from . import x` without a name) or the module's name. */
+  importedTarget(i: NonNullable<Binding['imports']>[number]): string {
+    const module = this.absoluteModule(i.module, i.level);
+    return i.imported === undefined ? module : `${module}.${i.imported}`;
   }
 
   bindingClass(scopeIndex: number, name: string, binding: Binding): NameClass {
