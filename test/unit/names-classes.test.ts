@@ -3961,6 +3961,438 @@ test("what a __name__ property returns is a name (return \"%s_MARKER\" % self.na
   assert.notEqual(d.name('ImportableMarker'), 'ImportableMarker');
 });
 
+test('a method name built around a value (`"_%s_default" % name`) whose value the function also hands to getattr spells the value as the name it is', async () => {
+  await viewRunsLikeOriginal({
+    'traited/__init__.py': [
+      'class HasDefaults:',
+      '    def default_of(self, name):',
+      '        method_name = "_%s_default" % name',
+      '        if hasattr(self, method_name):',
+      '            return getattr(self, method_name)()',
+      '        return getattr(type(self), name)',
+      '',
+      '',
+      'class Window(HasDefaults):',
+      '    colour = "grey"',
+      '    width = 3',
+      '',
+      '    def _colour_default(self):',
+      '        return "red"',
+      '',
+    ].join('\n'),
+    'tests/test_traited.py': 'from traited import Window\n\n\ndef test_default():\n    assert Window().default_of("colour") == "red"\n    assert Window().default_of("width") == 3\n',
+  });
+});
+
+test('a string `Class.member` whose member reads as a file extension (`"Options.c"`) is a dotted name, not a file', async () => {
+  await viewRunsLikeOriginal({
+    'configured/__init__.py': [
+      'class Options:',
+      '    c = 1',
+      '    width = 2',
+      '',
+      '',
+      'def lookup(classes, dotted):',
+      '    class_name, attribute = dotted.split(".")',
+      '    for cls in classes:',
+      '        if cls.__name__ == class_name:',
+      '            return getattr(cls, attribute)',
+      '    raise KeyError(dotted)',
+      '',
+    ].join('\n'),
+    'tests/test_configured.py': [
+      'from configured import Options, lookup',
+      '',
+      '',
+      'def test_lookup():',
+      '    aliases = {"wide": "Options.width", "see": "Options.c"}',
+      '    assert lookup([Options], aliases["see"]) == 1',
+      '    assert lookup([Options], aliases["wide"]) == 2',
+      '',
+    ].join('\n'),
+  });
+});
+
+test('a program named in the command an outside runner runs (subprocess directly, or through a helper of the repository handing its argument on) keeps its spelling, also where the repository has a function of that name', async () => {
+  await viewRunsLikeOriginal({
+    'probing/__init__.py': [
+      'import shlex',
+      'import subprocess',
+      '',
+      '',
+      'def sh(cmd, **kwds):',
+      '    if isinstance(cmd, str):',
+      '        cmd = shlex.split(cmd)',
+      '    kwds.setdefault("stdout", subprocess.PIPE)',
+      '    return subprocess.run(cmd, universal_newlines=True, check=True, **kwds).stdout.strip()',
+      '',
+      '',
+      'def uname():',
+      '    return subprocess.check_output(["uname"], universal_newlines=True).strip()',
+      '',
+    ].join('\n'),
+    'tests/test_probing.py': [
+      'from probing import sh, uname',
+      '',
+      '',
+      'def echo(text):',
+      '    return sh(["echo", text])',
+      '',
+      '',
+      'def test_programs():',
+      '    assert echo("hi") == "hi"',
+      '    assert uname() == sh("uname")',
+      '',
+    ].join('\n'),
+  });
+});
+
+test("a name the Python code reads from the repository's compiled module (`_bits.packbits`, `from ._bits import packbits`) keeps its spelling though a Python function shares it and the binary holds it only as the end of a longer string", async () => {
+  const bits = compileExtension('_bits', [
+    '#define PY_SSIZE_T_CLEAN',
+    '#include <Python.h>',
+    '',
+    'static PyObject *pack(PyObject *self, PyObject *arg) { return PyNumber_Multiply(arg, PyLong_FromLong(2)); }',
+    'static PyObject *unpack(PyObject *self, PyObject *arg) { return PyNumber_FloorDivide(arg, PyLong_FromLong(2)); }',
+    '',
+    'static PyMethodDef methods[] = {{"unpackbits", unpack, METH_O, NULL}, {"packbits", pack, METH_O, NULL}, {NULL, NULL, 0, NULL}};',
+    'static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_bits", NULL, -1, methods};',
+    'PyMODINIT_FUNC PyInit__bits(void) { return PyModule_Create(&module); }',
+    '',
+  ].join('\n'));
+  assert.ok(!bits.bytes.includes(Buffer.from('\0packbits\0')), 'the linker keeps "packbits" only as the end of "unpackbits"');
+  await viewRunsLikeOriginal({
+    'bitwise/__init__.py': [
+      'from . import _bits',
+      'from ._bits import unpackbits as _unpack',
+      '',
+      '',
+      'def packbits(value):',
+      '    return _bits.packbits(value) + 1',
+      '',
+      '',
+      'def unpackbits(value):',
+      '    return _unpack(value - 1)',
+      '',
+    ].join('\n'),
+    [`bitwise/${bits.file}`]: bits.bytes,
+    'tests/test_bitwise.py': 'from bitwise import packbits, unpackbits\n\n\ndef test_round_trip():\n    assert packbits(3) == 7\n    assert unpackbits(packbits(3)) == 3\n',
+  });
+});
+
+test("a keyword given to a call of an item of a container written out (`{'HASH': self.do_value}[kind](value, valuesOnly=True)`) is the parameter of the repository's callables it holds", async () => {
+  await viewRunsLikeOriginal({
+    'serializing/__init__.py': [
+      'class Serializer:',
+      '    def do_value(self, value, valuesOnly=False):',
+      '        return value if valuesOnly else "<%s>" % value',
+      '',
+      '    def do_function(self, value, valuesOnly=False):',
+      '        return value + "()" if valuesOnly else "<%s()>" % value',
+      '',
+      '    def do_colour(self, kind, value, valuesOnly=False):',
+      '        return {"HASH": self.do_value, "FUNCTION": self.do_function}[kind](value, valuesOnly=valuesOnly)',
+      '',
+    ].join('\n'),
+    'tests/test_serializing.py': [
+      'from serializing import Serializer',
+      '',
+      '',
+      'def test_colour():',
+      '    assert Serializer().do_colour("HASH", "#fff", valuesOnly=True) == "#fff"',
+      '    assert Serializer().do_colour("FUNCTION", "rgb") == "<rgb()>"',
+      '',
+    ].join('\n'),
+  });
+});
+
+test('the name of an attribute asked of an outside module (`hasattr(codecs, "IncrementalDecoder")`) is that module\'s, though the repository defines a class of that name', async () => {
+  await viewRunsLikeOriginal({
+    'csscodec/__init__.py': [
+      'import codecs',
+      '',
+      'if hasattr(codecs, "IncrementalDecoder"):',
+      '    class IncrementalDecoder(codecs.IncrementalDecoder):',
+      '        def decode(self, input, final=False):',
+      '            return bytes(input).decode("ascii").upper()',
+      '',
+      '',
+      'def decoder():',
+      '    return IncrementalDecoder()',
+      '',
+    ].join('\n'),
+    'tests/test_csscodec.py': 'from csscodec import decoder\n\n\ndef test_decoder():\n    assert decoder().decode(b"abc") == "ABC"\n',
+  });
+});
+
+test('a name built from a piece and data (`self.project_name + "_impl"`) stays data though its function hands another parameter to getattr (`getattr(plugin, name)`) and a name of the repository is spelled like the data', async () => {
+  await viewRunsLikeOriginal({
+    'marking/__init__.py': [
+      'class Marker:',
+      '    def __init__(self, project_name):',
+      '        self.project_name = project_name',
+      '',
+      '    def __call__(self, function):',
+      '        setattr(function, self.project_name + "_impl", True)',
+      '        return function',
+      '',
+      '',
+      'class Manager:',
+      '    def __init__(self, project_name):',
+      '        self.project_name = project_name',
+      '',
+      '    def is_impl(self, plugin, name):',
+      '        method = getattr(plugin, name)',
+      '        return getattr(',
+      '            method, self.project_name + "_impl", False',
+      '        )',
+      '',
+      '',
+      'def example():',
+      '    return Marker("example")',
+      '',
+    ].join('\n'),
+    'tests/test_marking.py': [
+      'from marking import Manager, example',
+      '',
+      'hookimpl = example()',
+      '',
+      '',
+      'class Plugin:',
+      '    @hookimpl',
+      '    def hook(self):',
+      '        pass',
+      '',
+      '',
+      'def test_impl():',
+      '    assert Manager("example").is_impl(Plugin(), "hook")',
+      '    assert Plugin.hook.example_impl',
+      '',
+    ].join('\n'),
+  });
+});
+
+test("a keyword given to a class whose constructor takes `**kwargs` and reads it back by key (`For('UPDATE', nowait=True)`, `kwargs.get('nowait')`) is the same data in both places", async () => {
+  await viewRunsLikeOriginal({
+    'locking/__init__.py': [
+      'class For:',
+      '    __slots__ = ("type_", "nowait")',
+      '',
+      '    def __init__(self, type_, **kwargs):',
+      '        self.type_ = type_',
+      '        self.nowait = kwargs.get("nowait")',
+      '',
+      '    def __str__(self):',
+      '        return "FOR %s" % self.type_ + (" NOWAIT" if self.nowait else "")',
+      '',
+    ].join('\n'),
+    'tests/test_locking.py': 'from locking import For\n\n\ndef test_for():\n    assert str(For("UPDATE", nowait=True)) == "FOR UPDATE NOWAIT"\n    assert str(For("SHARE")) == "FOR SHARE"\n',
+  });
+});
+
+test('keywords of `type(name, bases, namespace, concrete=True)` go to the new class\'s `__init_subclass__`, as a class statement\'s keywords do', async () => {
+  await viewRunsLikeOriginal({
+    'mocking/__init__.py': [
+      'class MockedCurrent:',
+      '    def __init_subclass__(cls, concrete=False, queue=None):',
+      '        if concrete:',
+      '            cls.mock_queue = queue',
+      '',
+      '',
+      'def mock_factory(type_name, queue):',
+      '    return type(type_name, (MockedCurrent,), {}, concrete=True, queue=queue)',
+      '',
+    ].join('\n'),
+    'tests/test_mocking.py': 'from mocking import mock_factory\n\n\ndef test_factory():\n    assert mock_factory("mock_datetime", [1, 2]).mock_queue == [1, 2]\n',
+  });
+});
+
+test("a name a module of the repository binds by `from unittest.mock import *` is the outside module's, though the repository defines one of that spelling elsewhere: importing it from that module finds it", async () => {
+  await viewRunsLikeOriginal({
+    'fixtures/__init__.py': '',
+    'fixtures/mock.py': [
+      'try:',
+      '    from mock import *',
+      'except ImportError:',
+      '    from unittest.mock import *',
+      '',
+    ].join('\n'),
+    'fixtures/comparison.py': [
+      'DEFAULT = object()',
+      '',
+      '',
+      'def compare(x, y, strict=DEFAULT):',
+      '    return x == y',
+      '',
+    ].join('\n'),
+    'tests/test_mock.py': [
+      'import unittest.mock',
+      'from fixtures.mock import Mock, DEFAULT',
+      'from fixtures.comparison import compare',
+      '',
+      '',
+      'def test_default():',
+      '    assert DEFAULT is unittest.mock.DEFAULT',
+      '    assert Mock(return_value=3)() == 3',
+      '    assert compare(1, 1)',
+      '',
+    ].join('\n'),
+  });
+});
+
+test('a class whose body spells its own name as data (`class bigcrypt: name = "bigcrypt"`), found by that data in a registry, keeps its name', async () => {
+  await viewRunsLikeOriginal({
+    'hashing/__init__.py': [
+      'import importlib',
+      '',
+      '_locations = dict(bigcrypt="hashing.handlers", md5_crypt="hashing.handlers")',
+      '',
+      '',
+      'def get_handler(name):',
+      '    module = importlib.import_module(_locations[name])',
+      '    handler = getattr(module, name)',
+      '    if handler.name != name:',
+      '        raise ValueError("handlers must be stored under their own name")',
+      '    return handler',
+      '',
+    ].join('\n'),
+    'hashing/handlers.py': [
+      'class bigcrypt:',
+      '    name = "bigcrypt"',
+      '',
+      '    @classmethod',
+      '    def hash(cls, secret):',
+      '        return secret[::-1]',
+      '',
+      '',
+      'class md5_crypt:',
+      '    name = "md5_crypt"',
+      '',
+      '    @classmethod',
+      '    def hash(cls, secret):',
+      '        return secret.upper()',
+      '',
+    ].join('\n'),
+    'tests/test_hashing.py': [
+      'from hashing import get_handler',
+      'from hashing.handlers import bigcrypt',
+      '',
+      '',
+      'def test_registry():',
+      '    assert get_handler("bigcrypt") is bigcrypt',
+      '    assert get_handler("md5_crypt").hash("ab") == "AB"',
+      '',
+    ].join('\n'),
+  });
+});
+
+test("a key asked of a mapping keyed by names through a local (`params = inspect.signature(f).parameters`, `params.get(key)`) is a parameter's name, and so is what a caller passes as that key", async () => {
+  await viewRunsLikeOriginal({
+    'backends/__init__.py': [
+      'import inspect',
+      '',
+      '',
+      'def accepts_keyword(func, key):',
+      '    params = inspect.signature(func).parameters',
+      '    return params.get(key) is not None',
+      '',
+      '',
+      'def load_backend(backend_name, dryrun=False):',
+      '    return "%s%s" % (backend_name, " (dry run)" if dryrun else "")',
+      '',
+      '',
+      'def call_loader(loader, backend_name, dryrun):',
+      '    kwds = {}',
+      '    if accepts_keyword(loader, "backend_name"):',
+      '        kwds["backend_name"] = backend_name',
+      '    if accepts_keyword(loader, "dryrun"):',
+      '        kwds["dryrun"] = dryrun',
+      '    return loader(**kwds)',
+      '',
+    ].join('\n'),
+    'tests/test_backends.py': 'from backends import call_loader, load_backend\n\n\ndef test_loader():\n    assert call_loader(load_backend, "os_crypt", True) == "os_crypt (dry run)"\n',
+  });
+});
+
+test('a dotted path handed to a callable of the repository in a file that cuts such paths and looks their parts up as attributes (`add("logfile", "main.logfile")`, `getattr(obj, part)`) is data: its parts keep their spelling, as the attributes they reach', async () => {
+  await viewRunsLikeOriginal({
+    'options/__init__.py': [
+      'class Section:',
+      '    pass',
+      '',
+      '',
+      'class Options:',
+      '    def __init__(self):',
+      '        self.names_list = []',
+      '        self.configroot = Section()',
+      '        self.configroot.main = Section()',
+      '        self.configroot.main.logfile = "/var/log/app.log"',
+      '        self.configroot.main.loglevel = "info"',
+      '',
+      '    def add(self, name, confname):',
+      '        self.names_list.append((name, confname))',
+      '',
+      '    def realize(self):',
+      '        for name, confname in self.names_list:',
+      '            obj = self.configroot',
+      '            for part in confname.split("."):',
+      '                obj = getattr(obj, part)',
+      '            setattr(self, name, obj)',
+      '        return self',
+      '',
+      '',
+      'def server_options():',
+      '    options = Options()',
+      '    options.add("logfile", "main.logfile")',
+      '    options.add("loglevel", "main.loglevel")',
+      '    return options.realize()',
+      '',
+    ].join('\n'),
+    'tests/test_options.py': 'from options import server_options\n\n\ndef test_realize():\n    options = server_options()\n    assert options.logfile == "/var/log/app.log"\n    assert options.loglevel == "info"\n',
+  });
+});
+
+test("`__import__('pkg.sub').sub.member`: `__import__` of a dotted path gives the top package, whose attributes are the path's modules (`headers` there is the module, not an outside object's attribute)", async () => {
+  await viewRunsLikeOriginal({
+    'monitor/__init__.py': 'import http.client\n\n\ndef content_type(response: http.client.HTTPResponse):\n    return response.headers.get("content-type")\n',
+    'monitor/headers.py': 'class HeaderParser:\n    level = 3\n',
+    'tests/test_headers.py': "def test_parser():\n    parser = __import__('monitor.headers').headers.HeaderParser\n    assert parser.level == 3\n",
+  });
+});
+
+test("a class built on an outside class that a module of the repository imports under another name (`from rpc.compat import xmlrpclib`, `class T(xmlrpclib.Transport)`) inherits that class's names", async () => {
+  await viewRunsLikeOriginal({
+    'rpc/__init__.py': '',
+    'rpc/compat.py': ['try:', '    import xmlrpc.client as xmlrpclib', 'except ImportError:', '    import xmlrpclib', ''].join('\n'),
+    'rpc/transport.py': [
+      'from rpc.compat import xmlrpclib',
+      '',
+      '',
+      'class LoggingTransport(xmlrpclib.Transport):',
+      '    def agent(self):',
+      '        return self.user_agent',
+      '',
+      '',
+      'class Browser:',
+      '    def __init__(self):',
+      '        self.user_agent = "browser/1.0"',
+      '',
+      '    def describe(self):',
+      '        return self.user_agent',
+      '',
+    ].join('\n'),
+    'tests/test_transport.py': [
+      'from rpc.transport import Browser, LoggingTransport',
+      '',
+      '',
+      'def test_agent():',
+      '    assert LoggingTransport().agent().startswith("Python-xmlrpc")',
+      '    assert Browser().describe() == "browser/1.0"',
+      '',
+    ].join('\n'),
+  });
+});
+
 test('a compiled module importing modules of its package relatively (from .errors import ..., from .kinds.colours import Palette: the C strings "errors" and "kinds.colours") finds them by those names: every part keeps its spelling', async () => {
   const loader = compileExtension('_loader', [
     '#define PY_SSIZE_T_CLEAN',

@@ -327,3 +327,10 @@ test('a string in a tuple of the literal a for statement iterates binds the loop
   assert.equal(targets('p'), undefined);
   assert.deepEqual(targets('w'), ['word']);
 });
+
+test("a lambda's parameter defaults are read in the enclosing scope (`lambda arg, flag=flag: flag`): the default is the function's parameter, the body the lambda's", () => {
+  const scan = pythonFile('def add(flag=None):\n    return lambda arg, flag=flag: flag\n').binding;
+  assert.deepEqual(referencesIn(scan, 'add', 'flag'), ['2:28']);
+  const lambda = scan.scopes.find((s) => s.kind === 'lambda')!;
+  assert.deepEqual(referencesOf(scan, lambda.bindings.get('flag')!).map((i) => position(scan.text, scan.sites[i].start)), ['2:34']);
+});

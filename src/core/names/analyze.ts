@@ -74,8 +74,12 @@ export interface FileFacts {
   families: Array<[piece: string, side: 'prefix' | 'suffix' | 'around', source: 'data' | 'name']>;
   /** Module-level names bound to external things by imports (`from functools import wraps`). */
   externalGlobals: string[];
+  /** What such a name stands for, dotted, by the first import that binds it (`xmlrpclib` of `import xmlrpc.client as xmlrpclib`: `xmlrpc.client`). */
+  externalGlobalTargets: Array<[name: string, dotted: string]>;
   /** Modules of the repository it imports everything from (`from .core import *`), absolute. */
   starImports: string[];
+  /** Modules outside the repository it imports everything from at module level (`from unittest.mock import *`). */
+  outsideStarImports: string[];
   /**
    * The repository's members it imports by their own names where an import from outside binds the
    * same name in the same scope (a backport: `from urllib.parse import parse_qsl`, then, where
@@ -88,6 +92,12 @@ export interface FileFacts {
    * stands in for the outside one. Each pair: the repository's module, the outside module.
    */
   moduleStandIns: Array<[module: string, outside: string]>;
+  /**
+   * Names read from what an import binds inside the repository that is none of its Python modules
+   * (`from . import _speedups` then `_speedups.packbits`, `from ._speedups import packbits`): the
+   * dotted name imported and the name read (build.ts keeps it where that is a compiled module).
+   */
+  importedReads: Array<[imported: string, name: string]>;
   /** Globals assigned a wrapper of an attribute spelled as they are (`partial = curry(toolz.partial)`): the name, and the repository's module it is read from ('' when from outside). */
   wrappedNames: Array<[name: string, module: string]>;
   /**
@@ -187,6 +197,8 @@ export interface FileFacts {
   templatePieces: FileFacts['families'];
   /** One-word strings it uses as keys (`{"name": ...}`, `context["widget"]["optgroups"]`). */
   keyWords: string[];
+  /** The keywords of its `dict(...)` calls: keys too (`dict(bigcrypt="pkg.handlers")`). */
+  dictKeywords: string[];
   /** The attribute names the templates it renders from its strings read (`level_tag` of `"{{ m.level_tag }}"`). */
   templateAttributes: string[];
   /** One-word strings it hands to code outside the repository as values (`Token(type="front_matter")`). */
@@ -224,6 +236,8 @@ export interface FileFacts {
   outsidePairs: Array<[repoClass: string, outsideClass: string]>;
   /** Variables assigned a class made by calling a class of the repository with their name, bases and a namespace (`Test = TestType('Test', (object,), {})`), in any scope: the variable and the callee's last name. */
   madeClasses: Array<[variable: string, maker: string]>;
+  /** Classes whose body gives an attribute the class's own name as a string (`class bigcrypt: name = "bigcrypt"`): data names them. */
+  selfNamedClasses: string[];
   /** Module-level variables assigned the result of a call to a callable of the repository (`Interface = InterfaceClass("Interface")`): the variable and the callable's last name (for a function of the module, each class it calls). */
   instances: Array<[variable: string, callee: string]>;
   /** Identifier-like strings of the tuples, lists and sets a class body or the module assigns to a name (`SUPPORTED_METHODS = ("GET", ...)`): the name and the string. */
@@ -298,7 +312,7 @@ function baseModule(resolver: FileResolver, chain: Chain): string | undefined {
 export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   const scan = scanPython(text);
   const resolver = new FileResolver(scan, context);
-  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], standIns: [], moduleStandIns: [], wrappedNames: [], computedModuleParents: [], pathWords: [], oneWordStrings: [], lowerWordStrings: [], nameKeys: [], nameReaders: [], nameAttributes: [], attributeWords: [], decorated: [], stringWords: [], starImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), ordersByName: ordersByName(scan), sortedLists: sortedLists(scan, resolver), outsideLookups: outsideLookups(scan, resolver), attributePathSeparators: attributePathSeparators(scan, resolver), pathDataWords: [], handedSelf: handedSelf(scan, resolver), typeNameLookups: typeNameLookups(scan, resolver), templatedAttributes: templatedAttributes(scan, resolver), caseDispatch: caseDispatch(scan, resolver), caseLookups: caseLookups(scan, resolver), classNameKeys: [], instances: moduleInstances(scan, resolver), madeClasses: madeClasses(scan, resolver), outsidePairs: outsidePairs(scan, resolver), groupWords: [], wordStrings: [], externalValues: [], distributions: [], namePieces: [], pieceLookups: [], cutWords: [], laidOutWords: [], numberedPieces: [], templatePieces: [], keyWords: [], templateAttributes: [], computedKeywordCallees: [], containerWords: [], returnedKeys: [], attrsFields: [], dynamicAttributes: false, shadowedModules: [], attributeLocals: [], reexports: [], internalImports: internalImports(scan, resolver), optionNames: [], nameValued: [], nameContainers: { keys: [], values: [], parameters: [] }, handedAttributes: handedAttributes(resolver), nameArguments: nameArgumentFlow(resolver) };
+  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], externalGlobalTargets: [], standIns: [], moduleStandIns: [], importedReads: [], wrappedNames: [], computedModuleParents: [], pathWords: [], oneWordStrings: [], lowerWordStrings: [], nameKeys: [], nameReaders: [], nameAttributes: [], attributeWords: [], decorated: [], stringWords: [], starImports: [], outsideStarImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), ordersByName: ordersByName(scan), sortedLists: sortedLists(scan, resolver), outsideLookups: outsideLookups(scan, resolver), attributePathSeparators: attributePathSeparators(scan, resolver), pathDataWords: [], handedSelf: handedSelf(scan, resolver), typeNameLookups: typeNameLookups(scan, resolver), templatedAttributes: templatedAttributes(scan, resolver), caseDispatch: caseDispatch(scan, resolver), caseLookups: caseLookups(scan, resolver), classNameKeys: [], instances: moduleInstances(scan, resolver), madeClasses: madeClasses(scan, resolver), selfNamedClasses: selfNamedClasses(scan), outsidePairs: outsidePairs(scan, resolver), groupWords: [], wordStrings: [], externalValues: [], distributions: [], namePieces: [], pieceLookups: [], cutWords: [], laidOutWords: [], numberedPieces: [], templatePieces: [], keyWords: [], dictKeywords: [], templateAttributes: [], computedKeywordCallees: [], containerWords: [], returnedKeys: [], attrsFields: [], dynamicAttributes: false, shadowedModules: [], attributeLocals: [], reexports: [], internalImports: internalImports(scan, resolver), optionNames: [], nameValued: [], nameContainers: { keys: [], values: [], parameters: [] }, handedAttributes: handedAttributes(resolver), nameArguments: nameArgumentFlow(resolver) };
   // Strings flow into names within the file, as the translation sees them (code.ts).
   const flow = withNameFlow(resolver);
   facts.nameValued = flow.names;
@@ -306,7 +320,13 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   collectOptionNames(scan, resolver, facts.optionNames);
   facts.dynamicAttributes = scan.scopes.some((s) => s.kind === 'function' && (s.name === '__getattr__' || s.name === '__getattribute__') && scan.scopes[s.parent]?.kind === 'class');
   for (const [name, binding] of scan.scopes[0].bindings) {
-    if (binding.kinds & (Bind.ImportModule | Bind.ImportName) && resolver.bindingClass(0, name, binding) === 'external') facts.externalGlobals.push(name);
+    if (binding.kinds & (Bind.ImportModule | Bind.ImportName) && resolver.bindingClass(0, name, binding) === 'external') {
+      facts.externalGlobals.push(name);
+      const first = binding.imports?.[0];
+      // `import a.b` binds `a`; `import a.b as c`, `from a import b` what they name.
+      const target = first && first.imported === undefined && first.module.split('.')[0] === name ? name : first && resolver.importedTarget(first);
+      if (first && target && !resolver.isInternalModule(first.module, first.level)) facts.externalGlobalTargets.push([name, target]);
+    }
   }
   for (const [name, binding] of scan.scopes[0].bindings) {
     if (binding.kinds & (Bind.Def | Bind.Class | Bind.Assign) && !facts.externalGlobals.includes(name)) facts.globals.push(name);
@@ -333,6 +353,7 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
     }
   }
   facts.moduleStandIns = uniquePairs(facts.moduleStandIns);
+  facts.importedReads = importedReads(resolver);
   facts.wrappedNames = wrappedNames(scan, resolver);
   if (UPDATES_NAMESPACE.test(text)) {
     const unbound = new Set<string>();
@@ -346,6 +367,7 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   for (const scope of scan.scopes) if (scope.kind === 'function' && scope.dynamicLocals) for (const name of scope.bindings.keys()) facts.dynamicParams.push(name);
   for (const w of scan.scopes[0].wildcards) {
     if (resolver.isInternalModule(w.module, w.level)) facts.starImports.push(resolver.absoluteModule(w.module, w.level));
+    else if (w.level === 0) facts.outsideStarImports.push(w.module);
   }
   const forwards = kwargsForwards(resolver);
   const attributeKeys = attributeKwargs(resolver);
@@ -471,6 +493,7 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
           break;
         }
         const chain = site.chain;
+        if (resolver.isBuiltinCall(chain, 'dict')) facts.dictKeywords.push(site.text);
         if (resolver.isExternalChain(chain)) {
           const target = resolver.forwardTarget(site);
           if (target) {
@@ -520,6 +543,7 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   const stringWords = new Set<string>();
   const walksPackages = LISTS_MODULES.test(text);
   const laidOut = laidOutStrings(scan);
+  let attributeNameVariables: Set<string> | undefined;
   for (const site of scan.strings) {
     const content = text.slice(site.token.contentStart, site.token.contentEnd);
     const role = stringRole(site, flow.resolver, content);
@@ -536,7 +560,7 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
     const numbered = numberedPiece(scan.text, site, content, role);
     if (numbered !== undefined) facts.numberedPieces.push(numbered);
     const nameTemplate = !site.token.parts && role === 'prose' ? NAME_TEMPLATE.exec(content) : null;
-    if (nameTemplate && isNameShaped(nameTemplate[1] ?? nameTemplate[2])) facts.templatePieces.push(...familyPieces(scan, site));
+    if (nameTemplate && isNameShaped(nameTemplate[1] ?? nameTemplate[2])) facts.templatePieces.push(...familyPieces(scan, site, (attributeNameVariables ??= variablesNamingAttributes(resolver))));
     if (!site.token.parts && (role === 'prose' || role === 'docstring')) cutWords(scan, content, facts.cutWords, role === 'prose' && laidOut.has(site) ? facts.laidOutWords : undefined);
     const template = site.docstring ? null : MODULE_TEMPLATE.exec(content);
     if (template && resolver.isInternalModule(template[1], 0)) facts.computedModuleParents.push(template[1]);
@@ -556,7 +580,7 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
       facts.pathWords.push(listed[1]);
       facts.oneWordStrings.push(listed[1]);
     }
-    if ((role === 'prose' || role === 'keep') && !site.docstring && !site.token.parts) facts.pathDataWords.push(...pathDataWords(site, content, resolver));
+    if ((role === 'prose' || role === 'keep') && !site.docstring && !site.token.parts) facts.pathDataWords.push(...pathDataWords(site, content, resolver, facts.attributePathSeparators.includes('.')));
     if (role === 'prose' && content.includes('<')) for (const m of content.matchAll(MARKUP_TAG)) facts.wordStrings.push(m[1]);
     if (!site.token.parts && site.assignedTo?.length === 1 && (site.container === 'group' || site.container === 'list' || site.container === 'set') && (site.scope === 0 || scan.scopes[site.scope].kind === 'class') && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) facts.groupWords.push([site.assignedTo[0], content]);
     if (role === 'prose' && !site.token.parts && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) {
@@ -569,7 +593,7 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
       if (returnedBy !== undefined) facts.returnedKeys.push([returnedBy, content]);
       else if (site.comparedWith || (site.container !== undefined && CONTAINERS.has(site.container))) facts.containerWords.push(content);
     }
-    if (role === 'fragments' || ((role === 'names' || role === 'definition-names' || role === 'flow') && site.token.parts)) facts.families.push(...familyPieces(scan, site));
+    if (role === 'fragments' || ((role === 'names' || role === 'definition-names' || role === 'flow') && site.token.parts)) facts.families.push(...familyPieces(scan, site, (attributeNameVariables ??= variablesNamingAttributes(resolver))));
     if (site.token.parts || role !== 'names') continue;
     const callee = site.call ? resolver.lastAttribute(site.call.callee) : undefined;
     const kind: DefinitionKind | undefined = callee === 'setattr' ? 'attribute' : site.assignedTo?.includes('__all__') ? 'export' : undefined;
@@ -704,11 +728,13 @@ const URL_SEGMENT = `(?:${IDENTIFIER_SOURCE}(?:[.-][\\p{L}\\p{N}_]+)*|%[sdr]|\\{
 const URL_PATH = new RegExp(`^\\/${URL_SEGMENT}(?:\\/${URL_SEGMENT})*\\/?(?:\\?(.*))?$`, 'su');
 
 /**
- * `FileFacts.pathDataWords` of one string of data: the parts of a dotted key of a dict, and of a URL
- * handed to a callable or keyed (not prose, not a path of files a text mentions).
+ * `FileFacts.pathDataWords` of one string of data: the parts of a dotted key of a dict (or of a
+ * dotted argument of the repository's callable, in a file that itself cuts such paths: `cutsDots`),
+ * and of a URL handed to a callable or keyed (not prose, not a path of files a text mentions).
  */
-function pathDataWords(site: StringSite, content: string, resolver: FileResolver): Array<[string, string]> {
-  if (site.container === 'dict-key' && DOTTED_DATA.test(content) && !resolver.isInternalModule(content.slice(0, content.indexOf('.')), 0)) return content.split('.').map((word) => ['.', word]);
+function pathDataWords(site: StringSite, content: string, resolver: FileResolver, cutsDots: boolean): Array<[string, string]> {
+  const handed = cutsDots && site.call !== undefined && site.whole && !resolver.isExternalChain(site.call.callee);
+  if ((site.container === 'dict-key' || handed) && DOTTED_DATA.test(content) && !resolver.isInternalModule(content.slice(0, content.indexOf('.')), 0)) return content.split('.').map((word) => ['.', word]);
   const url = site.container === 'dict-key' || site.call !== undefined ? URL_PATH.exec(content) : null;
   if (!url) return [];
   // The query's keys are the keywords the handler is called with (`?user_id=7`).
@@ -1029,6 +1055,16 @@ function moduleInstances(scan: PyScan, resolver: FileResolver): FileFacts['insta
 }
 
 /** `FileFacts.madeClasses`. */
+function selfNamedClasses(scan: PyScan): string[] {
+  const out = new Set<string>();
+  for (const site of scan.strings) {
+    const scope = scan.scopes[site.scope];
+    if (scope.kind !== 'class' || site.token.parts || (site.assignedTo?.length ?? 0) === 0) continue;
+    if (scan.text.slice(site.token.contentStart, site.token.contentEnd) === scope.name) out.add(scope.name);
+  }
+  return [...out].sort();
+}
+
 function madeClasses(scan: PyScan, resolver: FileResolver): FileFacts['madeClasses'] {
   const out = new Map<string, [string, string]>();
   // The first string of each call: its name.
@@ -1309,7 +1345,7 @@ const ATTRS_MODULES: ReadonlySet<string> = new Set(['attr', 'attrs']);
 const NAME_READERS = new Set(['__name__', '__qualname__', '__dict__', '__members__', '__slots__', '_fields']);
 
 /** The literal pieces of a name built at run time, from the string's neighbours in its expression, with where its value comes from. */
-function familyPieces(scan: ReturnType<typeof scanPython>, site: StringSite): FileFacts['families'] {
+function familyPieces(scan: ReturnType<typeof scanPython>, site: StringSite, attributeNameVariables: ReadonlySet<string>): FileFacts['families'] {
   const shapes = pieceShapes(scan, site);
   if (shapes.length === 0) return [];
   // The value part comes from names when the function reads names (`__dict__`, `__name__`, `dir()`).
@@ -1350,6 +1386,14 @@ function familyPieces(scan: ReturnType<typeof scanPython>, site: StringSite): Fi
   const seen = new Set<number>();
   const seenParams = new Set<string>();
   const pending: NameSite[] = sitesIn(lineStart, lineEnd).filter((s) => s.kind === Site.Name && !s.store && inFunction(s.scope));
+  // A parameter built from that the function also hands to `getattr` as an attribute's name holds names (`getattr(cls, name)`).
+  if (
+    pending.some((s) => {
+      const found = lookupSite(scan, s);
+      return found !== undefined && attributeNameVariables.has(`${found.scope}:${s.text}`);
+    })
+  )
+    return shapes.map(([piece, side]) => [piece, side, 'name']);
   let traced = false;
   while (pending.length > 0) {
     const s = pending.pop()!;
@@ -1403,8 +1447,9 @@ export function pieceShapes(scan: ReturnType<typeof scanPython>, site: StringSit
   const out: Array<[string, 'prefix' | 'suffix']> = [];
   const piece = (from: number, to: number, side: 'prefix' | 'suffix') => {
     const value = text.slice(from, to);
-    // A piece names something only with a word in it (`"_" + name` builds nothing recognisable).
-    if (/^[\p{L}\p{N}_]+$/u.test(value) && /\p{L}{2}/u.test(value)) out.push([value, side]);
+    // A piece names something only with a word in it (`"_" + name` builds nothing recognisable);
+    // underscores alone only as the other end of a word piece (`"_%s_default" % name`, `around`).
+    if (/^[\p{L}\p{N}_]+$/u.test(value) && (/\p{L}{2}/u.test(value) || /^_+$/.test(value))) out.push([value, side]);
   };
   if (token.parts) {
     const first = token.parts[0];
@@ -1429,14 +1474,16 @@ export function pieceShapes(scan: ReturnType<typeof scanPython>, site: StringSit
   const literalBefore = /['"]\s*\+\s*$/.test(text.slice(Math.max(0, token.start - 16), token.start));
   if (after && !literalAfter) piece(token.contentStart, token.contentEnd, 'prefix');
   else if (before && !literalBefore) piece(token.contentStart, token.contentEnd, 'suffix');
-  return out;
+  return around(out);
 }
 
 /** A prefix and a suffix around one value (`f"xpath_{kind}_pseudo"`): one family, the value between them. */
 function around(pieces: Array<[string, 'prefix' | 'suffix']>): Array<[piece: string, side: 'prefix' | 'suffix' | 'around']> {
   const prefix = pieces.find((p) => p[1] === 'prefix');
   const suffix = pieces.find((p) => p[1] === 'suffix');
-  return prefix && suffix ? [[`${prefix[0]}{}${suffix[0]}`, 'around']] : pieces;
+  const underscores = (p: [string, string]) => /^_+$/.test(p[0]);
+  if (prefix && suffix && !(underscores(prefix) && underscores(suffix))) return [[`${prefix[0]}{}${suffix[0]}`, 'around']];
+  return pieces.filter((p) => !underscores(p));
 }
 
 function isDotNext(text: string, end: number): boolean {
@@ -1478,7 +1525,44 @@ function kwargsScope(resolver: FileResolver, chain: Chain | undefined): number {
 /** A path whose file name starts with a lower-case word and an underscore: the word (`book` of `library/book_list.html`). */
 export const DATA_FILE_NAME_START = /^(?:[\w.-]+\/)*(\p{Ll}+)_[\w-]*\.\p{L}+$/u;
 
+/** See `FileFacts.importedReads`. */
+function importedReads(resolver: FileResolver): FileFacts['importedReads'] {
+  const { scan, context } = resolver;
+  const out = new Set<string>();
+  for (const scope of scan.scopes) {
+    for (const binding of scope.bindings.values()) {
+      for (const i of binding.imports ?? []) {
+        const module = resolver.absoluteModule(i.module, i.level);
+        if (i.imported !== undefined && resolver.isInternalModule(i.module, i.level) && !context.isModule(module)) out.add(`${module}\0${i.imported}`);
+      }
+    }
+  }
+  for (const site of scan.sites) {
+    if (site.kind !== Site.Attribute || site.chain === undefined || site.chain.root === -1 || site.chain.steps.length > 0) continue;
+    const root = scan.sites[site.chain.root];
+    if (root.kind !== Site.Name) continue;
+    for (const i of resolver.lookupSite(root)?.binding.imports ?? []) {
+      const target = resolver.importedTarget(i);
+      if (resolver.isInternalModule(i.module, i.level) && !context.isModule(target)) out.add(`${target}\0${site.text}`);
+    }
+  }
+  return [...out].sort().map((pair) => pair.split('\0') as [string, string]);
+}
+
 const ATTRIBUTE_NAME_BUILTINS = ['setattr', 'getattr', 'hasattr', 'delattr'];
+
+/** The parameters (`scope:name` of their binding) their function hands to a builtin as an attribute's name (`getattr(cls, name)`): its callers pass names. */
+function variablesNamingAttributes(resolver: FileResolver): Set<string> {
+  const out = new Set<string>();
+  for (const call of resolver.scan.calls) {
+    const key = call.args[1];
+    if (!key || key.root === -1 || key.steps.length > 0 || !ATTRIBUTE_NAME_BUILTINS.some((name) => resolver.isBuiltinCall(call.callee, name))) continue;
+    const site = resolver.scan.sites[key.root];
+    const found = site.kind === Site.Name ? resolver.lookupSite(site) : undefined;
+    if (found && found.binding.kinds & Bind.Param) out.add(`${found.scope}:${site.text}`);
+  }
+  return out;
+}
 /** Methods of a mapping that read a key. */
 const KWARGS_READS: ReadonlySet<string> = new Set(['pop', 'get']);
 

@@ -112,7 +112,7 @@ export function buildNames(
     for (const cls of file.classes) for (const word of [...cls.members, ...cls.assigned]) if (universe.hooks.has(word)) keep(word, 'outside-hook');
   }
   for (const file of input.facts) for (const name of file.dynamicParams) keep(name, 'dynamic-locals');
-  const bindings = moduleBindings(input);
+  const bindings = moduleBindings(input, external);
   keepDynamicGlobals(input, bindings, keep);
   for (const file of input.facts) for (const name of file.optionNames) keep(name, 'command-line-option');
   // The repository's stand-in for an outside name, imported by that name where the outside one may be (`FileFacts.standIns`).
@@ -164,6 +164,9 @@ export function buildNames(
     for (const file of input.facts) for (const cls of file.classes) if (cls.name === member) for (const name of cls.members) if (!isDunder(name)) twinMembers.add(name);
   }
   for (const name of twinMembers) keep(name, 'compiled-module');
+  // A name the Python code reads from a compiled module of the repository (`_speedups.packbits`) is the module's own, whether or
+  // not its C string stands alone in the binary (a linker keeps one copy of `"unpackbits"` and `"packbits"`).
+  for (const file of input.facts) for (const [imported, name] of file.importedReads) if (compiled.has(imported.slice(imported.lastIndexOf('.') + 1)) && definitions.has(name)) keep(name, 'compiled-module');
   for (const file of input.facts) for (const [name, params] of file.functions) if (twinMembers.has(name)) for (const param of params) keep(param, 'compiled-module');
   // Code of the environment that imports the repository by its name (soupsieve's `import bs4`) finds it by that name, and the modules and names it reaches there by theirs.
   const outsideImports = importedByOutside(input, external, definitions);
@@ -257,6 +260,7 @@ export function buildNames(
     nameKeywords: [...new Set([...input.facts.flatMap((f) => f.nameValued), ...nameCarriers.filter((k) => k.startsWith('.')).map((k) => k.slice(1))])].sort(),
     nameArguments: nameCarriers.filter((k) => !k.startsWith('.')),
     valueArguments: valueArguments(input.facts),
+    commandArguments: reaching(input.facts, input.facts.flatMap((f) => f.nameArguments.commandSinks)).filter((k) => !k.startsWith('.')),
     sourceArguments: sourceArguments(input.facts, input.factModules),
     frameReaders: frameReaders(input.facts),
     frameKeys: [...new Set(input.facts.flatMap((f) => f.frameKeys))].sort(),
@@ -303,6 +307,10 @@ export function buildNames(
   for (const word of outsideTypeFamilyNames(input.facts, definitions, external)) keptEverywhere[word] ??= 'outside-type-family';
   for (const word of lowercasedClassNames(input.facts, input.paths)) keptEverywhere[word] ??= 'lowercased-in-data';
   for (const word of nameKeyedClasses(input.facts)) keptEverywhere[word] ??= 'class-name-key';
+  // A class that spells its own name as data (`class bigcrypt: name = "bigcrypt"`), where that word keys a mapping too (`dict(bigcrypt=...)`,
+  // `handlers["bigcrypt"]`), is found by that data: a registry's key, a lookup by the name.
+  const keyWords = new Set(input.facts.flatMap((f) => [...f.keyWords, ...f.dictKeywords]));
+  for (const file of input.facts) for (const word of file.selfNamedClasses) if (keyWords.has(word)) keptEverywhere[word] ??= 'self-named-class';
   // Paths of data that a file cuts into attribute names (`'engine.autoreload.on'`, a URL's `/status/on_end_stage`): the data keeps
   // its spelling, so must the attributes it names, and the keywords its parts become (`'tools.caching.delay'`, `?page_size=3`).
   const separators = new Set(input.facts.flatMap((f) => f.attributePathSeparators));
@@ -449,15 +457,17 @@ type ModuleNames = { external: Set<string>; own: Set<string> };
  * The global names each module binds, its own (def, class, assignment) and those bound to
  * external things by imports, following `from m import *` chains (and their `__all__`).
  */
-function moduleBindings(input: NamesInput): (module: string) => ModuleNames {
+function moduleBindings(input: NamesInput, external: ExternalNames): (module: string) => ModuleNames {
   // A name a module (or a module it star-imports) defines itself is the repository's, whatever else imports it.
   const direct = new Map<string, { external: Set<string>; own: Set<string>; exports?: Set<string> }>();
+  // `from unittest.mock import *` binds the outside module's public names.
+  const outsidePublic = (module: string) => [...(external.moduleNames(module) ?? [])].filter((name) => !name.startsWith('_'));
   const stars = new Map<string, string[]>();
   const reexports = new Map<string, Array<[name: string, module: string, imported: string]>>();
   input.facts.forEach((file, i) => {
     const module = input.factModules[i];
     if (module === undefined) return;
-    direct.set(module, { external: new Set(file.externalGlobals), own: new Set(file.globals), exports: file.exports ? new Set(file.exports) : undefined });
+    direct.set(module, { external: new Set([...file.externalGlobals, ...file.outsideStarImports.flatMap(outsidePublic)]), own: new Set(file.globals), exports: file.exports ? new Set(file.exports) : undefined });
     if (file.starImports.length > 0) stars.set(module, file.starImports);
     if (file.reexports.length > 0) reexports.set(module, file.reexports);
   });
@@ -1053,17 +1063,10 @@ function familyOverrides(facts: FileFacts[], built: FileFacts['families'], defin
   const pieceLength = (key: string) => key.length - key.indexOf(':') - 1 - (key.includes('{}') ? 2 : 0);
   for (const [key, { side, sources }] of [...families].sort((a, b) => order(a[1].side) - order(b[1].side) || pieceLength(a[0]) - pieceLength(b[0]) || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))) {
     const piece = key.slice(key.indexOf(':') + 1);
-    const pieceView = (p: string) => (kept.has(key) || rules.isKeptEverywhere(p) ? p : rules.naming.viewName(p));
-    if (side === 'around') {
-      const [prefix, suffix] = piece.split('{}');
-      for (const name of members.get(key)!) {
-        const view = pieceView(prefix) + name.slice(prefix.length, name.length - suffix.length) + pieceView(suffix);
-        if (rules.naming.realName(view) === name) overrides[name] = view;
-      }
-      continue;
-    }
+    const pieceView = (p: string) => (p === '' || kept.has(key) || rules.isKeptEverywhere(p) ? p : rules.naming.viewName(p));
+    const [prefix, suffix] = familyEnds(side, piece);
     for (const name of members.get(key)!) {
-      const rest = side === 'prefix' ? name.slice(piece.length) : name.slice(0, name.length - piece.length);
+      const rest = familyRest(name, side, piece);
       let restView = rest;
       const cls = classes.get(rest.toLowerCase());
       // `__name__` names classes and functions: a piece built on from both data and names (`"from_" + alias`, `"from_" + cls.__name__`) joins data where the rest names neither.
@@ -1077,7 +1080,7 @@ function familyOverrides(facts: FileFacts[], built: FileFacts['families'], defin
         // Data that spells one of the repository's names as a name does (`'unique_together'`, an option's name) reads as that name in the view (prose.ts).
         restView = rules.decideMember(rest);
       }
-      const view = side === 'prefix' ? pieceView(piece) + restView : restView + pieceView(piece);
+      const view = pieceView(prefix) + restView + pieceView(suffix);
       // Recorded even when the name stays: then the family decides it stays.
       if (rules.naming.realName(view) === name) overrides[name] = view;
     }
@@ -1113,17 +1116,21 @@ function outsideTypeFamilyNames(facts: readonly FileFacts[], definitions: Readon
 
 /** What a member of a family has besides its piece (`implementedBy` of `implementedByFallback`, `suffix:Fallback`). */
 function familyRest(name: string, side: string, piece: string): string {
-  const [prefix, suffix] = side === 'around' ? piece.split('{}') : side === 'prefix' ? [piece, ''] : ['', piece];
+  const [prefix, suffix] = familyEnds(side, piece);
   return name.slice(prefix.length, name.length - suffix.length);
+}
+
+/** The literal text before and after a family's value (`around:_{}_default`: `_` and `_default`). */
+function familyEnds(side: string, piece: string): [prefix: string, suffix: string] {
+  if (side !== 'around') return side === 'prefix' ? [piece, ''] : ['', piece];
+  const [prefix, suffix] = piece.split('{}');
+  return [prefix, suffix];
 }
 
 /** Whether `name` is built from the family's piece (`side` `prefix`, `suffix`, or `around` with `{}` for the value). */
 function isMember(name: string, side: string, piece: string): boolean {
-  if (side === 'around') {
-    const [prefix, suffix] = piece.split('{}');
-    return name.length > prefix.length + suffix.length && name.startsWith(prefix) && name.endsWith(suffix);
-  }
-  return name.length > piece.length && (side === 'prefix' ? name.startsWith(piece) : name.endsWith(piece));
+  const [prefix, suffix] = familyEnds(side, piece);
+  return name.length > prefix.length + suffix.length && name.startsWith(prefix) && name.endsWith(suffix);
 }
 
 /**
@@ -1158,6 +1165,18 @@ function keepExternalBaseNames(
     const inside = all.filter((cls) => moduleOf.get(cls)?.startsWith(`${from}.`));
     return inside.length > 0 ? inside : all;
   };
+  // A base reached through a module of the repository that binds it from outside (`from pkg.compat import xmlrpclib`, `xmlrpclib.Transport`).
+  const outsideTargets = new Map<string, string>();
+  facts.forEach((file, i) => {
+    for (const [name, dotted] of file.externalGlobalTargets) if (modules[i] !== undefined) outsideTargets.set(`${modules[i]}.${name}`, dotted);
+  });
+  const outsideName = (base: { repo?: string; module?: string }): string | undefined => {
+    if (base.repo === undefined || base.module === undefined) return undefined;
+    const direct = outsideTargets.get(`${base.module}.${base.repo}`);
+    if (direct !== undefined) return direct;
+    const through = outsideTargets.get(base.module);
+    return through === undefined ? undefined : `${through}.${base.repo}`;
+  };
   const ancestry = new Map<ClassFacts, { members: Set<string>; opaque: boolean } | null>();
   const externalOf = (cls: ClassFacts, seen: Set<ClassFacts>): { members: Set<string>; opaque: boolean } | null => {
     if (ancestry.has(cls)) return ancestry.get(cls)!;
@@ -1171,10 +1190,11 @@ function keepExternalBaseNames(
       result.opaque ||= found.opaque;
     };
     for (const base of cls.bases) {
-      if (base.external !== undefined) {
+      const outside = base.external ?? outsideName(base);
+      if (outside !== undefined) {
         // A base from a module the interpreter cannot import: the class cannot be made where the view runs.
-        if (base.external === 'builtins.object' || missing.has(base.external.split('.')[0])) continue;
-        const qualified = external.resolveClass(base.external);
+        if (outside === 'builtins.object' || missing.has(outside.split('.')[0])) continue;
+        const qualified = external.resolveClass(outside);
         const members = qualified ? external.classMembers(qualified) : undefined;
         const found = members ? { members: new Set(members), opaque: false } : { members: new Set<string>(), opaque: true };
         // An Enum's members are looked up by name (`Color["RED"]`, serialised by name): kept.

@@ -9,7 +9,7 @@ import { applyEdits, inHyphenatedWord, isNameShaped, isTemplateText, type ProseO
 import { calledName, outermostFunction, Site, type NameSite, type PyScan, scanPython, type StringPart, type StringSite } from '../python/binder';
 import { FileResolver, type ModuleContext, type NameClass } from './resolve';
 import type { NameRules } from './rules';
-import { inModuleExports, isContainerVariable, isSourceNamespace, kwargsOwner, returnsKeywords, namesDistribution, sourcePlaceholders, stringRole, withNameFlow, type StringRole } from './string-roles';
+import { inModuleExports, isContainerVariable, isSourceNamespace, kwargsOwner, returnsKeywords, namesDistribution, namesOutsideAttribute, sourcePlaceholders, stringRole, withNameFlow, type StringRole } from './string-roles';
 import { pieceShapes } from './analyze';
 import { doctestSource } from '../python/doctest';
 import { controlSequenceLength, forEachWord, isDunder } from './words';
@@ -126,7 +126,8 @@ export class CodeTranslator {
         return rules.memberView(text);
       }
       case Site.Keyword: {
-        if (site.classKeyword) return text === 'metaclass' ? text : rules.memberView(text);
+        // `type(name, bases, namespace, concrete=True)` makes a class as a `class` statement does: its keywords go to `__init_subclass__`.
+        if (site.classKeyword || resolver.isBuiltinCall(site.chain, 'type')) return text === 'metaclass' ? text : rules.memberView(text);
         // `dict(key=value)` is `{"key": value}`, and `"{key}".format(key=...)` fills the template's
         // field: such keywords follow the rule of the same word as a string.
         const method = resolver.lastAttribute(site.chain);
@@ -190,7 +191,7 @@ export class CodeTranslator {
     if (family === 'renamed' && !token.parts) role = 'fragments';
     if (role === 'keep') {
       // A class's or a field's name handed on names it, whoever takes it (build.ts: never an external value).
-      if (!token.parts && isIdentifier(content) && (this.rules.isDataName(content) || (/^\p{Lu}/u.test(content) && this.rules.isCallableName(content)))) {
+      if (!token.parts && isIdentifier(content) && !namesOutsideAttribute(site, resolver) && (this.rules.isDataName(content) || (/^\p{Lu}/u.test(content) && this.rules.isCallableName(content)))) {
         const view = this.rules.knownView(content);
         if (view !== content) edits.push([token.contentStart, token.contentEnd, view]);
       }

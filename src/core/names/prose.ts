@@ -12,7 +12,7 @@
  * Dotted names that start with a module outside the repository (`os.path`) stay as they are.
  */
 import type { NameRules } from './rules';
-import { CONTROL_SEQUENCE, forEachWord, splitWord } from './words';
+import { CONTROL_SEQUENCE, forEachWord, isIdentifier, splitWord } from './words';
 
 export interface ProseOptions {
   /** Every word of the text is code (a code block, a code span). */
@@ -382,7 +382,7 @@ export class ProseTranslator {
   private compound(text: string, start: number, end: number, edits: Array<[number, number, string]>, options: ProseOptions): void {
     const value = text.slice(start, end);
     // A module of the repository whose last part reads as a file extension (`pkg.serializers.json`) is a dotted name.
-    const isPath = value.includes('/') || (hasFileExtension(value) && !(this.rules.isInternalTop(value.split('.')[0]) && this.rules.isModule(value)));
+    const isPath = value.includes('/') || (hasFileExtension(value) && !(this.rules.isInternalTop(value.split('.')[0]) && this.rules.isModule(value)) && !this.isClassMember(value));
     if (!isPath) {
       if (value.includes('::')) {
         // pytest ids: path::Class::test (the path part is handled as a path)
@@ -394,6 +394,12 @@ export class ProseTranslator {
       return;
     }
     this.pathLike(text, start, end, edits, options);
+  }
+
+  /** `Class.member` whose member reads as a file extension (`CBase.c`, `Store.db`): the first part a class the repository defines and renames. */
+  private isClassMember(value: string): boolean {
+    const parts = value.split('.');
+    return parts.length === 2 && /^\p{Lu}/u.test(parts[0]) && this.rules.isCallableName(parts[0]) && this.rules.isKnownName(parts[0]) && isIdentifier(parts[1]);
   }
 
   private pathLike(text: string, start: number, end: number, edits: Array<[number, number, string]>, options: ProseOptions): void {

@@ -39,6 +39,8 @@ export interface ModuleContext {
   isSourceArgument?: (callee: string, index: number) => boolean;
   /** Whether the argument at this position of a callable of this name carries the caller's text (`deserialize("foo")`). */
   isValueArgument?: (callee: string, index: number) => boolean;
+  /** Whether a positional argument of the repository's callable reaches a command an outside runner runs (`NamesTables.commandArguments`). */
+  isCommandArgument?: (callee: string, index: number) => boolean;
   /** Whether a call of a callable of this name may read the caller's locals (`NameRules.readsCallerFrames`). */
   readsCallerFrames?: (callee: string) => boolean;
   /** Whether the repository looks a local of this name up in a frame's namespace by its name (`NameRules.isFrameKey`). */
@@ -319,7 +321,12 @@ export class FileResolver {
   isExternalChain(chain: Chain | undefined): boolean {
     if (!chain) return false;
     if (chain.root !== -1 && chain.steps.every((s) => s !== '()' && s !== '[]') && this.isExternalInstance(chain.root)) return true;
-    if (chain.root === -1) return chain.literal !== undefined && chain.literal !== 'other' ? !chain.steps.includes('()') || chain.literal === 'string' : false;
+    if (chain.root === -1) {
+      if (chain.literal === undefined || chain.literal === 'other') return false;
+      // An item of a container written out (`{'HASH': self.do_value}[kind]`) is whatever it holds.
+      if (chain.literal !== 'string' && chain.literal !== 'number' && chain.steps[0] === '[]') return false;
+      return !chain.steps.includes('()') || chain.literal === 'string';
+    }
     if (chain.steps.includes('()') || chain.steps.includes('[]')) {
       // Calling a builtin type gives a builtin object: `str(x).join`.
       const first = this.scan.sites[chain.root];
@@ -363,11 +370,24 @@ export class FileResolver {
    * attributes only (`pkg.sub` in `pkg.sub.func`), as far as the file's imports tell.
    */
   modulePath(chain: Chain | undefined): string | undefined {
+    if (chain && chain.root !== -1 && chain.steps[0] === '()') return this.importedPackagePath(chain);
     if (!chain || chain.root === -1 || chain.steps.some((s) => s === '()' || s === '[]')) return undefined;
     const site = this.scan.sites[chain.root];
     const found = this.lookupSite(site);
     const base = found ? this.importedModule(found.binding) : this.context.outerModule?.(site.text) ?? this.wildcardModule(site.text);
     return base === undefined ? undefined : [base, ...chain.steps].join('.');
+  }
+
+  /**
+   * `__import__('pkg.sub').sub.member`: `__import__` of a dotted path gives its top package, whose
+   * attributes reach the path's modules (`pkg.sub`); the chain's module path where that package is the repository's.
+   */
+  private importedPackagePath(chain: Chain): string | undefined {
+    if (chain.steps.indexOf('()', 1) !== -1 || chain.steps.includes('[]') || !this.isBuiltinCall({ root: chain.root, steps: [] }, '__import__')) return undefined;
+    const argument = this.scan.strings.find((s) => s.call !== undefined && s.call.callee.root === chain.root && s.argIndex === 0 && s.whole && !s.token.parts);
+    if (argument === undefined) return undefined;
+    const top = this.scan.text.slice(argument.token.contentStart, argument.token.contentEnd).split('.')[0];
+    return this.isInternalModule(top, 0) ? [top, ...chain.steps.slice(1)].join('.') : undefined;
   }
 
   /** The module of the repository a module-level name of this file denotes, when an import binds it. */

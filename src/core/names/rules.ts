@@ -58,6 +58,8 @@ export interface NamesTables {
    * is data, spelled as written, even when a field has that name.
    */
   valueArguments: string[];
+  /** Positional arguments that reach the command an outside runner runs (`sh:0` handing `cmd` to `subprocess.Popen`): strings there keep their spelling. */
+  commandArguments?: string[];
   /** Arguments that are Python source the repository runs (`callee:index`: `Expression:0`, handed on to `compile`). */
   sourceArguments?: string[];
   /** Callables whose call may read the caller's locals (build.ts `frameReaders`); absent in bundles made before. */
@@ -114,6 +116,7 @@ export class NameRules {
   private readonly nameKeywords: ReadonlySet<string>;
   private readonly nameArguments: ReadonlySet<string>;
   private readonly valueArguments: ReadonlySet<string>;
+  private readonly commandArguments: ReadonlySet<string>;
   private readonly sourceArguments: ReadonlySet<string>;
   private readonly frameReaders: ReadonlySet<string>;
   private readonly frameKeys: ReadonlySet<string>;
@@ -163,6 +166,7 @@ export class NameRules {
     this.nameKeywords = new Set(tables.nameKeywords);
     this.nameArguments = new Set(tables.nameArguments);
     this.valueArguments = new Set(tables.valueArguments);
+    this.commandArguments = new Set(tables.commandArguments ?? []);
     this.sourceArguments = new Set(tables.sourceArguments ?? []);
     this.frameReaders = new Set(tables.frameReaders ?? []);
     this.frameKeys = new Set(tables.frameKeys ?? []);
@@ -202,6 +206,10 @@ export class NameRules {
 
   isValueArgument(callee: string, index: number): boolean {
     return this.valueArguments.has(`${callee}:${index}`);
+  }
+
+  isCommandArgument(callee: string, index: number): boolean {
+    return this.commandArguments.has(`${callee}:${index}`);
   }
 
   isSourceArgument(callee: string, index: number): boolean {

@@ -79,7 +79,7 @@ export function stringRole(site: StringSite, resolver: FileResolver, content: st
   // `eval("_%s_aliases" % flavor)`, `eval(f"_conv_{a}_to_{b}")`: source built as one name is that name, looked up among the module's globals.
   if (isBuiltNameSource(site, resolver) && /^[\p{L}\p{N}_%{}]*$/u.test(content)) return 'fragments';
   if (isPatternArgument(site, resolver)) return 'pattern';
-  if (namesDistribution(site, resolver, content)) return 'keep';
+  if (namesDistribution(site, resolver, content) || isCommandWord(site, resolver)) return 'keep';
   if (namesItsBinding(site, content, resolver)) return 'binding';
 
   const name = nameRole(site, resolver);
@@ -154,7 +154,20 @@ function declaresLookedUpDistribution(site: StringSite, resolver: FileResolver, 
 
 /** A word the repository hands to code outside it as a value (see `isExternalValue`): its role is `keep` for that reason. */
 export function externalValueWord(site: StringSite, resolver: FileResolver, content: string, role: StringRole): boolean {
-  return role === 'keep' && !site.token.parts && isIdentifier(content) && isExternalValue(site, resolver, content);
+  return role === 'keep' && !site.token.parts && isIdentifier(content) && (isExternalValue(site, resolver, content) || isCommandWord(site, resolver));
+}
+
+/**
+ * A program's name or argument in the command an outside runner runs (`subprocess.Popen(["vmstat",
+ * "-s"])`), also through a parameter of the repository's that reaches one (`sh(["vmstat", "-s"])`):
+ * the outside world's word.
+ */
+function isCommandWord(site: StringSite, resolver: FileResolver): boolean {
+  const place = site.call !== undefined && site.whole && site.keyword === undefined ? { call: site.call, argIndex: site.argIndex } : site.outer;
+  if (place === undefined || place.argIndex === undefined) return false;
+  if (isCommandRunner(place.call.callee, resolver)) return place.argIndex === 0;
+  const callee = resolver.isExternalChain(place.call.callee) ? undefined : resolver.lastAttribute(place.call.callee);
+  return callee !== undefined && (resolver.context.isCommandArgument?.(callee, place.argIndex) ?? false);
 }
 
 /** The builtins that run (or compile) Python source given as their first argument. */
@@ -477,7 +490,7 @@ function nameRole(site: StringSite, resolver: FileResolver): StringRole | undefi
   if (method !== undefined && KEY_METHODS.has(method) && argIndex === 0) {
     const mapping = { ...callee, steps: callee.steps.slice(0, -1) };
     if (isFrameNamespace(mapping)) return whole ? 'local-names' : 'fragments';
-    if (NAMESPACES.has(mapping.steps[mapping.steps.length - 1] ?? '')) return whole ? 'names' : 'fragments';
+    if (isNamespaceChain(mapping, resolver)) return whole ? 'names' : 'fragments';
   }
   if (method !== undefined && ALL_LIKE.has(resolver.rootName(callee) ?? '') && (method === 'append' || method === 'extend')) return 'names';
   // `@pytest.fixture(name="graph")` names the fixture that parameters ask for.
@@ -485,8 +498,7 @@ function nameRole(site: StringSite, resolver: FileResolver): StringRole | undefi
   if (whole && namesTests(site, call, argIndex, resolver)) return 'names';
   if (method === undefined || (site.call && site.keyword !== undefined)) return undefined;
   const root = resolver.rootName(callee);
-  // The name of an attribute of an object outside the repository is that object's.
-  if (argIndex === 1 && OBJECT_TARGET.has(method ?? '') && resolver.isExternalChain(call.args[0])) return whole ? 'keep' : undefined;
+  if (namesOutsideAttribute(site, resolver)) return whole ? 'keep' : undefined;
   if (method !== undefined && MONKEYPATCH_METHODS.has(method) && callee.steps.length === 1 && root !== 'self') {
     // monkeypatch.setattr("a.b.c", v) | monkeypatch.setattr(obj, "name", v)
     if (argIndex === 0 || argIndex === 1) return whole ? 'names' : 'fragments';
@@ -525,6 +537,13 @@ const CLASS_FACTORIES = new Set(['builtins.type', 'collections.namedtuple', 'typ
  * makes a class (a capitalised name, as classes are) names the variable it is bound to
  * (`first = opts.get("first")` is a lookup, not a class).
  */
+/** The name of an attribute of an object outside the repository (`hasattr(codecs, "IncrementalEncoder")`): that object's, whatever the repository defines. */
+export function namesOutsideAttribute(site: StringSite, resolver: FileResolver): boolean {
+  const call = site.call ?? site.outer?.call;
+  const argIndex = site.call ? site.argIndex : site.outer?.argIndex;
+  return call !== undefined && argIndex === 1 && site.keyword === undefined && OBJECT_TARGET.has(resolver.lastAttribute(call.callee) ?? '') && resolver.isExternalChain(call.args[0]);
+}
+
 function namesItsBinding(site: StringSite, content: string, resolver: FileResolver): boolean {
   // `ctx.mpc = type("mpc", (_mpc,), {})`, `pionice = namedtuple("pionice", ...)`: the class a class factory makes is named after the variable or attribute it is bound to, whatever the case (pickle looks it up by that name).
   if (site.call !== undefined && site.argIndex === 0 && site.keyword === undefined && site.whole && !site.token.parts && CLASS_FACTORIES.has(resolver.externalName(site.call.callee) ?? '')) {
@@ -1086,12 +1105,16 @@ function signedCallable(chain: Chain, resolver: FileResolver): Chain | undefined
 }
 
 /** `kwargs` (a `**` parameter), `vars(x)`, `x.__dict__`, `globals()`, `locals()`. */
-function isNamespaceChain(chain: NonNullable<StringSite['subscripted']>, resolver: FileResolver): boolean {
+function isNamespaceChain(chain: NonNullable<StringSite['subscripted']>, resolver: FileResolver, depth = 0): boolean {
   const last = chain.steps[chain.steps.length - 1];
   if (last !== undefined && NAMESPACES.has(last)) return true;
   const root = resolver.rootName(chain);
   if ((root === 'vars' || root === 'globals' || root === 'locals') && chain.steps.length === 1 && chain.steps[0] === '()') return true;
-  return chain.steps.length === 0 && isKwargsName(chain, resolver);
+  if (chain.steps.length > 0 || chain.root === -1) return false;
+  if (isKwargsName(chain, resolver)) return true;
+  // A variable assigned only such mappings (`params = inspect.signature(f).parameters`).
+  const binding = depth < 3 ? resolver.lookupSite(resolver.scan.sites[chain.root])?.binding : undefined;
+  return binding !== undefined && !binding.otherValue && binding.values.length > 0 && binding.values.every((value) => isNamespaceChain(value, resolver, depth + 1));
 }
 
 /**
@@ -1099,7 +1122,12 @@ function isNamespaceChain(chain: NonNullable<StringSite['subscripted']>, resolve
  * `"x" in kwargs`): its name, as calls name it (`rules.isDataKeyword`).
  */
 export function kwargsOwner(site: StringSite, resolver: FileResolver): string | undefined {
-  const owner = (name: string, scope: number) => kwargsFunction(name, scope, resolver)?.name;
+  // A class's constructor takes the keywords its calls give the class (`For("UPDATE", nowait=True)`): the class's name.
+  const owner = (name: string, scope: number) => {
+    const fn = kwargsFunction(name, scope, resolver);
+    const cls = fn && (fn.name === '__init__' || fn.name === '__new__') ? resolver.scan.scopes[fn.parent] : undefined;
+    return cls?.kind === 'class' ? cls.name : fn?.name;
+  };
   if (site.lookedUpIn !== undefined) return owner(site.lookedUpIn, site.scope);
   const chain = site.subscripted ?? (site.call && site.argIndex === 0 && KEY_METHODS.has(resolver.lastAttribute(site.call.callee) ?? '') && site.call.callee.steps.length === 1 ? site.call.callee : undefined);
   if (!chain || chain.root === -1 || chain.steps.length > 1 || (site.subscripted && chain.steps.length > 0)) return undefined;
@@ -1182,11 +1210,15 @@ export function nameArgumentFlow(resolver: FileResolver): ArgumentFlow {
     if (dotted !== undefined) for (const key of keysOf(functionAt(offset), dotted)) into.add(key);
   };
   const isParameter = (fn: number, name: string) => fn !== -1 && scan.scopes[fn].params.some((p) => p.name === name);
+  const commandSinks = new Set<string>();
   for (const call of scan.calls) {
     const method = resolver.lastAttribute(call.callee);
     const receiver = call.callee.steps.length === 1 && call.callee.root !== -1 ? scan.sites[call.callee.root].text : undefined;
+    if (isCommandRunner(call.callee, resolver)) sink(call.open, chainText(call.args[0]), commandSinks);
     if (receiver !== undefined && method !== undefined && TEXT_METHODS.has(method)) sink(call.open, receiver, valueSinks);
-    if (method !== undefined && KEY_METHODS.has(method) && call.callee.steps.length >= 1) sink(call.open, chainText(call.args[0]), keySinks);
+    if (method !== undefined && KEY_METHODS.has(method) && call.callee.steps.length >= 1) {
+      sink(call.open, chainText(call.args[0]), isNamespaceChain({ ...call.callee, steps: call.callee.steps.slice(0, -1) }, resolver) ? sinks : keySinks);
+    }
     if (method !== undefined && call.callee.steps.length === 0 && isParameter(functionAt(call.open), method)) for (const arg of call.args) sink(call.open, chainText(arg), valueSinks);
     if (method && OBJECT_TARGET.has(method) && method !== 'object' && call.callee.steps.length === 0) sink(call.open, chainText(call.args[1]));
     else if (method === 'import_module' || method === '__import__') {
@@ -1211,7 +1243,18 @@ export function nameArgumentFlow(resolver: FileResolver): ArgumentFlow {
     sink(offset, chainText(index), isNamespaceChain(receiver, resolver) ? sinks : keySinks);
   }
   for (const [offset, dotted] of attributeNameLookups(scan)) sink(offset, dotted);
-  return { sinks: [...sinks].sort(), keySinks: [...keySinks].sort(), valueSinks: [...valueSinks].sort(), edges, ...sourceArgumentFlow(resolver) };
+  return { sinks: [...sinks].sort(), keySinks: [...keySinks].sort(), valueSinks: [...valueSinks].sort(), commandSinks: [...commandSinks].sort(), edges, ...sourceArgumentFlow(resolver) };
+}
+
+/** Outside callables that run a command: their first argument is a program's name with its arguments, or a shell's line. */
+const COMMAND_RUNNERS: ReadonlySet<string> = new Set([
+  'subprocess.Popen', 'subprocess.run', 'subprocess.call', 'subprocess.check_call', 'subprocess.check_output', 'subprocess.getoutput',
+  'subprocess.getstatusoutput', 'os.system', 'os.popen', 'os.execv', 'os.execve', 'os.execvp', 'os.execvpe', 'os.spawnv', 'os.spawnvp',
+  'asyncio.create_subprocess_exec', 'asyncio.create_subprocess_shell', 'pexpect.spawn', 'pexpect.run',
+]);
+
+export function isCommandRunner(callee: Chain, resolver: FileResolver): boolean {
+  return resolver.isExternalChain(callee) && COMMAND_RUNNERS.has(resolver.externalName(callee) ?? '');
 }
 
 /**
@@ -1307,6 +1350,8 @@ export interface ArgumentFlow {
   sinks: string[];
   keySinks: string[];
   valueSinks: string[];
+  /** Keys that reach the command an outside runner runs (`subprocess.Popen(cmd)`): what a caller passes there is a program's name and arguments. */
+  commandSinks: string[];
   edges: Array<[string, string]>;
   /** Arguments that reach a runner of Python source (`exec`, `compile`, `ast.parse`) as its source (see `sourceArgumentFlow`). */
   sourceSinks: string[];

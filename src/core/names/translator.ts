@@ -129,6 +129,7 @@ export class NamesTranslator {
       isNameKeyword: (name) => this.rules.isNameKeyword(name),
       isNameArgument: (callee, index) => this.rules.isNameArgument(callee, index),
       isValueArgument: (callee, index) => this.rules.isValueArgument(callee, index),
+      isCommandArgument: (callee, index) => this.rules.isCommandArgument(callee, index),
       isSourceArgument: (callee, index) => this.rules.isSourceArgument(callee, index),
       readsCallerFrames: (callee) => this.rules.readsCallerFrames(callee),
       isFrameKey: (name) => this.rules.isFrameKey(name),

@@ -695,7 +695,8 @@ class Scanner {
     const t = tokens[k];
     switch (word) {
       case 'lambda': {
-        const scope = this.openScope('lambda', '', t.start);
+        // Entered at its `:`: the defaults of its parameters are read in the enclosing scope (`lambda arg, flag=flag: flag`).
+        const scope = this.openScope('lambda', '', t.start, false);
         this.lambdas.push({ scope, depth: this.brackets.length, state: 'params' });
         break;
       }
