@@ -4393,6 +4393,108 @@ test("a class built on an outside class that a module of the repository imports 
   });
 });
 
+test("a class's attribute names that the program turns into values (a loop over `Faults.__dict__` returning the name; `_names_by_code(States)` storing each name as a value) are text: they keep their spelling", async () => {
+  await viewRunsLikeOriginal({
+    'faults/__init__.py': [
+      'class Faults:',
+      '    UNKNOWN_METHOD = 1',
+      '    BAD_ARGUMENTS = 3',
+      '',
+      '',
+      'def getFaultDescription(code):',
+      '    for faultname in Faults.__dict__:',
+      '        if getattr(Faults, faultname) == code:',
+      '            return faultname',
+      "    return 'UNKNOWN'",
+      '',
+      '',
+      'class ProcessStates:',
+      '    STOPPED = 0',
+      '    RUNNING = 20',
+      '',
+      '',
+      'def _names_by_code(states):',
+      '    d = {}',
+      '    for name in states.__dict__:',
+      "        if not name.startswith('__'):",
+      '            d[getattr(states, name)] = name',
+      '    return d',
+      '',
+      '',
+      '_states_by_code = _names_by_code(ProcessStates)',
+      '',
+      '',
+      'def describe(code):',
+      '    return _states_by_code.get(code)',
+      '',
+    ].join('\n'),
+    'tests/test_faults.py': [
+      'from faults import Faults, ProcessStates, describe, getFaultDescription',
+      '',
+      '',
+      'def test_descriptions():',
+      '    assert getFaultDescription(Faults.BAD_ARGUMENTS) == "BAD_ARGUMENTS"',
+      '    assert describe(ProcessStates.RUNNING) == "RUNNING"',
+      '    assert "process1: %s" % describe(0) == "process1: STOPPED"',
+      '',
+    ].join('\n'),
+  });
+});
+
+test('in a command an outside runner runs, a module of the repository (`[sys.executable, "-m", "runner.cli"]`) is the view\'s module, and a callable that carries names under the same name as a command helper (`Dispatcher.run(name)` beside `run(cmd)`) still carries names', async () => {
+  await viewRunsLikeOriginal({
+    'runner/__init__.py': [
+      'import subprocess',
+      '',
+      '',
+      'def run(cmd):',
+      '    return subprocess.run(cmd, stdout=subprocess.PIPE, universal_newlines=True, check=True).stdout.strip()',
+      '',
+      '',
+      'class Dispatcher:',
+      '    def run(self, name):',
+      '        return getattr(self, name)()',
+      '',
+      '    def start_engine(self):',
+      '        return "started"',
+      '',
+    ].join('\n'),
+    'runner/cli.py': 'def main():\n    print("ok")\n\n\nif __name__ == "__main__":\n    main()\n',
+    'tests/test_runner.py': [
+      'import os',
+      'import sys',
+      '',
+      'from runner import Dispatcher, run',
+      '',
+      'ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))',
+      '',
+      '',
+      'def test_cli():',
+      '    os.chdir(ROOT)',
+      '    assert run([sys.executable, "-m", "runner.cli"]) == "ok"',
+      '',
+      '',
+      'def test_dispatch():',
+      '    assert Dispatcher().run("start_engine") == "started"',
+      '',
+    ].join('\n'),
+  });
+});
+
+test("a local standing for `**kwargs` (`opts = kwargs`, `opts.get('nowait')`) reads the callers' keywords as `kwargs` does: data, as the keyword given", async () => {
+  await viewRunsLikeOriginal({
+    'locking/__init__.py': [
+      'class For:',
+      '    def __init__(self, type_, **kwargs):',
+      '        opts = kwargs',
+      '        self.type_ = type_',
+      '        self.nowait = opts.get("nowait")',
+      '',
+    ].join('\n'),
+    'tests/test_locking.py': 'from locking import For\n\n\ndef test_for():\n    assert For("UPDATE", nowait=True).nowait is True\n',
+  });
+});
+
 test('a compiled module importing modules of its package relatively (from .errors import ..., from .kinds.colours import Palette: the C strings "errors" and "kinds.colours") finds them by those names: every part keeps its spelling', async () => {
   const loader = compileExtension('_loader', [
     '#define PY_SSIZE_T_CLEAN',

@@ -6,7 +6,7 @@
  */
 import { Bind, IMPORTING_CALLEES, Site, calledName, enclosingFunction, lookupSite, loopIterableNames, outermostFunction, scanPython, type CallContext, type Chain, type NameSite, type PyScan, type Scope, type StringSite } from '../python/binder';
 import { FileResolver, type ModuleContext } from './resolve';
-import { externalValueWord, distributionLookup, returningFunction, variableKey, handedAttributes, isKwargsName, nameArgumentFlow, stringRole, withNameFlow, type ArgumentFlow, type NameContainers, type StringRole } from './string-roles';
+import { ATTRIBUTE_BUILTINS, externalValueWord, distributionLookup, returningFunction, variableKey, handedAttributes, isKwargsName, nameArgumentFlow, parameterKey, stringRole, withNameFlow, type ArgumentFlow, type NameContainers, type StringRole } from './string-roles';
 import { appendTo } from '../common/multimap';
 import { forEachWord, splitWord } from './words';
 import { IDENTIFIER_SOURCE, isIdentifier } from '../python/identifiers';
@@ -74,7 +74,7 @@ export interface FileFacts {
   families: Array<[piece: string, side: 'prefix' | 'suffix' | 'around', source: 'data' | 'name']>;
   /** Module-level names bound to external things by imports (`from functools import wraps`). */
   externalGlobals: string[];
-  /** What such a name stands for, dotted, by the first import that binds it (`xmlrpclib` of `import xmlrpc.client as xmlrpclib`: `xmlrpc.client`). */
+  /** What such a name stands for, dotted, by each outside import that binds it, in order (`xmlrpclib` of `import xmlrpc.client as xmlrpclib`: `xmlrpc.client`). */
   externalGlobalTargets: Array<[name: string, dotted: string]>;
   /** Modules of the repository it imports everything from (`from .core import *`), absolute. */
   starImports: string[];
@@ -238,6 +238,8 @@ export interface FileFacts {
   madeClasses: Array<[variable: string, maker: string]>;
   /** Classes whose body gives an attribute the class's own name as a string (`class bigcrypt: name = "bigcrypt"`): data names them. */
   selfNamedClasses: string[];
+  /** Classes whose attributes' names the program turns into values (see `classesNamingData`). */
+  dataNamedClasses: string[];
   /** Module-level variables assigned the result of a call to a callable of the repository (`Interface = InterfaceClass("Interface")`): the variable and the callable's last name (for a function of the module, each class it calls). */
   instances: Array<[variable: string, callee: string]>;
   /** Identifier-like strings of the tuples, lists and sets a class body or the module assigns to a name (`SUPPORTED_METHODS = ("GET", ...)`): the name and the string. */
@@ -312,7 +314,7 @@ function baseModule(resolver: FileResolver, chain: Chain): string | undefined {
 export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   const scan = scanPython(text);
   const resolver = new FileResolver(scan, context);
-  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], externalGlobalTargets: [], standIns: [], moduleStandIns: [], importedReads: [], wrappedNames: [], computedModuleParents: [], pathWords: [], oneWordStrings: [], lowerWordStrings: [], nameKeys: [], nameReaders: [], nameAttributes: [], attributeWords: [], decorated: [], stringWords: [], starImports: [], outsideStarImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), ordersByName: ordersByName(scan), sortedLists: sortedLists(scan, resolver), outsideLookups: outsideLookups(scan, resolver), attributePathSeparators: attributePathSeparators(scan, resolver), pathDataWords: [], handedSelf: handedSelf(scan, resolver), typeNameLookups: typeNameLookups(scan, resolver), templatedAttributes: templatedAttributes(scan, resolver), caseDispatch: caseDispatch(scan, resolver), caseLookups: caseLookups(scan, resolver), classNameKeys: [], instances: moduleInstances(scan, resolver), madeClasses: madeClasses(scan, resolver), selfNamedClasses: selfNamedClasses(scan), outsidePairs: outsidePairs(scan, resolver), groupWords: [], wordStrings: [], externalValues: [], distributions: [], namePieces: [], pieceLookups: [], cutWords: [], laidOutWords: [], numberedPieces: [], templatePieces: [], keyWords: [], dictKeywords: [], templateAttributes: [], computedKeywordCallees: [], containerWords: [], returnedKeys: [], attrsFields: [], dynamicAttributes: false, shadowedModules: [], attributeLocals: [], reexports: [], internalImports: internalImports(scan, resolver), optionNames: [], nameValued: [], nameContainers: { keys: [], values: [], parameters: [] }, handedAttributes: handedAttributes(resolver), nameArguments: nameArgumentFlow(resolver) };
+  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], externalGlobalTargets: [], standIns: [], moduleStandIns: [], importedReads: [], wrappedNames: [], computedModuleParents: [], pathWords: [], oneWordStrings: [], lowerWordStrings: [], nameKeys: [], nameReaders: [], nameAttributes: [], attributeWords: [], decorated: [], stringWords: [], starImports: [], outsideStarImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), ordersByName: ordersByName(scan), sortedLists: sortedLists(scan, resolver), outsideLookups: outsideLookups(scan, resolver), attributePathSeparators: attributePathSeparators(scan, resolver), pathDataWords: [], handedSelf: handedSelf(scan, resolver), typeNameLookups: typeNameLookups(scan, resolver), templatedAttributes: templatedAttributes(scan, resolver), caseDispatch: caseDispatch(scan, resolver), caseLookups: caseLookups(scan, resolver), classNameKeys: [], instances: moduleInstances(scan, resolver), madeClasses: madeClasses(scan, resolver), selfNamedClasses: selfNamedClasses(scan), dataNamedClasses: classesNamingData(resolver), outsidePairs: outsidePairs(scan, resolver), groupWords: [], wordStrings: [], externalValues: [], distributions: [], namePieces: [], pieceLookups: [], cutWords: [], laidOutWords: [], numberedPieces: [], templatePieces: [], keyWords: [], dictKeywords: [], templateAttributes: [], computedKeywordCallees: [], containerWords: [], returnedKeys: [], attrsFields: [], dynamicAttributes: false, shadowedModules: [], attributeLocals: [], reexports: [], internalImports: internalImports(scan, resolver), optionNames: [], nameValued: [], nameContainers: { keys: [], values: [], parameters: [] }, handedAttributes: handedAttributes(resolver), nameArguments: nameArgumentFlow(resolver) };
   // Strings flow into names within the file, as the translation sees them (code.ts).
   const flow = withNameFlow(resolver);
   facts.nameValued = flow.names;
@@ -322,10 +324,11 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   for (const [name, binding] of scan.scopes[0].bindings) {
     if (binding.kinds & (Bind.ImportModule | Bind.ImportName) && resolver.bindingClass(0, name, binding) === 'external') {
       facts.externalGlobals.push(name);
-      const first = binding.imports?.[0];
-      // `import a.b` binds `a`; `import a.b as c`, `from a import b` what they name.
-      const target = first && first.imported === undefined && first.module.split('.')[0] === name ? name : first && resolver.importedTarget(first);
-      if (first && target && !resolver.isInternalModule(first.module, first.level)) facts.externalGlobalTargets.push([name, target]);
+      for (const i of binding.imports ?? []) {
+        if (resolver.isInternalModule(i.module, i.level)) continue;
+        // `import a.b` binds `a`; `import a.b as c`, `from a import b` what they name.
+        facts.externalGlobalTargets.push([name, i.imported === undefined && i.module.split('.')[0] === name ? name : resolver.importedTarget(i)]);
+      }
     }
   }
   for (const [name, binding] of scan.scopes[0].bindings) {
@@ -543,7 +546,7 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   const stringWords = new Set<string>();
   const walksPackages = LISTS_MODULES.test(text);
   const laidOut = laidOutStrings(scan);
-  let attributeNameVariables: Set<string> | undefined;
+  const nameSinks = new Set(facts.nameArguments.sinks);
   for (const site of scan.strings) {
     const content = text.slice(site.token.contentStart, site.token.contentEnd);
     const role = stringRole(site, flow.resolver, content);
@@ -560,7 +563,7 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
     const numbered = numberedPiece(scan.text, site, content, role);
     if (numbered !== undefined) facts.numberedPieces.push(numbered);
     const nameTemplate = !site.token.parts && role === 'prose' ? NAME_TEMPLATE.exec(content) : null;
-    if (nameTemplate && isNameShaped(nameTemplate[1] ?? nameTemplate[2])) facts.templatePieces.push(...familyPieces(scan, site, (attributeNameVariables ??= variablesNamingAttributes(resolver))));
+    if (nameTemplate && isNameShaped(nameTemplate[1] ?? nameTemplate[2])) facts.templatePieces.push(...familyPieces(scan, site, nameSinks));
     if (!site.token.parts && (role === 'prose' || role === 'docstring')) cutWords(scan, content, facts.cutWords, role === 'prose' && laidOut.has(site) ? facts.laidOutWords : undefined);
     const template = site.docstring ? null : MODULE_TEMPLATE.exec(content);
     if (template && resolver.isInternalModule(template[1], 0)) facts.computedModuleParents.push(template[1]);
@@ -593,7 +596,7 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
       if (returnedBy !== undefined) facts.returnedKeys.push([returnedBy, content]);
       else if (site.comparedWith || (site.container !== undefined && CONTAINERS.has(site.container))) facts.containerWords.push(content);
     }
-    if (role === 'fragments' || ((role === 'names' || role === 'definition-names' || role === 'flow') && site.token.parts)) facts.families.push(...familyPieces(scan, site, (attributeNameVariables ??= variablesNamingAttributes(resolver))));
+    if (role === 'fragments' || ((role === 'names' || role === 'definition-names' || role === 'flow') && site.token.parts)) facts.families.push(...familyPieces(scan, site, nameSinks));
     if (site.token.parts || role !== 'names') continue;
     const callee = site.call ? resolver.lastAttribute(site.call.callee) : undefined;
     const kind: DefinitionKind | undefined = callee === 'setattr' ? 'attribute' : site.assignedTo?.includes('__all__') ? 'export' : undefined;
@@ -729,8 +732,9 @@ const URL_PATH = new RegExp(`^\\/${URL_SEGMENT}(?:\\/${URL_SEGMENT})*\\/?(?:\\?(
 
 /**
  * `FileFacts.pathDataWords` of one string of data: the parts of a dotted key of a dict (or of a
- * dotted argument of the repository's callable, in a file that itself cuts such paths: `cutsDots`),
- * and of a URL handed to a callable or keyed (not prose, not a path of files a text mentions).
+ * dotted argument of a callable not known to be outside, in a file that itself cuts such paths:
+ * `cutsDots`), and of a URL handed to a callable or keyed (not prose, not a path of files a text
+ * mentions).
  */
 function pathDataWords(site: StringSite, content: string, resolver: FileResolver, cutsDots: boolean): Array<[string, string]> {
   const handed = cutsDots && site.call !== undefined && site.whole && !resolver.isExternalChain(site.call.callee);
@@ -773,7 +777,7 @@ function attributePathSeparators(scan: PyScan, resolver: FileResolver): string[]
   };
   const attributeNames = new Set<string>();
   for (const call of scan.calls) {
-    if (!ATTRIBUTE_NAME_BUILTINS.some((name) => resolver.isBuiltinCall(call.callee, name))) continue;
+    if (!ATTRIBUTE_BUILTINS.some((name) => resolver.isBuiltinCall(call.callee, name))) continue;
     const name = call.args[1] && call.args[1].steps.every((step) => step === '[]') ? rootKey(call.args[1]) : undefined;
     if (name !== undefined && !isImported(call.args[0])) attributeNames.add(name);
   }
@@ -1054,7 +1058,51 @@ function moduleInstances(scan: PyScan, resolver: FileResolver): FileFacts['insta
   return [...out.values()].sort(byJoined);
 }
 
-/** `FileFacts.madeClasses`. */
+/**
+ * Classes whose attributes' names the program turns into values: a loop over a class's namespace
+ * (`for name in Faults.__dict__`, `dir(cls)`, `vars(cls)`) whose variable its function returns or
+ * stores as a mapping's value (`return name`, `by_code[code] = name`); the class by name, or each
+ * class the file hands its function as that parameter (`_names_by_code(ProcessStates)`).
+ */
+function classesNamingData(resolver: FileResolver): string[] {
+  const scan = resolver.scan;
+  const out = new Set<string>();
+  const addClass = (site: NameSite) => {
+    const found = site.kind === Site.Name ? resolver.lookupSite(site) : undefined;
+    if (found && found.binding.kinds & Bind.Class) out.add(site.text);
+    return found;
+  };
+  for (const loop of scan.forLoops) {
+    const owner = loop.targets.length === 1 ? namespaceOwner(loop.iterable, resolver) : undefined;
+    if (owner === undefined) continue;
+    const site = scan.sites[owner];
+    const fn = enclosingFunction(scan.scopes, site.scope);
+    if (fn === -1) continue;
+    const variable = loop.targets[0];
+    const asValue = new RegExp(String.raw`^[ \t]*(?:return[ \t]+${variable}|[\p{L}_][\p{L}\p{N}_.]*\[[^\]\n]*\][ \t]*=[ \t]*${variable})[ \t]*(?:#.*)?$`, 'mu');
+    if (!asValue.test(scan.text.slice(scan.scopes[fn].start, scan.scopes[fn].end))) continue;
+    const found = addClass(site);
+    if (!found || !(found.binding.kinds & Bind.Param) || found.scope !== fn) continue;
+    const index = scan.scopes[fn].params.findIndex((p) => p.name === site.text);
+    for (const call of scan.calls) {
+      const arg = calledName(scan, call.callee) === scan.scopes[fn].name && call.callee.steps.length === 0 ? call.args[index] : undefined;
+      if (arg && arg.root !== -1 && arg.steps.length === 0) addClass(scan.sites[arg.root]);
+    }
+  }
+  return [...out].sort();
+}
+
+/** The site of `X` whose namespace a loop iterates (`X.__dict__`, `X.__dict__.keys()`, `dir(X)`, `vars(X)`), X a bare name. */
+function namespaceOwner(iterable: Chain | undefined, resolver: FileResolver): number | undefined {
+  if (!iterable || iterable.root === -1) return undefined;
+  const steps = iterable.steps.length === 3 && iterable.steps[1] === 'keys' && iterable.steps[2] === '()' ? iterable.steps.slice(0, 1) : iterable.steps;
+  if (steps.length === 1 && steps[0] === '__dict__') return iterable.root;
+  if (steps.length !== 1 || steps[0] !== '()' || !['dir', 'vars'].some((name) => resolver.isBuiltinCall({ ...iterable, steps: [] }, name))) return undefined;
+  const arg = resolver.scan.calls.find((c) => c.callee.root === iterable.root && c.callee.steps.length === 0)?.args[0];
+  return arg && arg.root !== -1 && arg.steps.length === 0 ? arg.root : undefined;
+}
+
+/** `FileFacts.selfNamedClasses`. */
 function selfNamedClasses(scan: PyScan): string[] {
   const out = new Set<string>();
   for (const site of scan.strings) {
@@ -1065,6 +1113,7 @@ function selfNamedClasses(scan: PyScan): string[] {
   return [...out].sort();
 }
 
+/** `FileFacts.madeClasses`. */
 function madeClasses(scan: PyScan, resolver: FileResolver): FileFacts['madeClasses'] {
   const out = new Map<string, [string, string]>();
   // The first string of each call: its name.
@@ -1345,7 +1394,7 @@ const ATTRS_MODULES: ReadonlySet<string> = new Set(['attr', 'attrs']);
 const NAME_READERS = new Set(['__name__', '__qualname__', '__dict__', '__members__', '__slots__', '_fields']);
 
 /** The literal pieces of a name built at run time, from the string's neighbours in its expression, with where its value comes from. */
-function familyPieces(scan: ReturnType<typeof scanPython>, site: StringSite, attributeNameVariables: ReadonlySet<string>): FileFacts['families'] {
+function familyPieces(scan: ReturnType<typeof scanPython>, site: StringSite, nameSinks: ReadonlySet<string>): FileFacts['families'] {
   const shapes = pieceShapes(scan, site);
   if (shapes.length === 0) return [];
   // The value part comes from names when the function reads names (`__dict__`, `__name__`, `dir()`).
@@ -1386,11 +1435,12 @@ function familyPieces(scan: ReturnType<typeof scanPython>, site: StringSite, att
   const seen = new Set<number>();
   const seenParams = new Set<string>();
   const pending: NameSite[] = sitesIn(lineStart, lineEnd).filter((s) => s.kind === Site.Name && !s.store && inFunction(s.scope));
-  // A parameter built from that the function also hands to `getattr` as an attribute's name holds names (`getattr(cls, name)`).
+  // A parameter built from that its function also hands to `getattr` as an attribute's name (a name sink of `nameArgumentFlow`) holds names.
   if (
     pending.some((s) => {
       const found = lookupSite(scan, s);
-      return found !== undefined && attributeNameVariables.has(`${found.scope}:${s.text}`);
+      const key = found && found.binding.kinds & Bind.Param ? parameterKey(scan, found.scope, s.text) : undefined;
+      return key !== undefined && nameSinks.has(key);
     })
   )
     return shapes.map(([piece, side]) => [piece, side, 'name']);
@@ -1549,20 +1599,6 @@ function importedReads(resolver: FileResolver): FileFacts['importedReads'] {
   return [...out].sort().map((pair) => pair.split('\0') as [string, string]);
 }
 
-const ATTRIBUTE_NAME_BUILTINS = ['setattr', 'getattr', 'hasattr', 'delattr'];
-
-/** The parameters (`scope:name` of their binding) their function hands to a builtin as an attribute's name (`getattr(cls, name)`): its callers pass names. */
-function variablesNamingAttributes(resolver: FileResolver): Set<string> {
-  const out = new Set<string>();
-  for (const call of resolver.scan.calls) {
-    const key = call.args[1];
-    if (!key || key.root === -1 || key.steps.length > 0 || !ATTRIBUTE_NAME_BUILTINS.some((name) => resolver.isBuiltinCall(call.callee, name))) continue;
-    const site = resolver.scan.sites[key.root];
-    const found = site.kind === Site.Name ? resolver.lookupSite(site) : undefined;
-    if (found && found.binding.kinds & Bind.Param) out.add(`${found.scope}:${site.text}`);
-  }
-  return out;
-}
 /** Methods of a mapping that read a key. */
 const KWARGS_READS: ReadonlySet<string> = new Set(['pop', 'get']);
 
@@ -1592,7 +1628,7 @@ function attributeKwargs(resolver: FileResolver): Set<number> {
     if (scope !== -1) keyLoops.set(`${scope}:${scan.sites[key.root].text}`, scope);
   }
   for (const call of scan.calls) {
-    if (ATTRIBUTE_NAME_BUILTINS.some((name) => resolver.isBuiltinCall(call.callee, name))) {
+    if (ATTRIBUTE_BUILTINS.some((name) => resolver.isBuiltinCall(call.callee, name))) {
       const key = call.args[1];
       if (!key || key.root === -1 || key.steps.length > 0) continue;
       const found = resolver.lookupSite(scan.sites[key.root]);

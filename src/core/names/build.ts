@@ -260,7 +260,7 @@ export function buildNames(
     nameKeywords: [...new Set([...input.facts.flatMap((f) => f.nameValued), ...nameCarriers.filter((k) => k.startsWith('.')).map((k) => k.slice(1))])].sort(),
     nameArguments: nameCarriers.filter((k) => !k.startsWith('.')),
     valueArguments: valueArguments(input.facts),
-    commandArguments: reaching(input.facts, input.facts.flatMap((f) => f.nameArguments.commandSinks)).filter((k) => !k.startsWith('.')),
+    commandArguments: commandArguments(input.facts, nameCarriers),
     sourceArguments: sourceArguments(input.facts, input.factModules),
     frameReaders: frameReaders(input.facts),
     frameKeys: [...new Set(input.facts.flatMap((f) => f.frameKeys))].sort(),
@@ -311,6 +311,10 @@ export function buildNames(
   // `handlers["bigcrypt"]`), is found by that data: a registry's key, a lookup by the name.
   const keyWords = new Set(input.facts.flatMap((f) => [...f.keyWords, ...f.dictKeywords]));
   for (const file of input.facts) for (const word of file.selfNamedClasses) if (keyWords.has(word)) keptEverywhere[word] ??= 'self-named-class';
+  // The attributes of a class whose names the program turns into values (`getFaultDescription`, a loop over `Faults.__dict__`
+  // returning each name): those names are text it prints and compares, and data elsewhere spells them.
+  const dataNamed = new Set(input.facts.flatMap((f) => f.dataNamedClasses));
+  for (const file of input.facts) for (const cls of file.classes) if (dataNamed.has(cls.name)) for (const field of cls.fields) if (!isDunder(field)) keptEverywhere[field] ??= 'names-as-data';
   // Paths of data that a file cuts into attribute names (`'engine.autoreload.on'`, a URL's `/status/on_end_stage`): the data keeps
   // its spelling, so must the attributes it names, and the keywords its parts become (`'tools.caching.delay'`, `?page_size=3`).
   const separators = new Set(input.facts.flatMap((f) => f.attributePathSeparators));
@@ -460,8 +464,9 @@ type ModuleNames = { external: Set<string>; own: Set<string> };
 function moduleBindings(input: NamesInput, external: ExternalNames): (module: string) => ModuleNames {
   // A name a module (or a module it star-imports) defines itself is the repository's, whatever else imports it.
   const direct = new Map<string, { external: Set<string>; own: Set<string>; exports?: Set<string> }>();
-  // `from unittest.mock import *` binds the outside module's public names.
-  const outsidePublic = (module: string) => [...(external.moduleNames(module) ?? [])].filter((name) => !name.startsWith('_'));
+  // `from unittest.mock import *` binds the outside module's public names: those the data knows, less the modules it imports
+  // (`sys`, `inspect`: its `__all__` leaves them out, which the data does not record).
+  const outsidePublic = (module: string) => [...(external.moduleNames(module) ?? [])].filter((name) => !name.startsWith('_') && !external.isStdlib(name) && !external.hasPackage(name));
   const stars = new Map<string, string[]>();
   const reexports = new Map<string, Array<[name: string, module: string, imported: string]>>();
   input.facts.forEach((file, i) => {
@@ -1166,9 +1171,13 @@ function keepExternalBaseNames(
     return inside.length > 0 ? inside : all;
   };
   // A base reached through a module of the repository that binds it from outside (`from pkg.compat import xmlrpclib`, `xmlrpclib.Transport`).
+  // Of the outside imports binding the name (`try: import simplejson as json` / `except ImportError: import json`), the first the interpreter has.
   const outsideTargets = new Map<string, string>();
   facts.forEach((file, i) => {
-    for (const [name, dotted] of file.externalGlobalTargets) if (modules[i] !== undefined) outsideTargets.set(`${modules[i]}.${name}`, dotted);
+    for (const [name, dotted] of file.externalGlobalTargets) {
+      const key = `${modules[i]}.${name}`;
+      if (modules[i] !== undefined && !outsideTargets.has(key) && !missing.has(dotted.split('.')[0])) outsideTargets.set(key, dotted);
+    }
   });
   const outsideName = (base: { repo?: string; module?: string }): string | undefined => {
     if (base.repo === undefined || base.module === undefined) return undefined;
@@ -1555,6 +1564,16 @@ function nameContainers(facts: readonly FileFacts[]): string[] {
 /** What carries names (`function:index`, `.attribute`), following what is passed on to other callables. */
 function nameArguments(facts: readonly FileFacts[]): string[] {
   return reaching(facts, facts.flatMap((f) => f.nameArguments.sinks));
+}
+
+/**
+ * Positional arguments that reach the command an outside runner runs (`sh:0`, handing `cmd` to
+ * `subprocess.Popen`); not where a callable of that name carries names too (`run:0` of a
+ * `Dispatcher.run(name)` beside a `run(cmd)`: keys are callees' names, not their modules').
+ */
+function commandArguments(facts: readonly FileFacts[], nameCarriers: readonly string[]): string[] {
+  const names = new Set(nameCarriers);
+  return reaching(facts, facts.flatMap((f) => f.nameArguments.commandSinks)).filter((k) => !k.startsWith('.') && !names.has(k));
 }
 
 /**

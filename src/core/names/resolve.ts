@@ -379,13 +379,15 @@ export class FileResolver {
   }
 
   /**
-   * `__import__('pkg.sub').sub.member`: `__import__` of a dotted path gives its top package, whose
-   * attributes reach the path's modules (`pkg.sub`); the chain's module path where that package is the repository's.
+   * `__import__('pkg.sub').sub.member`: `__import__` of a dotted path (without a `fromlist`) gives
+   * its top package, whose attributes reach the path's modules (`pkg.sub`); the chain's module path
+   * where that package is the repository's.
    */
   private importedPackagePath(chain: Chain): string | undefined {
     if (chain.steps.indexOf('()', 1) !== -1 || chain.steps.includes('[]') || !this.isBuiltinCall({ root: chain.root, steps: [] }, '__import__')) return undefined;
     const argument = this.scan.strings.find((s) => s.call !== undefined && s.call.callee.root === chain.root && s.argIndex === 0 && s.whole && !s.token.parts);
-    if (argument === undefined) return undefined;
+    const call = argument?.call;
+    if (argument === undefined || call === undefined || call.args.length > 1 || this.scan.sites.some((s) => s.kind === Site.Keyword && s.call === call)) return undefined;
     const top = this.scan.text.slice(argument.token.contentStart, argument.token.contentEnd).split('.')[0];
     return this.isInternalModule(top, 0) ? [top, ...chain.steps.slice(1)].join('.') : undefined;
   }

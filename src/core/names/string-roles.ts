@@ -79,12 +79,13 @@ export function stringRole(site: StringSite, resolver: FileResolver, content: st
   // `eval("_%s_aliases" % flavor)`, `eval(f"_conv_{a}_to_{b}")`: source built as one name is that name, looked up among the module's globals.
   if (isBuiltNameSource(site, resolver) && /^[\p{L}\p{N}_%{}]*$/u.test(content)) return 'fragments';
   if (isPatternArgument(site, resolver)) return 'pattern';
-  if (namesDistribution(site, resolver, content) || isCommandWord(site, resolver)) return 'keep';
+  if (namesDistribution(site, resolver, content)) return 'keep';
   if (namesItsBinding(site, content, resolver)) return 'binding';
 
   const name = nameRole(site, resolver);
   if (name) return name;
   if (canBeName(site, resolver) && flowsIntoName(site, resolver)) return 'flow';
+  if (isCommandWord(site, resolver, content)) return 'keep';
   // `method_name = "has_%s_permission" % p` and later `hasattr(obj, method_name)`: the string is a piece of a name.
   if (site.assignedPieceOf?.some((n) => resolver.context.isNameValued?.(n)) && /^[\p{L}\p{N}_.%{}]*$/u.test(content)) return 'fragments';
   return isExternalValue(site, resolver, content) ? 'keep' : 'prose';
@@ -154,20 +155,34 @@ function declaresLookedUpDistribution(site: StringSite, resolver: FileResolver, 
 
 /** A word the repository hands to code outside it as a value (see `isExternalValue`): its role is `keep` for that reason. */
 export function externalValueWord(site: StringSite, resolver: FileResolver, content: string, role: StringRole): boolean {
-  return role === 'keep' && !site.token.parts && isIdentifier(content) && (isExternalValue(site, resolver, content) || isCommandWord(site, resolver));
+  return role === 'keep' && !site.token.parts && isIdentifier(content) && (isExternalValue(site, resolver, content) || isCommandWord(site, resolver, content));
 }
 
 /**
  * A program's name or argument in the command an outside runner runs (`subprocess.Popen(["vmstat",
  * "-s"])`), also through a parameter of the repository's that reaches one (`sh(["vmstat", "-s"])`):
- * the outside world's word.
+ * the outside world's word. Not a module or a file of the repository (`"-m", "pkg.cli"`,
+ * `"tests/helper.py"`): those are the view's.
  */
-function isCommandWord(site: StringSite, resolver: FileResolver): boolean {
-  const place = site.call !== undefined && site.whole && site.keyword === undefined ? { call: site.call, argIndex: site.argIndex } : site.outer;
-  if (place === undefined || place.argIndex === undefined) return false;
-  if (isCommandRunner(place.call.callee, resolver)) return place.argIndex === 0;
+function isCommandWord(site: StringSite, resolver: FileResolver, content: string): boolean {
+  const place = site.keyword === undefined ? argumentPlace(site) : undefined;
+  if (place === undefined || !place.whole || place.argIndex === undefined || !COMMAND_WORD.test(content) || fileExtensionAt(content) !== -1 || resolver.context.isInternal(content)) return false;
+  const runs = commandPlaces(place.call.callee, resolver);
+  if (runs !== undefined) return runs === 'all' || runs.includes(place.argIndex);
   const callee = resolver.isExternalChain(place.call.callee) ? undefined : resolver.lastAttribute(place.call.callee);
   return callee !== undefined && (resolver.context.isCommandArgument?.(callee, place.argIndex) ?? false);
+}
+
+/** A word of a command line: a program, an option, a plain argument (no path: `/`, a space). */
+const COMMAND_WORD = /^[\p{L}\p{N}_.:=+,@%-]+$/u;
+
+/**
+ * The call a string is an argument of, directly (the whole argument, or a part of it) or as an
+ * item of a list or tuple argument (`parametrize(("a", "b"), ...)`, `run(["vmstat", "-s"])`: whole there).
+ */
+function argumentPlace(site: StringSite): { call: CallContext; argIndex: number | undefined; whole: boolean } | undefined {
+  if (site.call) return { call: site.call, argIndex: site.argIndex, whole: site.whole };
+  return site.outer ? { call: site.outer.call, argIndex: site.outer.argIndex, whole: true } : undefined;
 }
 
 /** The builtins that run (or compile) Python source given as their first argument. */
@@ -444,7 +459,7 @@ export function inModuleExports(site: StringSite, resolver: FileResolver): boole
 }
 
 /** The builtins that take an object and an attribute's name, handed to a callable that calls them with the arguments after them. */
-const ATTRIBUTE_BUILTINS = ['getattr', 'setattr', 'hasattr', 'delattr'];
+export const ATTRIBUTE_BUILTINS = ['getattr', 'setattr', 'hasattr', 'delattr'];
 
 /** Whether the argument at `index` is the attribute name for a `getattr` (or its kin) handed in before it (`check(Error, getattr, obj, "name")`). */
 function handedAttributeArgument(call: CallContext, index: number, resolver: FileResolver): boolean {
@@ -475,10 +490,9 @@ function nameRole(site: StringSite, resolver: FileResolver): StringRole | undefi
   if (site.splatInto && !resolver.isExternalChain(site.splatInto.callee)) return 'names';
   if (site.dict !== undefined && isKeywordDict(site.dict, resolver)) return 'names';
   // A string in a tuple or list argument (`parametrize(("a", "b"), ...)`) is a whole name there.
-  const call = site.call ?? site.outer?.call;
-  if (!call) return undefined;
-  const argIndex = site.call ? site.argIndex : site.outer?.argIndex;
-  const whole = site.call ? site.whole : true;
+  const place = argumentPlace(site);
+  if (!place) return undefined;
+  const { call, argIndex, whole } = place;
   const callee = call.callee;
   const method = resolver.lastAttribute(callee);
   // `self.assertRaises(AttributeError, getattr, obj, "follow")`: the arguments after a handed-in `getattr` are its own.
@@ -532,18 +546,17 @@ function outsideNameArguments(method: string, callee: Chain, resolver: FileResol
 /** The callables that make a class named by their first argument, whatever its case. */
 const CLASS_FACTORIES = new Set(['builtins.type', 'collections.namedtuple', 'typing.NamedTuple', 'typing_extensions.NamedTuple']);
 
+/** The name of an attribute of an object outside the repository (`hasattr(codecs, "IncrementalEncoder")`): that object's, whatever the repository defines. */
+export function namesOutsideAttribute(site: StringSite, resolver: FileResolver): boolean {
+  const place = site.keyword === undefined ? argumentPlace(site) : undefined;
+  return place !== undefined && place.argIndex === 1 && OBJECT_TARGET.has(resolver.lastAttribute(place.call.callee) ?? '') && resolver.isExternalChain(place.call.args[0]);
+}
+
 /**
  * `Point = namedtuple("Point", ...)`, `T = TypeVar("T")`: the first argument of the external call that
  * makes a class (a capitalised name, as classes are) names the variable it is bound to
  * (`first = opts.get("first")` is a lookup, not a class).
  */
-/** The name of an attribute of an object outside the repository (`hasattr(codecs, "IncrementalEncoder")`): that object's, whatever the repository defines. */
-export function namesOutsideAttribute(site: StringSite, resolver: FileResolver): boolean {
-  const call = site.call ?? site.outer?.call;
-  const argIndex = site.call ? site.argIndex : site.outer?.argIndex;
-  return call !== undefined && argIndex === 1 && site.keyword === undefined && OBJECT_TARGET.has(resolver.lastAttribute(call.callee) ?? '') && resolver.isExternalChain(call.args[0]);
-}
-
 function namesItsBinding(site: StringSite, content: string, resolver: FileResolver): boolean {
   // `ctx.mpc = type("mpc", (_mpc,), {})`, `pionice = namedtuple("pionice", ...)`: the class a class factory makes is named after the variable or attribute it is bound to, whatever the case (pickle looks it up by that name).
   if (site.call !== undefined && site.argIndex === 0 && site.keyword === undefined && site.whole && !site.token.parts && CLASS_FACTORIES.has(resolver.externalName(site.call.callee) ?? '')) {
@@ -903,7 +916,7 @@ export function handedAttributes(resolver: FileResolver): Array<[string, string]
 }
 
 /** A function's positional parameter as callers give it: `function:index`, a method's bound first one not counted. */
-function parameterKey(scan: PyScan, fn: number, name: string): string | undefined {
+export function parameterKey(scan: PyScan, fn: number, name: string): string | undefined {
   const scope = scan.scopes[fn];
   if (scope?.kind !== 'function') return undefined;
   const positional = scope.params.filter((p) => p.kind === 'normal' || p.kind === 'posonly');
@@ -1111,7 +1124,8 @@ function isNamespaceChain(chain: NonNullable<StringSite['subscripted']>, resolve
   const root = resolver.rootName(chain);
   if ((root === 'vars' || root === 'globals' || root === 'locals') && chain.steps.length === 1 && chain.steps[0] === '()') return true;
   if (chain.steps.length > 0 || chain.root === -1) return false;
-  if (isKwargsName(chain, resolver)) return true;
+  // `**kwargs` itself (keys `kwargsOwner` reads as the callers' keywords), not a local standing for it.
+  if (isKwargsName(chain, resolver)) return depth === 0;
   // A variable assigned only such mappings (`params = inspect.signature(f).parameters`).
   const binding = depth < 3 ? resolver.lookupSite(resolver.scan.sites[chain.root])?.binding : undefined;
   return binding !== undefined && !binding.otherValue && binding.values.length > 0 && binding.values.every((value) => isNamespaceChain(value, resolver, depth + 1));
@@ -1125,7 +1139,7 @@ export function kwargsOwner(site: StringSite, resolver: FileResolver): string | 
   // A class's constructor takes the keywords its calls give the class (`For("UPDATE", nowait=True)`): the class's name.
   const owner = (name: string, scope: number) => {
     const fn = kwargsFunction(name, scope, resolver);
-    const cls = fn && (fn.name === '__init__' || fn.name === '__new__') ? resolver.scan.scopes[fn.parent] : undefined;
+    const cls = fn?.name === '__init__' ? resolver.scan.scopes[fn.parent] : undefined;
     return cls?.kind === 'class' ? cls.name : fn?.name;
   };
   if (site.lookedUpIn !== undefined) return owner(site.lookedUpIn, site.scope);
@@ -1214,7 +1228,8 @@ export function nameArgumentFlow(resolver: FileResolver): ArgumentFlow {
   for (const call of scan.calls) {
     const method = resolver.lastAttribute(call.callee);
     const receiver = call.callee.steps.length === 1 && call.callee.root !== -1 ? scan.sites[call.callee.root].text : undefined;
-    if (isCommandRunner(call.callee, resolver)) sink(call.open, chainText(call.args[0]), commandSinks);
+    const runs = commandPlaces(call.callee, resolver);
+    if (runs !== undefined) call.args.forEach((arg, index) => (runs === 'all' || runs.includes(index)) && sink(call.open, chainText(arg), commandSinks));
     if (receiver !== undefined && method !== undefined && TEXT_METHODS.has(method)) sink(call.open, receiver, valueSinks);
     if (method !== undefined && KEY_METHODS.has(method) && call.callee.steps.length >= 1) {
       sink(call.open, chainText(call.args[0]), isNamespaceChain({ ...call.callee, steps: call.callee.steps.slice(0, -1) }, resolver) ? sinks : keySinks);
@@ -1246,15 +1261,20 @@ export function nameArgumentFlow(resolver: FileResolver): ArgumentFlow {
   return { sinks: [...sinks].sort(), keySinks: [...keySinks].sort(), valueSinks: [...valueSinks].sort(), commandSinks: [...commandSinks].sort(), edges, ...sourceArgumentFlow(resolver) };
 }
 
-/** Outside callables that run a command: their first argument is a program's name with its arguments, or a shell's line. */
-const COMMAND_RUNNERS: ReadonlySet<string> = new Set([
-  'subprocess.Popen', 'subprocess.run', 'subprocess.call', 'subprocess.check_call', 'subprocess.check_output', 'subprocess.getoutput',
-  'subprocess.getstatusoutput', 'os.system', 'os.popen', 'os.execv', 'os.execve', 'os.execvp', 'os.execvpe', 'os.spawnv', 'os.spawnvp',
-  'asyncio.create_subprocess_exec', 'asyncio.create_subprocess_shell', 'pexpect.spawn', 'pexpect.run',
-]);
+/** Outside callables that run a command, and the positional arguments that hold the program, its arguments or a shell's line. */
+const COMMAND_RUNNERS: Readonly<Record<string, readonly number[] | 'all'>> = {
+  'subprocess.Popen': [0], 'subprocess.run': [0], 'subprocess.call': [0], 'subprocess.check_call': [0], 'subprocess.check_output': [0],
+  'subprocess.getoutput': [0], 'subprocess.getstatusoutput': [0], 'os.system': [0], 'os.popen': [0],
+  'os.execv': [0, 1], 'os.execve': [0, 1], 'os.execvp': [0, 1], 'os.execvpe': [0, 1], 'os.execl': 'all', 'os.execlp': 'all',
+  'os.spawnv': [1, 2], 'os.spawnvp': [1, 2], 'asyncio.create_subprocess_exec': 'all', 'asyncio.create_subprocess_shell': [0],
+  'pexpect.spawn': [0, 1], 'pexpect.run': [0],
+};
 
-export function isCommandRunner(callee: Chain, resolver: FileResolver): boolean {
-  return resolver.isExternalChain(callee) && COMMAND_RUNNERS.has(resolver.externalName(callee) ?? '');
+/** The command's places of an outside runner (`COMMAND_RUNNERS`), or undefined for any other callee. */
+function commandPlaces(callee: Chain, resolver: FileResolver): readonly number[] | 'all' | undefined {
+  if (!resolver.isExternalChain(callee)) return undefined;
+  const name = resolver.externalName(callee) ?? '';
+  return Object.hasOwn(COMMAND_RUNNERS, name) ? COMMAND_RUNNERS[name] : undefined;
 }
 
 /**

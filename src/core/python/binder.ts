@@ -695,7 +695,7 @@ class Scanner {
     const t = tokens[k];
     switch (word) {
       case 'lambda': {
-        // Entered at its `:`: the defaults of its parameters are read in the enclosing scope (`lambda arg, flag=flag: flag`).
+        // Entered at its `:`, so that the defaults of its parameters are read in the enclosing scope (`lambda arg, flag=flag: flag`).
         const scope = this.openScope('lambda', '', t.start, false);
         this.lambdas.push({ scope, depth: this.brackets.length, state: 'params' });
         break;
