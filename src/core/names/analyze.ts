@@ -6,7 +6,7 @@
  */
 import { Bind, IMPORTING_CALLEES, Site, calledName, enclosingFunction, lookupSite, loopIterableNames, outermostFunction, scanPython, type CallContext, type Chain, type NameSite, type PyScan, type Scope, type StringSite } from '../python/binder';
 import { FileResolver, type ModuleContext } from './resolve';
-import { ATTRIBUTE_BUILTINS, externalValueWord, distributionLookup, returningFunction, variableKey, handedAttributes, isKwargsName, nameArgumentFlow, parameterKey, stringRole, withNameFlow, type ArgumentFlow, type NameContainers, type StringRole } from './string-roles';
+import { ATTRIBUTE_BUILTINS, callAt, externalValueWord, distributionLookup, returningFunction, variableKey, handedAttributes, isKwargsName, nameArgumentFlow, parameterKey, stringRole, withNameFlow, type ArgumentFlow, type NameContainers, type StringRole } from './string-roles';
 import { appendTo } from '../common/multimap';
 import { forEachWord, splitWord } from './words';
 import { IDENTIFIER_SOURCE, isIdentifier } from '../python/identifiers';
@@ -1098,7 +1098,7 @@ function namespaceOwner(iterable: Chain | undefined, resolver: FileResolver): nu
   const steps = iterable.steps.length === 3 && iterable.steps[1] === 'keys' && iterable.steps[2] === '()' ? iterable.steps.slice(0, 1) : iterable.steps;
   if (steps.length === 1 && steps[0] === '__dict__') return iterable.root;
   if (steps.length !== 1 || steps[0] !== '()' || !['dir', 'vars'].some((name) => resolver.isBuiltinCall({ ...iterable, steps: [] }, name))) return undefined;
-  const arg = resolver.scan.calls.find((c) => c.callee.root === iterable.root && c.callee.steps.length === 0)?.args[0];
+  const arg = callAt(iterable, 0, resolver.scan)?.args[0];
   return arg && arg.root !== -1 && arg.steps.length === 0 ? arg.root : undefined;
 }
 

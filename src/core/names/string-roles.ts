@@ -1001,7 +1001,7 @@ function iteratesAttributeNames(iterable: Chain | undefined, resolver: FileResol
 }
 
 /** The call a chain makes at its step `at`, a `()` (`sorted(...)` of `sorted(dir(x))` at 0): its context, with its arguments. */
-function callAt(chain: Chain, at: number, scan: PyScan): CallContext | undefined {
+export function callAt(chain: Chain, at: number, scan: PyScan): CallContext | undefined {
   return scan.calls.find((c) => c.callee.root === chain.root && c.callee.steps.length === at);
 }
 
