@@ -1579,18 +1579,22 @@ export const DATA_FILE_NAME_START = /^(?:[\w.-]+\/)*(\p{Ll}+)_[\w-]*\.\p{L}+$/u;
 function importedReads(resolver: FileResolver): FileFacts['importedReads'] {
   const { scan, context } = resolver;
   const out = new Set<string>();
+  // The names imports bind to something of the repository that is no Python module: only reads through those are looked up.
+  const bound = new Set<string>();
   for (const scope of scan.scopes) {
-    for (const binding of scope.bindings.values()) {
+    for (const [name, binding] of scope.bindings) {
       for (const i of binding.imports ?? []) {
+        if (!resolver.isInternalModule(i.module, i.level)) continue;
         const module = resolver.absoluteModule(i.module, i.level);
-        if (i.imported !== undefined && resolver.isInternalModule(i.module, i.level) && !context.isModule(module)) out.add(`${module}\0${i.imported}`);
+        if (i.imported !== undefined && !context.isModule(module)) out.add(`${module}\0${i.imported}`);
+        if (!context.isModule(resolver.importedTarget(i))) bound.add(name);
       }
     }
   }
   for (const site of scan.sites) {
     if (site.kind !== Site.Attribute || site.chain === undefined || site.chain.root === -1 || site.chain.steps.length > 0) continue;
     const root = scan.sites[site.chain.root];
-    if (root.kind !== Site.Name) continue;
+    if (root.kind !== Site.Name || !bound.has(root.text)) continue;
     for (const i of resolver.lookupSite(root)?.binding.imports ?? []) {
       const target = resolver.importedTarget(i);
       if (resolver.isInternalModule(i.module, i.level) && !context.isModule(target)) out.add(`${target}\0${site.text}`);

@@ -1174,9 +1174,10 @@ function keepExternalBaseNames(
   // Of the outside imports binding the name (`try: import simplejson as json` / `except ImportError: import json`), the first the interpreter has.
   const outsideTargets = new Map<string, string>();
   facts.forEach((file, i) => {
+    if (modules[i] === undefined) return;
     for (const [name, dotted] of file.externalGlobalTargets) {
       const key = `${modules[i]}.${name}`;
-      if (modules[i] !== undefined && !outsideTargets.has(key) && !missing.has(dotted.split('.')[0])) outsideTargets.set(key, dotted);
+      if (!outsideTargets.has(key) && !missing.has(dotted.split('.')[0])) outsideTargets.set(key, dotted);
     }
   });
   const outsideName = (base: { repo?: string; module?: string }): string | undefined => {
