@@ -4495,6 +4495,309 @@ test("a local standing for `**kwargs` (`opts = kwargs`, `opts.get('nowait')`) re
   });
 });
 
+test('a file of the package its code opens by name ("measures.txt"), or one such a file names (@import more/cups.txt), is data (not a project document, README.md): the package\'s name inside its words (imperial_gauges) keeps its spelling, as the code that reads it does', async () => {
+  const d = await viewRunsLikeOriginal({
+    'gauges/__init__.py': [
+      'import os',
+      '',
+      '',
+      'class Registry:',
+      '    def __init__(self):',
+      '        self._units = {}',
+      '        self._load("measures.txt")',
+      '',
+      '    def _load(self, file):',
+      '        with open(os.path.join(os.path.dirname(__file__), file)) as f:',
+      '            for line in f:',
+      '                if line.startswith("@import "):',
+      '                    self._load(line.split()[1])',
+      '                elif line.strip() and not line.startswith("#"):',
+      '                    name, value = line.split("=")',
+      '                    self._units[name.strip()] = float(value)',
+      '',
+      '    def __getattr__(self, name):',
+      '        try:',
+      '            return self._units[name]',
+      '        except KeyError:',
+      '            raise AttributeError(name) from None',
+      '',
+    ].join('\n'),
+    'gauges/measures.txt': '# the gauges of Registry\n@import more/cups.txt\ngauges = 1\nimperial_gauges = 1.2\n',
+    'gauges/more/cups.txt': 'small_cup = 0.25\ncup_gauges = 0.5\n',
+    'gauges/README.md': 'The gauges of gauges_registry.\n',
+    'gauges/docs.py': 'DOCUMENT = "README.md"\n',
+    'tests/test_gauges.py': [
+      'from gauges import Registry',
+      '',
+      '',
+      'def test_imperial():',
+      '    registry = Registry()',
+      '    assert registry.imperial_gauges > registry.gauges > registry.cup_gauges > registry.small_cup',
+      '',
+    ].join('\n'),
+  });
+  assert.deepEqual(d.bundle.names?.dataFiles, ['gauges/measures.txt', 'gauges/more/cups.txt']);
+  assert.match(d.view('gauges/measures.txt'), new RegExp(`^${d.name('gauges')} = 1\nimperial_gauges = 1.2$`, 'm'));
+});
+
+test('a descriptor given its own name (message = stored_property("message")) that stores the value under "_" + name (or f"_{name}"): the name it is given is a name, and the attribute and its private twin (_message) keep one spelling, kept or renamed together', async () => {
+  const d = await viewRunsLikeOriginal({
+    'notes/__init__.py': [
+      'def stored_property(name, doc=None):',
+      '    def get(obj):',
+      '        return getattr(obj, "_" + name)',
+      '',
+      '    def set(obj, value):',
+      '        setattr(obj, "_" + name, value)',
+      '        obj._dirty = True',
+      '',
+      '    return property(get, set, doc=doc)',
+      '',
+      '',
+      'def text_property(name):',
+      '    return property(lambda obj: getattr(obj, f"_{name}"), lambda obj, value: setattr(obj, f"_{name}", value))',
+      '',
+      '',
+      'class Note:',
+      '    message = stored_property("message", "the text")',
+      '    author_stamp = stored_property("author_stamp")',
+      '    signoff = text_property("signoff")',
+      '',
+      '    def __init__(self, info):',
+      '        (self._message, self._author_stamp) = info',
+      '        self._signoff = None',
+      '        self._dirty = False',
+      '',
+      '    def describe(self):',
+      '        return "%s at %s" % (self._message, self._author_stamp)',
+      '',
+    ].join('\n'),
+    'tests/test_notes.py': [
+      'from notes import Note',
+      '',
+      '',
+      'def test_note():',
+      '    note = Note(("hello", 3))',
+      '    assert note.message == "hello" and note.author_stamp == 3 and not note._dirty',
+      '    note.message = "bye"',
+      '    note.author_stamp = 4',
+      '    assert note.signoff is None',
+      '    note.signoff = "me"',
+      '    assert note.describe() == "bye at 4" and note._dirty and note.signoff == "me"',
+      '',
+    ].join('\n'),
+  });
+  const kept = { ...d.bundle.names?.keptMembers, ...d.bundle.names?.keptEverywhere };
+  assert.ok('message' in kept && kept._message === 'private-store', JSON.stringify(kept));
+  assert.equal(d.name('_author_stamp'), `_${d.name('author_stamp')}`);
+  assert.notEqual(d.name('author_stamp'), 'author_stamp');
+  assert.equal(d.name('_signoff'), `_${d.name('signoff')}`);
+});
+
+test('a key looked up in a mapping outside the repository (opcode.opmap["STORE_GLOBAL"], opcode.opmap.get("LOAD_GLOBAL"), os.environ["SHELF_ROOT"]) is that mapping\'s data, though a name of the repository spells it; a key of a mapping an object of pytest holds (request.node.funcargs["shelf_dir"]) is not', async () => {
+  const d = await viewRunsLikeOriginal({
+    'shelves/__init__.py': [
+      'import opcode',
+      'import os',
+      '',
+      "STORE_GLOBAL = opcode.opmap['STORE_GLOBAL']",
+      "LOAD_GLOBAL = opcode.opmap.get('LOAD_GLOBAL')",
+      '',
+      '',
+      'def shelf_root():',
+      '    SHELF_ROOT = os.environ["SHELF_ROOT"]',
+      '    return SHELF_ROOT',
+      '',
+    ].join('\n'),
+    'tests/test_shelves.py': [
+      'import dis',
+      'from shelves import LOAD_GLOBAL, STORE_GLOBAL, shelf_root',
+      '',
+      '',
+      'def test_lookups(monkeypatch):',
+      '    assert (STORE_GLOBAL, LOAD_GLOBAL) == (dis.opmap["STORE_GLOBAL"], dis.opmap["LOAD_GLOBAL"])',
+      '    monkeypatch.setenv("SHELF_ROOT", "/srv")',
+      '    assert shelf_root() == "/srv"',
+      '',
+      '',
+      'def test_fixture(shelf_dir, request):',
+      '    assert request.node.funcargs["shelf_dir"] == shelf_dir',
+      '',
+    ].join('\n'),
+    'tests/conftest.py': 'import pytest\n\n\n@pytest.fixture\ndef shelf_dir():\n    return "/srv/shelves"\n',
+  });
+  assert.match(d.view('shelves/__init__.py'), new RegExp(`^${d.name('STORE_GLOBAL')} = opcode.opmap\\['STORE_GLOBAL'\\]$`, 'm'));
+});
+
+test('a file: URL (file://base.css) is a path of the repository\'s files, no host: its file keeps the name the view gives the file (base.css, renamed with the module base)', async () => {
+  const d = await viewRunsLikeOriginal({
+    'charts/__init__.py': '',
+    'charts/base.py': 'class BaseChart:\n    kind = "chart"\n',
+    'charts/css/base.css': '.chart { fill: none; }\n',
+    'charts/svg.py': [
+      'import os',
+      '',
+      '',
+      'def styles(extra=()):',
+      '    out = []',
+      "    for css in ['file://base.css', *extra]:",
+      "        if css.startswith('file://'):",
+      "            css = css[len('file://'):]",
+      '            if not os.path.exists(css):',
+      "                css = os.path.join(os.path.dirname(__file__), 'css', css)",
+      '            with open(css) as f:',
+      '                out.append(f.read())',
+      '    return out',
+      '',
+    ].join('\n'),
+    'tests/test_svg.py': 'from charts.base import BaseChart\nfrom charts.svg import styles\n\n\ndef test_styles():\n    assert BaseChart.kind == "chart"\n    assert styles() == [".chart { fill: none; }\\n"]\n',
+  });
+  assert.notEqual(d.name('base'), 'base');
+  assert.match(d.view('charts/svg.py'), new RegExp(`'file://${d.name('base')}\\.css'`));
+});
+
+test('a name in pytest\'s list of a test\'s fixtures ("timber" in metafunc.fixturenames, metafunc.fixturenames.append("shelf_kind")) is the fixture\'s name', async () => {
+  await viewRunsLikeOriginal({
+    'shelves/__init__.py': 'KINDS = ["oak", "pine"]\n',
+    'tests/conftest.py': [
+      'import pytest',
+      '',
+      '',
+      '@pytest.fixture',
+      'def shelf_kind(request):',
+      '    return request.param.upper()',
+      '',
+      '',
+      'def pytest_generate_tests(metafunc):',
+      '    if "timber" in metafunc.fixturenames:',
+      '        metafunc.fixturenames.append("shelf_kind")',
+      '        metafunc.parametrize("shelf_kind", ["oak", "pine"], indirect=True)',
+      '        metafunc.parametrize("timber", ["oak", "pine"])',
+      '',
+    ].join('\n'),
+    'tests/test_shelves.py': 'from shelves import KINDS\n\n\ndef test_kind(timber, request):\n    assert timber in KINDS and request.getfixturevalue("shelf_kind").lower() in KINDS\n',
+  });
+});
+
+test('a lambda\'s parameter is a keyword its caller can name (formatter(value, **kwargs), kwargs filtered by the lambda\'s co_varnames): it follows the member of its name, kept or renamed, as a function\'s parameter does', async () => {
+  const d = await viewRunsLikeOriginal({
+    'charts/__init__.py': [
+      'def render(formatter, serie_title):',
+      '    kwargs = {"chart_name": "c", "serie": serie_title}',
+      '    names = formatter.__code__.co_varnames[1:]',
+      '    kwargs = dict((k, v) for k, v in kwargs.items() if k in names)',
+      '    return formatter(1, **kwargs)',
+      '',
+      '',
+      'def describe(chart_name):',
+      '    return "%(chart_name)s" % locals()',
+      '',
+    ].join('\n'),
+    'tests/test_charts.py': [
+      'from charts import describe, render',
+      '',
+      '',
+      'def test_render():',
+      '    assert render(lambda x, serie: "%s%s" % (x, serie), "a") == "1a"',
+      '    assert render(lambda x, chart_name: chart_name, "a") == "c"',
+      '    assert describe("d") == "d"',
+      '',
+    ].join('\n'),
+  });
+  assert.equal(d.bundle.names?.keptMembers.chart_name, 'dynamic-locals');
+  assert.match(d.view('tests/test_charts.py'), /lambda x, chart_name: chart_name/);
+});
+
+test('a mapping looked up by a name ({"darken": 50, "swirl": 360}[self._op], where a closure calls getattr(tints, self._op), the function of that name) is keyed by names: its keys follow the functions; one looked up by a variable that another function hands to getattr (LABELS[name]) is data', async () => {
+  await viewRunsLikeOriginal({
+    'paints/__init__.py': '',
+    'paints/tints.py': 'def darken(color, amount):\n    return color - amount\n\n\ndef swirl(color, amount):\n    return (color + amount) % 720\n',
+    'paints/styles.py': [
+      'from paints import tints',
+      '',
+      '',
+      'class Parametric:',
+      '    _op = None',
+      '',
+      '    def __init__(self, amount=None):',
+      '        if amount is None:',
+      '            defaults = {"darken": 50, "swirl": 360}',
+      '            amount = defaults[self._op]',
+      '',
+      '        def modifier(color):',
+      '            return getattr(tints, self._op)(color, amount)',
+      '',
+      '        self.apply = modifier',
+      '',
+      '',
+      'class DarkenStyle(Parametric):',
+      '    _op = "darken"',
+      '',
+      '',
+      'class SwirlStyle(Parametric):',
+      '    _op = "swirl"',
+      '',
+      '',
+      'LABELS = {"darken": "Dark"}',
+      '',
+      '',
+      'def label(name):',
+      '    return LABELS[name]',
+      '',
+      '',
+      'def lookup(obj, name):',
+      '    return getattr(obj, name)',
+      '',
+    ].join('\n'),
+    'tests/test_styles.py': 'from paints.styles import DarkenStyle, SwirlStyle, label\n\n\ndef test_styles():\n    assert DarkenStyle().apply(100) == 50\n    assert SwirlStyle().apply(400) == 40\n    assert label("darken") == "Dark"\n',
+  });
+});
+
+test('a class built on a global another module of the repository binds to an outside class (Unpickler = pickle._Unpickler, from .compat import Unpickler) extends that class: the members it overrides and reads (load_build, dispatch) keep their spelling', async () => {
+  await viewRunsLikeOriginal({
+    'pickles/__init__.py': '',
+    'pickles/compat.py': 'import pickle\n\nUnpickler = pickle._Unpickler\n',
+    'pickles/arrays.py': [
+      'import io',
+      'import pickle',
+      '',
+      'from .compat import Unpickler',
+      '',
+      '',
+      'class ArrayUnpickler(Unpickler):',
+      '    dispatch = Unpickler.dispatch.copy()',
+      '',
+      '    def load_build(self):',
+      '        Unpickler.load_build(self)',
+      '        self.stack[-1].rebuilt = True',
+      '',
+      '    dispatch[pickle.BUILD[0]] = load_build',
+      '',
+      '',
+      'def loads(data):',
+      '    return ArrayUnpickler(io.BytesIO(data)).load()',
+      '',
+    ].join('\n'),
+    'tests/test_arrays.py': [
+      'import pickle',
+      '',
+      'from pickles.arrays import loads',
+      '',
+      '',
+      'class Thing:',
+      '    def __setstate__(self, state):',
+      '        self.__dict__.update(state)',
+      '',
+      '',
+      'def test_loads():',
+      '    thing = Thing()',
+      '    thing.size = 1',
+      '    assert loads(pickle.dumps(thing)).rebuilt',
+      '',
+    ].join('\n'),
+  });
+});
+
 test('a compiled module importing modules of its package relatively (from .errors import ..., from .kinds.colours import Palette: the C strings "errors" and "kinds.colours") finds them by those names: every part keeps its spelling', async () => {
   const loader = compileExtension('_loader', [
     '#define PY_SSIZE_T_CLEAN',

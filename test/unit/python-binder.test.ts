@@ -334,3 +334,24 @@ test("a lambda's parameter defaults are read in the enclosing scope (`lambda arg
   const lambda = scan.scopes.find((s) => s.kind === 'lambda')!;
   assert.deepEqual(referencesOf(scan, lambda.bindings.get('flag')!).map((i) => position(scan.text, scan.sites[i].start)), ['2:34']);
 });
+
+test('an attribute in a target of groups and lists is assigned ((self.a, (self.b, self.c)) = info, [self.d] = x), one in a call\'s or a subscript\'s brackets or under a trailer is read', () => {
+  const scan = pythonFile(
+    [
+      'class C:',
+      '    def parse(self, info, x):',
+      '        (',
+      '            self.author,',
+      '            (self.zone, self.flag),',
+      '        ) = info',
+      '        [self.d] = x',
+      '        f(self.e).g = 1',
+      '        self.h[self.i] = 2',
+      '        (self.j).k = 3',
+      '',
+    ].join('\n'),
+  ).binding;
+  const attributes = (stored: boolean) => scan.sites.filter((s) => s.kind === Site.Attribute && !!s.store === stored).map((s) => s.text);
+  assert.deepEqual(attributes(true), ['author', 'zone', 'flag', 'd', 'g', 'k']);
+  assert.deepEqual(attributes(false), ['e', 'h', 'i', 'j']);
+});

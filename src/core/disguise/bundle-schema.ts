@@ -85,6 +85,7 @@ const namesShape = (): Shape<NamesSection> => ({
   nameArguments: required(arrayOf(calleeIndex)),
   valueArguments: required(arrayOf(calleeIndex)),
   commandArguments: optional(arrayOf(calleeIndex)),
+  dataFiles: optional(arrayOf(matching('a relative path', isRelativePath, MAX_TEXT_LENGTH), { unique: true })),
   sourceArguments: optional(arrayOf(matching('dotted.callee:index', (s) => /^[^:]+:(?:0|[1-9][0-9]{0,3})$/.test(s) && isDottedName(s.split(':')[0])))),
   frameReaders: optional(arrayOf(name, { unique: true })),
   frameKeys: optional(arrayOf(name, { unique: true })),

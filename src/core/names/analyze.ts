@@ -10,7 +10,7 @@ import { ATTRIBUTE_BUILTINS, callAt, externalValueWord, distributionLookup, retu
 import { appendTo } from '../common/multimap';
 import { forEachWord, splitWord } from './words';
 import { IDENTIFIER_SOURCE, isIdentifier } from '../python/identifiers';
-import { isNameShaped, isTemplateText, templateAttributes } from './prose';
+import { fileExtensionAt, isNameShaped, isTemplateText, templateAttributes } from './prose';
 import { doctestSource } from '../python/doctest';
 
 export type DefinitionKind = 'class' | 'function' | 'variable' | 'class-attribute' | 'parameter' | 'local' | 'local-callable' | 'attribute' | 'alias' | 'export';
@@ -107,6 +107,8 @@ export interface FileFacts {
   computedModuleParents: string[];
   /** Folders whose modules the program lists: one-word strings it hands to a path function (`os.path.join(root, 'locale')`, `Path('static')`, `isdir('conf')`), the last part of a module path a file that walks packages names (`'%s.templatetags'`). */
   pathWords: string[];
+  /** The paths of files its strings end in (`"default_en.txt"`, `"{root}/data/units.json"`: `data/units.json`), with a file's extension: files of the repository the program may open. */
+  fileNames: string[];
   /** Its strings of data (no names the code reads) that are one word (`'migrations'`, `'contenttypes'`). */
   oneWordStrings: string[];
   /**
@@ -253,6 +255,8 @@ export interface FileFacts {
   templatedAttributes: string[];
   /** Private fields of attrs classes (`_checkers = attr.ib()`) and the keyword `__init__` takes each by (`checkers`). */
   attrsFields: Array<[field: string, keyword: string]>;
+  /** Class attributes given their own name by a call of the repository's callable (`tree = serializable_property("tree")`): the callee, the place, the name. */
+  selfNamedCalls: Array<[callee: string, index: number, name: string]>;
   /** One-word keys of the mappings its functions return (`return {"limit": 3}`): the function and the key. */
   returnedKeys: Array<[fn: string, word: string]>;
   /** A class of the file serves attributes from its data (`__getattr__`). */
@@ -314,7 +318,7 @@ function baseModule(resolver: FileResolver, chain: Chain): string | undefined {
 export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   const scan = scanPython(text);
   const resolver = new FileResolver(scan, context);
-  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], externalGlobalTargets: [], standIns: [], moduleStandIns: [], importedReads: [], wrappedNames: [], computedModuleParents: [], pathWords: [], oneWordStrings: [], lowerWordStrings: [], nameKeys: [], nameReaders: [], nameAttributes: [], attributeWords: [], decorated: [], stringWords: [], starImports: [], outsideStarImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), ordersByName: ordersByName(scan), sortedLists: sortedLists(scan, resolver), outsideLookups: outsideLookups(scan, resolver), attributePathSeparators: attributePathSeparators(scan, resolver), pathDataWords: [], handedSelf: handedSelf(scan, resolver), typeNameLookups: typeNameLookups(scan, resolver), templatedAttributes: templatedAttributes(scan, resolver), caseDispatch: caseDispatch(scan, resolver), caseLookups: caseLookups(scan, resolver), classNameKeys: [], instances: moduleInstances(scan, resolver), madeClasses: madeClasses(scan, resolver), selfNamedClasses: selfNamedClasses(scan), dataNamedClasses: classesNamingData(resolver), outsidePairs: outsidePairs(scan, resolver), groupWords: [], wordStrings: [], externalValues: [], distributions: [], namePieces: [], pieceLookups: [], cutWords: [], laidOutWords: [], numberedPieces: [], templatePieces: [], keyWords: [], dictKeywords: [], templateAttributes: [], computedKeywordCallees: [], containerWords: [], returnedKeys: [], attrsFields: [], dynamicAttributes: false, shadowedModules: [], attributeLocals: [], reexports: [], internalImports: internalImports(scan, resolver), optionNames: [], nameValued: [], nameContainers: { keys: [], values: [], parameters: [] }, handedAttributes: handedAttributes(resolver), nameArguments: nameArgumentFlow(resolver) };
+  const facts: FileFacts = { definitions: [], classes: [], unknownAttributes: [], unknownKeywords: [], calls: [], functions: [], externalModules: [], families: [], externalGlobals: [], externalGlobalTargets: [], standIns: [], moduleStandIns: [], importedReads: [], wrappedNames: [], computedModuleParents: [], pathWords: [], fileNames: [], oneWordStrings: [], lowerWordStrings: [], nameKeys: [], nameReaders: [], nameAttributes: [], attributeWords: [], decorated: [], stringWords: [], starImports: [], outsideStarImports: [], globals: [], dynamicParams: [], frameCalls: frameCalls(scan), frameKeys: [], dynamicGlobals: [], variadicParams: [], inspectsSignatures: INSPECTS_SIGNATURES.test(text), readsNames: INSPECTS_SIGNATURES.test(text) || READS_ATTRIBUTE_NAMES.test(text), ordersByName: ordersByName(scan), sortedLists: sortedLists(scan, resolver), outsideLookups: outsideLookups(scan, resolver), attributePathSeparators: attributePathSeparators(scan, resolver), pathDataWords: [], handedSelf: handedSelf(scan, resolver), typeNameLookups: typeNameLookups(scan, resolver), templatedAttributes: templatedAttributes(scan, resolver), caseDispatch: caseDispatch(scan, resolver), caseLookups: caseLookups(scan, resolver), classNameKeys: [], instances: moduleInstances(scan, resolver), madeClasses: madeClasses(scan, resolver), selfNamedClasses: selfNamedClasses(scan), dataNamedClasses: classesNamingData(resolver), outsidePairs: outsidePairs(scan, resolver), groupWords: [], wordStrings: [], externalValues: [], distributions: [], namePieces: [], pieceLookups: [], cutWords: [], laidOutWords: [], numberedPieces: [], templatePieces: [], keyWords: [], dictKeywords: [], templateAttributes: [], computedKeywordCallees: [], containerWords: [], returnedKeys: [], attrsFields: [], selfNamedCalls: selfNamedCalls(scan, resolver), dynamicAttributes: false, shadowedModules: [], attributeLocals: [], reexports: [], internalImports: internalImports(scan, resolver), optionNames: [], nameValued: [], nameContainers: { keys: [], values: [], parameters: [] }, handedAttributes: handedAttributes(resolver), nameArguments: nameArgumentFlow(resolver) };
   // Strings flow into names within the file, as the translation sees them (code.ts).
   const flow = withNameFlow(resolver);
   facts.nameValued = flow.names;
@@ -329,6 +333,11 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
         // `import a.b` binds `a`; `import a.b as c`, `from a import b` what they name.
         facts.externalGlobalTargets.push([name, i.imported === undefined && i.module.split('.')[0] === name ? name : resolver.importedTarget(i)]);
       }
+    } else if (binding.kinds === Bind.Assign && !binding.otherValue && binding.values.length === 1) {
+      // `Unpickler = pickle._Unpickler`: a global the module binds to an outside class, which classes built on it extend.
+      const [value] = binding.values;
+      const dotted = value.steps.every((step) => step !== '()' && step !== '[]') ? resolver.externalName(value) : undefined;
+      if (dotted !== undefined && dotted.includes('.')) facts.externalGlobalTargets.push([name, dotted]);
     }
   }
   for (const [name, binding] of scan.scopes[0].bindings) {
@@ -576,6 +585,10 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
       const lower = /^\p{Ll}+$/u.test(content) ? content : DATA_FILE_NAME_START.exec(content)?.[1];
       if (lower) facts.lowerWordStrings.push(lower);
     }
+    if (!site.docstring) {
+      const path = PATH_END.exec(content)![0].replace(/^\/+/, '');
+      if (fileExtensionAt(path.slice(path.lastIndexOf('/') + 1)) !== -1) facts.fileNames.push(path);
+    }
     if (!site.docstring && !site.token.parts && site.whole && site.call && PATH_CALLS.has(resolver.lastAttribute(site.call.callee) ?? '') && /^[\p{L}_][\p{L}\p{N}_]*$/u.test(content)) facts.pathWords.push(content);
     // A file that lists a package's modules at run time (`walk_packages(pkg.__path__)`) reaches the package of every app its data names (`'%s.templatetags' % app`; not a module it imports itself), and the modules in it.
     const listed = walksPackages && !site.docstring && !(site.call && site.whole && IMPORTING_CALLEES.has(resolver.lastAttribute(site.call.callee) ?? '')) ? LISTED_PACKAGE.exec(content) : null;
@@ -616,6 +629,7 @@ export function analyzeFile(text: string, context: ModuleContext): FileFacts {
   }
   facts.oneWordStrings = [...new Set(facts.oneWordStrings)].sort();
   facts.lowerWordStrings = [...new Set(facts.lowerWordStrings)].sort();
+  facts.fileNames = [...new Set(facts.fileNames)].sort();
   facts.laidOutWords = [...new Set(facts.laidOutWords)].sort();
   facts.numberedPieces = [...new Set(facts.numberedPieces)].sort();
   facts.pathDataWords = uniquePairs(facts.pathDataWords);
@@ -859,6 +873,11 @@ function wrappedNames(scan: PyScan, resolver: FileResolver): Array<[string, stri
 /** Pairs of strings once each, in the order of their dotted joins. */
 function uniquePairs(pairs: ReadonlyArray<[string, string]>): Array<[string, string]> {
   return [...new Map(pairs.map((pair) => [pair.join('\0'), pair] as const)).values()].sort(byJoined);
+}
+
+/** The values of a map in the order of their keys. */
+function byKey<T>(map: ReadonlyMap<string, T>): T[] {
+  return [...map.keys()].sort().map((key) => map.get(key)!);
 }
 
 /** Tuples of strings in the order of their dotted joins. */
@@ -1129,6 +1148,19 @@ function madeClasses(scan: PyScan, resolver: FileResolver): FileFacts['madeClass
     if (variable !== undefined && scan.text.slice(named.token.contentStart, named.token.contentEnd) === variable) out.set(`${variable}\0${maker}`, [variable, maker]);
   }
   return [...out.values()].sort(byJoined);
+}
+
+/** `FileFacts.selfNamedCalls`: `tree = serializable_property("tree")` in a class body, a callable of the repository given the attribute's name. */
+function selfNamedCalls(scan: PyScan, resolver: FileResolver): FileFacts['selfNamedCalls'] {
+  const out = new Map<string, [string, number, string]>();
+  for (const site of scan.strings) {
+    if (!site.call || !site.whole || site.argIndex === undefined || site.token.parts || site.assignedTo?.length !== 1 || scan.scopes[site.scope]?.kind !== 'class') continue;
+    const name = site.assignedTo[0];
+    const callee = resolver.lastAttribute(site.call.callee);
+    if (callee === undefined || resolver.isExternalChain(site.call.callee) || scan.text.slice(site.token.contentStart, site.token.contentEnd) !== name) continue;
+    out.set(`${callee}\0${site.argIndex}\0${name}`, [callee, site.argIndex, name]);
+  }
+  return byKey(out);
 }
 
 /** `ClassFacts.makes` of the class whose `__init__` or `__new__` `fn` is. */
@@ -1571,6 +1603,9 @@ function kwargsScope(resolver: FileResolver, chain: Chain | undefined): number {
   const found = resolver.lookupSite(site);
   return found && resolver.scan.scopes[found.scope].params.some((p) => p.name === site.text && p.kind === 'dstar') ? found.scope : -1;
 }
+
+/** The path a string ends in (`data/x.json` of `{root}/data/x.json`). */
+const PATH_END = /[\p{L}\p{N}_.\/-]*$/u;
 
 /** A path whose file name starts with a lower-case word and an underscore: the word (`book` of `library/book_list.html`). */
 export const DATA_FILE_NAME_START = /^(?:[\w.-]+\/)*(\p{Ll}+)_[\w-]*\.\p{L}+$/u;

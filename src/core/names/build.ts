@@ -56,6 +56,10 @@ export interface NamesInput {
   ownPackages: string[];
   /** Words of who the repository is (identity.ts). */
   identity?: string[];
+  /** The files its packages ship that are not Python (`pkg/data/units.txt`). */
+  packageFiles?: string[];
+  /** Of those, the ones that name others of them by their file name (`@import constants.txt`), with the names. */
+  fileMentions?: Array<[path: string, names: string[]]>;
 }
 
 export interface NamesStatistics {
@@ -261,6 +265,7 @@ export function buildNames(
     nameArguments: nameCarriers.filter((k) => !k.startsWith('.')),
     valueArguments: valueArguments(input.facts),
     commandArguments: commandArguments(input.facts, nameCarriers),
+    dataFiles: dataFiles(input),
     sourceArguments: sourceArguments(input.facts, input.factModules),
     frameReaders: frameReaders(input.facts),
     frameKeys: [...new Set(input.facts.flatMap((f) => f.frameKeys))].sort(),
@@ -326,13 +331,12 @@ export function buildNames(
   if (input.facts.some((f) => f.inspectsSignatures)) for (const file of input.facts) for (const name of file.variadicParams) keptEverywhere[name] ??= 'inspected-parameter';
   // A package's submodule and the member its `__init__` binds in its place are one attribute of the package: one spelling.
   for (const file of input.facts) for (const word of file.shadowedModules) if (word in keptMembers) keptEverywhere[word] ??= 'module-shadowed-by-kept-member';
-  // attrs takes a private field `_x` by the keyword `x`: where one of them keeps its spelling, so does the other.
+  // attrs takes a private field `_x` by the keyword `x`; a descriptor given its name (`tree = serializable_property("tree")`)
+  // stores its value under `"_" + name`: where one of the two keeps its spelling, so does the other.
   const kept = (word: string) => word in keptMembers || word in keptEverywhere;
-  for (const file of input.facts) {
-    for (const [field, keyword] of file.attrsFields) {
-      if (kept(keyword) && !kept(field)) keep(field, 'attrs-field');
-      else if (kept(field) && !kept(keyword)) keep(keyword, 'attrs-field');
-    }
+  for (const [name, other, reason] of [...input.facts.flatMap((f) => f.attrsFields.map(([field, keyword]) => [field, keyword, 'attrs-field'] as const)), ...privatePairs(input.facts, definitions)]) {
+    if (kept(other) && !kept(name)) keep(name, reason);
+    else if (kept(name) && !kept(other)) keep(other, reason);
   }
   // A class or function made in a function shows its name in reprs and messages (`__name__`), as a module's of the same name does:
   // where the module's keeps its spelling as a member (a `Foo` that a function reading `locals()` keeps), no string can tell the
@@ -1565,6 +1569,59 @@ function nameContainers(facts: readonly FileFacts[]): string[] {
 /** What carries names (`function:index`, `.attribute`), following what is passed on to other callables. */
 function nameArguments(facts: readonly FileFacts[]): string[] {
   return reaching(facts, facts.flatMap((f) => f.nameArguments.sinks));
+}
+
+/**
+ * The attributes a descriptor stores its value under (`ArgumentFlow.privateSinks`, also reached
+ * through the calls that hand the value on) paired with the descriptor's name
+ * (`FileFacts.selfNamedCalls`): `_tree` and `tree`, both defined.
+ */
+function privatePairs(facts: readonly FileFacts[], definitions: ReadonlyMap<string, unknown>): Array<readonly [string, string, string]> {
+  const byUnderscores = new Map<string, string[]>();
+  for (const file of facts) for (const [key, underscores] of file.nameArguments.privateSinks) appendTo(byUnderscores, underscores, key);
+  const stores = new Map<string, string[]>();
+  for (const [underscores, keys] of byUnderscores) for (const key of reaching(facts, keys)) appendTo(stores, key, underscores);
+  if (stores.size === 0) return [];
+  const out: Array<readonly [string, string, string]> = [];
+  for (const file of facts) {
+    for (const [callee, index, name] of file.selfNamedCalls) {
+      for (const underscores of stores.get(`${callee}:${index}`) ?? []) if (definitions.has(underscores + name)) out.push([underscores + name, name, 'private-store']);
+    }
+  }
+  return out;
+}
+
+const DOCUMENTATION_FILE = /\.(?:txt|rst|md|markdown)$/i;
+/** A project's own documents (`README.md`, `LICENSE.txt`), which no package reads as its data. */
+const PROJECT_DOCUMENT = /^(?:readme|licen[cs]e|copying|changes|changelog|history|authors|news|contributing)\b/i;
+
+/**
+ * The text files the repository's packages ship that its code names by their path
+ * (`load_definitions("default_en.txt")`: a string of a module of that package ending in the file's
+ * path), or that such a file names (`@import constants_en.txt`): the program's data, which it reads
+ * as it reads its strings. Only those the view would otherwise read as documentation (`.txt`,
+ * `.rst`, `.md`), and no project document; templates, style sheets and scripts keep their rules.
+ */
+function dataFiles(input: NamesInput): string[] {
+  const byName = new Map<string, string[]>();
+  for (const path of input.packageFiles ?? []) appendTo(byName, path.slice(path.lastIndexOf('/') + 1), path);
+  const mentions = new Map(input.fileMentions ?? []);
+  const data = new Set<string>();
+  const reach = (path: string) => {
+    if (data.has(path)) return;
+    data.add(path);
+    for (const name of mentions.get(path) ?? []) for (const other of byName.get(name) ?? []) reach(other);
+  };
+  input.facts.forEach((file, i) => {
+    const top = input.factModules[i]?.split('.')[0];
+    if (top === undefined) return;
+    for (const named of file.fileNames) {
+      for (const path of byName.get(named.slice(named.lastIndexOf('/') + 1)) ?? []) {
+        if ((path === named || path.endsWith(`/${named}`)) && path.split('/').includes(top)) reach(path);
+      }
+    }
+  });
+  return [...data].filter((path) => DOCUMENTATION_FILE.test(path) && !PROJECT_DOCUMENT.test(path.slice(path.lastIndexOf('/') + 1))).sort();
 }
 
 /**

@@ -3,7 +3,7 @@
  * vocabulary of every text file, the module names and the repository's own packages.
  */
 import { loadExternalNames } from './external-names';
-import { moduleOfPath, type Repository } from '../repository/repository';
+import { isInPackage, moduleOfPath, type Repository } from '../repository/repository';
 import { createHash } from 'node:crypto';
 import { analyzeFile, type FileFacts } from './analyze';
 import type { FactsCache, RepositoryWords } from './facts-cache';
@@ -109,9 +109,31 @@ function repositoryWords(repository: Repository, cache: FactsCache | undefined):
   }
   for (const word of undecoded) vocabulary.add(word);
   const undecodedWords = [...undecoded].sort();
-  const words = { undecodedWords, templateAttributes: [...attributes].sort(), compiledNames: [...compiled].sort(), compiledModules: [...compiledModules].sort() };
+  const words = { undecodedWords, templateAttributes: [...attributes].sort(), compiledNames: [...compiled].sort(), compiledModules: [...compiledModules].sort(), fileMentions: mentionedFiles(repository) };
   if (key) cache!.setWords(key, { vocabulary: [...vocabulary], ...words });
   return { vocabulary, ...words };
+}
+
+/** A file its packages ship that is not Python (`pkg/data/units.txt`). */
+function isPackageFile(path: string, repository: Repository): boolean {
+  return !isPythonFile(path) && isInPackage(path, repository.layout);
+}
+
+/** A word shaped like a file's name with an extension (`constants_en.txt`). */
+const FILE_NAME_WORD = /[\p{L}\p{N}_][\p{L}\p{N}_.-]*\.[\p{L}\p{N}]+/gu;
+
+/** The files of the repository's packages (not Python) whose text names others of them by their file name (`@import constants_en.txt`). */
+function mentionedFiles(repository: Repository): Array<[path: string, names: string[]]> {
+  const files = repository.files.filter((f) => isPackageFile(f.path, repository));
+  const names = new Set(files.map((f) => f.path.slice(f.path.lastIndexOf('/') + 1)));
+  const out: Array<[string, string[]]> = [];
+  for (const file of files) {
+    if (file.text === undefined) continue;
+    const named = new Set<string>();
+    for (const m of file.text.matchAll(FILE_NAME_WORD)) if (names.has(m[0]) && !file.path.endsWith(`/${m[0]}`)) named.add(m[0]);
+    if (named.size > 0) out.push([file.path, [...named].sort()]);
+  }
+  return out;
 }
 
 export async function analyzeRepository(
@@ -140,7 +162,7 @@ export async function analyzeRepository(
     }
   }
   onProgress?.(python.length, python.length);
-  const { vocabulary, undecodedWords, templateAttributes, compiledNames, compiledModules } = repositoryWords(repository, cache);
+  const { vocabulary, undecodedWords, templateAttributes, compiledNames, compiledModules, fileMentions } = repositoryWords(repository, cache);
   const addWords = (text: string) =>
     forEachWord(text, (start, end) => {
       vocabulary.add(text.slice(start, end));
@@ -159,7 +181,7 @@ export async function analyzeRepository(
   const modules = [...new Set(repository.modules.values())].filter((m) => !external.stdlibTopModules.has(m.split('.')[0]));
   const paths = repository.files.map((f) => f.path);
   return {
-    input: { facts, factModules: python.map((f) => repository.modules.get(f.path)), modules, paths, packageFolders: repository.layout.packageFolders, vocabulary, undecodedWords, templateAttributes, compiledNames, compiledModules, ownPackages: [...own].sort(), identity: identityWords(repository, [...own]) },
+    input: { facts, factModules: python.map((f) => repository.modules.get(f.path)), modules, paths, packageFolders: repository.layout.packageFolders, vocabulary, undecodedWords, templateAttributes, compiledNames, compiledModules, ownPackages: [...own].sort(), identity: identityWords(repository, [...own]), packageFiles: paths.filter((path) => isPackageFile(path, repository)), fileMentions },
     pythonFiles: python.length,
     keptSegments(tables: NamesTables): string[] {
       const kept = new Set<string>();

@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { NameRules, NamesTables } from './rules';
-import { holdsData, type NamesTranslator } from './translator';
+import type { NamesTranslator } from './translator';
 import { applyEdits } from './prose';
 import { forEachWord, tokenKeys } from './words';
 import { appendTo } from '../common/multimap';
@@ -152,7 +152,8 @@ export function withOneSpelling<T>(
 ): T {
   let mixedData: Record<string, string> = {};
   let built = build(mixedData);
-  let pending = files.filter((file) => file.text !== undefined && holdsData(file.path, file.text));
+  const first = translatorOf(built);
+  let pending = files.filter((file) => file.text !== undefined && first.holdsData(file.path, file.text));
   const ledger = new DataWordLedger();
   for (let round = 0; round < MAX_ROUNDS && pending.length > 0; round++) {
     const translator = translatorOf(built);

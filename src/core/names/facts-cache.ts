@@ -14,13 +14,13 @@ let codeVersion: string | undefined;
 
 /**
  * A digest of the code that runs, so that new code never reads old facts: the bundled product
- * file, or, run from the sources (tests through tsx), every module of the analysis (this folder
- * and core/python, the binder it reads files with).
+ * file, or, run from the sources (tests through tsx), every module of the analysis (this folder,
+ * core/python, the binder it reads files with, and core/repository, its layout of packages).
  */
 function currentCode(): string {
   if (codeVersion === undefined) {
     const hash = createHash('sha256');
-    const folders = [__dirname, path.join(__dirname, '..', 'python')];
+    const folders = [__dirname, path.join(__dirname, '..', 'python'), path.join(__dirname, '..', 'repository')];
     const files = __filename.endsWith('.ts')
       ? folders.flatMap((folder) => fs.readdirSync(folder).filter((f) => f.endsWith('.ts')).sort().map((f) => path.join(folder, f)))
       : [__filename];
@@ -43,6 +43,8 @@ export interface RepositoryWords {
   compiledNames: string[];
   /** Those modules' names (their files' stems). */
   compiledModules: string[];
+  /** The files of its packages (not Python) that name others of them (`@import constants.txt`): the path, the names. */
+  fileMentions: Array<[path: string, names: string[]]>;
 }
 
 export class FactsCache {
@@ -64,7 +66,7 @@ export class FactsCache {
   /** The words of a whole repository (collect.ts), kept like a file's facts. */
   getWords(key: string): RepositoryWords | undefined {
     const value = this.read(key) as RepositoryWords | undefined;
-    return value && Array.isArray(value.vocabulary) && Array.isArray(value.undecodedWords) && Array.isArray(value.templateAttributes) && Array.isArray(value.compiledNames) && Array.isArray(value.compiledModules) ? value : undefined;
+    return value && Array.isArray(value.vocabulary) && Array.isArray(value.undecodedWords) && Array.isArray(value.templateAttributes) && Array.isArray(value.compiledNames) && Array.isArray(value.compiledModules) && Array.isArray(value.fileMentions) ? value : undefined;
   }
 
   setWords(key: string, words: RepositoryWords): void {

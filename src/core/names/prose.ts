@@ -430,7 +430,9 @@ export class ProseTranslator {
       return;
     }
     // In the program's data a file's path names what the program opens: only a web address (`https://...`) shows the package's name and who it is inside its segments.
-    const web = /:\/{1,2}$/.test(text.slice(Math.max(0, start - 3), start));
+    // A `file:` URL is a path of files (`file://base.css`): no host.
+    const fileUrl = /(?<![\p{L}\p{N}_])file:\/*$/iu.test(text.slice(Math.max(0, start - 8), start));
+    const web = !fileUrl && /:\/{1,2}$/.test(text.slice(Math.max(0, start - 3), start));
     const ownWords = !data || web;
     // A page built from one of the repository's files lives on a relative path or on the repository's own site (`boltons.readthedocs.io`), not on another site.
     const host = web ? value.replace(/^\/+/, '').split('/')[0] : '';
@@ -441,7 +443,7 @@ export class ProseTranslator {
         if (i > segmentStart) {
           const segment = text.slice(segmentStart, i);
           // Only the repository's own files and packages change, and who it is (a URL's owner); other segments stay.
-          if (text.slice(segmentStart - 2, segmentStart) === '//' && segment.includes('.')) {
+          if (!fileUrl && text.slice(segmentStart - 2, segmentStart) === '//' && segment.includes('.')) {
             this.hostName(text, segmentStart, i, edits);
           } else {
             let view = this.pathSegment(segment, ownWords, pages);

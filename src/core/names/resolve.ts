@@ -236,8 +236,10 @@ export class FileResolver {
         // functions and classes, whose names their own `__name__` shows as the view does.
         if (!functionLocal(this.scan, scopeIndex, name)) return 'kept';
         return binding.kinds & (Bind.Def | Bind.Class) || !this.showsLocals(scopeIndex) || this.context.isFrameKey?.(name) ? 'local' : 'kept';
+      case 'lambda':
+        return binding.kinds & Bind.Param ? this.paramClass(scopeIndex, name) : 'local';
       default:
-        return binding.kinds & Bind.Param ? 'local' : 'local';
+        return 'local';
     }
   }
 
@@ -285,14 +287,16 @@ export class FileResolver {
 
   /**
    * Parameters can be passed by keyword: they are members, except the ones `functionLocal`
-   * finds local (`*args`, `**kw`, positional-only, a lambda's). pytest's own fixtures, in a
+   * finds local (`*args`, `**kw`, positional-only; of a lambda, which Level 4 renames as locals,
+   * only those: `formatter(value, chart=self)` names a lambda's `chart`). pytest's own fixtures, in a
    * function pytest calls (a test, a fixture), and the arguments of `pytest_*` hooks are pytest's
    * objects; a `request` of any other function is the program's.
    */
   paramClass(scopeIndex: number, name: string): NameClass {
     const fn = this.scan.scopes[scopeIndex];
     if (fn.name.startsWith('pytest_') || (PYTEST_FIXTURES.has(name) && calledByPytest(fn))) return 'external';
-    if (functionLocal(this.scan, scopeIndex, name)) return 'local';
+    const named = fn.kind === 'lambda' && fn.params.some((p) => p.name === name && (p.kind === 'normal' || p.kind === 'kwonly'));
+    if (!named && functionLocal(this.scan, scopeIndex, name)) return 'local';
     return fn.dynamicLocals ? 'kept' : 'member';
   }
 

@@ -60,6 +60,8 @@ export interface NamesTables {
   valueArguments: string[];
   /** Positional arguments that reach the command an outside runner runs (`sh:0` handing `cmd` to `subprocess.Popen`): strings there keep their spelling. */
   commandArguments?: string[];
+  /** Files of the repository's packages that its code opens by name (`"default_en.txt"`), relative paths: data the program reads, translated as its strings are (translator.ts `holdsData`); absent in bundles made before. */
+  dataFiles?: string[];
   /** Arguments that are Python source the repository runs (`callee:index`: `Expression:0`, handed on to `compile`). */
   sourceArguments?: string[];
   /** Callables whose call may read the caller's locals (build.ts `frameReaders`); absent in bundles made before. */

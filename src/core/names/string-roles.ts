@@ -23,7 +23,7 @@
  * - `prose`: any other string: only name-shaped spans change (see prose.ts).
  */
 import { aliasesOf } from '../python/aliases';
-import { Bind, Site, calledName, enclosingFunction, type CallContext, type Chain, type PyScan, type Scope, type StringSite } from '../python/binder';
+import { Bind, Site, calledName, enclosingFunction, lookupSite, type CallContext, type Chain, type PyScan, type Scope, type StringSite } from '../python/binder';
 import { isIdentifier } from '../python/identifiers';
 import { FileResolver } from './resolve';
 import { appendTo } from '../common/multimap';
@@ -99,6 +99,7 @@ export function stringRole(site: StringSite, resolver: FileResolver, content: st
  * (`TypeVar("T", bound="Selector")`, `cast("Node", x)`) is a forward reference: a name.
  */
 function isExternalValue(site: StringSite, resolver: FileResolver, content: string): boolean {
+  if (site.container === 'subscript' && isOutsideKey(site, resolver, content)) return true;
   return (
     site.call !== undefined &&
     site.whole &&
@@ -114,6 +115,29 @@ function isExternalValue(site: StringSite, resolver: FileResolver, content: stri
 }
 
 const TYPING_MODULES = new Set(['typing', 'typing_extensions']);
+
+/** Calls that look a key up (`mapping.get(key)`, `os.getenv(key)`) rather than make something of it. */
+const OUTSIDE_LOOKUPS = new Set([...KEY_METHODS, 'getenv']);
+
+/**
+ * `opcode.opmap["LOAD_GLOBAL"]`, `os.environ["APP_HOME"]`: a single word that is the whole key of a
+ * mapping outside the repository (not a namespace of names) is that mapping's data.
+ */
+function isOutsideKey(site: StringSite, resolver: FileResolver, content: string): boolean {
+  const mapping = site.subscripted;
+  if (mapping === undefined || mapping.root === -1 || !site.whole || site.token.parts || !/^\s*\]/.test(resolver.scan.text.slice(site.token.end, site.token.end + 200))) return false;
+  // The mapping of an outside module (not an object a parameter or a local holds: pytest's `request.node.funcargs`).
+  const found = resolver.lookupSite(resolver.scan.sites[mapping.root]);
+  return (
+    found !== undefined &&
+    (found.binding.kinds & (Bind.ImportModule | Bind.ImportName)) !== 0 &&
+    SINGLE_VALUE.test(content) &&
+    fileExtensionAt(content) === -1 &&
+    resolver.isExternalChain(mapping) &&
+    !isNamespaceChain(mapping, resolver) &&
+    !resolver.context.isInternal(content)
+  );
+}
 
 /** The functions that look an installed distribution up by its name (their first argument), by the end of their dotted names. */
 const DISTRIBUTION_LOOKUPS = /(?:^|\.)(?:(?:metadata|importlib_metadata)\.(?:version|distribution|metadata|files|requires|Distribution\.from_name)|pkg_resources\.(?:get_distribution|require|working_set\.require))$/;
@@ -487,6 +511,9 @@ function nameRole(site: StringSite, resolver: FileResolver): StringRole | undefi
   if (site.lookedUpIn !== undefined && isKwargsParam(site.lookedUpIn, site.scope, resolver)) return 'names';
   // `"_hidden" in frame.f_locals`: a local's name looked up in a frame.
   if (site.lookedUpIn !== undefined && /\.f_(?:locals|globals)$/.test(site.lookedUpIn)) return 'local-names';
+  // `"Chart" in metafunc.fixturenames`, `metafunc.fixturenames.append("etreefx")`: pytest's list of the names of a test's fixtures.
+  if (site.lookedUpIn !== undefined && /(?:^|\.)fixturenames$/.test(site.lookedUpIn)) return 'names';
+  if (isFixtureNamesElement(site, resolver)) return 'names';
   if (site.splatInto && !resolver.isExternalChain(site.splatInto.callee)) return 'names';
   if (site.dict !== undefined && isKeywordDict(site.dict, resolver)) return 'names';
   // A string in a tuple or list argument (`parametrize(("a", "b"), ...)`) is a whole name there.
@@ -565,8 +592,9 @@ function namesItsBinding(site: StringSite, content: string, resolver: FileResolv
   return (
     site.call !== undefined &&
     // A word in capitals is a class name only for a factory outside the repository (`TypeVar`):
-    // a repository callable's argument in capitals is data (`BEGIN = Keyword("BEGIN")`).
-    (/\p{Ll}/u.test(content) || resolver.isExternalChain(site.call.callee)) &&
+    // a repository callable's argument in capitals is data (`BEGIN = Keyword("BEGIN")`), and so is
+    // a key looked up outside (`LOAD_GLOBAL = opcode.opmap.get("LOAD_GLOBAL")`, `os.getenv`).
+    (/\p{Ll}/u.test(content) || (resolver.isExternalChain(site.call.callee) && !OUTSIDE_LOOKUPS.has(resolver.lastAttribute(site.call.callee) ?? ''))) &&
     site.argIndex === 0 &&
     site.keyword === undefined &&
     site.whole &&
@@ -802,6 +830,12 @@ export function nameValuedNames(resolver: FileResolver): { names: string[]; cont
     // `for name, value in module.__dict__.items()`: the first holds the names.
     else if (loop.targets.length === 2 && loop.iterable && isModuleItems(loop.iterable, resolver)) out.add(loop.targets[0]);
   }
+  // `{"darken": 50, "rotate": 360}[self._op]` where `getattr(colors, self._op)`: a mapping looked up by an attribute holding names is keyed by names.
+  for (const { receiver, index } of resolver.scan.subscripts) {
+    const name = index.steps.length > 0 && index.steps.every((step) => step !== '()' && step !== '[]') ? nameOf(index) : undefined;
+    const key = name !== undefined && out.has(name) && !isNamespaceChain(receiver, resolver) ? containerKey(receiver, resolver) : undefined;
+    if (key !== undefined) containers.add(key);
+  }
   const valueContainers = new Set<string>();
   const attributes = { keys: new Set<string>(), values: new Set<string>() };
   const parameters = new Set<string>();
@@ -970,6 +1004,15 @@ function afterEquality(text: string, offset: number): number {
 
 /** The methods of a list or set that look one of its elements up, at this position (what `append` adds may be any data). */
 const ELEMENT_METHODS: Record<string, number> = { remove: 0, index: 0, count: 0, discard: 0 };
+
+/** A fixture's name handed to a method of pytest's `fixturenames` list (`metafunc.fixturenames.append("etreefx")`). */
+function isFixtureNamesElement(site: StringSite, resolver: FileResolver): boolean {
+  if (!site.call || !site.whole || site.keyword !== undefined || site.token.parts) return false;
+  const steps = site.call.callee.steps;
+  const method = resolver.lastAttribute(site.call.callee) ?? '';
+  const place = method === 'append' ? 0 : method === 'insert' ? 1 : ELEMENT_METHODS[method];
+  return steps.length >= 2 && steps[steps.length - 2] === 'fixturenames' && place === site.argIndex;
+}
 
 /** Builtins whose result holds the items of their first argument. */
 const ITEM_KEEPERS = ['sorted', 'list', 'tuple', 'set', 'frozenset', 'reversed'];
@@ -1258,7 +1301,39 @@ export function nameArgumentFlow(resolver: FileResolver): ArgumentFlow {
     sink(offset, chainText(index), isNamespaceChain(receiver, resolver) ? sinks : keySinks);
   }
   for (const [offset, dotted] of attributeNameLookups(scan)) sink(offset, dotted);
-  return { sinks: [...sinks].sort(), keySinks: [...keySinks].sort(), valueSinks: [...valueSinks].sort(), commandSinks: [...commandSinks].sort(), edges, ...sourceArgumentFlow(resolver) };
+  const privateSinks = privateAttributeSinks(resolver);
+  for (const [key] of privateSinks) sinks.add(key);
+  return { sinks: [...sinks].sort(), keySinks: [...keySinks].sort(), valueSinks: [...valueSinks].sort(), commandSinks: [...commandSinks].sort(), privateSinks, edges, ...sourceArgumentFlow(resolver) };
+}
+
+/**
+ * `getattr(obj, "_" + name)`, `setattr(self, f"_{name}", value)`: the parameter (of the function
+ * that binds it, a closure's too) whose value, behind underscores, is the attribute's name.
+ */
+function privateAttributeSinks(resolver: FileResolver): ArgumentFlow['privateSinks'] {
+  const scan = resolver.scan;
+  const out = new Map<string, [string, string]>();
+  for (const site of scan.strings) {
+    if (site.argIndex !== 1 || (site.whole && !site.token.parts) || !site.call || !ATTRIBUTE_BUILTINS.includes(resolver.lastAttribute(site.call.callee) ?? '')) continue;
+    const token = site.token;
+    let value: number | undefined;
+    let underscores = '';
+    if (token.parts) {
+      const [lead, field] = token.parts;
+      underscores = scan.text.slice(lead.start, lead.end);
+      if (token.parts.length === 2 && lead.kind === 'literal' && /^_+$/.test(underscores) && field.kind === 'expression') value = field.start + /^\s*/.exec(scan.text.slice(field.start, field.end))![0].length;
+    } else {
+      underscores = scan.text.slice(token.contentStart, token.contentEnd);
+      const added = /^_+$/.test(underscores) ? /^\s*\+\s*/.exec(scan.text.slice(token.end, token.end + 16)) : null;
+      if (added) value = token.end + added[0].length;
+    }
+    const name = value === undefined ? undefined : scan.sites.find((s) => s.start === value && s.kind === Site.Name);
+    if (!name || !/^\s*[,)}]/.test(scan.text.slice(name.end, name.end + 8))) continue;
+    const found = lookupSite(scan, name);
+    const key = found && found.binding.kinds & Bind.Param ? parameterKey(scan, found.scope, name.text) : undefined;
+    if (key !== undefined) out.set(`${key}\0${underscores}`, [key, underscores]);
+  }
+  return [...out.keys()].sort().map((k) => out.get(k)!);
 }
 
 /** Outside callables that run a command, and the positional arguments that hold the program, its arguments or a shell's line. */
@@ -1372,6 +1447,8 @@ export interface ArgumentFlow {
   valueSinks: string[];
   /** Keys that reach the command an outside runner runs (`subprocess.Popen(cmd)`): what a caller passes there is a program's name and arguments. */
   commandSinks: string[];
+  /** Keys whose value, behind underscores, is the attribute `getattr` (or its kin) is given (`getattr(obj, "_" + name)`, `f"_{name}"`): the key, the underscores. */
+  privateSinks: Array<[key: string, underscores: string]>;
   edges: Array<[string, string]>;
   /** Arguments that reach a runner of Python source (`exec`, `compile`, `ast.parse`) as its source (see `sourceArgumentFlow`). */
   sourceSinks: string[];

@@ -7,7 +7,7 @@ import type { ExternalNames } from './external-names';
 import { moduleOfPath, type ModuleLayout } from '../repository/repository';
 import { CodeTranslator } from './code';
 import { translateConfig, configKind } from './config';
-import { applyEdits, fileExtensionAt, ProseTranslator, type ProseOptions } from './prose';
+import { applyEdits, fileExtensionAt, isTemplateText, ProseTranslator, type ProseOptions } from './prose';
 import type { ModuleContext } from './resolve';
 import { NameRules, type NamesTables } from './rules';
 import { forEachWord } from './words';
@@ -24,6 +24,7 @@ export class NamesTranslator {
   private readonly code: CodeTranslator;
   private readonly keptSegments: ReadonlySet<string>;
   private readonly tops: ReadonlySet<string>;
+  private readonly dataFiles: ReadonlySet<string>;
 
   constructor(
     private readonly tables: NamesTranslatorInput,
@@ -34,6 +35,16 @@ export class NamesTranslator {
     this.prose = new ProseTranslator(this.rules, this.keptSegments);
     this.code = new CodeTranslator(this.rules, this.prose);
     this.tops = new Set(tables.modules.map((m) => m.split('.')[0]));
+    this.dataFiles = new Set(tables.dataFiles ?? []);
+  }
+
+  /**
+   * Whether a repository file is data its code compares with its strings: a file beside the
+   * tests (an input, an expected output, in any format) or one of its packages' files the code
+   * opens by name (`NamesTables.dataFiles`, not a template), unless it holds doctest examples.
+   */
+  holdsData(path: string, text: string): boolean {
+    return /\.pyi?$/.test(path) || ((isTestData(path) || (this.dataFiles.has(path) && !isTemplateText(text))) && !/^\s*>>> /m.test(text));
   }
 
   /** A repository file's text in the view, by the kind of file. */
@@ -41,10 +52,8 @@ export class NamesTranslator {
     if (/\.pyi?$/.test(path)) return this.code.translate(text, this.moduleContext(path));
     const config = configKind(path);
     if (config === 'requirements') return text;
-    // A file beside the tests (an input, an expected output, in any format) is data the tests
-    // compare with the strings of the code: the same rules as a string value, unless it holds
-    // doctest examples.
-    if (holdsData(path, text)) return this.prose.translate(text, { stringValue: true });
+    // Data: the same rules as a string value.
+    if (this.holdsData(path, text)) return this.prose.translate(text, { stringValue: true });
     if (config) return translateConfig(config, text, this.prose, this.rules);
     if (/\.(rst|md|txt|markdown)$/i.test(path)) return this.docToView(text, /\.(md|markdown)$/i.test(path));
     return this.prose.translateTemplate(text);
@@ -56,7 +65,7 @@ export class NamesTranslator {
    */
   noteDataWords(path: string, text: string, ledger: DataWordLedger): void {
     if (/\.pyi?$/.test(path)) this.code.noteDataWords(text, this.moduleContext(path), ledger, path);
-    else if (holdsData(path, text)) ledger.note(this.rules, text, 0, text.length, this.prose.edits(text, { stringValue: true }), path);
+    else if (this.holdsData(path, text)) ledger.note(this.rules, text, 0, text.length, this.prose.edits(text, { stringValue: true }), path);
   }
 
   /**
@@ -214,14 +223,6 @@ export class NamesTranslator {
     }
     return blocks;
   }
-}
-
-/**
- * Whether a file holds the program's data, which its strings are compared with: a Python file
- * (its string values), or a file beside the tests that holds no doctest examples.
- */
-export function holdsData(path: string, text: string): boolean {
-  return /\.pyi?$/.test(path) || (isTestData(path) && !/^\s*>>> /m.test(text));
 }
 
 /** A file in a folder of tests (`tests/fixtures/x.md`, `test/data/expected.json`). */

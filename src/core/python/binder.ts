@@ -621,7 +621,8 @@ class Scanner {
       const site = this.addSite(Site.Attribute, t, text);
       const receiver = this.chain ?? { root: -1, literal: 'other' as Literal, steps: [] };
       site.chain = receiver;
-      site.store = this.stmt.targetEnd > k && this.brackets.length === 0 && isSimpleTarget(this.text, tokens, k);
+      // `(self.a, (self.b, self.c)) = info`: a target may sit in groups and lists, but not in a call's or a subscript's brackets.
+      site.store = this.stmt.targetEnd > k && isSimpleTarget(this.text, tokens, k) && this.brackets.every((b) => (b.kind === 'group' || b.kind === 'list') && !this.hasTrailer(tokens, b));
       this.chain = { root: receiver.root, literal: receiver.literal, steps: [...receiver.steps, text] };
       // A method named `eval` or `exec` is not the builtin; a frame reached by attribute is a frame.
       if (FRAME_NAMES.has(text)) this.markDynamicLocals();

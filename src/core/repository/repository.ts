@@ -227,12 +227,24 @@ function moduleNames(files: RepoFile[], packageName: string | undefined) {
 
 const packageSets = new WeakMap<ModuleLayout, ReadonlySet<string>>();
 
+function packagesOf(layout: ModuleLayout): ReadonlySet<string> {
+  let packages = packageSets.get(layout);
+  if (!packages) packageSets.set(layout, (packages = new Set(layout.packageFolders)));
+  return packages;
+}
+
+/** Whether a file lies in one of the layout's packages (in a package folder or a folder below one): a file the package ships. */
+export function isInPackage(file: string, layout: ModuleLayout): boolean {
+  const packages = packagesOf(layout);
+  for (let slash = file.lastIndexOf('/'); slash > 0; slash = file.lastIndexOf('/', slash - 1)) if (packages.has(file.slice(0, slash))) return true;
+  return layout.prefix !== '';
+}
+
 /** The dotted module name of a Python file's path under a layout, if it has one. */
 export function moduleOfPath(file: string, layout: ModuleLayout): string | undefined {
   const match = /\.pyi?$/.exec(file);
   if (!match) return undefined;
-  let packages = packageSets.get(layout);
-  if (!packages) packageSets.set(layout, (packages = new Set(layout.packageFolders)));
+  const packages = packagesOf(layout);
   const segments = file.slice(0, -match[0].length).split('/');
   const parts = [segments.pop()!];
   let folder = segments.join('/');
