@@ -152,11 +152,10 @@ export function withOneSpelling<T>(
 ): T {
   let mixedData: Record<string, string> = {};
   let built = build(mixedData);
-  const first = translatorOf(built);
-  let pending = files.filter((file) => file.text !== undefined && first.holdsData(file.path, file.text));
+  let translator = translatorOf(built);
+  let pending = files.filter((file) => file.text !== undefined && translator.holdsData(file.path, file.text));
   const ledger = new DataWordLedger();
   for (let round = 0; round < MAX_ROUNDS && pending.length > 0; round++) {
-    const translator = translatorOf(built);
     const decisions = cache ? decisionsDigest(translator.rules.tables) : '';
     for (const file of pending) {
       const key = cache?.key(file.text!, `data-words\0${decisions}\0${file.path}`);
@@ -173,6 +172,7 @@ export function withOneSpelling<T>(
     if (Object.keys(mixed).length === 0) break;
     mixedData = { ...mixedData, ...mixed };
     built = build(mixedData);
+    translator = translatorOf(built);
     const words = Object.keys(mixed);
     pending = pending.filter((file) => words.some((word) => file.text!.includes(word)));
   }
