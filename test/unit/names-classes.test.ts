@@ -4798,6 +4798,188 @@ test('a class built on a global another module of the repository binds to an out
   });
 });
 
+test('a string the program digests keeps its spelling where it reaches zlib.adler32: as a default, handed on by keyword, by position, and to a class by its __init__ (each "grind_grain", the name of a function of the repository, which is still renamed)', async () => {
+  const files = {
+    'tintly/__init__.py': '',
+    'tintly/stamp.py': [
+      'import zlib',
+      '',
+      '',
+      'def grind_grain(x):',
+      '    return x * 2',
+      '',
+      '',
+      'def fingerprint(*, caption="grind_grain"):',
+      '    return zlib.adler32(caption.encode())',
+      '',
+      '',
+      'def relay(caption="grind_grain"):',
+      '    return fingerprint(caption=caption)',
+      '',
+      '',
+      'def forward(prefix, caption):',
+      '    return relay(caption)',
+      '',
+      '',
+      'class Stamp:',
+      '    def __init__(self, caption):',
+      '        self.digest = relay(caption)',
+      '',
+    ].join('\n'),
+    'tests/test_stamp.py': [
+      'from tintly.stamp import Stamp, fingerprint, forward, grind_grain, relay',
+      '',
+      '',
+      'def test_fingerprints():',
+      '    assert grind_grain(2) == 4',
+      '    assert fingerprint() == 456197253',
+      '    assert relay() == 456197253',
+      '    assert forward("x", "grind_grain") == 456197253',
+      '    assert Stamp("grind_grain").digest == 456197253',
+      '',
+    ].join('\n'),
+  };
+  await viewRunsLikeOriginal(files);
+  // Had a place been missed, its string would change while the others keep theirs, and the data's one spelling would keep the function's name.
+  assert.notEqual((await disguise(files)).name('grind_grain'), 'grind_grain');
+});
+
+test('a digest of the reprs of the repository\'s objects keeps the class names they spell: HueKind in the text of a __repr__, Swatch printed by type(self).__name__', async () => {
+  await viewRunsLikeOriginal({
+    'tintly/__init__.py': '',
+    'tintly/shades.py': [
+      'import zlib',
+      '',
+      '',
+      'class HueKind:',
+      '    def __init__(self, code):',
+      '        self.code = code',
+      '',
+      '    def __repr__(self):',
+      '        return f"HueKind.{self.code}"',
+      '',
+      '',
+      'class Swatch:',
+      '    def __init__(self, hue):',
+      '        self.hue = hue',
+      '',
+      '    def __repr__(self):',
+      '        return f"{type(self).__name__}({self.hue!r})"',
+      '',
+      '',
+      'def fingerprint(items):',
+      '    return zlib.adler32("".join(repr(item) for item in items).encode())',
+      '',
+    ].join('\n'),
+    'tests/test_shades.py': [
+      'from tintly.shades import HueKind, Swatch, fingerprint',
+      '',
+      '',
+      'def test_fingerprint():',
+      '    assert fingerprint([Swatch(HueKind("warm")), Swatch(HueKind("cool"))]) == 760352391',
+      '',
+    ].join('\n'),
+  });
+});
+
+test('the name of the package, an English word, in a title the program digests ("Tintly") keeps its spelling in the data, where the output a test expects spells it too; the README still shows the view\'s name, and the name as the modules spell it ("made by tintly") stays disguised', async () => {
+  const files = {
+    'README.md': '# Tintly\n\nTintly stamps captions.\n',
+    'tintly/__init__.py': '',
+    'tintly/stamp.py': [
+      'import zlib',
+      '',
+      '',
+      'def stamp(caption="Tintly"):',
+      '    return caption + " " + str(zlib.adler32(caption.encode()))',
+      '',
+      '',
+      'def credit(line="made by tintly"):',
+      '    return zlib.crc32(line.encode())',
+      '',
+    ].join('\n'),
+    'tests/test_stamp.py': 'from tintly.stamp import credit, stamp\n\nLINE = "made by tintly"\n\n\ndef test_stamp():\n    assert stamp() == "Tintly 141558405"\n    assert credit() > 0 and LINE\n',
+  };
+  await viewRunsLikeOriginal(files);
+  const d = await disguise(files);
+  assert.doesNotMatch(d.view('README.md'), /tintly/i);
+  // The package's name as its modules spell it stays disguised in digested text: kept there, the data's one spelling would keep the package's name everywhere.
+  for (const file of ['tintly/stamp.py', 'tests/test_stamp.py']) assert.doesNotMatch(d.view(file), /\btintly\b/);
+});
+
+test('a distinctive package name (no English word) and the name of a file of the repository stay disguised in a title the program digests: where the text comes from wins over the digest', async () => {
+  const d = await disguise({
+    'zorbix/__init__.py': '',
+    'zorbix/stamp.py': 'import zlib\n\n\ndef stamp(caption="Zorbix"):\n    return caption + str(zlib.adler32(caption.encode()))\n\n\ndef sign(title="stamp.py", where="(stamp.py:3)"):\n    return zlib.crc32((title + where).encode())\n',
+    'tests/test_stamp.py': 'from zorbix.stamp import sign, stamp\n\n\ndef test_stamp():\n    assert stamp().startswith("Zorbix")\n    assert sign() > 0\n',
+  });
+  assert.doesNotMatch(d.view('zorbix/stamp.py'), /zorbix|stamp\.py/i);
+  assert.doesNotMatch(d.view('tests/test_stamp.py'), /zorbix/i);
+});
+
+test('a string the program both digests and looks up as a name (getattr(self, attr) and hashlib.md5(f"{attr}=...")) is a name first: the view runs, its digest follows the name', async () => {
+  await viewRunsLikeOriginal({
+    'brindle/__init__.py': '',
+    'brindle/cache.py': [
+      'import hashlib',
+      '',
+      '',
+      'class Store:',
+      '    def grind_grain(self):',
+      '        return 2',
+      '',
+      '    def cache_key(self, attr="grind_grain"):',
+      '        value = getattr(self, attr)()',
+      '        return hashlib.md5(f"{attr}={value}".encode()).hexdigest()[:8]',
+      '',
+    ].join('\n'),
+    'tests/test_cache.py': 'from brindle.cache import Store\n\n\ndef test_cache_key():\n    assert len(Store().cache_key()) == 8\n',
+  });
+});
+
+test('text a digest object is given (h = hashlib.md5(); h.update(label.encode()), label defaulting to the name of a function of the repository) keeps its spelling', async () => {
+  await viewRunsLikeOriginal({
+    'brindle/__init__.py': '',
+    'brindle/tags.py': [
+      'import hashlib',
+      '',
+      '',
+      'def grind_grain(x):',
+      '    return x * 2',
+      '',
+      '',
+      'def tag(label="grind_grain"):',
+      '    h = hashlib.md5()',
+      '    h.update(label.encode())',
+      '    return h.hexdigest()[:8]',
+      '',
+    ].join('\n'),
+    'tests/test_tags.py': 'from brindle.tags import grind_grain, tag\n\n\ndef test_tag():\n    assert grind_grain(2) == 4\n    assert tag() == "47b079f3"\n',
+  });
+});
+
+test('a string assigned to a variable that a digest reads (key = "grind_grain:" + table, then hashlib.sha1(key.encode())) keeps its spelling; the function of that name is still renamed', async () => {
+  const files = {
+    'brindle/__init__.py': '',
+    'brindle/keys.py': [
+      'import hashlib',
+      '',
+      '',
+      'def grind_grain(x):',
+      '    return x * 2',
+      '',
+      '',
+      'def row_key(table):',
+      '    key = "grind_grain:" + table',
+      '    return hashlib.sha1(key.encode()).hexdigest()[:8]',
+      '',
+    ].join('\n'),
+    'tests/test_keys.py': 'from brindle.keys import grind_grain, row_key\n\n\ndef test_row_key():\n    assert grind_grain(2) == 4\n    assert row_key("t") == "96ba054f"\n',
+  };
+  await viewRunsLikeOriginal(files);
+  assert.notEqual((await disguise(files)).name('grind_grain'), 'grind_grain');
+});
+
 test('a compiled module importing modules of its package relatively (from .errors import ..., from .kinds.colours import Palette: the C strings "errors" and "kinds.colours") finds them by those names: every part keeps its spelling', async () => {
   const loader = compileExtension('_loader', [
     '#define PY_SSIZE_T_CLEAN',

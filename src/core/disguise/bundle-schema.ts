@@ -59,6 +59,8 @@ const isKeptWord = (s: string) => s !== '' && !/[\s/\\\0]/.test(s);
 
 const name = matching('a Python name', isName);
 const calleeIndex = matching('callee:index', (s) => /^[^:]+:(?:0|[1-9][0-9]{0,3})$/.test(s) && isName(s.split(':')[0]));
+/** A parameter by its callable's name and its place or its name (`export_svg:0`, `export_svg:title`). */
+const calleeParameter = matching('callee:index or callee:parameter', (s) => /^[^:]+:[^:]+$/.test(s) && isName(s.split(':')[0]) && (/^(?:0|[1-9][0-9]{0,3})$/.test(s.split(':')[1]) || isName(s.split(':')[1])));
 const reason = text(200);
 /** A container by its name, or a function's result (`options()`), or a place of its tuples (`TABLE#1`). */
 const containerName = matching('a Python name, or one followed by () or #N', (s) => isName(s.endsWith('()') ? s.slice(0, -2) : s.replace(/#(?:0|[1-9][0-9]{0,2})$/, '')));
@@ -85,6 +87,7 @@ const namesShape = (): Shape<NamesSection> => ({
   nameArguments: required(arrayOf(calleeIndex)),
   valueArguments: required(arrayOf(calleeIndex)),
   commandArguments: optional(arrayOf(calleeIndex)),
+  digestedArguments: optional(arrayOf(calleeParameter)),
   dataFiles: optional(arrayOf(matching('a relative path', isRelativePath, MAX_TEXT_LENGTH), { unique: true })),
   sourceArguments: optional(arrayOf(matching('dotted.callee:index', (s) => /^[^:]+:(?:0|[1-9][0-9]{0,3})$/.test(s) && isDottedName(s.split(':')[0])))),
   frameReaders: optional(arrayOf(name, { unique: true })),

@@ -265,6 +265,7 @@ export function buildNames(
     nameArguments: nameCarriers.filter((k) => !k.startsWith('.')),
     valueArguments: valueArguments(input.facts),
     commandArguments: commandArguments(input.facts, nameCarriers),
+    digestedArguments: digestedArguments(input.facts),
     dataFiles: dataFiles(input),
     sourceArguments: sourceArguments(input.facts, input.factModules),
     frameReaders: frameReaders(input.facts),
@@ -309,6 +310,8 @@ export function buildNames(
   for (const [name, where] of outsideImports) if (where === 'everywhere') keptEverywhere[name] ??= 'imported-by-outside';
   // Everywhere: a class or function defined inside a function is named in its reprs as well.
   for (const word of registeredByName(input.facts)) keptEverywhere[word] ??= 'registered-by-name';
+  // A digest of the repository's objects' reprs (digests.ts): the class names those reprs spell are in the digested text.
+  if (input.facts.some((f) => f.digests.readsRepr)) for (const file of input.facts) for (const word of file.digests.reprNames) if (definitions.get(word)?.has('class')) keptEverywhere[word] ??= 'digested-repr';
   for (const word of outsideTypeFamilyNames(input.facts, definitions, external)) keptEverywhere[word] ??= 'outside-type-family';
   for (const word of lowercasedClassNames(input.facts, input.paths)) keptEverywhere[word] ??= 'lowercased-in-data';
   for (const word of nameKeyedClasses(input.facts)) keptEverywhere[word] ??= 'class-name-key';
@@ -810,7 +813,7 @@ function dataModuleNames(input: NamesInput): string[] {
 }
 
 /** Reasons a name keeps its spelling that leave it what it is (a callable, a field) for the words around it. */
-const KEPT_FOR_DATA: ReadonlySet<string> = new Set(['cut-in-text', 'before-cut-in-text', 'module-named-by-data', 'registered-by-name', 'lowercased-in-data']);
+const KEPT_FOR_DATA: ReadonlySet<string> = new Set(['cut-in-text', 'before-cut-in-text', 'module-named-by-data', 'registered-by-name', 'lowercased-in-data', 'digested-repr']);
 
 /** The sorted `names` that start with `prefix`. */
 function namesStartingWith(sorted: readonly string[], prefix: string): string[] {
@@ -1655,6 +1658,20 @@ function sourceArguments(facts: readonly FileFacts[], modules: ReadonlyArray<str
     for (const [name, from, imported] of file.reexports) for (let index = 0; index < CONSTRUCTOR_ARGUMENTS; index++) edges.push([`${module}.${name}:${index}`, `${from}.${imported}:${index}`]);
   });
   return reaching(facts, facts.flatMap((f) => f.nameArguments.sourceSinks), edges);
+}
+
+/**
+ * Parameters whose value the program digests (digests.ts), through callables the repository
+ * defines once (a class by its name): a name that many classes define (`get`, `save`) does not say
+ * which one a call reaches.
+ */
+function digestedArguments(facts: readonly FileFacts[]): string[] {
+  const definitions = new Map<string, number>();
+  // `functions` holds a class by its name too, with its `__init__`'s parameters.
+  for (const file of facts) for (const [name] of file.functions) definitions.set(name, (definitions.get(name) ?? 0) + 1);
+  const once = (key: string) => definitions.get(key.slice(0, key.indexOf(':'))) === 1;
+  const edges = facts.flatMap((f) => f.digests.edges).filter(([from, to]) => once(from) && once(to));
+  return reaching(facts, facts.flatMap((f) => f.digests.sinks).filter(once), edges);
 }
 
 /** The keys from which the flow's edges reach one of `sinks`, the sinks included. */

@@ -16,6 +16,7 @@ import { controlSequenceLength, forEachWord, isDunder } from './words';
 import type { DataWordLedger } from './data-words';
 import { IDENTIFIER_SOURCE, isIdentifier } from '../python/identifiers';
 import { isEnglishWord } from './english';
+import { isDigestedText } from './digests';
 const REGEX_GROUP_NAME = new RegExp(`\\(\\?P(?:<|=)(${IDENTIFIER_SOURCE})`, 'gu');
 const DOTTED_NAME = new RegExp(`${IDENTIFIER_SOURCE}(?:\\.${IDENTIFIER_SOURCE})*`, 'gu');
 
@@ -180,6 +181,28 @@ export class CodeTranslator {
     return found;
   }
 
+  /**
+   * Edits that disguise what says where the text comes from in a string's literal text: a file's
+   * name the view renames (`"save_table_svg.py"`), a package's name as its modules spell it
+   * (`"made by tintly"`), a distinctive own word (`"Zorbix"`, a repository owner's name).
+   */
+  private disguisingEdits(text: string, site: StringSite, edits: Edit[]): void {
+    const token = site.token;
+    const ranges = token.parts ? token.parts.filter((p) => p.kind === 'literal') : [{ start: token.contentStart, end: token.contentEnd }];
+    for (const range of ranges) {
+      const literal = text.slice(range.start, range.end);
+      // A file's name, whole or with what is attached (`"save_table_svg.py:3"`).
+      for (const m of literal.matchAll(/[\p{L}\p{N}_.-]+\.[\p{L}\p{N}]+/gu)) {
+        const segment = this.rules.pathSegmentView(m[0]);
+        if (segment !== m[0]) edits.push([range.start + m.index!, range.start + m.index! + m[0].length, segment]);
+      }
+      if (!this.rules.mayHoldOwnWord(literal)) continue;
+      for (const m of literal.matchAll(/[\p{L}\p{N}]+/gu)) {
+        if (this.rules.disguisesInData(m[0])) edits.push([range.start + m.index!, range.start + m.index! + m[0].length, this.rules.ownPackageView(m[0])]);
+      }
+    }
+  }
+
   private stringEdits(text: string, site: StringSite, resolver: FileResolver, edits: Edit[]): StringRole | undefined {
     const token = site.token;
     const content = text.slice(token.contentStart, token.contentEnd);
@@ -195,6 +218,8 @@ export class CodeTranslator {
         const view = this.rules.knownView(content);
         if (view !== content) edits.push([token.contentStart, token.contentEnd, view]);
       }
+      // Text the program digests keeps its spelling but for its files' names and who the repository is, where that is distinctive (digests.ts).
+      if (isDigestedText(site, resolver)) this.disguisingEdits(text, site, edits);
       return role;
     }
     if (role === 'pattern') {

@@ -577,7 +577,7 @@ export class ProseTranslator {
 
   private plainWord(word: string, text: string, start: number, end: number, options: ProseOptions): string {
     const rules = this.rules;
-    if (rules.isOwnPackageWord(word)) return rules.ownPackageView(word);
+    if (rules.isOwnPackageWord(word)) return (options.stringValue || options.standalone || options.key || options.value) && rules.keepsOwnWordInData(word) ? word : rules.ownPackageView(word);
     const named = options.names?.get(word);
     if (named !== undefined && !inHyphenatedWord(text, start, end)) return named;
     // In a string, a value the repository hands to code outside it keeps its spelling (`NamesTables.externalValues`).

@@ -41,6 +41,8 @@ export interface ModuleContext {
   isValueArgument?: (callee: string, index: number) => boolean;
   /** Whether a positional argument of the repository's callable reaches a command an outside runner runs (`NamesTables.commandArguments`). */
   isCommandArgument?: (callee: string, index: number) => boolean;
+  /** Whether a parameter (`callee:index`, `callee:name`) reaches text the program digests (`NamesTables.digestedArguments`). */
+  isDigestedArgument?: (key: string) => boolean;
   /** Whether a call of a callable of this name may read the caller's locals (`NameRules.readsCallerFrames`). */
   readsCallerFrames?: (callee: string) => boolean;
   /** Whether the repository looks a local of this name up in a frame's namespace by its name (`NameRules.isFrameKey`). */

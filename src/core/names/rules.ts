@@ -7,6 +7,7 @@ import { environmentTops, type EnvironmentRecord } from './environment';
 import type { ExternalNames } from './external-names';
 import { isConventionName, PYTEST_FIXTURES } from './conventions';
 import { Naming } from './naming';
+import { isEnglishWord } from './english';
 import { isDunder } from './words';
 import { normalizedDistribution } from './string-roles';
 
@@ -60,6 +61,8 @@ export interface NamesTables {
   valueArguments: string[];
   /** Positional arguments that reach the command an outside runner runs (`sh:0` handing `cmd` to `subprocess.Popen`): strings there keep their spelling. */
   commandArguments?: string[];
+  /** Parameters whose value the program digests (`export_svg:title`, `export_svg:0`; digests.ts): strings given there, or as their defaults, keep their spelling; absent in bundles made before. */
+  digestedArguments?: string[];
   /** Files of the repository's packages that its code opens by name (`"default_en.txt"`), relative paths: data the program reads, translated as its strings are (translator.ts `holdsData`); absent in bundles made before. */
   dataFiles?: string[];
   /** Arguments that are Python source the repository runs (`callee:index`: `Expression:0`, handed on to `compile`). */
@@ -103,6 +106,10 @@ export class NameRules {
   private readonly tops: ReadonlySet<string>;
   private readonly ownPackages: ReadonlyMap<string, string>;
   private readonly identity: ReadonlySet<string>;
+  /** Own packages whose name is no English word (lowercase): it says who the repository is wherever it stands. */
+  private readonly distinctivePackages: ReadonlySet<string>;
+  /** Casings of own packages named by an English word that the program's data spells both ways (`"Rich"`, see `keepsOwnWordInData`). */
+  private readonly dataSpelledOwnWords: ReadonlySet<string>;
   /** The own packages' names and the identity words, in any casing: what `mayHoldOwnWord` looks for. */
   private readonly ownWords: RegExp | undefined;
   private readonly identifiers: ReadonlyMap<string, string>;
@@ -119,6 +126,7 @@ export class NameRules {
   private readonly nameArguments: ReadonlySet<string>;
   private readonly valueArguments: ReadonlySet<string>;
   private readonly commandArguments: ReadonlySet<string>;
+  private readonly digestedArguments: ReadonlySet<string>;
   private readonly sourceArguments: ReadonlySet<string>;
   private readonly frameReaders: ReadonlySet<string>;
   private readonly frameKeys: ReadonlySet<string>;
@@ -144,14 +152,18 @@ export class NameRules {
     this.environmentTops = new Set(environmentTops(tables.environment));
     this.missingModules = new Set(tables.environment.missing);
     const own = new Map<string, string>();
+    const distinctive = new Set<string>();
     for (const name of tables.ownPackages) {
       const view = this.moduleView(name);
       if (view === name) continue;
       own.set(name, view);
       own.set(name[0].toUpperCase() + name.slice(1), view[0].toUpperCase() + view.slice(1));
       own.set(name.toUpperCase(), view.toUpperCase());
+      if (!isEnglishWord(name)) distinctive.add(name);
     }
     this.ownPackages = own;
+    this.distinctivePackages = distinctive;
+    this.dataSpelledOwnWords = new Set([...own.keys()].filter((word) => !distinctive.has(word.toLowerCase()) && tables.keptEverywhere[word] === 'mixed-data'));
     this.identity = new Set(tables.identity ?? []);
     const ownWords = [...new Set([...tables.ownPackages, ...this.identity].map((w) => w.toLowerCase()))];
     this.ownWords = ownWords.length > 0 ? new RegExp(ownWords.map((w) => w.replace(/[^a-z0-9_]/g, '\\$&')).join('|'), 'i') : undefined;
@@ -169,6 +181,7 @@ export class NameRules {
     this.nameArguments = new Set(tables.nameArguments);
     this.valueArguments = new Set(tables.valueArguments);
     this.commandArguments = new Set(tables.commandArguments ?? []);
+    this.digestedArguments = new Set(tables.digestedArguments ?? []);
     this.sourceArguments = new Set(tables.sourceArguments ?? []);
     this.frameReaders = new Set(tables.frameReaders ?? []);
     this.frameKeys = new Set(tables.frameKeys ?? []);
@@ -212,6 +225,10 @@ export class NameRules {
 
   isCommandArgument(callee: string, index: number): boolean {
     return this.commandArguments.has(`${callee}:${index}`);
+  }
+
+  isDigestedArgument(key: string): boolean {
+    return this.digestedArguments.has(key);
   }
 
   isSourceArgument(callee: string, index: number): boolean {
@@ -367,6 +384,27 @@ export class NameRules {
 
   ownPackageView(word: string): string {
     return this.ownPackages.get(word) ?? (this.isIdentityWord(word) ? this.naming.viewName(word) : word);
+  }
+
+  /**
+   * An own package's name in a casing the program's data spells both ways (data-words.ts: kept in
+   * a title the program digests, changed in the output a test expects): in the data it keeps its
+   * spelling, as any such word does, where the name is an English word (`"Rich"`); prose,
+   * comments and documentation still show the view's name.
+   */
+  keepsOwnWordInData(word: string): boolean {
+    return this.dataSpelledOwnWords.has(word);
+  }
+
+  /**
+   * A word that stays disguised even in text the program digests (digests.ts): who the repository
+   * is (an identity word, an own package's name that is no English word, `Zorbix`) and an own
+   * package's name as its modules spell it (`tintly`), which data keeping it would keep everywhere.
+   */
+  disguisesInData(word: string): boolean {
+    if (this.isIdentityWord(word)) return true;
+    const lower = word.toLowerCase();
+    return this.ownPackages.has(word) && (word === lower || this.distinctivePackages.has(lower));
   }
 
   /** Whether a text may hold an own package's name or a word of who the repository is, in any casing (a quick test before splitting it into words). */

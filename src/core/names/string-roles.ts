@@ -28,6 +28,7 @@ import { isIdentifier } from '../python/identifiers';
 import { FileResolver } from './resolve';
 import { appendTo } from '../common/multimap';
 import { fileExtensionAt } from './prose';
+import { isDigestedText } from './digests';
 
 export type StringRole = 'docstring' | 'names' | 'definition-names' | 'local-names' | 'binding' | 'flow' | 'fragments' | 'pattern' | 'code' | 'keep' | 'prose';
 
@@ -85,6 +86,8 @@ export function stringRole(site: StringSite, resolver: FileResolver, content: st
   const name = nameRole(site, resolver);
   if (name) return name;
   if (canBeName(site, resolver) && flowsIntoName(site, resolver)) return 'flow';
+  // Data the program digests; a name it also looks up by that string is a name first (the code must run).
+  if (isDigestedText(site, resolver)) return 'keep';
   if (isCommandWord(site, resolver, content)) return 'keep';
   // `method_name = "has_%s_permission" % p` and later `hasattr(obj, method_name)`: the string is a piece of a name.
   if (site.assignedPieceOf?.some((n) => resolver.context.isNameValued?.(n)) && /^[\p{L}\p{N}_.%{}]*$/u.test(content)) return 'fragments';

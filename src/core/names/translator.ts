@@ -139,6 +139,7 @@ export class NamesTranslator {
       isNameArgument: (callee, index) => this.rules.isNameArgument(callee, index),
       isValueArgument: (callee, index) => this.rules.isValueArgument(callee, index),
       isCommandArgument: (callee, index) => this.rules.isCommandArgument(callee, index),
+      isDigestedArgument: (key) => this.rules.isDigestedArgument(key),
       isSourceArgument: (callee, index) => this.rules.isSourceArgument(callee, index),
       readsCallerFrames: (callee) => this.rules.readsCallerFrames(callee),
       isFrameKey: (name) => this.rules.isFrameKey(name),
