@@ -4,11 +4,11 @@
  * receivers, keywords of unknown callees), its classes with their bases, and the external
  * modules it imports. Plain data, so that it can be computed in a worker and cached by content.
  */
-import { Bind, IMPORTING_CALLEES, Site, calledName, enclosingFunction, lookupSite, loopIterableNames, outermostFunction, scanPython, type CallContext, type Chain, type NameSite, type PyScan, type Scope, type StringSite } from '../python/binder';
+import { Bind, IMPORTING_CALLEES, Site, calledName, keywordValueSite, enclosingFunction, lookupSite, loopIterableNames, outermostFunction, scanPython, type CallContext, type Chain, type NameSite, type PyScan, type Scope, type StringSite } from '../python/binder';
 import { FileResolver, type ModuleContext } from './resolve';
 import { digestFlow, type DigestFlow } from './digests';
 import { ATTRIBUTE_BUILTINS, callAt, externalValueWord, distributionLookup, returningFunction, variableKey, handedAttributes, isKwargsName, nameArgumentFlow, parameterKey, stringRole, withNameFlow, type ArgumentFlow, type NameContainers, type StringRole } from './string-roles';
-import { appendTo } from '../common/multimap';
+import { appendTo, valuesByKey } from '../common/multimap';
 import { forEachWord, splitWord } from './words';
 import { IDENTIFIER_SOURCE, isIdentifier } from '../python/identifiers';
 import { fileExtensionAt, isNameShaped, isTemplateText, templateAttributes } from './prose';
@@ -845,11 +845,11 @@ function handedSelf(scan: PyScan, resolver: FileResolver): Array<[string, string
   for (const call of scan.calls) {
     for (const arg of call.args) if (arg && arg.root !== -1 && arg.steps.length === 0) note(call, scan.sites[arg.root].text, scan.sites[arg.root].scope);
   }
-  for (const site of scan.sites) {
-    if (site.kind !== Site.Keyword || !site.call || site.classKeyword) continue;
-    const value = /^\s*=\s*([\p{L}_][\p{L}\p{N}_]*)\s*[,)]/u.exec(scan.text.slice(site.end, site.end + 80));
-    if (value) note(site.call, value[1], site.scope);
-  }
+  scan.sites.forEach((site, index) => {
+    if (site.kind !== Site.Keyword || !site.call || site.classKeyword) return;
+    const value = keywordValueSite(scan, index);
+    if (value !== undefined) note(site.call, scan.sites[value].text, site.scope);
+  });
   return [...out.values()].sort(byJoined);
 }
 
@@ -876,11 +876,6 @@ function wrappedNames(scan: PyScan, resolver: FileResolver): Array<[string, stri
 /** Pairs of strings once each, in the order of their dotted joins. */
 function uniquePairs(pairs: ReadonlyArray<[string, string]>): Array<[string, string]> {
   return [...new Map(pairs.map((pair) => [pair.join('\0'), pair] as const)).values()].sort(byJoined);
-}
-
-/** The values of a map in the order of their keys. */
-function byKey<T>(map: ReadonlyMap<string, T>): T[] {
-  return [...map.keys()].sort().map((key) => map.get(key)!);
 }
 
 /** Tuples of strings in the order of their dotted joins. */
@@ -1163,7 +1158,7 @@ function selfNamedCalls(scan: PyScan, resolver: FileResolver): FileFacts['selfNa
     if (callee === undefined || resolver.isExternalChain(site.call.callee) || scan.text.slice(site.token.contentStart, site.token.contentEnd) !== name) continue;
     out.set(`${callee}\0${site.argIndex}\0${name}`, [callee, site.argIndex, name]);
   }
-  return byKey(out);
+  return valuesByKey(out);
 }
 
 /** `ClassFacts.makes` of the class whose `__init__` or `__new__` `fn` is. */

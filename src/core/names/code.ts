@@ -5,8 +5,8 @@
  * Strings follow their role (string-roles.ts), comments and docstrings the prose rule, and
  * doctest examples are code again.
  */
-import { applyEdits, inHyphenatedWord, isNameShaped, isTemplateText, type ProseOptions, type ProseTranslator } from './prose';
-import { calledName, outermostFunction, Site, type NameSite, type PyScan, scanPython, type StringPart, type StringSite } from '../python/binder';
+import { applyEdits, FILE_NAME_WORD, inHyphenatedWord, isNameShaped, isTemplateText, type ProseOptions, type ProseTranslator } from './prose';
+import { calledName, literalRanges, outermostFunction, Site, type NameSite, type PyScan, scanPython, type StringPart, type StringSite } from '../python/binder';
 import { FileResolver, type ModuleContext, type NameClass } from './resolve';
 import type { NameRules } from './rules';
 import { inModuleExports, isContainerVariable, isSourceNamespace, kwargsOwner, returnsKeywords, namesDistribution, namesOutsideAttribute, sourcePlaceholders, stringRole, withNameFlow, type StringRole } from './string-roles';
@@ -81,7 +81,7 @@ export class CodeTranslator {
       // A distribution's name is the environment's, not a word of the program's data.
       if (role === 'keep' && namesDistribution(site, resolver, text.slice(site.token.contentStart, site.token.contentEnd))) continue;
       const token = site.token;
-      const ranges = token.parts ? token.parts.filter((p) => p.kind === 'literal') : [{ start: token.contentStart, end: token.contentEnd }];
+      const ranges = literalRanges(token);
       for (const range of ranges) ledger.note(this.rules, text, range.start, range.end, edits, where);
     }
   }
@@ -188,11 +188,11 @@ export class CodeTranslator {
    */
   private disguisingEdits(text: string, site: StringSite, edits: Edit[]): void {
     const token = site.token;
-    const ranges = token.parts ? token.parts.filter((p) => p.kind === 'literal') : [{ start: token.contentStart, end: token.contentEnd }];
+    const ranges = literalRanges(token);
     for (const range of ranges) {
       const literal = text.slice(range.start, range.end);
       // A file's name, whole or with what is attached (`"save_table_svg.py:3"`).
-      for (const m of literal.matchAll(/[\p{L}\p{N}_.-]+\.[\p{L}\p{N}]+/gu)) {
+      for (const m of literal.matchAll(FILE_NAME_WORD)) {
         const segment = this.rules.pathSegmentView(m[0]);
         if (segment !== m[0]) edits.push([range.start + m.index!, range.start + m.index! + m[0].length, segment]);
       }
@@ -269,7 +269,7 @@ export class CodeTranslator {
       if (view !== content) edits.push([token.contentStart, token.contentEnd, view]);
       return role;
     }
-    const ranges = token.parts ? token.parts.filter((p) => p.kind === 'literal') : [{ start: token.contentStart, end: token.contentEnd }];
+    const ranges = literalRanges(token);
     for (const range of ranges) {
       if (range.end <= range.start) continue;
       if (role === 'names' && !token.parts) this.nameList(text, range.start, range.end, edits, 'members');

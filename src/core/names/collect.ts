@@ -7,7 +7,7 @@ import { isInPackage, moduleOfPath, type Repository } from '../repository/reposi
 import { createHash } from 'node:crypto';
 import { analyzeFile, type FileFacts } from './analyze';
 import type { FactsCache, RepositoryWords } from './facts-cache';
-import { templateAttributes } from './prose';
+import { FILE_NAME_WORD, templateAttributes } from './prose';
 import { Naming } from './naming';
 import type { NamesInput } from './build';
 import type { ModuleContext } from './resolve';
@@ -118,9 +118,6 @@ function repositoryWords(repository: Repository, cache: FactsCache | undefined):
 function isPackageFile(path: string, repository: Repository): boolean {
   return !isPythonFile(path) && isInPackage(path, repository.layout);
 }
-
-/** A word shaped like a file's name with an extension (`constants_en.txt`). */
-const FILE_NAME_WORD = /[\p{L}\p{N}_][\p{L}\p{N}_.-]*\.[\p{L}\p{N}]+/gu;
 
 /** The files of the repository's packages (not Python) whose text names others of them by their file name (`@import constants_en.txt`). */
 function mentionedFiles(repository: Repository): Array<[path: string, names: string[]]> {

@@ -15,7 +15,7 @@
  * it is, where distinctive (a package's name that is no English word), stay disguised in digested
  * text too: the view then gives other digests, which the product reports rather than show them.
  */
-import { Site, type CallContext, type Chain, type NameSite, type PyScan, type StringSite } from '../python/binder';
+import { Bind, keywordValueSite, literalRanges, Site, type CallContext, type Chain, type PyScan, type StringSite } from '../python/binder';
 import type { FileResolver } from './resolve';
 import { parameterKey } from './string-roles';
 
@@ -90,20 +90,6 @@ function callableName(scan: PyScan, fn: number): string {
   return scope.name === '__init__' && owner?.kind === 'class' ? owner.name : scope.name;
 }
 
-const parameterSitesOf = new WeakMap<PyScan, NameSite[]>();
-
-/** The function scope a parameter's site belongs to, by the last parameter site of that name before `offset`. */
-function parameterOwner(scan: PyScan, name: string, offset: number): number | undefined {
-  let params = parameterSitesOf.get(scan);
-  if (params === undefined) parameterSitesOf.set(scan, (params = scan.sites.filter((site) => site.kind === Site.Param && site.paramOf !== undefined)));
-  let owner: number | undefined;
-  for (const site of params) {
-    if (site.start >= offset) break;
-    if (site.text === name) owner = site.paramOf;
-  }
-  return owner;
-}
-
 export function digestFlow(resolver: FileResolver): DigestFlow {
   const scan = resolver.scan;
   const calls = digestCalls(resolver);
@@ -114,7 +100,7 @@ export function digestFlow(resolver: FileResolver): DigestFlow {
     const site = scan.sites[index];
     if (site?.kind !== Site.Name || site.store) return undefined;
     const found = resolver.lookupSite(site);
-    if (!found || scan.scopes[found.scope].kind !== 'function' || !scan.scopes[found.scope].params.some((p) => p.name === site.text)) return undefined;
+    if (!found || !(found.binding.kinds & Bind.Param) || scan.scopes[found.scope].kind !== 'function') return undefined;
     return `${callableName(scan, found.scope)}:${site.text}`;
   };
   for (const call of calls) {
@@ -126,8 +112,9 @@ export function digestFlow(resolver: FileResolver): DigestFlow {
     });
     for (const string of scan.strings) {
       if (string.token.start <= call.open || string.token.end > call.close) continue;
-      const literal = string.token.parts ? string.token.parts.filter((p) => p.kind === 'literal').map((p) => scan.text.slice(p.start, p.end)).join('') : scan.text.slice(string.token.contentStart, string.token.contentEnd);
-      if (/%r|!r\}/.test(literal) || (string.token.parts !== undefined && /!r\s*\}/.test(scan.text.slice(string.token.contentStart, string.token.contentEnd)))) readsRepr = true;
+      // `"%r" % x`, or an f-string's `{x!r}` (a field, outside its literal text).
+      const token = string.token;
+      if (literalRanges(token).some((r) => scan.text.slice(r.start, r.end).includes('%r')) || (token.parts !== undefined && /!r\s*\}/.test(scan.text.slice(token.contentStart, token.contentEnd)))) readsRepr = true;
     }
   }
   // A call of the repository's own callable: what it is given, by keyword or by position, from a parameter of the caller.
@@ -143,17 +130,16 @@ export function digestFlow(resolver: FileResolver): DigestFlow {
   scan.sites.forEach((site, index) => {
     if (site.kind !== Site.Keyword || site.classKeyword || !site.chain || resolver.isExternalChain(site.chain)) return;
     const callee = resolver.lastAttribute(site.chain);
-    const value = scan.sites[index + 1];
-    if (callee === undefined || value === undefined || !/^\s*=\s*$/.test(scan.text.slice(site.end, value.start)) || !/^\s*[,)]/.test(scan.text.slice(value.end, value.end + 8))) return;
-    const key = parameterOf(index + 1);
+    const value = keywordValueSite(scan, index);
+    const key = callee === undefined || value === undefined ? undefined : parameterOf(value);
     if (key !== undefined) edges.push([key, `${callee}:${site.text}`]);
   });
   // A function's positional places are its parameters (`export:0` is `export:title`).
   scan.scopes.forEach((scope, fn) => {
     if (scope.kind !== 'function') return;
+    const name = callableName(scan, fn);
     for (const p of scope.params) {
       const place = parameterKey(scan, fn, p.name);
-      const name = callableName(scan, fn);
       if (place !== undefined) edges.push([`${name}${place.slice(place.indexOf(':'))}`, `${name}:${p.name}`]);
     }
   });
@@ -169,8 +155,7 @@ function reprNames(resolver: FileResolver): string[] {
     const owner = scan.scopes[scope.parent];
     for (const string of scan.strings) {
       if (string.docstring || string.token.start < scope.start || string.token.end > scope.end) continue;
-      const literal = string.token.parts ? string.token.parts.filter((p) => p.kind === 'literal').map((p) => scan.text.slice(p.start, p.end)).join(' ') : scan.text.slice(string.token.contentStart, string.token.contentEnd);
-      for (const m of literal.matchAll(/[\p{L}_][\p{L}\p{N}_]*/gu)) out.add(m[0]);
+      for (const range of literalRanges(string.token)) for (const m of scan.text.slice(range.start, range.end).matchAll(/[\p{L}_][\p{L}\p{N}_]*/gu)) out.add(m[0]);
     }
     if (owner?.kind === 'class' && /\b(?:type\(\s*self\s*\)|self\.__class__)\.__(?:qual)?name__\b/.test(scan.text.slice(scope.start, scope.end))) out.add(owner.name);
   }
@@ -188,10 +173,7 @@ export function isDigestedText(site: StringSite, resolver: FileResolver): boolea
   if (assigned.some((name) => digestedLocals(resolver).has(`${resolver.lookup(name, site.scope)?.scope ?? -1}:${name}`))) return true;
   const reaches = resolver.context.isDigestedArgument;
   if (reaches === undefined) return false;
-  if (site.paramDefault !== undefined) {
-    const fn = parameterOwner(resolver.scan, site.paramDefault, site.token.start);
-    if (fn !== undefined && reaches(`${callableName(resolver.scan, fn)}:${site.paramDefault}`)) return true;
-  }
+  if (site.paramDefault !== undefined && site.paramDefaultOf !== undefined && reaches(`${callableName(resolver.scan, site.paramDefaultOf)}:${site.paramDefault}`)) return true;
   if (!site.call || !site.whole || resolver.isExternalChain(site.call.callee)) return false;
   const callee = resolver.lastAttribute(site.call.callee);
   if (callee === undefined) return false;

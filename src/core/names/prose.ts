@@ -577,13 +577,14 @@ export class ProseTranslator {
 
   private plainWord(word: string, text: string, start: number, end: number, options: ProseOptions): string {
     const rules = this.rules;
-    if (rules.isOwnPackageWord(word)) return (options.stringValue || options.standalone || options.key || options.value) && rules.keepsOwnWordInData(word) ? word : rules.ownPackageView(word);
+    const inData = options.stringValue || options.standalone || options.key || options.value;
+    if (rules.isOwnPackageWord(word)) return inData && rules.keepsOwnWordInData(word) ? word : rules.ownPackageView(word);
     const named = options.names?.get(word);
     if (named !== undefined && !inHyphenatedWord(text, start, end)) return named;
     // In a string, a value the repository hands to code outside it keeps its spelling (`NamesTables.externalValues`).
-    if ((options.stringValue || options.standalone || options.key || options.value) && rules.isExternalValue(word)) return word;
+    if (inData && rules.isExternalValue(word)) return word;
     // Only the repository's own names: an undefined word of the same shape is data; in prose, the package's name or who it is in such a word still change (`boltons_pypi`).
-    if (!rules.isKnownName(word)) return options.stringValue || options.standalone || options.key || options.value || options.config ? word : this.pluralOfClass(word) ?? this.ownWordsIn(word);
+    if (!rules.isKnownName(word)) return inData || options.config ? word : this.pluralOfClass(word) ?? this.ownWordsIn(word);
     const view = rules.knownView(word);
     if (view === word) return word;
     // `Point(x=1)`: a field, or (where the program reads signatures) a parameter, shown by a repr
@@ -691,6 +692,9 @@ function realignCarets(carets: string, lineStart: number, edits: ReadonlyArray<r
 function hasFileExtension(value: string): boolean {
   return fileExtensionAt(value) !== -1;
 }
+
+/** A word shaped like a file's name with an extension (`constants_en.txt`, `save_table_svg.py` of `"save_table_svg.py:3"`). */
+export const FILE_NAME_WORD = /[\p{L}\p{N}_][\p{L}\p{N}_.-]*\.[\p{L}\p{N}]+/gu;
 
 /** Where a known file extension starts in a file name (`repro.py` -> 4, at its dot), or -1. */
 export function fileExtensionAt(name: string): number {

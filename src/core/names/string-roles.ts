@@ -23,10 +23,10 @@
  * - `prose`: any other string: only name-shaped spans change (see prose.ts).
  */
 import { aliasesOf } from '../python/aliases';
-import { Bind, Site, calledName, enclosingFunction, lookupSite, type CallContext, type Chain, type PyScan, type Scope, type StringSite } from '../python/binder';
+import { Bind, Site, calledName, enclosingFunction, literalRanges, lookupSite, type CallContext, type Chain, type PyScan, type Scope, type StringSite } from '../python/binder';
 import { isIdentifier } from '../python/identifiers';
 import { FileResolver } from './resolve';
-import { appendTo } from '../common/multimap';
+import { appendTo, valuesByKey } from '../common/multimap';
 import { fileExtensionAt } from './prose';
 import { isDigestedText } from './digests';
 
@@ -614,7 +614,7 @@ function namesItsBinding(site: StringSite, content: string, resolver: FileResolv
  */
 function canBeName(site: StringSite, resolver: FileResolver): boolean {
   const text = resolver.scan.text;
-  const ranges = site.token.parts ? site.token.parts.filter((p) => p.kind === 'literal') : [{ start: site.token.contentStart, end: site.token.contentEnd }];
+  const ranges = literalRanges(site.token);
   return ranges.every((r) => /^[\p{L}\p{N}_.,\s]*$/u.test(text.slice(r.start, r.end)));
 }
 
@@ -1336,7 +1336,7 @@ function privateAttributeSinks(resolver: FileResolver): ArgumentFlow['privateSin
     const key = found && found.binding.kinds & Bind.Param ? parameterKey(scan, found.scope, name.text) : undefined;
     if (key !== undefined) out.set(`${key}\0${underscores}`, [key, underscores]);
   }
-  return [...out.keys()].sort().map((k) => out.get(k)!);
+  return valuesByKey(out);
 }
 
 /** Outside callables that run a command, and the positional arguments that hold the program, its arguments or a shell's line. */

@@ -185,6 +185,8 @@ export interface StringSite {
   assignedPieceOf?: string[];
   /** The string is the default value of this parameter. */
   paramDefault?: string;
+  /** With `paramDefault`: the function scope the parameter is of. */
+  paramDefaultOf?: number;
   /** The string is an element of the literal iterated by `for X in (...)` (the loop's names), or the place of a tuple there that `for X, Y in [(...), ...]` binds to one name. */
   loopTargets?: string[];
   /** The nearest call the string is an argument of, through lists and tuples, and its place there. */
@@ -303,6 +305,19 @@ export function enclosingFunction(scopes: readonly Scope[], scopeIndex: number):
   let s = scopeIndex;
   while (s > 0 && scopes[s].kind !== 'function') s = scopes[s].parent;
   return s > 0 ? s : -1;
+}
+
+/** Where a string's literal text lies: its content, or an f-string's literal pieces (not its fields). */
+export function literalRanges(token: StringToken): Array<{ start: number; end: number }> {
+  return token.parts ? token.parts.filter((p) => p.kind === 'literal') : [{ start: token.contentStart, end: token.contentEnd }];
+}
+
+/** The site of a keyword argument's value where that value is a bare name (`title` of `f(title=title)`), by the keyword site's index. */
+export function keywordValueSite(scan: PyScan, keyword: number): number | undefined {
+  const site = scan.sites[keyword];
+  const value = scan.sites[keyword + 1];
+  if (site?.kind !== Site.Keyword || value?.kind !== Site.Name || !/^\s*=\s*$/.test(scan.text.slice(site.end, value.start)) || !/^\s*[,)]/.test(scan.text.slice(value.end, value.end + 8))) return undefined;
+  return keyword + 1;
 }
 
 /** The name a call calls: `f` in `f()`, `obj.f()` and `a.b.f()`; none for `f()()` or `x[0]()`. */
@@ -892,7 +907,10 @@ class Scanner {
     if (bracket?.kind === 'params' && bracket.inParamValue && bracket.fn !== -1 && bracket.argStartToken <= k) {
       const params = this.scopes[bracket.fn].params;
       const prevToken = tokens[k - 1];
-      if (params.length > 0 && prevToken && this.text.slice(prevToken.start, prevToken.end) === '=') site.paramDefault = params[params.length - 1].name;
+      if (params.length > 0 && prevToken && this.text.slice(prevToken.start, prevToken.end) === '=') {
+        site.paramDefault = params[params.length - 1].name;
+        site.paramDefaultOf = bracket.fn;
+      }
     }
     if (this.stmt.kind === 'for' && !this.stmt.inForTarget && this.stmt.forTargets.length > 0) {
       if (this.brackets.length === 1) site.loopTargets = this.stmt.forTargets;
